@@ -1,0 +1,87 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The layers of src/, lowest first. A file may import only from its own layer or lower ones;
+ * the rule below turns that into one `no-restricted-imports` entry per layer.
+ */
+const layers = [
+  ['internal'],
+  ['errors'],
+  ['jsonrpc'],
+  ['protocol'],
+  ['transport'],
+  ['client', 'auth'],
+  ['host'],
+  ['config'],
+  ['adapters', 'agent'],
+  ['gateway', 'grpc', 'cli', 'testing'],
+];
+
+const layerRules = layers.flatMap((group, index) =>
+  group.map((name) => {
+    const forbidden = [...layers.slice(index + 1).flat(), ...group.filter((other) => other !== name)];
+    return {
+      files: [`src/${name}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              ...forbidden.map((other) => ({
+                regex: `^\\.\\./(\\.\\./)*${other}(/|$)`,
+                message: `Layering: src/${name} may not import src/${other}; imports point down only (STYLE.md).`,
+              })),
+              {
+                regex: '^@modelcontextprotocol/',
+                message: 'src/ never imports an MCP SDK (tests and benchmarks may).',
+              },
+            ],
+          },
+        ],
+      },
+    };
+  }),
+);
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', setInterval: 'readonly', clearTimeout: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', performance: 'readonly', URL: 'readonly' },
+    },
+  },
+  {
+    files: ['test/**', 'bench/**', 'examples/**', 'src/**/*.test.ts', 'src/cli/**', '**/*.mjs'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['test/**', 'src/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  ...layerRules,
+);

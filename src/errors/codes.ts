@@ -1,0 +1,61 @@
+/**
+ * The closed list of local failure codes. Each entry says when it happens and whether retrying
+ * the same operation can ever help (`permanent: true` means never: fix the cause first).
+ * docs/errors.md documents every entry; a test keeps the two in step.
+ */
+export const errorCodes = {
+  ABORTED: {
+    permanent: false,
+    when: "The caller's AbortSignal fired; the error's `cause` is the signal's reason.",
+  },
+  REQUEST_TIMEOUT: {
+    permanent: false,
+    when: 'A request got no response within its idle timeout (`timeoutMs`, reset by progress when allowed) or its hard total cap (`maxTotalTimeoutMs`); `details.kind` says which.',
+  },
+  CONNECTION_CLOSED: {
+    permanent: false,
+    when: 'The connection closed (locally or by the other side) while the operation was pending, or an operation was attempted after close.',
+  },
+  NOT_CONNECTED: {
+    permanent: false,
+    when: 'An operation needed an open connection but the transport was never started.',
+  },
+  PROCESS_EXITED: {
+    permanent: false,
+    when: "A server process exited; carries `exitCode`, `signal` and a redacted tail of the server's stderr.",
+  },
+  SPAWN_FAILED: {
+    permanent: true,
+    when: 'A server process could not be started: command not found, permission denied, or a missing working directory. Never retried.',
+  },
+  MESSAGE_TOO_LARGE: {
+    permanent: false,
+    when: 'An incoming message exceeded `maxMessageBytes`; it was discarded unparsed and the connection kept. The request it answered fails with this code when its id could be recovered.',
+  },
+  INVALID_MESSAGE: {
+    permanent: false,
+    when: 'Something arrived that is not a valid message: a non-JSON line, JSON that is not JSON-RPC, or a response with both or neither of `result` and `error`.',
+  },
+  OUTBOUND_BUFFER_FULL: {
+    permanent: false,
+    when: 'The other side stopped reading and the bounded outgoing buffer is full; the message was not sent.',
+  },
+  INVALID_ARGUMENT: {
+    permanent: true,
+    when: 'The caller passed something unusable: a bad option value, or a message that cannot be serialised as JSON.',
+  },
+  INTERNAL: {
+    permanent: false,
+    when: 'An unexpected failure inside mcp-host or a handler it called; the `cause` holds the original error.',
+  },
+} as const satisfies Record<string, { permanent: boolean; when: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export const ErrorCode = Object.fromEntries(Object.keys(errorCodes).map((code) => [code, code])) as {
+  readonly [K in ErrorCode]: K;
+};
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(errorCodes, value);
+}

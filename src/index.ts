@@ -1,0 +1,10 @@
+/**
+ * mcp-host: the host side of the Model Context Protocol. This root entry is platform-neutral (no
+ * Node-only modules); Node-only parts have their own entries (`mcp-host/stdio`).
+ */
+export * from './errors/index.js';
+export * from './jsonrpc/index.js';
+export * from './transport/index.js';
+export type { Disposable } from './internal/disposable.js';
+export type { Logger, LogFields } from './internal/logger.js';
+export { silentLogger } from './internal/logger.js';

@@ -1,0 +1,145 @@
+/** One scheduled expiry. `cancel()` is O(1); the entry is dropped lazily. */
+export interface Deadline {
+  readonly at: number;
+  cancel(): void;
+}
+
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
+interface Entry<T> extends Deadline {
+  readonly at: number;
+  readonly value: T;
+  live: boolean;
+}
+
+/**
+ * Many deadlines behind one timer: a binary min-heap ordered by expiry time, with one
+ * `setTimeout` armed for the earliest entry. Adding a deadline that is not the earliest touches
+ * no timer at all, which keeps per-request timeout bookkeeping to a heap push. Cancelled entries
+ * are skipped when they surface and compacted away when they outnumber live ones, and the timer
+ * is cleared as soon as nothing live is left, so an idle queue holds no timer.
+ */
+export class DeadlineQueue<T> {
+  #heap: Entry<T>[] = [];
+  #live = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Infinity;
+
+  constructor(
+    private readonly onExpire: (value: T) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.#live;
+  }
+
+  /** True while a timer is armed (for leak tests). */
+  get armed(): boolean {
+    return this.#timer !== undefined;
+  }
+
+  add(delayMs: number, value: T): Deadline {
+    const at = this.now() + Math.max(0, delayMs);
+    const entry: Entry<T> = {
+      at,
+      value,
+      live: true,
+      cancel: () => {
+        if (!entry.live) return;
+        entry.live = false;
+        if (--this.#live === 0) this.#reset();
+        else if (this.#heap.length > 64 && this.#heap.length > 4 * this.#live) this.#compact();
+      },
+    };
+    this.#push(entry);
+    this.#live++;
+    if (at < this.#timerAt) this.#arm(at);
+    return entry;
+  }
+
+  clear(): void {
+    for (const entry of this.#heap) entry.live = false;
+    this.#live = 0;
+    this.#reset();
+  }
+
+  #reset(): void {
+    this.#heap = [];
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+  }
+
+  #arm(at: number): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timerAt = at;
+    // setTimeout treats delays past 2^31-1 ms as 1 ms; a longer deadline re-arms when it fires.
+    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, at - this.now()));
+    this.#timer = setTimeout(this.#fire, delay);
+  }
+
+  readonly #fire = (): void => {
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    const now = this.now();
+    const expired: Entry<T>[] = [];
+    while (this.#heap.length > 0) {
+      const top = this.#heap[0]!;
+      if (top.live && top.at > now) break;
+      this.#pop();
+      if (top.live) {
+        top.live = false;
+        this.#live--;
+        expired.push(top);
+      }
+    }
+    if (this.#live === 0) this.#reset();
+    else if (this.#heap.length > 0) this.#arm(this.#heap[0]!.at);
+    // Callbacks run after the heap is consistent: they may add or cancel deadlines.
+    for (const entry of expired) this.onExpire(entry.value);
+  };
+
+  #compact(): void {
+    this.#heap = this.#heap.filter((entry) => entry.live);
+    for (let i = (this.#heap.length >> 1) - 1; i >= 0; i--) this.#down(i);
+  }
+
+  #push(entry: Entry<T>): void {
+    const heap = this.#heap;
+    heap.push(entry);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (heap[parent]!.at <= entry.at) break;
+      heap[i] = heap[parent]!;
+      i = parent;
+    }
+    heap[i] = entry;
+  }
+
+  #pop(): void {
+    const heap = this.#heap;
+    const last = heap.pop()!;
+    if (heap.length === 0) return;
+    heap[0] = last;
+    this.#down(0);
+  }
+
+  #down(index: number): void {
+    const heap = this.#heap;
+    const entry = heap[index]!;
+    const length = heap.length;
+    let i = index;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= length) break;
+      const right = left + 1;
+      const child = right < length && heap[right]!.at < heap[left]!.at ? right : left;
+      if (heap[child]!.at >= entry.at) break;
+      heap[i] = heap[child]!;
+      i = child;
+    }
+    heap[i] = entry;
+  }
+}

@@ -1,0 +1,213 @@
+/** Default bound on one message: 16 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** How much of an oversized line's start and end is kept, to recover its id. */
+const EDGE_BYTES = 1024;
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/** What the decoder reports about a line it discarded for being too large. */
+export interface OversizedLine {
+  /** Bytes discarded (the whole line, without its newline). */
+  bytes: number;
+  /** The first bytes of the line, decoded, at most 1 KiB. */
+  head: string;
+  /** The last bytes of the line, decoded, at most 1 KiB. */
+  tail: string;
+}
+
+export interface LineDecoderOptions {
+  maxMessageBytes?: number;
+  onLine: (line: string) => void;
+  onOversized: (info: OversizedLine) => void;
+}
+
+/**
+ * Newline-delimited framing over a byte stream, linear in the input: each chunk is scanned once
+ * for newlines, pieces of an unfinished line are kept in a list (never re-concatenated per chunk),
+ * and bytes are decoded as UTF-8 only once a whole line is known, so a multibyte character split
+ * across chunks decodes correctly. A trailing `\r` is stripped and blank lines are skipped. A line
+ * longer than `maxMessageBytes` is discarded as it streams in, without being parsed or buffered:
+ * memory held stays within the limit plus one chunk, and the next line is delivered as usual.
+ */
+export class LineDecoder {
+  readonly maxMessageBytes: number;
+  readonly #onLine: (line: string) => void;
+  readonly #onOversized: (info: OversizedLine) => void;
+  #pieces: Uint8Array[] = [];
+  #pendingBytes = 0;
+  // Discard state for a line past the limit.
+  #discarding = false;
+  #discardedBytes = 0;
+  #head: Uint8Array = alloc(0);
+  #tail: Uint8Array = alloc(0);
+
+  constructor(options: LineDecoderOptions) {
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#onLine = options.onLine;
+    this.#onOversized = options.onOversized;
+  }
+
+  /** Bytes of an unfinished line currently held (0 while discarding). */
+  get bufferedBytes(): number {
+    return this.#pendingBytes;
+  }
+
+  push(chunk: Uint8Array): void {
+    let start = 0;
+    for (;;) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      if (newline === -1) {
+        if (start < chunk.length) this.#keep(chunk, start);
+        return;
+      }
+      this.#endLine(chunk, start, newline);
+      start = newline + 1;
+    }
+  }
+
+  /** Delivers a final line that had no newline (at end of stream), then resets. */
+  end(): void {
+    if (this.#discarding) this.#finishDiscard(alloc(0), 0, 0);
+    else if (this.#pendingBytes > 0) this.#emit(this.#joinPieces(), 0, this.#pendingBytes);
+    this.#pieces = [];
+    this.#pendingBytes = 0;
+  }
+
+  #keep(chunk: Uint8Array, start: number): void {
+    const length = chunk.length - start;
+    if (this.#discarding) {
+      this.#discardedBytes += length;
+      this.#tail = lastBytes(this.#tail, chunk.subarray(start));
+      return;
+    }
+    if (this.#pendingBytes + length > this.maxMessageBytes) {
+      this.#startDiscard(chunk.subarray(start));
+      return;
+    }
+    this.#pieces.push(start === 0 ? chunk : chunk.subarray(start));
+    this.#pendingBytes += length;
+  }
+
+  #endLine(chunk: Uint8Array, start: number, end: number): void {
+    if (this.#discarding) {
+      this.#finishDiscard(chunk, start, end);
+      return;
+    }
+    const length = end - start;
+    if (this.#pendingBytes === 0) {
+      if (length > this.maxMessageBytes) {
+        this.#startDiscard(chunk.subarray(start, end));
+        this.#finishDiscard(chunk, end, end);
+      } else {
+        this.#emit(chunk, start, end);
+      }
+      return;
+    }
+    if (this.#pendingBytes + length > this.maxMessageBytes) {
+      this.#startDiscard(chunk.subarray(start, end));
+      this.#finishDiscard(chunk, end, end);
+      return;
+    }
+    this.#pieces.push(chunk.subarray(start, end));
+    const total = this.#pendingBytes + length;
+    const joined = this.#joinPieces(total);
+    this.#pieces = [];
+    this.#pendingBytes = 0;
+    this.#emit(joined, 0, total);
+  }
+
+  #joinPieces(total = this.#pendingBytes): Uint8Array {
+    if (this.#pieces.length === 1) return this.#pieces[0]!;
+    const joined = alloc(total);
+    let offset = 0;
+    for (const piece of this.#pieces) {
+      joined.set(piece, offset);
+      offset += piece.length;
+    }
+    return joined;
+  }
+
+  #emit(bytes: Uint8Array, start: number, end: number): void {
+    if (end > start && bytes[end - 1] === CARRIAGE_RETURN) end--;
+    if (end === start || isBlank(bytes, start, end)) return;
+    this.#onLine(decode(bytes, start, end));
+  }
+
+  #startDiscard(rest: Uint8Array): void {
+    // Head and tail are gathered piece by piece: joining what is held would copy up to the limit.
+    const pieces = [...this.#pieces, rest];
+    this.#head = firstBytes(pieces);
+    this.#tail = pieces.reduce<Uint8Array>((tail, piece) => lastBytes(tail, piece), alloc(0));
+    this.#discardedBytes = this.#pendingBytes + rest.length;
+    this.#pieces = [];
+    this.#pendingBytes = 0;
+    this.#discarding = true;
+  }
+
+  #finishDiscard(chunk: Uint8Array, start: number, end: number): void {
+    this.#discardedBytes += end - start;
+    let tail = lastBytes(this.#tail, chunk.subarray(start, end));
+    if (tail.length > 0 && tail[tail.length - 1] === CARRIAGE_RETURN) tail = tail.subarray(0, -1);
+    const info: OversizedLine = {
+      bytes: this.#discardedBytes,
+      head: decode(this.#head, 0, this.#head.length),
+      tail: decode(tail, 0, tail.length),
+    };
+    this.#discarding = false;
+    this.#discardedBytes = 0;
+    this.#head = alloc(0);
+    this.#tail = alloc(0);
+    this.#onOversized(info);
+  }
+}
+
+const textDecoder = new TextDecoder();
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+/** A Buffer where there is one (its utf8 decoding is the fastest), else a Uint8Array. */
+function alloc(size: number): Uint8Array {
+  return NodeBuffer === undefined ? new Uint8Array(size) : NodeBuffer.allocUnsafe(size);
+}
+
+function decode(bytes: Uint8Array, start: number, end: number): string {
+  if (NodeBuffer !== undefined && NodeBuffer.isBuffer(bytes)) return bytes.toString('utf8', start, end);
+  return textDecoder.decode(bytes.subarray(start, end));
+}
+
+function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const byte = bytes[i];
+    if (byte !== 0x20 && byte !== 0x09 && byte !== CARRIAGE_RETURN) return false;
+  }
+  return true;
+}
+
+/** The first EDGE_BYTES of the pieces, copied (so the source chunks can be freed). */
+function firstBytes(pieces: readonly Uint8Array[]): Uint8Array {
+  const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  const out = alloc(Math.min(EDGE_BYTES, total));
+  let offset = 0;
+  for (const piece of pieces) {
+    if (offset >= out.length) break;
+    const take = Math.min(piece.length, out.length - offset);
+    out.set(piece.subarray(0, take), offset);
+    offset += take;
+  }
+  return out;
+}
+
+/** The last EDGE_BYTES of a followed by b, copied. */
+function lastBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (b.length >= EDGE_BYTES) {
+    const out = alloc(EDGE_BYTES);
+    out.set(b.subarray(b.length - EDGE_BYTES));
+    return out;
+  }
+  const fromA = Math.min(a.length, EDGE_BYTES - b.length);
+  const out = alloc(fromA + b.length);
+  out.set(a.subarray(a.length - fromA));
+  out.set(b, fromA);
+  return out;
+}

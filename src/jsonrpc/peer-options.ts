@@ -1,0 +1,85 @@
+import type { Logger } from '../internal/logger.js';
+import type { JsonObject, RequestId } from './message.js';
+
+/** Default idle timeout of a request: 60 s without a response (or, when allowed, progress). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** Default hard cap on a request's whole life, progress or not: 10 minutes. */
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
+/** Default bound on incoming requests being handled at once. */
+export const DEFAULT_MAX_INBOUND_REQUESTS = 1024;
+
+/**
+ * The few conventions a JSON-RPC protocol layers on top, told to the protocol-neutral peer by the
+ * layer above (for MCP: `notifications/cancelled`, `notifications/progress`, `_meta.progressToken`).
+ */
+export interface PeerConventions {
+  cancel?: {
+    /** Method of the cancellation notification, both directions. */
+    method: string;
+    /** Params of the notification we send when we abandon request `id`. */
+    toParams(id: RequestId, reason: string): JsonObject;
+    /** Which of the other side's requests an incoming cancellation names. */
+    requestIdOf(params: unknown): RequestId | undefined;
+  };
+  progress?: {
+    /** Method of progress notifications. */
+    method: string;
+    /** The progress token an incoming progress notification carries. */
+    tokenOf(params: unknown): RequestId | undefined;
+    /** Request params with the progress token put where the protocol wants it. */
+    withToken(params: JsonObject | undefined, token: RequestId): JsonObject;
+  };
+}
+
+export interface JsonRpcPeerOptions {
+  /** The server's name, used in every error and log line. */
+  serverName?: string;
+  conventions?: PeerConventions;
+  /** Idle timeout per request unless the request says otherwise (`Infinity` for none). */
+  requestTimeoutMs?: number;
+  /** Hard cap per request unless the request says otherwise (`Infinity` for none). */
+  maxTotalTimeoutMs?: number;
+  maxInboundRequests?: number;
+  logger?: Logger;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Idle timeout: fails the request when nothing arrives for this long. */
+  timeoutMs?: number;
+  /** Hard cap on the request's whole life, whatever progress arrives. */
+  maxTotalTimeoutMs?: number;
+  /** Called with the params of each progress notification for this request. */
+  onProgress?: (params: unknown) => void;
+  /** Whether progress restarts the idle timeout (default true). */
+  resetTimeoutOnProgress?: boolean;
+  /** Whether abandoning the request tells the other side (default true; MCP never cancels `initialize`). */
+  sendCancel?: boolean;
+}
+
+export interface RequestContext {
+  readonly id: RequestId;
+  readonly method: string;
+  /** Aborted when the other side cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+}
+
+/** Answers an incoming request: return the result, or throw a JsonRpcError to answer with it. */
+export type RequestHandler = (params: unknown, context: RequestContext) => unknown;
+
+export type NotificationHandler = (params: unknown, method: string) => void | Promise<void>;
+
+/** Counters a peer keeps; all only grow. */
+export interface PeerStats {
+  requestsSent: number;
+  notificationsSent: number;
+  responsesReceived: number;
+  /** Responses whose id we never used. */
+  unknownResponses: number;
+  /** Responses for an id already settled: duplicates, or answers after a timeout or cancel. */
+  lateResponses: number;
+  /** Messages that were not valid JSON-RPC. */
+  invalidMessages: number;
+  requestsReceived: number;
+  notificationsReceived: number;
+}

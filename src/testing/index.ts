@@ -1,0 +1,2 @@
+/** Test helpers shipped with mcp-host: linked in-memory transports. */
+export { InMemoryTransport, createLinkedTransports, type InMemoryTransportOptions } from '../transport/in-memory.js';

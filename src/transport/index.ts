@@ -1,0 +1,2 @@
+export type { Transport, TransportProblem, TransportState } from '../jsonrpc/transport.js';
+export { InMemoryTransport, createLinkedTransports, type InMemoryTransportOptions } from './in-memory.js';

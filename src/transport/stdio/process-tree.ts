@@ -1,0 +1,149 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** One process as the operating system lists it. */
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** One-letter state (`Z` for a zombie). */
+  state: string;
+}
+
+const hasProc = process.platform === 'linux';
+
+/**
+ * Every process of the machine, synchronously (so it also works in an exit hook): `/proc` on
+ * Linux, `ps` elsewhere on POSIX, nothing on Windows (where `taskkill /T` walks the tree).
+ */
+export function listProcesses(): ProcessInfo[] {
+  if (hasProc) return listFromProc();
+  if (process.platform === 'win32') return [];
+  try {
+    const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { encoding: 'utf8', timeout: 2000 });
+    const list: ProcessInfo[] = [];
+    for (const line of out.split('\n')) {
+      const [pid, ppid, pgid, state] = line.trim().split(/\s+/);
+      if (pid !== undefined && ppid !== undefined && pgid !== undefined) {
+        list.push({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), state: state?.[0] ?? '?' });
+      }
+    }
+    return list;
+  } catch {
+    return [];
+  }
+}
+
+function listFromProc(): ProcessInfo[] {
+  const list: ProcessInfo[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return list;
+  }
+  for (const entry of entries) {
+    const code = entry.charCodeAt(0);
+    if (code < 48 || code > 57) continue;
+    const info = readProcStat(Number(entry));
+    if (info !== undefined) list.push(info);
+  }
+  return list;
+}
+
+function readProcStat(pid: number): ProcessInfo | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The command name is in parentheses and may itself hold spaces or parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), pgid: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** All descendants of `rootPid` (children, grandchildren, …) in `processes`. */
+export function descendantsOf(rootPid: number, processes: readonly ProcessInfo[]): number[] {
+  const children = new Map<number, number[]>();
+  for (const p of processes) {
+    const list = children.get(p.ppid);
+    if (list === undefined) children.set(p.ppid, [p.pid]);
+    else list.push(p.pid);
+  }
+  const found: number[] = [];
+  const queue = [rootPid];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    const next = children.get(queue.pop()!) ?? [];
+    for (const pid of next) {
+      if (seen.has(pid)) continue;
+      seen.add(pid);
+      found.push(pid);
+      queue.push(pid);
+    }
+  }
+  return found;
+}
+
+/**
+ * Processes whose environment holds `NAME=value` (Linux only). A server tree is marked this way so
+ * that descendants that were re-parented (their parent exited) and left the process group are
+ * still found.
+ */
+export function pidsWithEnvMarker(name: string, value: string, processes: readonly ProcessInfo[]): number[] {
+  if (!hasProc) return [];
+  const needle = Buffer.from(`${name}=${value}`);
+  const found: number[] = [];
+  for (const p of processes) {
+    if (p.pid === process.pid || p.state === 'Z') continue;
+    try {
+      const environ = readFileSync(`/proc/${p.pid}/environ`);
+      if (environ.includes(needle)) found.push(p.pid);
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** Whether `pid` is a running process (a zombie counts as gone). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  if (!hasProc) return true;
+  const info = readProcStat(pid);
+  return info !== undefined && info.state !== 'Z' && info.state !== 'X';
+}
+
+/** Sends `signal` to each pid, ignoring those already gone. */
+export function signalAll(pids: Iterable<number>, signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Sends `signal` to a whole process group (POSIX). */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  if (process.platform === 'win32') return;
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // The group is empty.
+  }
+}
+
+/** Windows: ends a process and its tree with `taskkill /T /F`. */
+export function taskkillTree(pid: number): void {
+  try {
+    execFileSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', timeout: 5000 });
+  } catch {
+    // Already gone.
+  }
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import {
+  descendantsOf,
+  isAlive,
+  listProcesses,
+  pidsWithEnvMarker,
+  signalAll,
+  signalGroup,
+  taskkillTree,
+} from './process-tree.js';
+
+/** The environment variable that marks every process of one server's tree. */
+export const TREE_MARKER_ENV = 'MCP_HOST_TREE';
+
+/**
+ * The process tree of one server: the process we spawned (leader of its own process group), its
+ * descendants, and anything carrying the tree's environment marker. Descendants are found by
+ * walking parent links while the leader lives, and by the marker after it died (re-parented
+ * orphans), so a grandchild that left the process group is not missed.
+ */
+export class ServerTree {
+  readonly marker = randomUUID();
+  readonly #known = new Set<number>();
+  #rootPid: number | undefined;
+
+  /** Attaches the spawned process. */
+  setRoot(pid: number): void {
+    this.#rootPid = pid;
+    liveTrees.add(this);
+    installExitHook();
+  }
+
+  get rootPid(): number | undefined {
+    return this.#rootPid;
+  }
+
+  /** Refreshes the set of known members; returns those still alive (root excluded). */
+  snapshot(): number[] {
+    const root = this.#rootPid;
+    if (root === undefined) return [];
+    if (process.platform === 'win32') return [];
+    const processes = listProcesses();
+    for (const pid of descendantsOf(root, processes)) this.#known.add(pid);
+    for (const p of processes) if (p.pgid === root && p.pid !== root && p.state !== 'Z') this.#known.add(p.pid);
+    for (const pid of pidsWithEnvMarker(TREE_MARKER_ENV, this.marker, processes)) if (pid !== root) this.#known.add(pid);
+    const alive: number[] = [];
+    for (const pid of this.#known) {
+      if (isAlive(pid)) alive.push(pid);
+      else this.#known.delete(pid);
+    }
+    return alive;
+  }
+
+  /** Signals the leader, its group and every known member. */
+  signal(signal: NodeJS.Signals): void {
+    const root = this.#rootPid;
+    if (root === undefined) return;
+    if (process.platform === 'win32') {
+      if (signal === 'SIGKILL' || signal === 'SIGTERM') taskkillTree(root);
+      return;
+    }
+    const members = this.snapshot();
+    signalGroup(root, signal);
+    signalAll([root, ...members], signal);
+  }
+
+  /** Members other than the leader still alive. */
+  survivors(): number[] {
+    return this.snapshot();
+  }
+
+  /** Kills everything now, synchronously; for exit hooks and last resorts. */
+  killNow(): void {
+    this.signal('SIGKILL');
+  }
+
+  /** Forgets the tree (after everything in it is gone). */
+  release(): void {
+    liveTrees.delete(this);
+  }
+}
+
+const liveTrees = new Set<ServerTree>();
+let exitHookInstalled = false;
+
+/**
+ * When this process exits, kill every server tree still known, synchronously: an exit hook
+ * cannot wait, so there is no graceful ladder here (graceful shutdown is `closeAllStdioServers`).
+ */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const tree of liveTrees) tree.killNow();
+    liveTrees.clear();
+  });
+}
+
+/** Trees not yet released, for `closeAll` and tests. */
+export function liveServerTrees(): ReadonlySet<ServerTree> {
+  return liveTrees;
+}

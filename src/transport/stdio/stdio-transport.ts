@@ -1,0 +1,353 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { McpHostError, ProcessExitedError, preview, redact } from '../../errors/index.js';
+import { debugLogger } from '../../internal/debug-logger.js';
+import { Emitter } from '../../internal/emitter.js';
+import type { Logger } from '../../internal/logger.js';
+import { RateLimiter } from '../../internal/rate-limiter.js';
+import { ByteRingBuffer } from '../../internal/ring-buffer.js';
+import { deferred, delay, settlesWithin } from '../../internal/wait.js';
+import { LineDecoder, type OversizedLine } from '../../jsonrpc/line-decoder.js';
+import { LineWriter } from '../../jsonrpc/line-writer.js';
+import type { JsonRpcMessage } from '../../jsonrpc/message.js';
+import { recoverRequestId } from '../../jsonrpc/recover-id.js';
+import type { Transport, TransportProblem, TransportState } from '../../jsonrpc/transport.js';
+import { buildChildEnv } from './child-env.js';
+import { resolveCommand } from './resolve-command.js';
+import { ServerTree, TREE_MARKER_ENV } from './server-tree.js';
+import { StderrLog } from './stderr-log.js';
+import { trackOpen, untrackOpen } from './shutdown.js';
+import {
+  DEFAULT_CLOSE_GRACE_MS,
+  DEFAULT_EXIT_DRAIN_MS,
+  DEFAULT_STDERR_BUFFER_BYTES,
+  MAX_STDERR_TAIL_BYTES,
+  type StdioStats,
+  type StdioTransportOptions,
+} from './stdio-options.js';
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * A server as a child process speaking newline-delimited JSON-RPC on stdin and stdout.
+ *
+ * The process is spawned without a shell, with an allow-listed environment, as the leader of its
+ * own process group. stderr is always drained into a ring buffer and a rate-limited log; junk lines
+ * on stdout are skipped and reported. A crash is noticed from the `exit` event (not from the pipes
+ * closing, which a grandchild can hold open for ever), and pending work fails at once with a
+ * `ProcessExitedError`. `close()` ends stdin, waits, sends SIGTERM, waits, sends SIGKILL, and
+ * leaves no process of the server's tree behind.
+ */
+export class StdioTransport implements Transport {
+  readonly serverName: string | undefined;
+  readonly stats: StdioStats = { messagesReceived: 0, junkLines: 0, oversizedMessages: 0, stderrBytes: 0 };
+
+  readonly #options: StdioTransportOptions;
+  readonly #logger: Logger;
+  readonly #tree = new ServerTree();
+  readonly #stderr: ByteRingBuffer;
+  readonly #stderrLog: StderrLog;
+  readonly #junkLimiter = new RateLimiter(1, 5);
+  readonly #messageEmitter: Emitter<unknown>;
+  readonly #problemEmitter: Emitter<TransportProblem>;
+  readonly #closeEmitter: Emitter<McpHostError | undefined>;
+  readonly #exited = deferred<Exit>();
+  readonly #stdoutEnded = deferred();
+  #state: TransportState = 'new';
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #writer: LineWriter | undefined;
+  #starting: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+  #reaping: Promise<void> | undefined;
+  #finished = false;
+
+  readonly onMessage;
+  readonly onProblem;
+  readonly onClose;
+  /** Each line the server writes to stderr, redacted. */
+  readonly onStderrLine;
+
+  constructor(options: StdioTransportOptions) {
+    this.#options = options;
+    this.serverName = options.serverName;
+    this.#logger = options.logger ?? debugLogger;
+    const reportListenerError = (error: unknown): void =>
+      this.#logger.error(`${this.#where()}an event listener threw`, { error: String(error) });
+    this.#messageEmitter = new Emitter(reportListenerError);
+    this.#problemEmitter = new Emitter(reportListenerError);
+    this.#closeEmitter = new Emitter(reportListenerError);
+    this.#stderr = new ByteRingBuffer(options.stderrBufferBytes ?? DEFAULT_STDERR_BUFFER_BYTES);
+    this.#stderrLog = new StderrLog(this.#logger, options.serverName, reportListenerError);
+    this.onMessage = this.#messageEmitter.event;
+    this.onProblem = this.#problemEmitter.event;
+    this.onClose = this.#closeEmitter.event;
+    this.onStderrLine = this.#stderrLog.onLine;
+  }
+
+  get state(): TransportState {
+    return this.#state;
+  }
+
+  /** The server's process id while it runs. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The end of what the server wrote to stderr, redacted (at most `maxBytes`, default 8 KiB). */
+  stderrTail(maxBytes = MAX_STDERR_TAIL_BYTES): string {
+    return redact(Buffer.from(this.#stderr.read(maxBytes)).toString('utf8'));
+  }
+
+  start(options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.#starting ??= this.#start(options.signal);
+    return this.#starting;
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (this.#state !== 'open' || this.#writer === undefined) {
+      const code = this.#state === 'new' || this.#state === 'starting' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED';
+      throw new McpHostError(code, `${this.#where()}cannot send: the connection is ${this.#state}`, {
+        serverName: this.serverName,
+      });
+    }
+    this.#writer.write(message);
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #start(signal: AbortSignal | undefined): Promise<void> {
+    if (this.#state !== 'new') throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}start() called twice`);
+    this.#state = 'starting';
+    const { command, args = [], cwd } = this.#options;
+    const env = buildChildEnv({ env: this.#options.env, inheritEnv: this.#options.inheritEnv });
+    env[TREE_MARKER_ENV] = this.#tree.marker;
+    if (cwd !== undefined && !isDirectory(cwd)) {
+      throw this.#failStart(this.#spawnError(`working directory '${cwd}' does not exist`, 'ENOENT', env));
+    }
+    if (signal?.aborted) throw this.#failStart(this.#abortedError(signal));
+    const child = spawn(command, [...args], {
+      cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+      shell: false,
+    });
+    this.#child = child;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once('spawn', resolve);
+        child.once('error', reject);
+      });
+    } catch (error) {
+      const errno = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
+      const reason =
+        errno === 'ENOENT'
+          ? `command '${command}' not found${command.includes('/') ? '' : ' on PATH'}`
+          : errno === 'EACCES'
+            ? `permission denied running '${command}'`
+            : `could not start '${command}' (${errno})`;
+      throw this.#failStart(this.#spawnError(reason, errno, env));
+    }
+    this.#tree.setRoot(child.pid!);
+    trackOpen(this);
+    child.on('error', (error) => this.#logger.warn(`${this.#where()}process error`, { error: error.message }));
+    child.once('exit', (code, exitSignal) => this.#exited.resolve({ code, signal: exitSignal }));
+    void this.#exited.promise.then(() => this.#onExit());
+    this.#wireStreams(child);
+    if (signal?.aborted) {
+      await this.close();
+      throw this.#abortedError(signal);
+    }
+    this.#state = 'open';
+  }
+
+  #wireStreams(child: ChildProcessWithoutNullStreams): void {
+    const decoder = new LineDecoder({
+      maxMessageBytes: this.#options.maxMessageBytes,
+      onLine: (line) => this.#onLine(line),
+      onOversized: (info) => this.#onOversized(info),
+    });
+    child.stdout.on('data', (chunk: Buffer) => decoder.push(chunk));
+    child.stdout.once('end', () => {
+      decoder.end();
+      this.#stdoutEnded.resolve();
+    });
+    child.stdout.on('error', () => this.#stdoutEnded.resolve());
+    child.stderr.on('data', (chunk: Buffer) => {
+      this.stats.stderrBytes += chunk.length;
+      this.#stderr.write(chunk);
+      this.#stderrLog.push(chunk);
+    });
+    child.stderr.on('error', () => {});
+    // A dead pipe (EPIPE) is not an error of ours: the exit event says what happened.
+    child.stdin.on('error', () => {});
+    this.#writer = new LineWriter(child.stdin, {
+      serverName: this.serverName,
+      maxBufferedBytes: this.#options.maxOutboundBytes,
+    });
+  }
+
+  #onLine(line: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      this.#onJunk(line);
+      return;
+    }
+    this.stats.messagesReceived++;
+    this.#messageEmitter.fire(value);
+  }
+
+  #onJunk(line: string): void {
+    this.stats.junkLines++;
+    const suppressed = this.#junkLimiter.take();
+    if (suppressed < 0) return;
+    const more = suppressed > 0 ? ` (${suppressed} more since the last report)` : '';
+    const error = new McpHostError(
+      'INVALID_MESSAGE',
+      `${this.#where()}skipped a line on stdout that is not JSON${more}: ${preview(line, 80)}`,
+      { serverName: this.serverName, details: { junkLines: this.stats.junkLines } },
+    );
+    this.#logger.warn(error.message, { server: this.serverName });
+    this.#problemEmitter.fire({ error });
+  }
+
+  #onOversized(info: OversizedLine): void {
+    this.stats.oversizedMessages++;
+    const requestId = recoverRequestId(info.head, info.tail);
+    const limit = this.#options.maxMessageBytes ?? 16 * 1024 * 1024;
+    const error = new McpHostError(
+      'MESSAGE_TOO_LARGE',
+      `${this.#where()}discarded a ${info.bytes}-byte message, over the ${limit}-byte limit (maxMessageBytes)`,
+      { serverName: this.serverName, requestId, details: { bytes: info.bytes, maxMessageBytes: limit } },
+    );
+    this.#logger.warn(error.message, { server: this.serverName });
+    this.#problemEmitter.fire(requestId === undefined ? { error } : { error, requestId });
+  }
+
+  /** The process exited: read what stdout still holds (bounded), then fail what is pending. */
+  async #onExit(): Promise<void> {
+    const exit = await this.#exited.promise;
+    await settlesWithin(this.#stdoutEnded.promise, this.#options.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS);
+    this.#reaping ??= this.#reapTree();
+    if (this.#state === 'closing' || this.#state === 'closed') return;
+    const tail = this.stderrTail();
+    const lastLine = tail.trimEnd().split('\n').pop() ?? '';
+    const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    const error = new ProcessExitedError(
+      `${this.#where()}process ${how}${lastLine === '' ? '' : `; stderr: ${preview(lastLine, 200)}`}`,
+      { serverName: this.serverName, exitCode: exit.code, signal: exit.signal, stderrTail: tail },
+    );
+    this.#finish(error);
+  }
+
+  async #close(): Promise<void> {
+    if (this.#state === 'starting') await this.#starting?.catch(() => {});
+    if (this.#state === 'new') {
+      this.#finish(undefined);
+      return;
+    }
+    if (this.#state === 'open') {
+      this.#state = 'closing';
+      this.#writer?.close();
+      this.#child?.stdin.end();
+      await this.#stopProcess();
+      await settlesWithin(this.#stdoutEnded.promise, this.#options.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS);
+      this.#finish(undefined);
+    }
+    await this.#reaping;
+  }
+
+  /** The shutdown ladder: stdin already ended; wait, SIGTERM, wait, SIGKILL. */
+  async #stopProcess(): Promise<void> {
+    const exited = this.#exited.promise;
+    const grace = this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+    const termGrace = this.#options.termGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+    if (await settlesWithin(exited, grace)) return;
+    this.#tree.signal('SIGTERM');
+    if (await settlesWithin(exited, termGrace)) return;
+    this.#tree.signal('SIGKILL');
+    await settlesWithin(exited, termGrace);
+  }
+
+  /** After the leader exited: whatever is left of its tree gets SIGTERM, then SIGKILL. */
+  async #reapTree(): Promise<void> {
+    try {
+      let survivors = this.#tree.survivors();
+      if (survivors.length === 0) return;
+      this.#tree.signal('SIGTERM');
+      const deadline = Date.now() + (this.#options.termGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
+      while (survivors.length > 0 && Date.now() < deadline) {
+        await delay(20);
+        survivors = this.#tree.survivors();
+      }
+      if (survivors.length > 0) this.#tree.signal('SIGKILL');
+    } finally {
+      this.#tree.release();
+      untrackOpen(this);
+    }
+  }
+
+  #finish(reason: McpHostError | undefined): void {
+    this.#state = 'closed';
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#writer?.close();
+    const child = this.#child;
+    if (child !== undefined) {
+      child.stdin.destroy();
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }
+    this.#stderrLog.flush();
+    this.#closeEmitter.fire(reason);
+    this.#closeEmitter.clear();
+    this.#messageEmitter.clear();
+    this.#problemEmitter.clear();
+  }
+
+  #failStart(error: McpHostError): McpHostError {
+    this.#finish(error);
+    return error;
+  }
+
+  #spawnError(reason: string, errno: string, env: Record<string, string>): McpHostError {
+    const { command, cwd } = this.#options;
+    const resolved = resolveCommand(command, env, cwd);
+    return new McpHostError('SPAWN_FAILED', `${this.#where()}cannot start the server: ${reason}`, {
+      serverName: this.serverName,
+      details: { command, resolvedCommand: resolved ?? null, errno, cwd: cwd ?? process.cwd() },
+    });
+  }
+
+  #abortedError(signal: AbortSignal): McpHostError {
+    return new McpHostError('ABORTED', `${this.#where()}start was cancelled by the caller`, {
+      serverName: this.serverName,
+      cause: signal.reason,
+    });
+  }
+
+  #where(): string {
+    return this.serverName === undefined ? '' : `server '${this.serverName}': `;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -16,7 +16,7 @@ const credentialPatterns: readonly RegExp[] = [
   // Bearer and Basic credentials wherever they stand.
   /(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{4,}/gi,
   // User info in URLs: scheme://user:password@host or scheme://token@host.
-  /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+(?::[^/\s@]*)?@/gi,
+  /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+(?::[^/\s@]*)?(?=@)/gi,
   // Query parameters that carry credentials.
   /([?&;](?:access_token|refresh_token|id_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|auth|code|sig|signature|session|sessionid|session_id|x-amz-signature|x-amz-credential)=)[^&#\s"'<>]+/gi,
   // NAME=value assignments whose name says secret (env dumps, argv echoes).

@@ -3,6 +3,9 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** How much of an oversized line's start and end is kept, to recover its id. */
 const EDGE_BYTES = 1024;
+/** Pieces shorter than this are copied into a shared block rather than kept as their own object. */
+const SMALL_PIECE_BYTES = 4096;
+const BLOCK_BYTES = 64 * 1024;
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -25,8 +28,9 @@ export interface LineDecoderOptions {
 
 /**
  * Newline-delimited framing over a byte stream, linear in the input: each chunk is scanned once
- * for newlines, pieces of an unfinished line are kept in a list (never re-concatenated per chunk),
- * and bytes are decoded as UTF-8 only once a whole line is known, so a multibyte character split
+ * for newlines, pieces of an unfinished line are kept in a list (never re-concatenated per chunk;
+ * pieces under 4 KiB are copied into a shared 64 KiB block, so tiny chunks cost their bytes, not
+ * an object each), and bytes are decoded as UTF-8 only once a whole line is known, so a multibyte character split
  * across chunks decodes correctly. A trailing `\r` is stripped and blank lines are skipped. A line
  * longer than `maxMessageBytes` is discarded as it streams in, without being parsed or buffered:
  * memory held stays within the limit plus one chunk, and the next line is delivered as usual.
@@ -37,11 +41,17 @@ export class LineDecoder {
   readonly #onOversized: (info: OversizedLine) => void;
   #pieces: Uint8Array[] = [];
   #pendingBytes = 0;
+  // Small pieces go into a block: 10 MiB in 1-byte chunks must not cost 10 million retained views.
+  #block: Uint8Array = alloc(0);
+  #blockStart = 0;
+  #blockEnd = 0;
   // Discard state for a line past the limit.
   #discarding = false;
   #discardedBytes = 0;
   #head: Uint8Array = alloc(0);
-  #tail: Uint8Array = alloc(0);
+  // A sliding window over the discarded bytes: the last EDGE_BYTES sit at the end of its used part.
+  #tail: Uint8Array = alloc(2 * EDGE_BYTES);
+  #tailLength = 0;
 
   constructor(options: LineDecoderOptions) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -79,15 +89,49 @@ export class LineDecoder {
     const length = chunk.length - start;
     if (this.#discarding) {
       this.#discardedBytes += length;
-      this.#tail = lastBytes(this.#tail, chunk.subarray(start));
+      this.#appendTail(chunk.subarray(start));
       return;
     }
     if (this.#pendingBytes + length > this.maxMessageBytes) {
       this.#startDiscard(chunk.subarray(start));
       return;
     }
-    this.#pieces.push(start === 0 ? chunk : chunk.subarray(start));
+    if (length < SMALL_PIECE_BYTES) {
+      if (this.#blockEnd + length > this.#block.length) {
+        this.#sealBlock();
+        this.#block = alloc(BLOCK_BYTES);
+        this.#blockStart = this.#blockEnd = 0;
+      }
+      copyInto(this.#block, this.#blockEnd, chunk, start, chunk.length);
+      this.#blockEnd += length;
+    } else {
+      this.#sealBlock();
+      this.#pieces.push(start === 0 ? chunk : chunk.subarray(start));
+    }
     this.#pendingBytes += length;
+  }
+
+  /** Moves the bytes gathered in the block since the last seal into the piece list. */
+  #sealBlock(): void {
+    if (this.#blockEnd === this.#blockStart) return;
+    this.#pieces.push(this.#block.subarray(this.#blockStart, this.#blockEnd));
+    this.#blockStart = this.#blockEnd;
+  }
+
+  #appendTail(bytes: Uint8Array): void {
+    const tail = this.#tail;
+    if (bytes.length >= EDGE_BYTES) {
+      tail.set(bytes.subarray(bytes.length - EDGE_BYTES));
+      this.#tailLength = EDGE_BYTES;
+      return;
+    }
+    if (this.#tailLength + bytes.length > tail.length) {
+      // Only reached with more than EDGE_BYTES held: keep the last EDGE_BYTES, in front.
+      tail.copyWithin(0, this.#tailLength - EDGE_BYTES, this.#tailLength);
+      this.#tailLength = EDGE_BYTES;
+    }
+    copyInto(tail, this.#tailLength, bytes, 0, bytes.length);
+    this.#tailLength += bytes.length;
   }
 
   #endLine(chunk: Uint8Array, start: number, end: number): void {
@@ -110,6 +154,7 @@ export class LineDecoder {
       this.#finishDiscard(chunk, end, end);
       return;
     }
+    this.#sealBlock();
     this.#pieces.push(chunk.subarray(start, end));
     const total = this.#pendingBytes + length;
     const joined = this.#joinPieces(total);
@@ -119,6 +164,7 @@ export class LineDecoder {
   }
 
   #joinPieces(total = this.#pendingBytes): Uint8Array {
+    this.#sealBlock();
     if (this.#pieces.length === 1) return this.#pieces[0]!;
     const joined = alloc(total);
     let offset = 0;
@@ -137,9 +183,11 @@ export class LineDecoder {
 
   #startDiscard(rest: Uint8Array): void {
     // Head and tail are gathered piece by piece: joining what is held would copy up to the limit.
+    this.#sealBlock();
     const pieces = [...this.#pieces, rest];
     this.#head = firstBytes(pieces);
-    this.#tail = pieces.reduce<Uint8Array>((tail, piece) => lastBytes(tail, piece), alloc(0));
+    this.#tailLength = 0;
+    for (const piece of pieces) this.#appendTail(piece);
     this.#discardedBytes = this.#pendingBytes + rest.length;
     this.#pieces = [];
     this.#pendingBytes = 0;
@@ -148,7 +196,8 @@ export class LineDecoder {
 
   #finishDiscard(chunk: Uint8Array, start: number, end: number): void {
     this.#discardedBytes += end - start;
-    let tail = lastBytes(this.#tail, chunk.subarray(start, end));
+    this.#appendTail(chunk.subarray(start, end));
+    let tail = this.#tail.subarray(Math.max(0, this.#tailLength - EDGE_BYTES), this.#tailLength);
     if (tail.length > 0 && tail[tail.length - 1] === CARRIAGE_RETURN) tail = tail.subarray(0, -1);
     const info: OversizedLine = {
       bytes: this.#discardedBytes,
@@ -158,7 +207,7 @@ export class LineDecoder {
     this.#discarding = false;
     this.#discardedBytes = 0;
     this.#head = alloc(0);
-    this.#tail = alloc(0);
+    this.#tailLength = 0;
     this.#onOversized(info);
   }
 }
@@ -172,7 +221,8 @@ function alloc(size: number): Uint8Array {
 }
 
 function decode(bytes: Uint8Array, start: number, end: number): string {
-  if (NodeBuffer !== undefined && NodeBuffer.isBuffer(bytes)) return bytes.toString('utf8', start, end);
+  if (NodeBuffer !== undefined && NodeBuffer.isBuffer(bytes))
+    return bytes.toString('utf8', start, end);
   return textDecoder.decode(bytes.subarray(start, end));
 }
 
@@ -198,16 +248,17 @@ function firstBytes(pieces: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** The last EDGE_BYTES of a followed by b, copied. */
-function lastBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (b.length >= EDGE_BYTES) {
-    const out = alloc(EDGE_BYTES);
-    out.set(b.subarray(b.length - EDGE_BYTES));
-    return out;
+/** Copies source[start, end) to target at offset; a plain loop for a few bytes beats `set`. */
+function copyInto(
+  target: Uint8Array,
+  offset: number,
+  source: Uint8Array,
+  start: number,
+  end: number,
+): void {
+  if (end - start > 32) {
+    target.set(source.subarray(start, end), offset);
+    return;
   }
-  const fromA = Math.min(a.length, EDGE_BYTES - b.length);
-  const out = alloc(fromA + b.length);
-  out.set(a.subarray(a.length - fromA));
-  out.set(b, fromA);
-  return out;
+  for (let i = start; i < end; i++) target[offset++] = source[i]!;
 }

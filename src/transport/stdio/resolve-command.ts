@@ -11,25 +11,50 @@ export function resolveCommand(
   cwd: string = process.cwd(),
   platform: NodeJS.Platform = process.platform,
 ): string | undefined {
+  const found = findCommand(command, env, cwd, platform);
+  return found?.executable === true ? found.path : undefined;
+}
+
+/**
+ * The file spawn would try for `command`: the first executable candidate, else the first file
+ * that exists but is not executable (what a permission error is about), else undefined.
+ */
+export function findCommand(
+  command: string,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string = process.cwd(),
+  platform: NodeJS.Platform = process.platform,
+): { path: string; executable: boolean } | undefined {
+  const candidates: string[] = [];
   if (command.includes('/') || (platform === 'win32' && command.includes('\\'))) {
-    const path = isAbsolute(command) ? command : resolve(cwd, command);
-    return isExecutable(path) ? path : undefined;
-  }
-  const pathValue = env.PATH ?? env.Path ?? '';
-  const extensions = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
-  for (const dir of pathValue.split(delimiter)) {
-    if (dir === '') continue;
-    for (const extension of extensions) {
-      const candidate = join(dir, command + extension);
-      if (isExecutable(candidate)) return candidate;
+    candidates.push(isAbsolute(command) ? command : resolve(cwd, command));
+  } else {
+    const pathValue = env.PATH ?? env.Path ?? '';
+    const extensions = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
+    for (const dir of pathValue.split(delimiter)) {
+      if (dir === '') continue;
+      for (const extension of extensions) candidates.push(join(dir, command + extension));
     }
   }
-  return undefined;
+  let notExecutable: string | undefined;
+  for (const candidate of candidates) {
+    if (!isFile(candidate)) continue;
+    if (isExecutable(candidate)) return { path: candidate, executable: true };
+    notExecutable ??= candidate;
+  }
+  return notExecutable === undefined ? undefined : { path: notExecutable, executable: false };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isExecutable(path: string): boolean {
   try {
-    if (!statSync(path).isFile()) return false;
     accessSync(path, constants.X_OK);
     return true;
   } catch {

@@ -13,7 +13,7 @@ import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import { recoverRequestId } from '../../jsonrpc/recover-id.js';
 import type { Transport, TransportProblem, TransportState } from '../../jsonrpc/transport.js';
 import { buildChildEnv } from './child-env.js';
-import { resolveCommand } from './resolve-command.js';
+import { findCommand } from './resolve-command.js';
 import { ServerTree, TREE_MARKER_ENV } from './server-tree.js';
 import { StderrLog } from './stderr-log.js';
 import { trackOpen, untrackOpen } from './shutdown.js';
@@ -151,11 +151,15 @@ export class StdioTransport implements Transport {
       });
     } catch (error) {
       const errno = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
+      const found = findCommand(command, env, cwd);
       const reason =
         errno === 'ENOENT'
-          ? `command '${command}' not found${command.includes('/') ? '' : ' on PATH'}`
+          ? found?.executable === true
+            ? // The file is there: exec failed on the interpreter its #! line names.
+              `'${found.path}' exists but could not be run: its interpreter (#! line) was not found`
+            : `command '${command}' not found${command.includes('/') ? '' : ' on PATH'}`
           : errno === 'EACCES'
-            ? `permission denied running '${command}'`
+            ? `permission denied running '${found?.path ?? command}'`
             : `could not start '${command}' (${errno})`;
       throw this.#failStart(this.#spawnError(reason, errno, env));
     }
@@ -199,6 +203,13 @@ export class StdioTransport implements Transport {
   }
 
   #onLine(line: string): void {
+    // A message is an object or a batch; anything else is junk, spotted without a throwing
+    // JSON.parse (a throw costs microseconds, which a 10,000-line log burst turns into a stall).
+    const first = line.trimStart().charCodeAt(0);
+    if (first !== 0x7b && first !== 0x5b) {
+      this.#onJunk(line);
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -282,22 +293,32 @@ export class StdioTransport implements Transport {
     await settlesWithin(exited, termGrace);
   }
 
-  /** After the leader exited: whatever is left of its tree gets SIGTERM, then SIGKILL. */
+  /**
+   * After the leader exited: whatever is left of its tree gets SIGTERM, then SIGKILL, and is
+   * waited for (bounded) each time: a signal is only delivered when kill() returns, so without the
+   * wait close() could resolve while a killed grandchild still runs.
+   */
   async #reapTree(): Promise<void> {
     try {
-      let survivors = this.#tree.survivors();
-      if (survivors.length === 0) return;
+      if (this.#tree.survivors().length === 0) return;
+      const termGrace = this.#options.termGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
       this.#tree.signal('SIGTERM');
-      const deadline = Date.now() + (this.#options.termGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
-      while (survivors.length > 0 && Date.now() < deadline) {
-        await delay(20);
-        survivors = this.#tree.survivors();
-      }
-      if (survivors.length > 0) this.#tree.signal('SIGKILL');
+      if (await this.#treeGoneWithin(termGrace)) return;
+      this.#tree.signal('SIGKILL');
+      await this.#treeGoneWithin(termGrace);
     } finally {
       this.#tree.release();
       untrackOpen(this);
     }
+  }
+
+  async #treeGoneWithin(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (this.#tree.survivors().length > 0) {
+      if (Date.now() >= deadline) return false;
+      await delay(20);
+    }
+    return true;
   }
 
   #finish(reason: McpHostError | undefined): void {
@@ -325,7 +346,8 @@ export class StdioTransport implements Transport {
 
   #spawnError(reason: string, errno: string, env: Record<string, string>): McpHostError {
     const { command, cwd } = this.#options;
-    const resolved = resolveCommand(command, env, cwd);
+    // What spawn found, executable or not: a permission error names the file it is about.
+    const resolved = findCommand(command, env, cwd)?.path;
     return new McpHostError('SPAWN_FAILED', `${this.#where()}cannot start the server: ${reason}`, {
       serverName: this.serverName,
       details: { command, resolvedCommand: resolved ?? null, errno, cwd: cwd ?? process.cwd() },

@@ -73,7 +73,10 @@ export class DeadlineQueue<T> {
 
   #arm(at: number): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#timerAt = at;
+    // A deadline at Infinity never expires: it needs no timer (one would keep the process alive).
+    if (at === Infinity) return;
     // setTimeout treats delays past 2^31-1 ms as 1 ms; a longer deadline re-arms when it fires.
     const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, at - this.now()));
     this.#timer = setTimeout(this.#fire, delay);

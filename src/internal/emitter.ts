@@ -8,7 +8,9 @@ export type Listener<T> = (value: T) => void;
  * the code that fired: the error goes to `onListenerError`.
  */
 export class Emitter<T> {
-  #listeners: readonly Listener<T>[] = [];
+  // One wrapper per subscription, so disposing one of two subscriptions of the same function
+  // removes only that one.
+  #listeners: readonly { readonly listener: Listener<T> }[] = [];
   readonly #onListenerError: (error: unknown) => void;
 
   constructor(onListenerError: (error: unknown) => void = () => {}) {
@@ -17,9 +19,10 @@ export class Emitter<T> {
 
   /** Subscribes; bind-free so it can be exposed directly as `onX = emitter.event`. */
   readonly event = (listener: Listener<T>): Disposable => {
-    this.#listeners = [...this.#listeners, listener];
+    const entry = { listener };
+    this.#listeners = [...this.#listeners, entry];
     return toDisposable(() => {
-      this.#listeners = this.#listeners.filter((l) => l !== listener);
+      this.#listeners = this.#listeners.filter((e) => e !== entry);
     });
   };
 
@@ -32,7 +35,7 @@ export class Emitter<T> {
     const listeners = this.#listeners;
     for (let i = 0; i < listeners.length; i++) {
       try {
-        listeners[i]!(value);
+        listeners[i]!.listener(value);
       } catch (error) {
         this.#onListenerError(error);
       }

@@ -66,6 +66,8 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
+      // Keep disableTypeChecked's parserOptions (no project service for JS), add the globals.
+      ...tseslint.configs.disableTypeChecked.languageOptions,
       globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', setInterval: 'readonly', clearTimeout: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', performance: 'readonly', URL: 'readonly' },
     },
   },

@@ -16,8 +16,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // Real processes and the timing-sensitive crash detection share two cores.
-          fileParallelism: false,
+          // Real processes and the timing-sensitive crash detection share two cores: one file at
+          // a time. (`fileParallelism` is a root-only option, ignored and a type error here.)
+          poolOptions: { forks: { singleFork: true } },
         },
       },
     ],

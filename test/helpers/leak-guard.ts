@@ -1,0 +1,143 @@
+/**
+ * Proves a test leaves nothing behind. Each guard knows some processes (pids it was told about,
+ * tree markers it was told about, and their descendants); disposing it asserts that none of them
+ * runs any more and that no other descendant of this test process runs unless another open guard
+ * accounts for it. When the last open guard is disposed it also asserts that the active handles
+ * (child processes, pipes, sockets, timers) are back to what they were when the first one opened,
+ * and that no uncaught exception, unhandled rejection or process warning happened in between.
+ */
+import {
+  isRunning,
+  listProcesses,
+  runningDescendants,
+  runningWithEnv,
+  type ProcessEntry,
+} from './processes.js';
+
+const TREE_MARKER_ENV = 'MCP_HOST_TREE';
+
+/** Event-loop turns to wait for closed handles to finish closing (their close callbacks). */
+const HANDLE_SETTLE_TURNS = 50;
+
+const openGuards = new Set<LeakGuard>();
+let baseline = new Map<string, number>();
+let processErrors: string[] = [];
+
+const onUncaught = (error: unknown): void =>
+  void processErrors.push(`uncaught exception: ${String(error)}`);
+const onRejection = (reason: unknown): void =>
+  void processErrors.push(`unhandled rejection: ${String(reason)}`);
+const onWarning = (warning: Error): void =>
+  void processErrors.push(`process warning: ${warning.name}: ${warning.message}`);
+
+function countResources(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const type of process.getActiveResourcesInfo())
+    counts.set(type, (counts.get(type) ?? 0) + 1);
+  return counts;
+}
+
+function resourcesAboveBaseline(): string[] {
+  const extra: string[] = [];
+  for (const [type, count] of countResources()) {
+    const before = baseline.get(type) ?? 0;
+    if (count > before) extra.push(`${count - before} × ${type}`);
+  }
+  return extra;
+}
+
+function describe(p: ProcessEntry): string {
+  return `pid ${p.pid} (${p.command}, state ${p.state}, ppid ${p.ppid}, pgid ${p.pgid})`;
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+export class LeakGuard implements AsyncDisposable {
+  readonly #pids = new Set<number>();
+  readonly #markers = new Set<string>();
+  #disposed = false;
+
+  constructor() {
+    if (openGuards.size === 0) {
+      baseline = countResources();
+      processErrors = [];
+      process.on('uncaughtException', onUncaught);
+      process.on('unhandledRejection', onRejection);
+      process.on('warning', onWarning);
+    }
+    openGuards.add(this);
+  }
+
+  /** A process that must be gone when the guard is disposed (its descendants too). */
+  trackPid(pid: number | undefined): void {
+    if (pid !== undefined) this.#pids.add(pid);
+  }
+
+  /** A server tree marker (`MCP_HOST_TREE`): no process carrying it may survive. */
+  trackMarker(marker: string | undefined): void {
+    if (marker !== undefined) this.#markers.add(marker);
+  }
+
+  /** Running processes this guard knows of. */
+  members(processes: ProcessEntry[] = listProcesses()): ProcessEntry[] {
+    const found = new Map<number, ProcessEntry>();
+    for (const pid of this.#pids) {
+      const entry = processes.find((p) => p.pid === pid);
+      if (entry !== undefined && isRunning(pid)) found.set(pid, entry);
+      for (const d of runningDescendants(pid, processes)) found.set(d.pid, d);
+    }
+    for (const marker of this.#markers) {
+      for (const p of runningWithEnv(TREE_MARKER_ENV, marker, processes)) found.set(p.pid, p);
+    }
+    return [...found.values()];
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    openGuards.delete(this);
+    const problems: string[] = [];
+
+    const processes = listProcesses();
+    const survivors = this.members(processes);
+    for (const p of survivors) problems.push(`process survived: ${describe(p)}`);
+    const accounted = new Set(survivors.map((p) => p.pid));
+    for (const guard of openGuards) for (const p of guard.members(processes)) accounted.add(p.pid);
+    for (const p of runningDescendants(process.pid, processes)) {
+      if (accounted.has(p.pid)) continue;
+      problems.push(`stray child process: ${describe(p)}`);
+      survivors.push(p);
+    }
+
+    if (openGuards.size === 0) {
+      let extra = resourcesAboveBaseline();
+      for (let turn = 0; extra.length > 0 && turn < HANDLE_SETTLE_TURNS; turn++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        extra = resourcesAboveBaseline();
+      }
+      if (extra.length > 0) problems.push(`active handles left: ${extra.join(', ')}`);
+      process.off('uncaughtException', onUncaught);
+      process.off('unhandledRejection', onRejection);
+      process.off('warning', onWarning);
+      problems.push(...processErrors);
+      processErrors = [];
+    }
+
+    if (problems.length > 0) {
+      // Fail, but do not let one test's leak pollute the next ones.
+      for (const p of survivors) killQuietly(p.pid);
+      throw new Error(`leak check failed:\n  ${problems.join('\n  ')}`);
+    }
+  }
+}
+
+/** `await using guard = leakGuard()`: asserts at the end of the scope that nothing leaked. */
+export function leakGuard(): LeakGuard {
+  return new LeakGuard();
+}

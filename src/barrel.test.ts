@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const srcDir = dirname(fileURLToPath(import.meta.url));
-const importPattern = /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
+const importPattern =
+  /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
 
 /** Every module the entry reaches through static imports, and every external specifier. */
 function importGraph(entry: string): { files: Set<string>; external: Set<string> } {
@@ -18,7 +19,8 @@ function importGraph(entry: string): { files: Set<string>; external: Set<string>
     const source = readFileSync(file, 'utf8');
     for (const match of source.matchAll(importPattern)) {
       const specifier = match[1] ?? match[2]!;
-      if (specifier.startsWith('.')) queue.push(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
+      if (specifier.startsWith('.'))
+        queue.push(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
       else external.add(specifier);
     }
   }

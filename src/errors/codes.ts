@@ -52,7 +52,9 @@ export const errorCodes = {
 
 export type ErrorCode = keyof typeof errorCodes;
 
-export const ErrorCode = Object.fromEntries(Object.keys(errorCodes).map((code) => [code, code])) as {
+export const ErrorCode = Object.fromEntries(
+  Object.keys(errorCodes).map((code) => [code, code]),
+) as {
   readonly [K in ErrorCode]: K;
 };
 

@@ -13,14 +13,17 @@ import {
 } from './index.js';
 
 const docs = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
-const documented = [...docs.matchAll(/^\| `([A-Z_]+)` \| (yes|no) \|/gm)].map((m) => [m[1], m[2] === 'yes'] as const);
+const documented = [...docs.matchAll(/^\|\s*`([A-Z_]+)`\s*\|\s*(yes|no)\s*\|/gm)].map(
+  (m) => [m[1], m[2] === 'yes'] as const,
+);
 
 describe('error codes', () => {
   const codes = Object.keys(errorCodes) as ErrorCode[];
 
   it('docs/errors.md lists exactly the codes of the closed list, with the same permanence', () => {
     expect(documented.map(([code]) => code)).toEqual(codes);
-    for (const [code, permanent] of documented) expect(errorCodes[code as ErrorCode].permanent).toBe(permanent);
+    for (const [code, permanent] of documented)
+      expect(errorCodes[code as ErrorCode].permanent).toBe(permanent);
   });
 
   it.each(codes)('%s makes a well-formed, redacted, serialisable error', (code) => {
@@ -42,8 +45,15 @@ describe('error codes', () => {
     expect(error.cause).toBe(cause);
     const json = JSON.stringify(error);
     const shown = inspect(error, { depth: 5 });
-    for (const text of [error.message, error.stack ?? '', json, shown]) expect(text).not.toContain('canary-secret-4711');
-    expect(JSON.parse(json)).toMatchObject({ code, serverName: 'fs', method: 'tools/call', tool: 'read', requestId: 7 });
+    for (const text of [error.message, error.stack ?? '', json, shown])
+      expect(text).not.toContain('canary-secret-4711');
+    expect(JSON.parse(json)).toMatchObject({
+      code,
+      serverName: 'fs',
+      method: 'tools/call',
+      tool: 'read',
+      requestId: 7,
+    });
     expect(error.message).toContain("server 'fs'");
   });
 });
@@ -74,7 +84,11 @@ describe('ProcessExitedError', () => {
     expect(error.exitCode).toBe(3);
     expect(error.stderrTail).toContain('boom');
     expect(error.stderrTail).not.toContain('abcdefghijklmnop');
-    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ code: 'PROCESS_EXITED', exitCode: 3, signal: null });
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({
+      code: 'PROCESS_EXITED',
+      exitCode: 3,
+      signal: null,
+    });
   });
 });
 
@@ -87,7 +101,11 @@ describe('JsonRpcError', () => {
       method: 'tools/call',
     });
     expect(error.code).toBe(-32602);
-    expect(error.toWire()).toEqual({ code: -32602, message: 'bad <masked>', data: { echoed: 'wire-secret-0815' } });
+    expect(error.toWire()).toEqual({
+      code: -32602,
+      message: 'bad <masked>',
+      data: { echoed: 'wire-secret-0815' },
+    });
     expect(JSON.stringify(error)).not.toContain('wire-secret-0815');
     expect(inspect(error)).not.toContain('wire-secret-0815');
   });

@@ -8,6 +8,20 @@ export {
   type McpHostErrorOptions,
   type ProcessExitedErrorOptions,
 } from './mcp-host-error.js';
-export { JsonRpcError, JsonRpcErrorCode, isJsonRpcError, type JsonRpcErrorOptions } from './json-rpc-error.js';
+export {
+  JsonRpcError,
+  JsonRpcErrorCode,
+  isJsonRpcError,
+  type JsonRpcErrorOptions,
+} from './json-rpc-error.js';
 export { toMcpHostError } from './to-mcp-host-error.js';
-export { Redactor, redactor, redact, addSecret, preview, truncate, MASK, MIN_SECRET_LENGTH } from './redact.js';
+export {
+  Redactor,
+  redactor,
+  redact,
+  addSecret,
+  preview,
+  truncate,
+  MASK,
+  MIN_SECRET_LENGTH,
+} from './redact.js';

@@ -46,7 +46,11 @@ export class JsonRpcError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    const json: Record<string, unknown> = { name: this.name, code: this.code, message: redact(this.message) };
+    const json: Record<string, unknown> = {
+      name: this.name,
+      code: this.code,
+      message: redact(this.message),
+    };
     if (this.serverName !== undefined) json.serverName = this.serverName;
     if (this.method !== undefined) json.method = this.method;
     if (this.data !== undefined) {
@@ -59,7 +63,11 @@ export class JsonRpcError extends Error {
     return json;
   }
 
-  [inspectSymbol](_depth: number, options: object, inspect: (v: unknown, o: object) => string): string {
+  [inspectSymbol](
+    _depth: number,
+    options: object,
+    inspect: (v: unknown, o: object) => string,
+  ): string {
     return redact(inspect(this, { ...options, customInspect: false }));
   }
 }

@@ -60,7 +60,11 @@ export class McpHostError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    const json: Record<string, unknown> = { name: this.name, code: this.code, message: redact(this.message) };
+    const json: Record<string, unknown> = {
+      name: this.name,
+      code: this.code,
+      message: redact(this.message),
+    };
     if (this.serverName !== undefined) json.serverName = this.serverName;
     if (this.method !== undefined) json.method = this.method;
     if (this.tool !== undefined) json.tool = this.tool;

@@ -49,7 +49,8 @@ describe('Redactor', () => {
   });
 
   it('leaves ordinary text alone', () => {
-    const text = 'server exited with code 1: cannot find module ./index.js (see https://example.com/docs?page=2)';
+    const text =
+      'server exited with code 1: cannot find module ./index.js (see https://example.com/docs?page=2)';
     expect(new Redactor().redact(text)).toBe(text);
   });
 });

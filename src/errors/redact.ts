@@ -45,7 +45,8 @@ export class Redactor {
 
   /** Registers a secret value; disposing the result unregisters it (reference-counted). */
   addSecret(value: string): Disposable {
-    if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return toDisposable(() => {});
+    if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH)
+      return toDisposable(() => {});
     const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]);
     for (const form of forms) this.#secrets.set(form, (this.#secrets.get(form) ?? 0) + 1);
     this.#pattern = undefined;
@@ -82,7 +83,8 @@ export class Redactor {
   #secretPattern(): RegExp | null {
     if (this.#pattern === undefined) {
       const values = [...this.#secrets.keys()].sort((a, b) => b.length - a.length);
-      this.#pattern = values.length === 0 ? null : new RegExp(values.map(escapeRegExp).join('|'), 'g');
+      this.#pattern =
+        values.length === 0 ? null : new RegExp(values.map(escapeRegExp).join('|'), 'g');
     }
     return this.#pattern;
   }

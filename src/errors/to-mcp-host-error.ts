@@ -6,9 +6,13 @@ import { JsonRpcError } from './json-rpc-error.js';
  * wraps anything else as `INTERNAL` with the original as `cause`. Context fills in only what the
  * error does not already say.
  */
-export function toMcpHostError(error: unknown, context: ErrorContext = {}): McpHostError | JsonRpcError {
+export function toMcpHostError(
+  error: unknown,
+  context: ErrorContext = {},
+): McpHostError | JsonRpcError {
   if (error instanceof McpHostError || error instanceof JsonRpcError) return error;
-  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'Unknown error';
+  const message =
+    error instanceof Error ? error.message : typeof error === 'string' ? error : 'Unknown error';
   const where = context.serverName === undefined ? '' : `server '${context.serverName}': `;
   return new McpHostError('INTERNAL', `${where}${message}`, { ...context, cause: error });
 }

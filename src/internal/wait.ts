@@ -1,12 +1,32 @@
+export interface WaitOptions {
+  /**
+   * Keep the process alive while waiting (default false: the timer is unref'd). Set it for bounded
+   * waits that someone awaits, such as the steps of `close()`: otherwise a script whose last act
+   * is `await close()` could exit half-way through it.
+   */
+  ref?: boolean;
+}
+
 /**
  * Resolves true when `promise` settles within `ms`, false when the time runs out first. The timer
- * is unref'd (it never keeps the process alive) and cleared as soon as either side wins.
+ * is cleared as soon as either side wins.
  */
-export function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  if (ms <= 0) return Promise.race([promise.then(() => true, () => true), Promise.resolve(false)]);
+export function settlesWithin(
+  promise: Promise<unknown>,
+  ms: number,
+  options: WaitOptions = {},
+): Promise<boolean> {
+  if (ms <= 0)
+    return Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      Promise.resolve(false),
+    ]);
   return new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), ms);
-    timer.unref?.();
+    if (options.ref !== true) timer.unref?.();
     const done = (): void => {
       clearTimeout(timer);
       resolve(true);
@@ -24,10 +44,10 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
   return { promise, resolve };
 }
 
-/** Resolves after `ms`; the timer is unref'd. For polling loops in library code, never in tests. */
-export function delay(ms: number): Promise<void> {
+/** Resolves after `ms`. For polling loops in library code, never in tests. */
+export function delay(ms: number, options: WaitOptions = {}): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    timer.unref?.();
+    if (options.ref !== true) timer.unref?.();
   });
 }

@@ -54,28 +54,42 @@ export class LineWriter {
 
   write(message: unknown): void {
     if (this.#closed) {
-      throw new McpHostError('CONNECTION_CLOSED', this.#where('cannot send: the connection is closed'), {
-        serverName: this.#serverName,
-      });
+      throw new McpHostError(
+        'CONNECTION_CLOSED',
+        this.#where('cannot send: the connection is closed'),
+        {
+          serverName: this.#serverName,
+        },
+      );
     }
     let line: string;
     try {
       line = JSON.stringify(message);
     } catch (error) {
-      throw new McpHostError('INVALID_ARGUMENT', this.#where(`message is not serialisable as JSON: ${String(error)}`), {
-        serverName: this.#serverName,
-        cause: error,
-      });
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        this.#where(`message is not serialisable as JSON: ${String(error)}`),
+        {
+          serverName: this.#serverName,
+          cause: error,
+        },
+      );
     }
     if (line === undefined) {
-      throw new McpHostError('INVALID_ARGUMENT', this.#where('message is not serialisable as JSON'), {
-        serverName: this.#serverName,
-      });
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        this.#where('message is not serialisable as JSON'),
+        {
+          serverName: this.#serverName,
+        },
+      );
     }
     if (this.#sink.writableLength + this.#queuedChars + line.length > this.#maxBufferedBytes) {
       throw new McpHostError(
         'OUTBOUND_BUFFER_FULL',
-        this.#where(`not sent: ${this.#sink.writableLength + this.#queuedChars} bytes already wait unread (limit ${this.#maxBufferedBytes})`),
+        this.#where(
+          `not sent: ${this.#sink.writableLength + this.#queuedChars} bytes already wait unread (limit ${this.#maxBufferedBytes})`,
+        ),
         { serverName: this.#serverName },
       );
     }

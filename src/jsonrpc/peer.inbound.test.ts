@@ -2,7 +2,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { JsonRpcError, type McpHostError } from '../errors/index.js';
 import type { Logger } from '../internal/logger.js';
 import { deferred } from '../internal/wait.js';
-// eslint-disable-next-line no-restricted-imports -- tests drive the peer over the in-memory pair
 import { createLinkedTransports, type InMemoryTransport } from '../transport/in-memory.js';
 import type { JsonRpcMessage } from './message.js';
 import type { JsonRpcPeerOptions, PeerConventions, RequestContext } from './peer-options.js';

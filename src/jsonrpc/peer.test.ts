@@ -1,7 +1,6 @@
-import { getEventListeners, setMaxListeners } from 'node:events';
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JsonRpcError, McpHostError } from '../errors/index.js';
-// eslint-disable-next-line no-restricted-imports -- tests drive the peer over the in-memory pair
 import { createLinkedTransports, type InMemoryTransport } from '../transport/in-memory.js';
 import type { JsonRpcMessage } from './message.js';
 import type { JsonRpcPeerOptions, PeerConventions } from './peer-options.js';
@@ -534,7 +533,6 @@ describe('JsonRpcPeer: close', () => {
     const closes: unknown[] = [];
     h.peer.onClose((reason) => closes.push(reason));
     const controller = new AbortController();
-    setMaxListeners(100, controller.signal);
     const calls = Array.from({ length: 50 }, (_, i) =>
       track(
         h.peer.request(
@@ -596,20 +594,41 @@ describe('JsonRpcPeer: close', () => {
   });
 });
 
+describe('JsonRpcPeer: shared signals', () => {
+  it('aborts every call that shares a signal, and only those', async () => {
+    await using h = await connect({ conventions });
+    const shared = new AbortController();
+    const calls = Array.from({ length: 20 }, (_, i) =>
+      h.peer.request('echo', { i }, { signal: shared.signal }).then(
+        () => 'resolved',
+        (error: McpHostError) => error.code,
+      ),
+    );
+    const other = h.peer.request('echo', {}, { signal: new AbortController().signal });
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(1);
+    shared.abort(new Error('stop'));
+    expect(await Promise.all(calls)).toEqual(Array.from({ length: 20 }, () => 'ABORTED'));
+    expect(h.peer.pendingCount).toBe(1);
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+    await h.peer.close();
+    await expect(other).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+  });
+});
+
 describe('JsonRpcPeer: load', () => {
   it('answers 10,000 concurrent requests, then holds no pending entry, timer or signal listener', async () => {
     await using h = await connect({ conventions });
     echoServer(h);
+    // One signal shared by every call, as a host-wide shutdown signal would be. The peer listens to
+    // it once, however many calls share it (a listener each would trip MaxListenersExceeded).
     const controller = new AbortController();
-    // One signal shared by every call, as a host-wide shutdown signal would be.
-    setMaxListeners(20_000, controller.signal);
     const count = 10_000;
     const calls = Array.from({ length: count }, (_, i) =>
       h.peer.request<{ i: number }>('echo', { i }, { signal: controller.signal }),
     );
     expect(h.peer.pendingCount).toBe(count);
     expect(h.peer.hasTimers).toBe(true);
-    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(count);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
     const results = await Promise.all(calls);
     expect(results.every((result, i) => result.i === i)).toBe(true);
     expect(h.peer.pendingCount).toBe(0);

@@ -1,10 +1,23 @@
-import { JsonRpcError, JsonRpcErrorCode, McpHostError, preview, toMcpHostError } from '../errors/index.js';
+import {
+  JsonRpcError,
+  JsonRpcErrorCode,
+  McpHostError,
+  preview,
+  toMcpHostError,
+} from '../errors/index.js';
+import { AbortFanout } from '../internal/abort-fanout.js';
 import { DeadlineQueue, type Deadline } from '../internal/deadline-queue.js';
 import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import type { Transport, TransportProblem } from './transport.js';
-import { isJsonRpcErrorObject, isRequestId, type JsonObject, type JsonRpcMessage, type RequestId } from './message.js';
+import {
+  isJsonRpcErrorObject,
+  isRequestId,
+  type JsonObject,
+  type JsonRpcMessage,
+  type RequestId,
+} from './message.js';
 import {
   DEFAULT_MAX_INBOUND_REQUESTS,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
@@ -29,7 +42,6 @@ interface Pending {
   readonly resetOnProgress: boolean;
   readonly onProgress: ((params: unknown) => void) | undefined;
   readonly signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
   idle: Deadline | undefined;
   total: Deadline | undefined;
 }
@@ -64,6 +76,13 @@ export class JsonRpcPeer implements AsyncDisposable {
   readonly #inbound = new Map<RequestId, AbortController>();
   readonly #requestHandlers = new Map<string, RequestHandler>();
   readonly #notificationHandlers = new Map<string, NotificationHandler>();
+  readonly #aborts = new AbortFanout<Pending>((pending, signal) =>
+    this.#abandon(
+      pending,
+      this.#abortError(pending.method, pending.id, signal),
+      'cancelled by the caller',
+    ),
+  );
   readonly #idleDeadlines: DeadlineQueue<Pending>;
   readonly #totalDeadlines: DeadlineQueue<Pending>;
   readonly #subscriptions: Disposable[];
@@ -123,15 +142,22 @@ export class JsonRpcPeer implements AsyncDisposable {
     if (this.#state === 'new') this.#state = 'open';
   }
 
-  request<T = unknown>(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<T> {
+  request<T = unknown>(
+    method: string,
+    params?: JsonObject,
+    options: RequestOptions = {},
+  ): Promise<T> {
     if (this.#state !== 'open') return Promise.reject(this.#notOpenError(method));
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(this.#abortError(method, undefined, signal));
     const id = this.#nextId++;
     const progress = this.#conventions.progress;
-    if (options.onProgress !== undefined && progress !== undefined) params = progress.withToken(params, id);
+    if (options.onProgress !== undefined && progress !== undefined)
+      params = progress.withToken(params, id);
     const message: JsonRpcMessage =
-      params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+      params === undefined
+        ? { jsonrpc: '2.0', id, method }
+        : { jsonrpc: '2.0', id, method, params };
     return new Promise<T>((resolve, reject) => {
       const pending: Pending = {
         id,
@@ -143,19 +169,16 @@ export class JsonRpcPeer implements AsyncDisposable {
         resetOnProgress: options.resetTimeoutOnProgress ?? true,
         onProgress: options.onProgress,
         signal,
-        onAbort: undefined,
         idle: undefined,
         total: undefined,
       };
       // Registered before sending: a transport may deliver the response before send() returns.
       this.#pending.set(id, pending);
-      if (Number.isFinite(pending.timeoutMs)) pending.idle = this.#idleDeadlines.add(pending.timeoutMs, pending);
+      if (Number.isFinite(pending.timeoutMs))
+        pending.idle = this.#idleDeadlines.add(pending.timeoutMs, pending);
       const totalMs = options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs;
       if (Number.isFinite(totalMs)) pending.total = this.#totalDeadlines.add(totalMs, pending);
-      if (signal !== undefined) {
-        pending.onAbort = () => this.#abandon(pending, this.#abortError(method, id, signal), 'cancelled by the caller');
-        signal.addEventListener('abort', pending.onAbort, { once: true });
-      }
+      if (signal !== undefined) this.#aborts.add(signal, pending);
       try {
         this.#transport.send(message);
         this.stats.requestsSent++;
@@ -170,7 +193,9 @@ export class JsonRpcPeer implements AsyncDisposable {
   /** Sends a notification; throws a typed error if it cannot be queued. */
   notify(method: string, params?: JsonObject): void {
     if (this.#state !== 'open') throw this.#notOpenError(method);
-    this.#transport.send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+    this.#transport.send(
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params },
+    );
     this.stats.notificationsSent++;
   }
 
@@ -221,13 +246,17 @@ export class JsonRpcPeer implements AsyncDisposable {
   };
 
   #dispatch(message: unknown): void {
-    if (typeof message !== 'object' || message === null) return this.#invalid('a non-object message');
+    if (typeof message !== 'object' || message === null)
+      return this.#invalid('a non-object message');
     const m = message as Record<string, unknown>;
     if (m.jsonrpc !== '2.0') return this.#invalid('a message without "jsonrpc": "2.0"');
     if (typeof m.method === 'string') {
       if (m.id === undefined) return this.#handleNotification(m.method, m.params);
       if (isRequestId(m.id)) return this.#handleRequest(m.id, m.method, m.params);
-      this.#reply(null, undefined, { code: JsonRpcErrorCode.InvalidRequest, message: 'Invalid request id' });
+      this.#reply(null, undefined, {
+        code: JsonRpcErrorCode.InvalidRequest,
+        message: 'Invalid request id',
+      });
       return this.#invalid('a request with an invalid id');
     }
     if ('id' in m) return this.#handleResponse(m);
@@ -278,15 +307,24 @@ export class JsonRpcPeer implements AsyncDisposable {
     this.stats.requestsReceived++;
     const handler = this.#requestHandlers.get(method) ?? this.#requestHandlers.get('*');
     if (handler === undefined) {
-      this.#reply(id, undefined, { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+      this.#reply(id, undefined, {
+        code: JsonRpcErrorCode.MethodNotFound,
+        message: `Method not found: ${method}`,
+      });
       return;
     }
     if (this.#inbound.has(id)) {
-      this.#reply(id, undefined, { code: JsonRpcErrorCode.InvalidRequest, message: `Request id ${String(id)} is already in use` });
+      this.#reply(id, undefined, {
+        code: JsonRpcErrorCode.InvalidRequest,
+        message: `Request id ${String(id)} is already in use`,
+      });
       return;
     }
     if (this.#inbound.size >= this.#maxInbound) {
-      this.#reply(id, undefined, { code: JsonRpcErrorCode.InternalError, message: 'Too many concurrent requests' });
+      this.#reply(id, undefined, {
+        code: JsonRpcErrorCode.InternalError,
+        message: 'Too many concurrent requests',
+      });
       return;
     }
     const controller = new AbortController();
@@ -325,7 +363,15 @@ export class JsonRpcPeer implements AsyncDisposable {
     }
     if (cancel !== undefined && method === cancel.method) {
       const id = cancel.requestIdOf(params);
-      if (id !== undefined) this.#inbound.get(id)?.abort(new McpHostError('ABORTED', `${this.#where()}request ${String(id)} was cancelled by the other side`));
+      if (id !== undefined)
+        this.#inbound
+          .get(id)
+          ?.abort(
+            new McpHostError(
+              'ABORTED',
+              `${this.#where()}request ${String(id)} was cancelled by the other side`,
+            ),
+          );
     }
     const handler = this.#notificationHandlers.get(method) ?? this.#notificationHandlers.get('*');
     if (handler !== undefined) this.#callSafely(() => handler(params, method), method);
@@ -334,7 +380,8 @@ export class JsonRpcPeer implements AsyncDisposable {
   #callSafely(fn: () => unknown, method: string): void {
     try {
       const result = fn();
-      if (result instanceof Promise) result.catch((error: unknown) => this.#handlerFailed(error, method));
+      if (result instanceof Promise)
+        result.catch((error: unknown) => this.#handlerFailed(error, method));
     } catch (error) {
       this.#handlerFailed(error, method);
     }
@@ -347,19 +394,29 @@ export class JsonRpcPeer implements AsyncDisposable {
     });
   }
 
-  #reply(id: RequestId | null, result: unknown, error: { code: number; message: string; data?: unknown } | undefined): void {
+  #reply(
+    id: RequestId | null,
+    result: unknown,
+    error: { code: number; message: string; data?: unknown } | undefined,
+  ): void {
     if (this.#state !== 'open') return;
     try {
-      this.#transport.send(error === undefined ? { jsonrpc: '2.0', id: id!, result } : { jsonrpc: '2.0', id, error });
+      this.#transport.send(
+        error === undefined ? { jsonrpc: '2.0', id: id!, result } : { jsonrpc: '2.0', id, error },
+      );
     } catch (sendError) {
-      this.#logger.debug(`${this.#where()}could not send a response`, { error: toMcpHostError(sendError).message });
+      this.#logger.debug(`${this.#where()}could not send a response`, {
+        error: toMcpHostError(sendError).message,
+      });
     }
   }
 
   #invalid(what: string): void {
     this.stats.invalidMessages++;
     this.#problemEmitter.fire({
-      error: new McpHostError('INVALID_MESSAGE', `${this.#where()}received ${what}; ignored`, { serverName: this.serverName }),
+      error: new McpHostError('INVALID_MESSAGE', `${this.#where()}received ${what}; ignored`, {
+        serverName: this.serverName,
+      }),
     });
   }
 
@@ -386,7 +443,8 @@ export class JsonRpcPeer implements AsyncDisposable {
       this.#detachSignal(pending);
       pending.reject(reason ?? this.#closedError(pending.method, pending.id));
     }
-    for (const controller of this.#inbound.values()) controller.abort(reason ?? this.#closedError());
+    for (const controller of this.#inbound.values())
+      controller.abort(reason ?? this.#closedError());
     this.#inbound.clear();
     this.#closeEmitter.fire(reason);
     this.#closeEmitter.clear();
@@ -400,7 +458,12 @@ export class JsonRpcPeer implements AsyncDisposable {
       kind === 'idle'
         ? `${this.#where()}request '${pending.method}' got no response within ${ms} ms`
         : `${this.#where()}request '${pending.method}' exceeded its total time limit`,
-      { serverName: this.serverName, method: pending.method, requestId: pending.id, details: { kind, timeoutMs: ms } },
+      {
+        serverName: this.serverName,
+        method: pending.method,
+        requestId: pending.id,
+        details: { kind, timeoutMs: ms },
+      },
     );
     this.#abandon(pending, error, kind === 'idle' ? 'timed out' : 'total time limit exceeded');
   }
@@ -413,7 +476,11 @@ export class JsonRpcPeer implements AsyncDisposable {
     const cancel = this.#conventions.cancel;
     if (cancel !== undefined && pending.sendCancel && this.#state === 'open') {
       try {
-        this.#transport.send({ jsonrpc: '2.0', method: cancel.method, params: cancel.toParams(pending.id, reason) });
+        this.#transport.send({
+          jsonrpc: '2.0',
+          method: cancel.method,
+          params: cancel.toParams(pending.id, reason),
+        });
       } catch {
         // The connection is going away; there is nobody left to tell.
       }
@@ -428,10 +495,7 @@ export class JsonRpcPeer implements AsyncDisposable {
   }
 
   #detachSignal(pending: Pending): void {
-    if (pending.onAbort !== undefined) {
-      pending.signal!.removeEventListener('abort', pending.onAbort);
-      pending.onAbort = undefined;
-    }
+    if (pending.signal !== undefined) this.#aborts.delete(pending.signal, pending);
   }
 
   #where(): string {
@@ -439,25 +503,40 @@ export class JsonRpcPeer implements AsyncDisposable {
   }
 
   #abortError(method: string, id: number | undefined, signal: AbortSignal): McpHostError {
-    return new McpHostError('ABORTED', `${this.#where()}request '${method}' was cancelled by the caller`, {
-      serverName: this.serverName,
-      method,
-      requestId: id,
-      cause: signal.reason,
-    });
+    return new McpHostError(
+      'ABORTED',
+      `${this.#where()}request '${method}' was cancelled by the caller`,
+      {
+        serverName: this.serverName,
+        method,
+        requestId: id,
+        cause: signal.reason,
+      },
+    );
   }
 
   #closedError(method?: string, id?: number): McpHostError {
-    const what = method === undefined ? 'the connection closed' : `request '${method}' failed: the connection closed`;
-    return new McpHostError('CONNECTION_CLOSED', `${this.#where()}${what}`, { serverName: this.serverName, method, requestId: id });
+    const what =
+      method === undefined
+        ? 'the connection closed'
+        : `request '${method}' failed: the connection closed`;
+    return new McpHostError('CONNECTION_CLOSED', `${this.#where()}${what}`, {
+      serverName: this.serverName,
+      method,
+      requestId: id,
+    });
   }
 
   #notOpenError(method: string): McpHostError {
     if (this.#state === 'new') {
-      return new McpHostError('NOT_CONNECTED', `${this.#where()}cannot send '${method}': the connection is not started`, {
-        serverName: this.serverName,
-        method,
-      });
+      return new McpHostError(
+        'NOT_CONNECTED',
+        `${this.#where()}cannot send '${method}': the connection is not started`,
+        {
+          serverName: this.serverName,
+          method,
+        },
+      );
     }
     return this.#closeReason ?? this.#closedError(method);
   }

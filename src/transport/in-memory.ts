@@ -48,7 +48,8 @@ export class InMemoryTransport implements Transport {
       this.#state = 'open';
       const early = this.#early ?? [];
       this.#early = undefined;
-      if (early.length > 0) queueMicrotask(() => early.forEach((message) => this.#receive(message)));
+      if (early.length > 0)
+        queueMicrotask(() => early.forEach((message) => this.#receive(message)));
     }
     return Promise.resolve();
   }
@@ -61,7 +62,8 @@ export class InMemoryTransport implements Transport {
       );
     }
     const other = this.#other;
-    if (other === undefined) throw new McpHostError('NOT_CONNECTED', 'in-memory transport: not linked');
+    if (other === undefined)
+      throw new McpHostError('NOT_CONNECTED', 'in-memory transport: not linked');
     const payload: unknown = this.#clone ? structuredClone(message) : message;
     queueMicrotask(() => other.#receive(payload));
   }
@@ -70,7 +72,12 @@ export class InMemoryTransport implements Transport {
     this.#closeWith(undefined);
     const other = this.#other;
     if (other !== undefined) {
-      other.#closeWith(new McpHostError('CONNECTION_CLOSED', 'in-memory transport: the other end closed the connection'));
+      other.#closeWith(
+        new McpHostError(
+          'CONNECTION_CLOSED',
+          'in-memory transport: the other end closed the connection',
+        ),
+      );
     }
     return Promise.resolve();
   }
@@ -101,7 +108,9 @@ export class InMemoryTransport implements Transport {
 }
 
 /** Two linked in-memory transports: what one sends, the other receives. */
-export function createLinkedTransports(options: InMemoryTransportOptions = {}): [InMemoryTransport, InMemoryTransport] {
+export function createLinkedTransports(
+  options: InMemoryTransportOptions = {},
+): [InMemoryTransport, InMemoryTransport] {
   const a = new InMemoryTransport(options);
   const b = new InMemoryTransport(options);
   InMemoryTransport.link(a, b);

@@ -1,2 +1,6 @@
 export type { Transport, TransportProblem, TransportState } from '../jsonrpc/transport.js';
-export { InMemoryTransport, createLinkedTransports, type InMemoryTransportOptions } from './in-memory.js';
+export {
+  InMemoryTransport,
+  createLinkedTransports,
+  type InMemoryTransportOptions,
+} from './in-memory.js';

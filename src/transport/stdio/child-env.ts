@@ -1,5 +1,12 @@
 /** Variables a server inherits by default on POSIX: enough to run, nothing secret. */
-export const DEFAULT_INHERITED_ENV_POSIX = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'] as const;
+export const DEFAULT_INHERITED_ENV_POSIX = [
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'TERM',
+  'USER',
+] as const;
 
 /** Variables a server inherits by default on Windows. */
 export const DEFAULT_INHERITED_ENV_WINDOWS = [
@@ -42,7 +49,8 @@ export function buildChildEnv(options: ChildEnvOptions = {}): Record<string, str
   if (options.inheritEnv === true) {
     for (const [key, value] of Object.entries(parent)) if (value !== undefined) result[key] = value;
   } else {
-    const allowed = platform === 'win32' ? DEFAULT_INHERITED_ENV_WINDOWS : DEFAULT_INHERITED_ENV_POSIX;
+    const allowed =
+      platform === 'win32' ? DEFAULT_INHERITED_ENV_WINDOWS : DEFAULT_INHERITED_ENV_POSIX;
     for (const key of allowed) {
       const value = platform === 'win32' ? findCaseInsensitive(parent, key) : parent[key];
       if (value === undefined || value.startsWith('()')) continue;
@@ -56,7 +64,10 @@ export function buildChildEnv(options: ChildEnvOptions = {}): Record<string, str
   return result;
 }
 
-function findCaseInsensitive(env: Readonly<Record<string, string | undefined>>, key: string): string | undefined {
+function findCaseInsensitive(
+  env: Readonly<Record<string, string | undefined>>,
+  key: string,
+): string | undefined {
   if (env[key] !== undefined) return env[key];
   const upper = key.toUpperCase();
   for (const [name, value] of Object.entries(env)) if (name.toUpperCase() === upper) return value;

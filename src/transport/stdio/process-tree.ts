@@ -20,12 +20,20 @@ export function listProcesses(): ProcessInfo[] {
   if (hasProc) return listFromProc();
   if (process.platform === 'win32') return [];
   try {
-    const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { encoding: 'utf8', timeout: 2000 });
+    const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], {
+      encoding: 'utf8',
+      timeout: 2000,
+    });
     const list: ProcessInfo[] = [];
     for (const line of out.split('\n')) {
       const [pid, ppid, pgid, state] = line.trim().split(/\s+/);
       if (pid !== undefined && ppid !== undefined && pgid !== undefined) {
-        list.push({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), state: state?.[0] ?? '?' });
+        list.push({
+          pid: Number(pid),
+          ppid: Number(ppid),
+          pgid: Number(pgid),
+          state: state?.[0] ?? '?',
+        });
       }
     }
     return list;
@@ -90,7 +98,11 @@ export function descendantsOf(rootPid: number, processes: readonly ProcessInfo[]
  * that descendants that were re-parented (their parent exited) and left the process group are
  * still found.
  */
-export function pidsWithEnvMarker(name: string, value: string, processes: readonly ProcessInfo[]): number[] {
+export function pidsWithEnvMarker(
+  name: string,
+  value: string,
+  processes: readonly ProcessInfo[],
+): number[] {
   if (!hasProc) return [];
   const needle = Buffer.from(`${name}=${value}`);
   const found: number[] = [];

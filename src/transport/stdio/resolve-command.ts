@@ -30,7 +30,8 @@ export function findCommand(
     candidates.push(isAbsolute(command) ? command : resolve(cwd, command));
   } else {
     const pathValue = env.PATH ?? env.Path ?? '';
-    const extensions = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
+    const extensions =
+      platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
     for (const dir of pathValue.split(delimiter)) {
       if (dir === '') continue;
       for (const extension of extensions) candidates.push(join(dir, command + extension));

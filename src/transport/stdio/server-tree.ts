@@ -41,8 +41,10 @@ export class ServerTree {
     if (process.platform === 'win32') return [];
     const processes = listProcesses();
     for (const pid of descendantsOf(root, processes)) this.#known.add(pid);
-    for (const p of processes) if (p.pgid === root && p.pid !== root && p.state !== 'Z') this.#known.add(p.pid);
-    for (const pid of pidsWithEnvMarker(TREE_MARKER_ENV, this.marker, processes)) if (pid !== root) this.#known.add(pid);
+    for (const p of processes)
+      if (p.pgid === root && p.pid !== root && p.state !== 'Z') this.#known.add(p.pid);
+    for (const pid of pidsWithEnvMarker(TREE_MARKER_ENV, this.marker, processes))
+      if (pid !== root) this.#known.add(pid);
     const alive: number[] = [];
     for (const pid of this.#known) {
       if (isAlive(pid)) alive.push(pid);

@@ -20,7 +20,11 @@ export class StderrLog {
   #partial = '';
   readonly onLine;
 
-  constructor(logger: Logger, serverName: string | undefined, onListenerError: (error: unknown) => void) {
+  constructor(
+    logger: Logger,
+    serverName: string | undefined,
+    onListenerError: (error: unknown) => void,
+  ) {
     this.#logger = logger;
     this.#serverName = serverName;
     this.#emitter = new Emitter(onListenerError);
@@ -47,7 +51,8 @@ export class StderrLog {
     const line = redact(truncate(raw.replace(/\r$/, ''), MAX_LINE_CHARS));
     if (wanted) this.#emitter.fire(line);
     if (suppressed >= 0) {
-      const fields = suppressed > 0 ? { server: this.#serverName, suppressed } : { server: this.#serverName };
+      const fields =
+        suppressed > 0 ? { server: this.#serverName, suppressed } : { server: this.#serverName };
       this.#logger.info(`[${this.#serverName ?? 'server'} stderr] ${line}`, fields);
     }
   }

@@ -43,7 +43,12 @@ interface Exit {
  */
 export class StdioTransport implements Transport {
   readonly serverName: string | undefined;
-  readonly stats: StdioStats = { messagesReceived: 0, junkLines: 0, oversizedMessages: 0, stderrBytes: 0 };
+  readonly stats: StdioStats = {
+    messagesReceived: 0,
+    junkLines: 0,
+    oversizedMessages: 0,
+    stderrBytes: 0,
+  };
 
   readonly #options: StdioTransportOptions;
   readonly #logger: Logger;
@@ -108,10 +113,15 @@ export class StdioTransport implements Transport {
 
   send(message: JsonRpcMessage): void {
     if (this.#state !== 'open' || this.#writer === undefined) {
-      const code = this.#state === 'new' || this.#state === 'starting' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED';
-      throw new McpHostError(code, `${this.#where()}cannot send: the connection is ${this.#state}`, {
-        serverName: this.serverName,
-      });
+      const code =
+        this.#state === 'new' || this.#state === 'starting' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED';
+      throw new McpHostError(
+        code,
+        `${this.#where()}cannot send: the connection is ${this.#state}`,
+        {
+          serverName: this.serverName,
+        },
+      );
     }
     this.#writer.write(message);
   }
@@ -126,13 +136,16 @@ export class StdioTransport implements Transport {
   }
 
   async #start(signal: AbortSignal | undefined): Promise<void> {
-    if (this.#state !== 'new') throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}start() called twice`);
+    if (this.#state !== 'new')
+      throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}start() called twice`);
     this.#state = 'starting';
     const { command, args = [], cwd } = this.#options;
     const env = buildChildEnv({ env: this.#options.env, inheritEnv: this.#options.inheritEnv });
     env[TREE_MARKER_ENV] = this.#tree.marker;
     if (cwd !== undefined && !isDirectory(cwd)) {
-      throw this.#failStart(this.#spawnError(`working directory '${cwd}' does not exist`, 'ENOENT', env));
+      throw this.#failStart(
+        this.#spawnError(`working directory '${cwd}' does not exist`, 'ENOENT', env),
+      );
     }
     if (signal?.aborted) throw this.#failStart(this.#abortedError(signal));
     const child = spawn(command, [...args], {
@@ -165,7 +178,9 @@ export class StdioTransport implements Transport {
     }
     this.#tree.setRoot(child.pid!);
     trackOpen(this);
-    child.on('error', (error) => this.#logger.warn(`${this.#where()}process error`, { error: error.message }));
+    child.on('error', (error) =>
+      this.#logger.warn(`${this.#where()}process error`, { error: error.message }),
+    );
     child.once('exit', (code, exitSignal) => this.#exited.resolve({ code, signal: exitSignal }));
     void this.#exited.promise.then(() => this.#onExit());
     this.#wireStreams(child);
@@ -242,7 +257,11 @@ export class StdioTransport implements Transport {
     const error = new McpHostError(
       'MESSAGE_TOO_LARGE',
       `${this.#where()}discarded a ${info.bytes}-byte message, over the ${limit}-byte limit (maxMessageBytes)`,
-      { serverName: this.serverName, requestId, details: { bytes: info.bytes, maxMessageBytes: limit } },
+      {
+        serverName: this.serverName,
+        requestId,
+        details: { bytes: info.bytes, maxMessageBytes: limit },
+      },
     );
     this.#logger.warn(error.message, { server: this.serverName });
     this.#problemEmitter.fire(requestId === undefined ? { error } : { error, requestId });
@@ -251,12 +270,16 @@ export class StdioTransport implements Transport {
   /** The process exited: read what stdout still holds (bounded), then fail what is pending. */
   async #onExit(): Promise<void> {
     const exit = await this.#exited.promise;
-    await settlesWithin(this.#stdoutEnded.promise, this.#options.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS);
+    await settlesWithin(
+      this.#stdoutEnded.promise,
+      this.#options.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS,
+    );
     this.#reaping ??= this.#reapTree();
     if (this.#state === 'closing' || this.#state === 'closed') return;
     const tail = this.stderrTail();
     const lastLine = tail.trimEnd().split('\n').pop() ?? '';
-    const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    const how =
+      exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
     const error = new ProcessExitedError(
       `${this.#where()}process ${how}${lastLine === '' ? '' : `; stderr: ${preview(lastLine, 200)}`}`,
       { serverName: this.serverName, exitCode: exit.code, signal: exit.signal, stderrTail: tail },
@@ -275,7 +298,13 @@ export class StdioTransport implements Transport {
       this.#writer?.close();
       this.#child?.stdin.end();
       await this.#stopProcess();
-      await settlesWithin(this.#stdoutEnded.promise, this.#options.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS);
+      await settlesWithin(
+        this.#stdoutEnded.promise,
+        this.#options.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS,
+        {
+          ref: true,
+        },
+      );
       this.#finish(undefined);
     }
     await this.#reaping;
@@ -316,7 +345,7 @@ export class StdioTransport implements Transport {
     const deadline = Date.now() + ms;
     while (this.#tree.survivors().length > 0) {
       if (Date.now() >= deadline) return false;
-      await delay(20);
+      await delay(20, { ref: true });
     }
     return true;
   }

@@ -14,7 +14,9 @@ interface Tool {
   description?: string;
 }
 
-const serverPath = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const serverPath = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-everything/dist/index.js',
+);
 
 const transport = new StdioTransport({
   serverName: 'everything',
@@ -35,7 +37,10 @@ const peer = new JsonRpcPeer(transport, {
 
 const started = performance.now();
 await peer.start();
-const init = await peer.request<{ protocolVersion: string; serverInfo: { name: string; version: string } }>(
+const init = await peer.request<{
+  protocolVersion: string;
+  serverInfo: { name: string; version: string };
+}>(
   'initialize',
   {
     protocolVersion: '2025-11-25',
@@ -47,7 +52,9 @@ const init = await peer.request<{ protocolVersion: string; serverInfo: { name: s
 peer.notify('notifications/initialized');
 const ready = performance.now();
 
-console.log(`Connected to ${init.serverInfo.name} ${init.serverInfo.version} (pid ${transport.pid})`);
+console.log(
+  `Connected to ${init.serverInfo.name} ${init.serverInfo.version} (pid ${transport.pid})`,
+);
 console.log(`protocol ${init.protocolVersion}, handshake in ${(ready - started).toFixed(0)} ms\n`);
 
 const { tools } = await peer.request<{ tools: Tool[] }>('tools/list', {});
@@ -63,10 +70,14 @@ const echo = await peer.request<{ content: { type: string; text?: string }[] }>(
   name: 'echo',
   arguments: args,
 });
-console.log(`\ntools/call echo -> ${echo.content.map((part) => part.text ?? `[${part.type}]`).join(' ')}`);
+console.log(
+  `\ntools/call echo -> ${echo.content.map((part) => part.text ?? `[${part.type}]`).join(' ')}`,
+);
 
 const { resources } = await peer.request<{ resources: { uri: string }[] }>('resources/list', {});
-console.log(`resources/list -> ${resources.length} resources, first: ${resources[0]?.uri ?? 'none'}`);
+console.log(
+  `resources/list -> ${resources.length} resources, first: ${resources[0]?.uri ?? 'none'}`,
+);
 
 const { prompts } = await peer.request<{ prompts: { name: string }[] }>('prompts/list', {});
 console.log(`prompts/list -> ${prompts.map((prompt) => prompt.name).join(', ')}`);

@@ -1,13 +1,5 @@
-import {
-  JsonRpcError,
-  JsonRpcErrorCode,
-  McpHostError,
-  preview,
-  toMcpHostError,
-} from '../errors/index.js';
-import { AbortFanout } from '../internal/abort-fanout.js';
-import { DeadlineQueue, type Deadline } from '../internal/deadline-queue.js';
-import type { Disposable } from '../internal/disposable.js';
+import { JsonRpcErrorCode, preview, toMcpHostError, type McpHostError } from '../errors/index.js';
+import { toDisposable, type Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import type { Transport, TransportProblem } from './transport.js';
@@ -15,9 +7,13 @@ import {
   isJsonRpcErrorObject,
   isRequestId,
   type JsonObject,
+  type JsonRpcErrorObject,
   type JsonRpcMessage,
   type RequestId,
 } from './message.js';
+import { InboundRequests } from './inbound-requests.js';
+import { OutgoingRequests, type OutgoingRequest } from './outgoing-requests.js';
+import { PeerErrors } from './peer-errors.js';
 import {
   DEFAULT_MAX_INBOUND_REQUESTS,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
@@ -31,20 +27,6 @@ import {
 } from './peer-options.js';
 
 export type PeerState = 'new' | 'open' | 'closing' | 'closed';
-
-interface Pending {
-  readonly id: number;
-  readonly method: string;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: unknown) => void;
-  readonly timeoutMs: number;
-  readonly sendCancel: boolean;
-  readonly resetOnProgress: boolean;
-  readonly onProgress: ((params: unknown) => void) | undefined;
-  readonly signal: AbortSignal | undefined;
-  idle: Deadline | undefined;
-  total: Deadline | undefined;
-}
 
 /**
  * One end of a JSON-RPC 2.0 connection over a transport. It correlates our requests with their
@@ -70,25 +52,14 @@ export class JsonRpcPeer implements AsyncDisposable {
   readonly #conventions: PeerConventions;
   readonly #requestTimeoutMs: number;
   readonly #maxTotalTimeoutMs: number;
-  readonly #maxInbound: number;
   readonly #logger: Logger;
-  readonly #pending = new Map<number, Pending>();
-  readonly #inbound = new Map<RequestId, AbortController>();
-  readonly #requestHandlers = new Map<string, RequestHandler>();
+  readonly #errors: PeerErrors;
+  readonly #outgoing: OutgoingRequests;
+  readonly #inbound: InboundRequests;
   readonly #notificationHandlers = new Map<string, NotificationHandler>();
-  readonly #aborts = new AbortFanout<Pending>((pending, signal) =>
-    this.#abandon(
-      pending,
-      this.#abortError(pending.method, pending.id, signal),
-      'cancelled by the caller',
-    ),
-  );
-  readonly #idleDeadlines: DeadlineQueue<Pending>;
-  readonly #totalDeadlines: DeadlineQueue<Pending>;
   readonly #subscriptions: Disposable[];
   readonly #closeEmitter = new Emitter<McpHostError | undefined>();
   readonly #problemEmitter = new Emitter<TransportProblem>();
-  #nextId = 1;
   #state: PeerState = 'new';
   #closeReason: McpHostError | undefined;
   #closed: Promise<void> | undefined;
@@ -104,10 +75,15 @@ export class JsonRpcPeer implements AsyncDisposable {
     this.#conventions = options.conventions ?? {};
     this.#requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#maxTotalTimeoutMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
-    this.#maxInbound = options.maxInboundRequests ?? DEFAULT_MAX_INBOUND_REQUESTS;
+    this.#errors = new PeerErrors(options.serverName);
+    this.#inbound = new InboundRequests(
+      options.maxInboundRequests ?? DEFAULT_MAX_INBOUND_REQUESTS,
+      (id, result, error) => this.#reply(id, result, error),
+    );
     this.#logger = options.logger ?? silentLogger;
-    this.#idleDeadlines = new DeadlineQueue((pending) => this.#timeOut(pending, 'idle'));
-    this.#totalDeadlines = new DeadlineQueue((pending) => this.#timeOut(pending, 'total'));
+    this.#outgoing = new OutgoingRequests(this.#errors, (request, reason) =>
+      this.#sendCancel(request, reason),
+    );
     this.#subscriptions = [
       transport.onMessage(this.#onMessage),
       transport.onProblem(this.#onTransportProblem),
@@ -122,7 +98,7 @@ export class JsonRpcPeer implements AsyncDisposable {
 
   /** Requests waiting for a response. */
   get pendingCount(): number {
-    return this.#pending.size;
+    return this.#outgoing.size;
   }
 
   /** Incoming requests being handled. */
@@ -132,7 +108,7 @@ export class JsonRpcPeer implements AsyncDisposable {
 
   /** True while a timeout timer is armed (for leak checks). */
   get hasTimers(): boolean {
-    return this.#idleDeadlines.armed || this.#totalDeadlines.armed;
+    return this.#outgoing.hasTimers;
   }
 
   /** Starts the transport (if not already started) and opens the peer. */
@@ -149,8 +125,8 @@ export class JsonRpcPeer implements AsyncDisposable {
   ): Promise<T> {
     if (this.#state !== 'open') return Promise.reject(this.#notOpenError(method));
     const signal = options.signal;
-    if (signal?.aborted) return Promise.reject(this.#abortError(method, undefined, signal));
-    const id = this.#nextId++;
+    if (signal?.aborted) return Promise.reject(this.#errors.aborted(method, undefined, signal));
+    const id = this.#outgoing.nextId();
     const progress = this.#conventions.progress;
     if (options.onProgress !== undefined && progress !== undefined)
       params = progress.withToken(params, id);
@@ -159,12 +135,13 @@ export class JsonRpcPeer implements AsyncDisposable {
         ? { jsonrpc: '2.0', id, method }
         : { jsonrpc: '2.0', id, method, params };
     return new Promise<T>((resolve, reject) => {
-      const pending: Pending = {
+      const request: OutgoingRequest = {
         id,
         method,
         resolve: resolve as (value: unknown) => void,
         reject,
         timeoutMs: options.timeoutMs ?? this.#requestTimeoutMs,
+        totalMs: options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs,
         sendCancel: options.sendCancel ?? true,
         resetOnProgress: options.resetTimeoutOnProgress ?? true,
         onProgress: options.onProgress,
@@ -172,20 +149,15 @@ export class JsonRpcPeer implements AsyncDisposable {
         idle: undefined,
         total: undefined,
       };
-      // Registered before sending: a transport may deliver the response before send() returns.
-      this.#pending.set(id, pending);
-      if (Number.isFinite(pending.timeoutMs))
-        pending.idle = this.#idleDeadlines.add(pending.timeoutMs, pending);
-      const totalMs = options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs;
-      if (Number.isFinite(totalMs)) pending.total = this.#totalDeadlines.add(totalMs, pending);
-      if (signal !== undefined) this.#aborts.add(signal, pending);
+      // Tracked before sending: a transport may deliver the response before send() returns.
+      this.#outgoing.track(request);
       try {
         this.#transport.send(message);
         this.stats.requestsSent++;
       } catch (error) {
-        if (this.#pending.get(id) !== pending) return;
-        this.#settle(pending);
-        reject(toMcpHostError(error, { serverName: this.serverName, method, requestId: id }));
+        if (this.#outgoing.settle(request)) {
+          reject(toMcpHostError(error, { serverName: this.serverName, method, requestId: id }));
+        }
       }
     });
   }
@@ -201,12 +173,16 @@ export class JsonRpcPeer implements AsyncDisposable {
 
   /** Handles incoming requests for `method` (one handler per method; `*` handles the rest). */
   setRequestHandler(method: string, handler: RequestHandler): Disposable {
-    return this.#register(this.#requestHandlers, method, handler);
+    return this.#inbound.setHandler(method, handler);
   }
 
   /** Handles incoming notifications for `method` (one handler per method; `*` handles the rest). */
   setNotificationHandler(method: string, handler: NotificationHandler): Disposable {
-    return this.#register(this.#notificationHandlers, method, handler);
+    const handlers = this.#notificationHandlers;
+    handlers.set(method, handler);
+    return toDisposable(() => {
+      if (handlers.get(method) === handler) handlers.delete(method);
+    });
   }
 
   /** Closes the transport; every pending request fails with `CONNECTION_CLOSED`. Idempotent. */
@@ -228,14 +204,6 @@ export class JsonRpcPeer implements AsyncDisposable {
     return this.close();
   }
 
-  #register<H>(map: Map<string, H>, method: string, handler: H): Disposable {
-    map.set(method, handler);
-    const dispose = (): void => {
-      if (map.get(method) === handler) map.delete(method);
-    };
-    return { dispose, [Symbol.dispose]: dispose };
-  }
-
   readonly #onMessage = (message: unknown): void => {
     if (Array.isArray(message)) {
       if (message.length === 0) this.#invalid('an empty batch');
@@ -252,7 +220,10 @@ export class JsonRpcPeer implements AsyncDisposable {
     if (m.jsonrpc !== '2.0') return this.#invalid('a message without "jsonrpc": "2.0"');
     if (typeof m.method === 'string') {
       if (m.id === undefined) return this.#handleNotification(m.method, m.params);
-      if (isRequestId(m.id)) return this.#handleRequest(m.id, m.method, m.params);
+      if (isRequestId(m.id)) {
+        this.stats.requestsReceived++;
+        return this.#inbound.handle(m.id, m.method, m.params);
+      }
       this.#reply(null, undefined, {
         code: JsonRpcErrorCode.InvalidRequest,
         message: 'Invalid request id',
@@ -265,9 +236,9 @@ export class JsonRpcPeer implements AsyncDisposable {
 
   #handleResponse(m: Record<string, unknown>): void {
     const id = m.id;
-    const pending = typeof id === 'number' ? this.#pending.get(id) : undefined;
+    const pending = this.#outgoing.get(id);
     if (pending === undefined) {
-      if (typeof id === 'number' && Number.isInteger(id) && id >= 1 && id < this.#nextId) {
+      if (typeof id === 'number' && this.#outgoing.wasIssued(id)) {
         this.stats.lateResponses++;
       } else if (id === null && isJsonRpcErrorObject(m.error)) {
         this.#invalid(`an error response without an id (${preview(m.error.message, 200)})`);
@@ -280,70 +251,21 @@ export class JsonRpcPeer implements AsyncDisposable {
     this.stats.responsesReceived++;
     const hasResult = Object.hasOwn(m, 'result');
     const hasError = Object.hasOwn(m, 'error');
-    this.#settle(pending);
+    this.#outgoing.settle(pending);
     if (hasResult && !hasError) {
       pending.resolve(m.result);
     } else if (hasError && !hasResult && isJsonRpcErrorObject(m.error)) {
-      pending.reject(
-        new JsonRpcError(m.error.code, m.error.message, {
-          data: m.error.data,
-          serverName: this.serverName,
-          method: pending.method,
-        }),
-      );
+      pending.reject(this.#errors.fromResponse(pending.method, m.error));
     } else {
       this.stats.invalidMessages++;
-      pending.reject(
-        new McpHostError(
-          'INVALID_MESSAGE',
-          `${this.#where()}the response to '${pending.method}' is malformed (${hasResult && hasError ? 'both result and error' : hasError ? 'an invalid error object' : 'neither result nor error'})`,
-          { serverName: this.serverName, method: pending.method, requestId: pending.id },
-        ),
-      );
+      const what =
+        hasResult && hasError
+          ? 'both result and error'
+          : hasError
+            ? 'an invalid error object'
+            : 'neither result nor error';
+      pending.reject(this.#errors.malformedResponse(pending.method, pending.id, what));
     }
-  }
-
-  #handleRequest(id: RequestId, method: string, params: unknown): void {
-    this.stats.requestsReceived++;
-    const handler = this.#requestHandlers.get(method) ?? this.#requestHandlers.get('*');
-    if (handler === undefined) {
-      this.#reply(id, undefined, {
-        code: JsonRpcErrorCode.MethodNotFound,
-        message: `Method not found: ${method}`,
-      });
-      return;
-    }
-    if (this.#inbound.has(id)) {
-      this.#reply(id, undefined, {
-        code: JsonRpcErrorCode.InvalidRequest,
-        message: `Request id ${String(id)} is already in use`,
-      });
-      return;
-    }
-    if (this.#inbound.size >= this.#maxInbound) {
-      this.#reply(id, undefined, {
-        code: JsonRpcErrorCode.InternalError,
-        message: 'Too many concurrent requests',
-      });
-      return;
-    }
-    const controller = new AbortController();
-    this.#inbound.set(id, controller);
-    const context = { id, method, signal: controller.signal };
-    new Promise((resolve) => resolve(handler(params, context)))
-      .then(
-        (result) => {
-          if (!controller.signal.aborted) this.#reply(id, result ?? {}, undefined);
-        },
-        (error: unknown) => {
-          if (controller.signal.aborted) return;
-          this.#reply(id, undefined, toWireError(error));
-        },
-      )
-      .finally(() => {
-        if (this.#inbound.get(id) === controller) this.#inbound.delete(id);
-      })
-      .catch(() => {});
   }
 
   #handleNotification(method: string, params: unknown): void {
@@ -351,27 +273,16 @@ export class JsonRpcPeer implements AsyncDisposable {
     const { cancel, progress } = this.#conventions;
     if (progress !== undefined && method === progress.method) {
       const token = progress.tokenOf(params);
-      const pending = typeof token === 'number' ? this.#pending.get(token) : undefined;
+      const pending = this.#outgoing.get(token);
       if (pending?.onProgress !== undefined) {
-        if (pending.resetOnProgress && pending.idle !== undefined) {
-          pending.idle.cancel();
-          pending.idle = this.#idleDeadlines.add(pending.timeoutMs, pending);
-        }
+        if (pending.resetOnProgress) this.#outgoing.restartIdleTimeout(pending);
         this.#callSafely(() => pending.onProgress!(params), method);
         return;
       }
     }
     if (cancel !== undefined && method === cancel.method) {
       const id = cancel.requestIdOf(params);
-      if (id !== undefined)
-        this.#inbound
-          .get(id)
-          ?.abort(
-            new McpHostError(
-              'ABORTED',
-              `${this.#where()}request ${String(id)} was cancelled by the other side`,
-            ),
-          );
+      if (id !== undefined) this.#inbound.cancel(id, this.#errors.cancelledByPeer(id));
     }
     const handler = this.#notificationHandlers.get(method) ?? this.#notificationHandlers.get('*');
     if (handler !== undefined) this.#callSafely(() => handler(params, method), method);
@@ -388,24 +299,20 @@ export class JsonRpcPeer implements AsyncDisposable {
   }
 
   #handlerFailed(error: unknown, method: string): void {
-    this.#logger.warn(`${this.#where()}a handler for '${method}' threw`, {
+    this.#logger.warn(this.#errors.prefix(`a handler for '${method}' threw`), {
       server: this.serverName,
       error: toMcpHostError(error).message,
     });
   }
 
-  #reply(
-    id: RequestId | null,
-    result: unknown,
-    error: { code: number; message: string; data?: unknown } | undefined,
-  ): void {
+  #reply(id: RequestId | null, result: unknown, error: JsonRpcErrorObject | undefined): void {
     if (this.#state !== 'open') return;
     try {
       this.#transport.send(
         error === undefined ? { jsonrpc: '2.0', id: id!, result } : { jsonrpc: '2.0', id, error },
       );
     } catch (sendError) {
-      this.#logger.debug(`${this.#where()}could not send a response`, {
+      this.#logger.debug(this.#errors.prefix('could not send a response'), {
         error: toMcpHostError(sendError).message,
       });
     }
@@ -413,20 +320,13 @@ export class JsonRpcPeer implements AsyncDisposable {
 
   #invalid(what: string): void {
     this.stats.invalidMessages++;
-    this.#problemEmitter.fire({
-      error: new McpHostError('INVALID_MESSAGE', `${this.#where()}received ${what}; ignored`, {
-        serverName: this.serverName,
-      }),
-    });
+    this.#problemEmitter.fire({ error: this.#errors.invalidMessage(what) });
   }
 
   readonly #onTransportProblem = (problem: TransportProblem): void => {
     const id = problem.requestId;
-    const pending = typeof id === 'number' ? this.#pending.get(id) : undefined;
-    if (pending !== undefined) {
-      this.#settle(pending);
-      pending.reject(problem.error);
-    }
+    const pending = this.#outgoing.get(id);
+    if (pending !== undefined && this.#outgoing.settle(pending)) pending.reject(problem.error);
     this.#problemEmitter.fire(problem);
   };
 
@@ -435,115 +335,32 @@ export class JsonRpcPeer implements AsyncDisposable {
     this.#state = 'closed';
     this.#closeReason = reason;
     for (const subscription of this.#subscriptions) subscription.dispose();
-    const pendings = [...this.#pending.values()];
-    this.#pending.clear();
-    this.#idleDeadlines.clear();
-    this.#totalDeadlines.clear();
-    for (const pending of pendings) {
-      this.#detachSignal(pending);
-      pending.reject(reason ?? this.#closedError(pending.method, pending.id));
-    }
-    for (const controller of this.#inbound.values())
-      controller.abort(reason ?? this.#closedError());
-    this.#inbound.clear();
+    this.#outgoing.rejectAll(
+      (request) => reason ?? this.#errors.closed(request.method, request.id),
+    );
+    this.#inbound.abortAll(reason ?? this.#errors.closed());
     this.#closeEmitter.fire(reason);
     this.#closeEmitter.clear();
     this.#problemEmitter.clear();
   }
 
-  #timeOut(pending: Pending, kind: 'idle' | 'total'): void {
-    const ms = kind === 'idle' ? pending.timeoutMs : undefined;
-    const error = new McpHostError(
-      'REQUEST_TIMEOUT',
-      kind === 'idle'
-        ? `${this.#where()}request '${pending.method}' got no response within ${ms} ms`
-        : `${this.#where()}request '${pending.method}' exceeded its total time limit`,
-      {
-        serverName: this.serverName,
-        method: pending.method,
-        requestId: pending.id,
-        details: { kind, timeoutMs: ms },
-      },
-    );
-    this.#abandon(pending, error, kind === 'idle' ? 'timed out' : 'total time limit exceeded');
-  }
-
-  /** Stops waiting for a request: settle it, fail it, and tell the other side when allowed. */
-  #abandon(pending: Pending, error: McpHostError, reason: string): void {
-    if (this.#pending.get(pending.id) !== pending) return;
-    this.#settle(pending);
-    pending.reject(error);
+  /** A request we stopped waiting for: tell the other side, when the protocol and request allow. */
+  #sendCancel(request: OutgoingRequest, reason: string): void {
     const cancel = this.#conventions.cancel;
-    if (cancel !== undefined && pending.sendCancel && this.#state === 'open') {
-      try {
-        this.#transport.send({
-          jsonrpc: '2.0',
-          method: cancel.method,
-          params: cancel.toParams(pending.id, reason),
-        });
-      } catch {
-        // The connection is going away; there is nobody left to tell.
-      }
+    if (cancel === undefined || !request.sendCancel || this.#state !== 'open') return;
+    try {
+      this.#transport.send({
+        jsonrpc: '2.0',
+        method: cancel.method,
+        params: cancel.toParams(request.id, reason),
+      });
+    } catch {
+      // The connection is going away; there is nobody left to tell.
     }
-  }
-
-  #settle(pending: Pending): void {
-    this.#pending.delete(pending.id);
-    pending.idle?.cancel();
-    pending.total?.cancel();
-    this.#detachSignal(pending);
-  }
-
-  #detachSignal(pending: Pending): void {
-    if (pending.signal !== undefined) this.#aborts.delete(pending.signal, pending);
-  }
-
-  #where(): string {
-    return this.serverName === undefined ? '' : `server '${this.serverName}': `;
-  }
-
-  #abortError(method: string, id: number | undefined, signal: AbortSignal): McpHostError {
-    return new McpHostError(
-      'ABORTED',
-      `${this.#where()}request '${method}' was cancelled by the caller`,
-      {
-        serverName: this.serverName,
-        method,
-        requestId: id,
-        cause: signal.reason,
-      },
-    );
-  }
-
-  #closedError(method?: string, id?: number): McpHostError {
-    const what =
-      method === undefined
-        ? 'the connection closed'
-        : `request '${method}' failed: the connection closed`;
-    return new McpHostError('CONNECTION_CLOSED', `${this.#where()}${what}`, {
-      serverName: this.serverName,
-      method,
-      requestId: id,
-    });
   }
 
   #notOpenError(method: string): McpHostError {
-    if (this.#state === 'new') {
-      return new McpHostError(
-        'NOT_CONNECTED',
-        `${this.#where()}cannot send '${method}': the connection is not started`,
-        {
-          serverName: this.serverName,
-          method,
-        },
-      );
-    }
-    return this.#closeReason ?? this.#closedError(method);
+    if (this.#state === 'new') return this.#errors.notStarted(method);
+    return this.#closeReason ?? this.#errors.closed(method);
   }
-}
-
-function toWireError(error: unknown): { code: number; message: string; data?: unknown } {
-  if (error instanceof JsonRpcError) return error.toWire();
-  const normalized = toMcpHostError(error);
-  return { code: JsonRpcErrorCode.InternalError, message: normalized.message };
 }

@@ -1,0 +1,118 @@
+import type { McpHostError } from '../errors/index.js';
+import { AbortFanout } from '../internal/abort-fanout.js';
+import { DeadlineQueue, type Deadline } from '../internal/deadline-queue.js';
+import type { PeerErrors } from './peer-errors.js';
+
+/** One request of ours waiting for its response. */
+export interface OutgoingRequest {
+  readonly id: number;
+  readonly method: string;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+  readonly timeoutMs: number;
+  readonly totalMs: number;
+  readonly sendCancel: boolean;
+  readonly resetOnProgress: boolean;
+  readonly onProgress: ((params: unknown) => void) | undefined;
+  readonly signal: AbortSignal | undefined;
+  idle: Deadline | undefined;
+  total: Deadline | undefined;
+}
+
+/**
+ * Our requests in flight: ids, the idle and total deadlines (two heaps, one timer each), and the
+ * callers' abort signals (one listener per signal). `settle` is the one way out, so each request
+ * leaves exactly once, whatever ends it.
+ */
+export class OutgoingRequests {
+  readonly #pending = new Map<number, OutgoingRequest>();
+  readonly #errors: PeerErrors;
+  readonly #onAbandoned: (request: OutgoingRequest, reason: string) => void;
+  readonly #idle = new DeadlineQueue<OutgoingRequest>((request) => this.#timeOut(request, 'idle'));
+  readonly #total = new DeadlineQueue<OutgoingRequest>((request) =>
+    this.#timeOut(request, 'total'),
+  );
+  readonly #aborts = new AbortFanout<OutgoingRequest>((request, signal) =>
+    this.abandon(
+      request,
+      this.#errors.aborted(request.method, request.id, signal),
+      'cancelled by the caller',
+    ),
+  );
+  #nextId = 1;
+
+  /** `onAbandoned` runs after a timeout or an abort failed a request: the place to tell the other side. */
+  constructor(errors: PeerErrors, onAbandoned: (request: OutgoingRequest, reason: string) => void) {
+    this.#errors = errors;
+    this.#onAbandoned = onAbandoned;
+  }
+
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  get hasTimers(): boolean {
+    return this.#idle.armed || this.#total.armed;
+  }
+
+  nextId(): number {
+    return this.#nextId++;
+  }
+
+  /** Whether `id` is one we used (so an answer to it that finds nothing pending came late). */
+  wasIssued(id: number): boolean {
+    return Number.isInteger(id) && id >= 1 && id < this.#nextId;
+  }
+
+  get(id: unknown): OutgoingRequest | undefined {
+    return typeof id === 'number' ? this.#pending.get(id) : undefined;
+  }
+
+  track(request: OutgoingRequest): void {
+    this.#pending.set(request.id, request);
+    if (Number.isFinite(request.timeoutMs))
+      request.idle = this.#idle.add(request.timeoutMs, request);
+    if (Number.isFinite(request.totalMs)) request.total = this.#total.add(request.totalMs, request);
+    if (request.signal !== undefined) this.#aborts.add(request.signal, request);
+  }
+
+  /** Stops tracking the request; false if it had already left. */
+  settle(request: OutgoingRequest): boolean {
+    if (this.#pending.get(request.id) !== request) return false;
+    this.#pending.delete(request.id);
+    request.idle?.cancel();
+    request.total?.cancel();
+    if (request.signal !== undefined) this.#aborts.delete(request.signal, request);
+    return true;
+  }
+
+  /** Progress arrived: the idle timeout starts again (the total cap does not). */
+  restartIdleTimeout(request: OutgoingRequest): void {
+    if (request.idle === undefined) return;
+    request.idle.cancel();
+    request.idle = this.#idle.add(request.timeoutMs, request);
+  }
+
+  /** Fails a request we stop waiting for (timeout, abort), then reports it as abandoned. */
+  abandon(request: OutgoingRequest, error: McpHostError, reason: string): void {
+    if (!this.settle(request)) return;
+    request.reject(error);
+    this.#onAbandoned(request, reason);
+  }
+
+  /** Fails every request still waiting (the connection is gone). */
+  rejectAll(errorFor: (request: OutgoingRequest) => unknown): void {
+    const requests = [...this.#pending.values()];
+    for (const request of requests) this.settle(request);
+    this.#idle.clear();
+    this.#total.clear();
+    this.#aborts.clear();
+    for (const request of requests) request.reject(errorFor(request));
+  }
+
+  #timeOut(request: OutgoingRequest, kind: 'idle' | 'total'): void {
+    const ms = kind === 'idle' ? request.timeoutMs : request.totalMs;
+    const error = this.#errors.timedOut(request.method, request.id, kind, ms);
+    this.abandon(request, error, kind === 'idle' ? 'timed out' : 'total time limit exceeded');
+  }
+}

@@ -1,0 +1,113 @@
+import { JsonRpcError, JsonRpcErrorCode, McpHostError, toMcpHostError } from '../errors/index.js';
+import type { JsonRpcErrorObject, RequestId } from './message.js';
+
+/** The errors one peer raises, each naming the server, the method and the request. */
+export class PeerErrors {
+  readonly #serverName: string | undefined;
+  readonly #where: string;
+
+  constructor(serverName: string | undefined) {
+    this.#serverName = serverName;
+    this.#where = serverName === undefined ? '' : `server '${serverName}': `;
+  }
+
+  aborted(method: string, requestId: number | undefined, signal: AbortSignal): McpHostError {
+    return new McpHostError(
+      'ABORTED',
+      `${this.#where}request '${method}' was cancelled by the caller`,
+      {
+        serverName: this.#serverName,
+        method,
+        requestId,
+        cause: signal.reason,
+      },
+    );
+  }
+
+  timedOut(
+    method: string,
+    requestId: number,
+    kind: 'idle' | 'total',
+    timeoutMs: number,
+  ): McpHostError {
+    const what =
+      kind === 'idle'
+        ? `got no response within ${timeoutMs} ms`
+        : `exceeded its total time limit of ${timeoutMs} ms`;
+    return new McpHostError('REQUEST_TIMEOUT', `${this.#where}request '${method}' ${what}`, {
+      serverName: this.#serverName,
+      method,
+      requestId,
+      details: { kind, timeoutMs },
+    });
+  }
+
+  closed(method?: string, requestId?: number): McpHostError {
+    const what =
+      method === undefined
+        ? 'the connection closed'
+        : `request '${method}' failed: the connection closed`;
+    return new McpHostError('CONNECTION_CLOSED', `${this.#where}${what}`, {
+      serverName: this.#serverName,
+      method,
+      requestId,
+    });
+  }
+
+  notStarted(method: string): McpHostError {
+    return new McpHostError(
+      'NOT_CONNECTED',
+      `${this.#where}cannot send '${method}': the connection is not started`,
+      {
+        serverName: this.#serverName,
+        method,
+      },
+    );
+  }
+
+  fromResponse(method: string, error: JsonRpcErrorObject): JsonRpcError {
+    return new JsonRpcError(error.code, error.message, {
+      data: error.data,
+      serverName: this.#serverName,
+      method,
+    });
+  }
+
+  malformedResponse(method: string, requestId: number, what: string): McpHostError {
+    return new McpHostError(
+      'INVALID_MESSAGE',
+      `${this.#where}the response to '${method}' is malformed (${what})`,
+      {
+        serverName: this.#serverName,
+        method,
+        requestId,
+      },
+    );
+  }
+
+  invalidMessage(what: string): McpHostError {
+    return new McpHostError('INVALID_MESSAGE', `${this.#where}received ${what}; ignored`, {
+      serverName: this.#serverName,
+    });
+  }
+
+  cancelledByPeer(requestId: RequestId): McpHostError {
+    return new McpHostError(
+      'ABORTED',
+      `${this.#where}request ${String(requestId)} was cancelled by the other side`,
+      {
+        serverName: this.#serverName,
+      },
+    );
+  }
+
+  prefix(message: string): string {
+    return `${this.#where}${message}`;
+  }
+}
+
+/** What a request handler's failure looks like on the wire. */
+export function toWireError(error: unknown): JsonRpcErrorObject {
+  if (error instanceof JsonRpcError) return error.toWire();
+  return { code: JsonRpcErrorCode.InternalError, message: toMcpHostError(error).message };
+}

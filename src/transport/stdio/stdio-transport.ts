@@ -1,5 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { statSync } from 'node:fs';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { McpHostError, ProcessExitedError, preview, redact } from '../../errors/index.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import { Emitter } from '../../internal/emitter.js';
@@ -13,7 +12,7 @@ import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import { recoverRequestId } from '../../jsonrpc/recover-id.js';
 import type { Transport, TransportProblem, TransportState } from '../../jsonrpc/transport.js';
 import { buildChildEnv } from './child-env.js';
-import { findCommand } from './resolve-command.js';
+import { spawnServer } from './spawn-server.js';
 import { ServerTree, TREE_MARKER_ENV } from './server-tree.js';
 import { StderrLog } from './stderr-log.js';
 import { trackOpen, untrackOpen } from './shutdown.js';
@@ -142,40 +141,14 @@ export class StdioTransport implements Transport {
     const { command, args = [], cwd } = this.#options;
     const env = buildChildEnv({ env: this.#options.env, inheritEnv: this.#options.inheritEnv });
     env[TREE_MARKER_ENV] = this.#tree.marker;
-    if (cwd !== undefined && !isDirectory(cwd)) {
-      throw this.#failStart(
-        this.#spawnError(`working directory '${cwd}' does not exist`, 'ENOENT', env),
-      );
-    }
     if (signal?.aborted) throw this.#failStart(this.#abortedError(signal));
-    const child = spawn(command, [...args], {
-      cwd,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-      shell: false,
-    });
-    this.#child = child;
+    let child: ChildProcessWithoutNullStreams;
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.once('spawn', resolve);
-        child.once('error', reject);
-      });
+      child = await spawnServer({ command, args, env, cwd, serverName: this.serverName });
     } catch (error) {
-      const errno = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
-      const found = findCommand(command, env, cwd);
-      const reason =
-        errno === 'ENOENT'
-          ? found?.executable === true
-            ? // The file is there: exec failed on the interpreter its #! line names.
-              `'${found.path}' exists but could not be run: its interpreter (#! line) was not found`
-            : `command '${command}' not found${command.includes('/') ? '' : ' on PATH'}`
-          : errno === 'EACCES'
-            ? `permission denied running '${found?.path ?? command}'`
-            : `could not start '${command}' (${errno})`;
-      throw this.#failStart(this.#spawnError(reason, errno, env));
+      throw this.#failStart(error as McpHostError);
     }
+    this.#child = child;
     this.#tree.setRoot(child.pid!);
     trackOpen(this);
     child.on('error', (error) =>
@@ -373,16 +346,6 @@ export class StdioTransport implements Transport {
     return error;
   }
 
-  #spawnError(reason: string, errno: string, env: Record<string, string>): McpHostError {
-    const { command, cwd } = this.#options;
-    // What spawn found, executable or not: a permission error names the file it is about.
-    const resolved = findCommand(command, env, cwd)?.path;
-    return new McpHostError('SPAWN_FAILED', `${this.#where()}cannot start the server: ${reason}`, {
-      serverName: this.serverName,
-      details: { command, resolvedCommand: resolved ?? null, errno, cwd: cwd ?? process.cwd() },
-    });
-  }
-
   #abortedError(signal: AbortSignal): McpHostError {
     return new McpHostError('ABORTED', `${this.#where()}start was cancelled by the caller`, {
       serverName: this.serverName,
@@ -392,13 +355,5 @@ export class StdioTransport implements Transport {
 
   #where(): string {
     return this.serverName === undefined ? '' : `server '${this.serverName}': `;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }

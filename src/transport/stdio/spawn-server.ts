@@ -1,0 +1,74 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { McpHostError } from '../../errors/index.js';
+import { findCommand } from './resolve-command.js';
+
+export interface SpawnServerOptions {
+  command: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  cwd: string | undefined;
+  serverName: string | undefined;
+}
+
+/**
+ * Starts a server process: no shell, the given environment, its own process group (POSIX), all
+ * three pipes. Resolves once the process runs; a failure to start (missing command, missing
+ * interpreter, permission, missing working directory) rejects with `SPAWN_FAILED`, naming the file
+ * spawn tried, at once and for good.
+ */
+export async function spawnServer(
+  options: SpawnServerOptions,
+): Promise<ChildProcessWithoutNullStreams> {
+  const { command, args, env, cwd } = options;
+  if (cwd !== undefined && !isDirectory(cwd)) {
+    throw spawnFailed(options, `working directory '${cwd}' does not exist`, 'ENOENT');
+  }
+  const child = spawn(command, [...args], {
+    cwd,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: process.platform !== 'win32',
+    windowsHide: true,
+    shell: false,
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+  } catch (error) {
+    const errno = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
+    const found = findCommand(command, env, cwd);
+    const reason =
+      errno === 'ENOENT'
+        ? found?.executable === true
+          ? // The file is there: exec failed on the interpreter its #! line names.
+            `'${found.path}' exists but could not be run: its interpreter (#! line) was not found`
+          : `command '${command}' not found${command.includes('/') ? '' : ' on PATH'}`
+        : errno === 'EACCES'
+          ? `permission denied running '${found?.path ?? command}'`
+          : `could not start '${command}' (${errno})`;
+    throw spawnFailed(options, reason, errno);
+  }
+  return child;
+}
+
+function spawnFailed(options: SpawnServerOptions, reason: string, errno: string): McpHostError {
+  const { command, env, cwd, serverName } = options;
+  // What spawn found, executable or not: a permission error names the file it is about.
+  const resolved = findCommand(command, env, cwd)?.path;
+  const where = serverName === undefined ? '' : `server '${serverName}': `;
+  return new McpHostError('SPAWN_FAILED', `${where}cannot start the server: ${reason}`, {
+    serverName,
+    details: { command, resolvedCommand: resolved ?? null, errno, cwd: cwd ?? process.cwd() },
+  });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,4 +1,11 @@
 import { MAX_ERROR_MESSAGE_CHARS } from './mcp-host-error.js';
+import {
+  errorJson,
+  inspectRedacted,
+  inspectSymbol,
+  redactJson,
+  type InspectFn,
+} from './error-json.js';
 import { redact, truncate } from './redact.js';
 
 /** The error codes JSON-RPC 2.0 itself defines. Protocol layers add their own. */
@@ -15,8 +22,6 @@ export interface JsonRpcErrorOptions {
   serverName?: string;
   method?: string;
 }
-
-const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 /**
  * The other side answered a request with a JSON-RPC error. `code`, `message` and `data` are what it
@@ -46,29 +51,18 @@ export class JsonRpcError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    const json: Record<string, unknown> = {
+    return errorJson({
       name: this.name,
       code: this.code,
-      message: redact(this.message),
-    };
-    if (this.serverName !== undefined) json.serverName = this.serverName;
-    if (this.method !== undefined) json.method = this.method;
-    if (this.data !== undefined) {
-      try {
-        json.data = JSON.parse(redact(JSON.stringify(this.data)));
-      } catch {
-        json.data = '<unserialisable>';
-      }
-    }
-    return json;
+      message: this.message,
+      serverName: this.serverName,
+      method: this.method,
+      data: this.data === undefined ? undefined : redactJson(this.data),
+    });
   }
 
-  [inspectSymbol](
-    _depth: number,
-    options: object,
-    inspect: (v: unknown, o: object) => string,
-  ): string {
-    return redact(inspect(this, { ...options, customInspect: false }));
+  [inspectSymbol](_depth: number, options: object, inspect: InspectFn): string {
+    return inspectRedacted(this, options, inspect);
   }
 }
 

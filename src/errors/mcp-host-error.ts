@@ -1,4 +1,11 @@
 import { errorCodes, type ErrorCode } from './codes.js';
+import {
+  errorJson,
+  inspectRedacted,
+  inspectSymbol,
+  redactJson,
+  type InspectFn,
+} from './error-json.js';
 import { redact, truncate } from './redact.js';
 
 /** Where a failure happened. Every field is optional; none may hold a secret. */
@@ -21,10 +28,6 @@ export interface McpHostErrorOptions extends ErrorContext {
 
 /** Error messages are kept short: they are read by people and by models. */
 export const MAX_ERROR_MESSAGE_CHARS = 1024;
-
-const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
-
-type InspectFn = (value: unknown, options: object) => string;
 
 /**
  * A local failure of mcp-host: a timeout, a closed connection, a crashed process, bad input.
@@ -60,22 +63,21 @@ export class McpHostError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    const json: Record<string, unknown> = {
+    return errorJson({
       name: this.name,
       code: this.code,
-      message: redact(this.message),
-    };
-    if (this.serverName !== undefined) json.serverName = this.serverName;
-    if (this.method !== undefined) json.method = this.method;
-    if (this.tool !== undefined) json.tool = this.tool;
-    if (this.requestId !== undefined) json.requestId = this.requestId;
-    if (this.details !== undefined) json.details = JSON.parse(redact(JSON.stringify(this.details)));
-    if (this.cause !== undefined) json.cause = causeToJson(this.cause);
-    return json;
+      message: this.message,
+      serverName: this.serverName,
+      method: this.method,
+      tool: this.tool,
+      requestId: this.requestId,
+      details: this.details === undefined ? undefined : redactJson(this.details),
+      cause: this.cause === undefined ? undefined : causeToJson(this.cause),
+    });
   }
 
   [inspectSymbol](_depth: number, options: object, inspect: InspectFn): string {
-    return redact(inspect(this, { ...options, customInspect: false }));
+    return inspectRedacted(this, options, inspect);
   }
 }
 

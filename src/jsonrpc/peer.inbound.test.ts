@@ -4,26 +4,11 @@ import type { Logger } from '../internal/logger.js';
 import { deferred } from '../internal/wait.js';
 import { createLinkedTransports, type InMemoryTransport } from '../transport/in-memory.js';
 import type { JsonRpcMessage } from './message.js';
-import type { JsonRpcPeerOptions, PeerConventions, RequestContext } from './peer-options.js';
+import type { JsonRpcPeerOptions, RequestContext } from './peer-options.js';
 import { JsonRpcPeer } from './peer.js';
+import { mcpConventions, type Wire } from '../../test/helpers/wire.js';
 
-/** A message as the hand-driven server sees it. */
-interface Wire {
-  jsonrpc?: string;
-  id?: unknown;
-  method?: string;
-  params?: unknown;
-  result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
-}
-
-const conventions: PeerConventions = {
-  cancel: {
-    method: 'notifications/cancelled',
-    toParams: (requestId, reason) => ({ requestId, reason }),
-    requestIdOf: (params) => (params as { requestId?: string | number } | undefined)?.requestId,
-  },
-};
+const conventions = mcpConventions;
 
 interface Harness extends AsyncDisposable {
   peer: JsonRpcPeer;

@@ -3,35 +3,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JsonRpcError, McpHostError } from '../errors/index.js';
 import { createLinkedTransports, type InMemoryTransport } from '../transport/in-memory.js';
 import type { JsonRpcMessage } from './message.js';
-import type { JsonRpcPeerOptions, PeerConventions } from './peer-options.js';
+import type { JsonRpcPeerOptions } from './peer-options.js';
 import { JsonRpcPeer } from './peer.js';
+import { mcpConventions, type Wire } from '../../test/helpers/wire.js';
 
-/** A message as the hand-driven server sees it. */
-interface Wire {
-  jsonrpc?: string;
-  id?: unknown;
-  method?: string;
-  params?: unknown;
-  result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
-}
-
-/** MCP's conventions, as the protocol layer will pass them. */
-const conventions: PeerConventions = {
-  cancel: {
-    method: 'notifications/cancelled',
-    toParams: (requestId, reason) => ({ requestId, reason }),
-    requestIdOf: (params) => (params as { requestId?: string | number } | undefined)?.requestId,
-  },
-  progress: {
-    method: 'notifications/progress',
-    tokenOf: (params) => (params as { progressToken?: string | number } | undefined)?.progressToken,
-    withToken: (params, token) => ({
-      ...params,
-      _meta: { ...(params?._meta as object | undefined), progressToken: token },
-    }),
-  },
-};
+const conventions = mcpConventions;
 
 interface Harness extends AsyncDisposable {
   peer: JsonRpcPeer;

@@ -1,0 +1,120 @@
+// What the benchmark runs: the implementations, the scenarios, and the targets it reports.
+
+/** The implementations, in the order of round 0; each round rotates it by one (ABC, BCA, CAB). */
+export const IMPLS = ['ours', 'sdk', 'raw'];
+
+export const IMPL_LABELS = {
+  ours: 'mcp-host JsonRpcPeer + StdioTransport (dist/)',
+  sdk: '@modelcontextprotocol/sdk Client + StdioClientTransport',
+  raw: 'raw pipe: hand-written JSON line client, no library',
+};
+
+/**
+ * What each implementation imports to talk to a stdio server, for the import-time probe
+ * (specifiers resolve from bench/). A new row adds a client in bench/clients/ and an entry here.
+ */
+export const IMPORT_ENTRY_POINTS = {
+  ours: ['mcp-host', 'mcp-host/stdio'],
+  sdk: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js'],
+  raw: ['./clients/raw.mjs'],
+};
+
+const MIB = 1024 * 1024;
+
+/**
+ * Each scenario: `inFlight` requests kept outstanding, `calls` timed after `warmup` calls. `pin`
+ * runs client and server on one core (`taskset`), so the sequential latency measures the work
+ * done per call rather than how fast an idle core wakes up.
+ */
+const SCENARIOS = [
+  {
+    id: 'seq',
+    label: 'sequential, pinned to 1 core',
+    inFlight: 1,
+    calls: 6000,
+    warmup: 2000,
+    pin: true,
+  },
+  { id: 'c1', label: '1 in flight', inFlight: 1, calls: 4000, warmup: 1000 },
+  { id: 'c16', label: '16 in flight', inFlight: 16, calls: 60_000, warmup: 15_000 },
+  { id: 'c256', label: '256 in flight', inFlight: 256, calls: 150_000, warmup: 30_000 },
+  { id: 'r1m', label: '1 MiB result', inFlight: 1, calls: 60, warmup: 10, size: MIB },
+  { id: 'r10m', label: '10 MiB result', inFlight: 1, calls: 8, warmup: 2, size: 10 * MIB },
+];
+
+/**
+ * The scenarios of a run; `quick` times a quarter of the calls but keeps the warm-up (with too
+ * little of it the code under test is not yet optimised and latencies double).
+ */
+export function scenarios(quick) {
+  if (!quick) return SCENARIOS;
+  return SCENARIOS.map((s) => ({ ...s, calls: Math.max(4, Math.round(s.calls / 4)) }));
+}
+
+export const FULL_ROUNDS = 9;
+export const QUICK_ROUNDS = 3;
+/** Fresh processes per implementation for import time and memory. */
+export const FULL_STARTUP_RUNS = 9;
+export const QUICK_STARTUP_RUNS = 3;
+
+/**
+ * The targets. `ratio(scenario, metric, a, b)` is the median over rounds of a's metric divided by
+ * b's from the same round; `startup(metric, impl)` a median over fresh processes.
+ */
+export const TARGETS = [
+  {
+    name: 'calls/s at 16 in flight >= 2/3 of raw',
+    value: (r) => r.ratio('c16', 'callsPerSec', 'ours', 'raw'),
+    pass: (v) => v >= 2 / 3,
+    show: (v, r) =>
+      `ours/raw ${v.toFixed(3)} (SDK ${r.ratio('c16', 'callsPerSec', 'sdk', 'raw').toFixed(2)})`,
+  },
+  {
+    name: 'calls/s at 256 in flight >= 2/3 of raw',
+    value: (r) => r.ratio('c256', 'callsPerSec', 'ours', 'raw'),
+    pass: (v) => v >= 2 / 3,
+    show: (v, r) =>
+      `ours/raw ${v.toFixed(3)} (SDK ${r.ratio('c256', 'callsPerSec', 'sdk', 'raw').toFixed(2)})`,
+  },
+  {
+    name: 'client CPU per call at 16 in flight <= 1.5x raw',
+    value: (r) => r.ratio('c16', 'cpuUsPerCall', 'ours', 'raw'),
+    pass: (v) => v <= 1.5,
+    show: (v, r) =>
+      `ours/raw ${v.toFixed(3)}x (SDK ${r.ratio('c16', 'cpuUsPerCall', 'sdk', 'raw').toFixed(2)}x)`,
+  },
+  {
+    name: 'client CPU per call at 256 in flight <= 1.5x raw',
+    value: (r) => r.ratio('c256', 'cpuUsPerCall', 'ours', 'raw'),
+    pass: (v) => v <= 1.5,
+    show: (v, r) =>
+      `ours/raw ${v.toFixed(3)}x (SDK ${r.ratio('c256', 'cpuUsPerCall', 'sdk', 'raw').toFixed(2)}x)`,
+  },
+  {
+    name: '10 MiB result received >= 2.5x faster than the SDK',
+    value: (r) => r.ratio('r10m', 'p50Us', 'sdk', 'ours'),
+    pass: (v) => v >= 2.5,
+    show: (v) => `SDK p50 / ours p50 = ${v.toFixed(2)}x`,
+  },
+  {
+    name: 'sequential p50 latency no worse than the SDK',
+    value: (r) => r.ratio('seq', 'p50Us', 'ours', 'sdk'),
+    pass: (v) => v <= 1,
+    show: (v, r) =>
+      `ours/SDK ${v.toFixed(2)} (ours ${r.median('seq', 'p50Us', 'ours').toFixed(1)} µs, SDK ${r.median('seq', 'p50Us', 'sdk').toFixed(1)} µs)`,
+  },
+  {
+    name: 'import time < 30 ms',
+    value: (r) => r.startup('importMs', 'ours'),
+    pass: (v) => v < 30,
+    show: (v, r) =>
+      `ours ${v.toFixed(1)} ms (SDK ${r.startup('importMs', 'sdk').toFixed(1)} ms, raw ${r.startup('importMs', 'raw').toFixed(1)} ms)`,
+  },
+  {
+    name: 'RSS over a bare node, one server connected, < 5 MiB',
+    value: (r) => r.startup('rssOverBareMiB', 'ours'),
+    pass: (v) => v < 5,
+    show: (v, r) =>
+      `ours +${v.toFixed(1)} MiB (SDK +${r.startup('rssOverBareMiB', 'sdk').toFixed(1)}, raw +${r.startup('rssOverBareMiB', 'raw').toFixed(1)})`,
+  },
+];

@@ -1,0 +1,51 @@
+// Runs the measurements: startup probes and scenario workers, each in a fresh process.
+import { fileURLToPath } from 'node:url';
+import { IMPLS } from '../config.mjs';
+import { reapServer, runNodeJson } from './child.mjs';
+import { rotate } from './stats.mjs';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const progress = (text) => process.stderr.write(`${text}\n`);
+
+/** Import time and memory of every implementation and of a bare node, `runs` times each. */
+export async function measureStartup(runs, leaks) {
+  const results = [];
+  for (let run = 0; run < runs; run++) {
+    for (const impl of rotate(['none', ...IMPLS], run)) {
+      for (const mode of ['import', 'memory']) {
+        const result = await runNodeJson(here('../startup-probe.mjs'), [mode, impl]);
+        if (await reapServer(result.serverPid)) leaks.push({ mode, impl, pid: result.serverPid });
+        results.push({ ...result, mode, run });
+      }
+    }
+    progress(`startup run ${run + 1}/${runs} done`);
+  }
+  return results;
+}
+
+/** Every scenario for every implementation, `rounds` times, the order rotated each round. */
+export async function measureScenarios(scenarios, rounds, pinCpu, leaks) {
+  const results = [];
+  const total = rounds * scenarios.length * IMPLS.length;
+  for (let round = 0; round < rounds; round++) {
+    for (const scenario of scenarios) {
+      for (const [position, impl] of rotate(IMPLS, round).entries()) {
+        const { inFlight, calls, warmup, size } = scenario;
+        const spec = { impl, scenario: scenario.id, inFlight, calls, warmup, size };
+        const result = await runNodeJson(here('../worker.mjs'), [JSON.stringify(spec)], {
+          pinCpu: scenario.pin ? pinCpu : undefined,
+        });
+        if (await reapServer(result.serverPid)) {
+          leaks.push({ scenario: scenario.id, impl, pid: result.serverPid });
+        }
+        results.push({ ...result, round, position });
+        progress(
+          `[${results.length}/${total}] round ${round + 1} ${scenario.id.padEnd(4)} ${impl.padEnd(4)}` +
+            ` ${Math.round(result.callsPerSec).toLocaleString('en-US').padStart(9)} calls/s` +
+            `  p50 ${result.p50Us.toFixed(1)} µs  CPU ${result.cpuUsPerCall.toFixed(2)} µs/call`,
+        );
+      }
+    }
+  }
+  return results;
+}

@@ -1,0 +1,122 @@
+// The human-readable report of a run: heading, scenario table, startup table, targets.
+import { IMPL_LABELS, IMPLS, TARGETS } from '../config.mjs';
+import { summarize } from './summary.mjs';
+import { fixed, formatTable } from './table.mjs';
+
+const SUMMARY_METRICS = [
+  'p50Us',
+  'p99Us',
+  'callsPerSec',
+  'cpuUsPerCall',
+  'clientCpuShare',
+  'serverCpuUsPerCall',
+  'serverCoreShare',
+];
+
+/** Renders a run record (as written to bench/results/); returns the text, targets and medians. */
+export function renderReport(record) {
+  const { config, machine } = record;
+  const s = summarize(record.runs, record.startupRuns);
+  const targets = evaluateTargets(s);
+  const text = [
+    `mcp-host stdio benchmark, ${record.date}`,
+    `Node ${machine.node}, ${machine.platform}, ${machine.cpus} x ${machine.cpuModel}; src at ${record.sourceRevision}`,
+    `${config.quick ? 'QUICK run, ' : ''}${config.rounds} rounds of fresh processes, order rotated each round; medians over rounds,`,
+    'ratios are medians of same-round ratios. One echo server for all (bench/echo-server.mjs).',
+    ...IMPLS.map((impl) => `  ${impl.padEnd(4)} ${IMPL_LABELS[impl]}`),
+    `  SDK version ${config.sdkVersion}, stdio maxBufferSize raised to 64 MiB: its 10 MiB default closes the`,
+    '  connection on the 10 MiB result. Ours: default maxMessageBytes (16 MiB).',
+    config.pinCpu === null
+      ? '  sequential: NOT pinned (taskset unavailable)'
+      : `  sequential: client and server pinned to cpu ${config.pinCpu} (taskset)`,
+    '',
+    scenarioTable(config.scenarios, s),
+    '',
+    `Startup (median of ${config.startupRuns} fresh processes; memory after import, connect and one call, after gc):`,
+    startupTable(s),
+    '',
+    'Targets:',
+    ...targets.map((t) => `${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.detail}`),
+    record.leaks.length === 0
+      ? 'No echo server outlived its client.'
+      : `WARNING: ${record.leaks.length} echo servers outlived their client and were killed.`,
+  ].join('\n');
+  const summary = Object.fromEntries(
+    config.scenarios.map((scenario) => [
+      scenario.id,
+      Object.fromEntries(
+        IMPLS.map((impl) => [
+          impl,
+          Object.fromEntries(SUMMARY_METRICS.map((m) => [m, s.median(scenario.id, m, impl)])),
+        ]),
+      ),
+    ]),
+  );
+  summary.startup = Object.fromEntries(
+    IMPLS.map((impl) => [
+      impl,
+      {
+        importMs: s.startup('importMs', impl),
+        rssOverBareMiB: s.startup('rssOverBareMiB', impl),
+        heapOverBareMiB: s.startup('heapOverBareMiB', impl),
+      },
+    ]),
+  );
+  return { text, targets, summary };
+}
+
+function scenarioTable(scenarios, s) {
+  const header = [
+    ...['scenario', 'impl', 'p50 µs', 'p99 µs', 'calls/s', 'CPU µs/call'],
+    ...['calls/s ÷raw', 'CPU ÷raw', 'calls/s ÷SDK', 'CPU ÷SDK', 'server core %'],
+  ];
+  const rows = [];
+  for (const scenario of scenarios) {
+    IMPLS.forEach((impl, i) => {
+      const m = (metric) => s.median(scenario.id, metric, impl);
+      const big = scenario.size !== undefined;
+      rows.push([
+        i === 0 ? scenario.label : '',
+        impl,
+        fixed(m('p50Us'), big ? 0 : 1),
+        fixed(m('p99Us'), big ? 0 : 1),
+        fixed(m('callsPerSec'), big ? 1 : 0),
+        fixed(m('cpuUsPerCall'), big ? 0 : 2),
+        impl === 'raw' ? '1' : fixed(s.ratio(scenario.id, 'callsPerSec', impl, 'raw'), 2),
+        impl === 'raw' ? '1' : fixed(s.ratio(scenario.id, 'cpuUsPerCall', impl, 'raw'), 2),
+        impl === 'sdk' ? '1' : fixed(s.ratio(scenario.id, 'callsPerSec', impl, 'sdk'), 2),
+        impl === 'sdk' ? '1' : fixed(s.ratio(scenario.id, 'cpuUsPerCall', impl, 'sdk'), 2),
+        fixed(m('serverCoreShare') * 100, 0),
+      ]);
+    });
+  }
+  return formatTable(header, rows, 2);
+}
+
+function startupTable(s) {
+  const header = [
+    'impl',
+    'import ms',
+    'RSS MiB',
+    'RSS over bare',
+    'heapUsed MiB',
+    'heap over bare',
+  ];
+  const rows = [...IMPLS, 'none'].map((impl) => [
+    impl === 'none' ? 'bare node' : impl,
+    impl === 'none' ? '-' : fixed(s.startup('importMs', impl), 1),
+    fixed(s.startupRaw('rss', impl), 1),
+    impl === 'none' ? '-' : `+${fixed(s.startup('rssOverBareMiB', impl), 1)}`,
+    fixed(s.startupRaw('heapUsed', impl), 1),
+    impl === 'none' ? '-' : `+${fixed(s.startup('heapOverBareMiB', impl), 1)}`,
+  ]);
+  return formatTable(header, rows);
+}
+
+/** Evaluates every target; returns [{ name, value, pass, detail }]. */
+function evaluateTargets(s) {
+  return TARGETS.map((target) => {
+    const value = target.value(s);
+    return { name: target.name, value, pass: target.pass(value), detail: target.show(value, s) };
+  });
+}

@@ -1,0 +1,102 @@
+// The stdio benchmark: ours vs the official SDK client vs a raw pipe, in one run.
+//
+//   npm run bench                 (builds dist/, then: node bench/run.mjs)
+//   node bench/run.mjs --quick    a short run (fewer calls and rounds) for a smoke test
+//   node bench/run.mjs --rounds 3 --out /tmp/result.json
+//   node bench/run.mjs --from bench/results/<file>.json   print a saved run's report again
+//
+// Every (implementation, scenario) runs in a fresh Node process (bench/worker.mjs) against the
+// same echo server (bench/echo-server.mjs); each round rotates the order of the implementations.
+// Startup costs come from bench/startup-probe.mjs. Prints tables and a PASS/FAIL line per target,
+// and writes everything to bench/results/<timestamp>.json.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  FULL_ROUNDS,
+  FULL_STARTUP_RUNS,
+  QUICK_ROUNDS,
+  QUICK_STARTUP_RUNS,
+  scenarios as scenariosFor,
+} from './config.mjs';
+import { measureScenarios, measureStartup } from './lib/measure.mjs';
+import { renderReport } from './lib/report.mjs';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    out: { type: 'string' },
+    from: { type: 'string' },
+  },
+});
+
+if (flags.from !== undefined) {
+  console.log(renderReport(JSON.parse(readFileSync(flags.from, 'utf8'))).text);
+} else {
+  await measureAndReport();
+}
+
+async function measureAndReport() {
+  if (!existsSync(here('../dist/src/index.js')) || !existsSync(here('../dist/src/stdio.js'))) {
+    console.error('dist/ is missing: run `npm run build` first (or `npm run bench`, which does).');
+    process.exit(1);
+  }
+  const quick = flags.quick;
+  const rounds =
+    flags.rounds === undefined ? (quick ? QUICK_ROUNDS : FULL_ROUNDS) : Number(flags.rounds);
+  const startupRuns = quick ? QUICK_STARTUP_RUNS : FULL_STARTUP_RUNS;
+  const scenarios = scenariosFor(quick);
+  const cpus = os.cpus();
+  const pinCpu = process.platform === 'linux' && cpus.length > 1 ? cpus.length - 1 : null;
+  const started = new Date();
+  const leaks = [];
+
+  const startupResults = await measureStartup(startupRuns, leaks);
+  const runs = await measureScenarios(scenarios, rounds, pinCpu ?? undefined, leaks);
+
+  const record = {
+    date: started.toISOString(),
+    durationS: (Date.now() - started.getTime()) / 1000,
+    machine: {
+      node: process.version,
+      platform: `${os.platform()} ${os.arch()}`,
+      cpus: cpus.length,
+      cpuModel: cpus[0]?.model ?? '?',
+      totalMemMiB: Math.round(os.totalmem() / 1024 / 1024),
+    },
+    sourceRevision: gitRevision(),
+    config: { quick, rounds, startupRuns, pinCpu, sdkVersion: sdkVersion(), scenarios },
+    leaks,
+    runs,
+    startupRuns: startupResults,
+  };
+  const { text, targets, summary } = renderReport(record);
+  console.log(`\n${text}`);
+
+  const outPath = flags.out ?? here(`./results/${record.date.replace(/[:.]/g, '-')}.json`);
+  mkdirSync(here('./results/'), { recursive: true });
+  writeFileSync(outPath, `${JSON.stringify({ ...record, targets, summary }, null, 2)}\n`);
+  process.stderr.write(`\nResults written to ${outPath} (${record.durationS.toFixed(0)} s)\n`);
+}
+
+function sdkVersion() {
+  const path = here('../node_modules/@modelcontextprotocol/sdk/package.json');
+  return JSON.parse(readFileSync(path, 'utf8')).version;
+}
+
+/** The commit measured, with `+dirty` when src/ has uncommitted changes. */
+function gitRevision() {
+  try {
+    const git = (...args) =>
+      execFileSync('git', args, { cwd: here('..'), encoding: 'utf8' }).trim();
+    const dirty = git('status', '--porcelain', '--', 'src') !== '';
+    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? '+dirty' : ''}`;
+  } catch {
+    return 'unknown';
+  }
+}

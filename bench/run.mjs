@@ -42,7 +42,7 @@ if (flags.from !== undefined) {
 }
 
 async function measureAndReport() {
-  if (!existsSync(here('../dist/src/index.js')) || !existsSync(here('../dist/src/stdio.js'))) {
+  if (!existsSync(here('../dist/index.js')) || !existsSync(here('../dist/stdio.js'))) {
     console.error('dist/ is missing: run `npm run build` first (or `npm run bench`, which does).');
     process.exit(1);
   }

@@ -6,10 +6,21 @@ export interface Deadline {
 
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
-interface Entry<T> extends Deadline {
-  readonly at: number;
-  readonly value: T;
-  live: boolean;
+/** A class, not an object literal with a closure: one small allocation per deadline. */
+class Entry<T> implements Deadline {
+  live = true;
+
+  constructor(
+    readonly at: number,
+    readonly value: T,
+    private readonly release: (entry: Entry<T>) => void,
+  ) {}
+
+  cancel(): void {
+    if (!this.live) return;
+    this.live = false;
+    this.release(this);
+  }
 }
 
 /**
@@ -40,23 +51,22 @@ export class DeadlineQueue<T> {
   }
 
   add(delayMs: number, value: T): Deadline {
-    const at = this.now() + Math.max(0, delayMs);
-    const entry: Entry<T> = {
-      at,
-      value,
-      live: true,
-      cancel: () => {
-        if (!entry.live) return;
-        entry.live = false;
-        if (--this.#live === 0) this.#reset();
-        else if (this.#heap.length > 64 && this.#heap.length > 4 * this.#live) this.#compact();
-      },
-    };
+    return this.addAt(this.now() + Math.max(0, delayMs), value);
+  }
+
+  /** Adds a deadline at an absolute time (on the queue's clock). */
+  addAt(at: number, value: T): Deadline {
+    const entry = new Entry(at, value, this.#release);
     this.#push(entry);
     this.#live++;
     if (at < this.#timerAt) this.#arm(at);
     return entry;
   }
+
+  readonly #release = (_entry: Entry<T>): void => {
+    if (--this.#live === 0) this.#reset();
+    else if (this.#heap.length > 64 && this.#heap.length > 4 * this.#live) this.#compact();
+  };
 
   clear(): void {
     for (const entry of this.#heap) entry.live = false;

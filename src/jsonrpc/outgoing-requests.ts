@@ -15,23 +15,25 @@ export interface OutgoingRequest {
   readonly resetOnProgress: boolean;
   readonly onProgress: ((params: unknown) => void) | undefined;
   readonly signal: AbortSignal | undefined;
-  idle: Deadline | undefined;
-  total: Deadline | undefined;
+  /** When the idle timeout expires (restarted by progress). */
+  idleAt: number;
+  /** When the total cap expires. */
+  totalAt: number;
+  /** The one deadline armed for this request: the earlier of the two. */
+  deadline: Deadline | undefined;
 }
 
 /**
- * Our requests in flight: ids, the idle and total deadlines (two heaps, one timer each), and the
- * callers' abort signals (one listener per signal). `settle` is the one way out, so each request
- * leaves exactly once, whatever ends it.
+ * Our requests in flight: ids, deadlines, and the callers' abort signals (one listener per
+ * signal). Each request has one entry in one deadline heap, for the earlier of its idle timeout and
+ * its total cap; when it fires, the request's own times say which one expired. `settle` is the one
+ * way out, so each request leaves exactly once, whatever ends it.
  */
 export class OutgoingRequests {
   readonly #pending = new Map<number, OutgoingRequest>();
   readonly #errors: PeerErrors;
   readonly #onAbandoned: (request: OutgoingRequest, reason: string) => void;
-  readonly #idle = new DeadlineQueue<OutgoingRequest>((request) => this.#timeOut(request, 'idle'));
-  readonly #total = new DeadlineQueue<OutgoingRequest>((request) =>
-    this.#timeOut(request, 'total'),
-  );
+  readonly #deadlines = new DeadlineQueue<OutgoingRequest>((request) => this.#expire(request));
   readonly #aborts = new AbortFanout<OutgoingRequest>((request, signal) =>
     this.abandon(
       request,
@@ -52,7 +54,7 @@ export class OutgoingRequests {
   }
 
   get hasTimers(): boolean {
-    return this.#idle.armed || this.#total.armed;
+    return this.#deadlines.armed;
   }
 
   nextId(): number {
@@ -70,9 +72,10 @@ export class OutgoingRequests {
 
   track(request: OutgoingRequest): void {
     this.#pending.set(request.id, request);
-    if (Number.isFinite(request.timeoutMs))
-      request.idle = this.#idle.add(request.timeoutMs, request);
-    if (Number.isFinite(request.totalMs)) request.total = this.#total.add(request.totalMs, request);
+    const now = Date.now();
+    request.idleAt = now + request.timeoutMs;
+    request.totalAt = now + request.totalMs;
+    this.#arm(request);
     if (request.signal !== undefined) this.#aborts.add(request.signal, request);
   }
 
@@ -80,17 +83,19 @@ export class OutgoingRequests {
   settle(request: OutgoingRequest): boolean {
     if (this.#pending.get(request.id) !== request) return false;
     this.#pending.delete(request.id);
-    request.idle?.cancel();
-    request.total?.cancel();
+    request.deadline?.cancel();
     if (request.signal !== undefined) this.#aborts.delete(request.signal, request);
     return true;
   }
 
   /** Progress arrived: the idle timeout starts again (the total cap does not). */
   restartIdleTimeout(request: OutgoingRequest): void {
-    if (request.idle === undefined) return;
-    request.idle.cancel();
-    request.idle = this.#idle.add(request.timeoutMs, request);
+    if (!Number.isFinite(request.timeoutMs)) return;
+    request.idleAt = Date.now() + request.timeoutMs;
+    // Only the earlier time is armed; when that is already the right one, nothing changes.
+    if (request.deadline?.at === Math.min(request.idleAt, request.totalAt)) return;
+    request.deadline?.cancel();
+    this.#arm(request);
   }
 
   /** Fails a request we stop waiting for (timeout, abort), then reports it as abandoned. */
@@ -104,10 +109,22 @@ export class OutgoingRequests {
   rejectAll(errorFor: (request: OutgoingRequest) => unknown): void {
     const requests = [...this.#pending.values()];
     for (const request of requests) this.settle(request);
-    this.#idle.clear();
-    this.#total.clear();
+    this.#deadlines.clear();
     this.#aborts.clear();
     for (const request of requests) request.reject(errorFor(request));
+  }
+
+  #arm(request: OutgoingRequest): void {
+    const at = Math.min(request.idleAt, request.totalAt);
+    request.deadline = Number.isFinite(at) ? this.#deadlines.addAt(at, request) : undefined;
+  }
+
+  #expire(request: OutgoingRequest): void {
+    request.deadline = undefined;
+    const now = Date.now();
+    if (now >= request.totalAt) this.#timeOut(request, 'total');
+    else if (now >= request.idleAt) this.#timeOut(request, 'idle');
+    else this.#arm(request); // armed for an idle time that progress has since moved on
   }
 
   #timeOut(request: OutgoingRequest, kind: 'idle' | 'total'): void {

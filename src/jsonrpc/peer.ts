@@ -146,8 +146,9 @@ export class JsonRpcPeer implements AsyncDisposable {
         resetOnProgress: options.resetTimeoutOnProgress ?? true,
         onProgress: options.onProgress,
         signal,
-        idle: undefined,
-        total: undefined,
+        idleAt: Infinity,
+        totalAt: Infinity,
+        deadline: undefined,
       };
       // Tracked before sending: a transport may deliver the response before send() returns.
       this.#outgoing.track(request);

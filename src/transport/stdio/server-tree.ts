@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   descendantsOf,
   isAlive,
@@ -19,7 +18,8 @@ export const TREE_MARKER_ENV = 'MCP_HOST_TREE';
  * orphans), so a grandchild that left the process group is not missed.
  */
 export class ServerTree {
-  readonly marker = randomUUID();
+  // The global Web Crypto (Node 19+) rather than node:crypto, which costs import time.
+  readonly marker = globalThis.crypto.randomUUID();
   readonly #known = new Set<number>();
   #rootPid: number | undefined;
 

@@ -44,6 +44,22 @@ export const errorCodes = {
     permanent: true,
     when: 'The caller passed something unusable: a bad option value, or a message that cannot be serialised as JSON.',
   },
+  PROTOCOL_VERSION_UNSUPPORTED: {
+    permanent: true,
+    when: "The server and mcp-host share no protocol version: the server answered `initialize` with a version mcp-host does not speak, or listed only unknown versions in `server/discover` or an UnsupportedProtocolVersion (-32022) error. The message names both sides' versions.",
+  },
+  PROTOCOL_VIOLATION: {
+    permanent: false,
+    when: 'The server broke the protocol: a malformed handshake or result, an input request of a kind the client never declared, or `input_required` on a method that does not allow it. Never shown to the user as a question.',
+  },
+  INPUT_ROUNDS_EXCEEDED: {
+    permanent: false,
+    when: 'A modern request kept coming back `input_required` past the round limit (`maxInputRounds`, 8 by default).',
+  },
+  CAPABILITY_NOT_SUPPORTED: {
+    permanent: true,
+    when: 'The operation needs a capability the server did not advertise (for example resource subscriptions), or a handler the client was not given.',
+  },
   INTERNAL: {
     permanent: false,
     when: 'An unexpected failure inside mcp-host or a handler it called; the `cause` holds the original error.',

@@ -1,0 +1,35 @@
+/** Cheap shape checks for what servers send: proportional to what the caller needs, no schema library. */
+import type { DiscoverResult, InitializeResult, InputRequiredResult, JsonObject, Tool } from './types.js';
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A `server/discover` result must name versions and capabilities: an empty `{}` is not one. */
+export function isDiscoverResult(value: unknown): value is DiscoverResult {
+  return (
+    isObject(value) &&
+    Array.isArray(value.supportedVersions) &&
+    value.supportedVersions.every((version) => typeof version === 'string') &&
+    isObject(value.capabilities)
+  );
+}
+
+export function isInitializeResult(value: unknown): value is InitializeResult {
+  return (
+    isObject(value) &&
+    typeof value.protocolVersion === 'string' &&
+    isObject(value.capabilities) &&
+    isObject(value.serverInfo) &&
+    typeof value.serverInfo.name === 'string'
+  );
+}
+
+export function isInputRequiredResult(value: unknown): value is InputRequiredResult {
+  return isObject(value) && value.resultType === 'input_required';
+}
+
+/** A tool definition with a name and an object input schema. */
+export function isTool(value: unknown): value is Tool {
+  return isObject(value) && typeof value.name === 'string' && value.name !== '' && isObject(value.inputSchema);
+}

@@ -1,0 +1,5 @@
+export * from './versions.js';
+export * from './methods.js';
+export * from './types.js';
+export * from './guards.js';
+export { mcpPeerConventions } from './conventions.js';

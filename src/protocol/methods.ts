@@ -1,0 +1,60 @@
+/** MCP method names, both eras. */
+export const McpMethod = {
+  Initialize: 'initialize',
+  Initialized: 'notifications/initialized',
+  Discover: 'server/discover',
+  Ping: 'ping',
+  ToolsList: 'tools/list',
+  ToolsCall: 'tools/call',
+  ResourcesList: 'resources/list',
+  ResourceTemplatesList: 'resources/templates/list',
+  ResourcesRead: 'resources/read',
+  ResourcesSubscribe: 'resources/subscribe',
+  ResourcesUnsubscribe: 'resources/unsubscribe',
+  PromptsList: 'prompts/list',
+  PromptsGet: 'prompts/get',
+  Complete: 'completion/complete',
+  LoggingSetLevel: 'logging/setLevel',
+  SubscriptionsListen: 'subscriptions/listen',
+  SamplingCreateMessage: 'sampling/createMessage',
+  RootsList: 'roots/list',
+  ElicitationCreate: 'elicitation/create',
+  Cancelled: 'notifications/cancelled',
+  Progress: 'notifications/progress',
+  Message: 'notifications/message',
+  ToolsListChanged: 'notifications/tools/list_changed',
+  ResourcesListChanged: 'notifications/resources/list_changed',
+  PromptsListChanged: 'notifications/prompts/list_changed',
+  ResourceUpdated: 'notifications/resources/updated',
+  RootsListChanged: 'notifications/roots/list_changed',
+  SubscriptionsAcknowledged: 'notifications/subscriptions/acknowledged',
+  ElicitationComplete: 'notifications/elicitation/complete',
+} as const;
+
+export type McpMethodName = (typeof McpMethod)[keyof typeof McpMethod];
+
+/** `_meta` keys of the modern era. */
+export const MetaKey = {
+  ProtocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  ClientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  ClientInfo: 'io.modelcontextprotocol/clientInfo',
+  LogLevel: 'io.modelcontextprotocol/logLevel',
+  ServerInfo: 'io.modelcontextprotocol/serverInfo',
+  ProgressToken: 'progressToken',
+} as const;
+
+/** JSON-RPC error codes MCP defines on top of JSON-RPC's own. */
+export const McpErrorCode = {
+  ResourceNotFound: -32002,
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+  UrlElicitationRequired: -32042,
+} as const;
+
+/** Errors whose presence proves the server speaks the modern era (it will never fall back). */
+export const MODERN_ERROR_CODES: readonly number[] = [
+  McpErrorCode.HeaderMismatch,
+  McpErrorCode.MissingRequiredClientCapability,
+  McpErrorCode.UnsupportedProtocolVersion,
+];

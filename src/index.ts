@@ -8,3 +8,5 @@ export * from './transport/index.js';
 export type { Disposable } from './internal/disposable.js';
 export type { Logger, LogFields } from './internal/logger.js';
 export { silentLogger } from './internal/logger.js';
+export * from './protocol/index.js';
+export * from './client/index.js';

@@ -1,5 +1,11 @@
 /** Cheap shape checks for what servers send: proportional to what the caller needs, no schema library. */
-import type { DiscoverResult, InitializeResult, InputRequiredResult, JsonObject, Tool } from './types.js';
+import type {
+  DiscoverResult,
+  InitializeResult,
+  InputRequiredResult,
+  JsonObject,
+  Tool,
+} from './types.js';
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -31,5 +37,10 @@ export function isInputRequiredResult(value: unknown): value is InputRequiredRes
 
 /** A tool definition with a name and an object input schema. */
 export function isTool(value: unknown): value is Tool {
-  return isObject(value) && typeof value.name === 'string' && value.name !== '' && isObject(value.inputSchema);
+  return (
+    isObject(value) &&
+    typeof value.name === 'string' &&
+    value.name !== '' &&
+    isObject(value.inputSchema)
+  );
 }

@@ -33,7 +33,8 @@ export interface ServerCapabilities {
   [key: string]: unknown;
 }
 
-export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+export type LoggingLevel =
+  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 export const LOGGING_LEVELS: readonly LoggingLevel[] = [
   'debug',
@@ -119,7 +120,8 @@ export interface EmbeddedResource {
   resource: ResourceContents;
   [key: string]: unknown;
 }
-export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+export type ContentBlock =
+  TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
 export interface CallToolResult {
   content: ContentBlock[];
@@ -187,7 +189,8 @@ export interface GetPromptResult {
   [key: string]: unknown;
 }
 
-export type CompletionReference = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+export type CompletionReference =
+  { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
 
 export interface CompleteResult {
   completion: { values: string[]; total?: number; hasMore?: boolean };

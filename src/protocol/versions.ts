@@ -1,5 +1,10 @@
 /** Protocol revisions that open with an `initialize` handshake, newest first. */
-export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+export const LEGACY_PROTOCOL_VERSIONS = [
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+] as const;
 /** Protocol revisions that carry version and capabilities on every request, newest first. */
 export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
 
@@ -25,6 +30,9 @@ export function eraOf(version: string): ProtocolEra | undefined {
 }
 
 /** The newest of `ours` that `theirs` also lists, or undefined when there is none. */
-export function pickMutualVersion(ours: readonly string[], theirs: readonly unknown[]): string | undefined {
+export function pickMutualVersion(
+  ours: readonly string[],
+  theirs: readonly unknown[],
+): string | undefined {
   return ours.find((version) => theirs.includes(version));
 }

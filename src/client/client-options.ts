@@ -1,0 +1,91 @@
+import type { Logger } from '../internal/logger.js';
+import type { Transport } from '../jsonrpc/transport.js';
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  LoggingLevel,
+  ProtocolEra,
+  Root,
+} from '../protocol/index.js';
+
+/** Context given to a handler of server input. */
+export interface ServerInputContext {
+  readonly serverName: string | undefined;
+  /** Aborted when the server cancels, the request is abandoned, or the connection closes. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Answers to what a server may ask of the client: an LLM completion (sampling), the client's
+ * roots, or input from the user (elicitation, as a form or by sending them to a URL). Only the
+ * capabilities whose handler is given are advertised; the same handlers serve legacy
+ * server-to-client requests and modern `input_required` results.
+ */
+export interface ServerInputHandlers {
+  sampling?: (
+    params: CreateMessageRequestParams,
+    context: ServerInputContext,
+  ) => Promise<CreateMessageResult>;
+  roots?: (context: ServerInputContext) => Promise<Root[]> | Root[];
+  elicitation?: {
+    form?: (params: ElicitRequestParams, context: ServerInputContext) => Promise<ElicitResult>;
+    url?: (params: ElicitRequestParams, context: ServerInputContext) => Promise<ElicitResult>;
+  };
+}
+
+/** What the era cache needs of a state store (`StateStore` satisfies it). */
+export interface EraStore {
+  get<T = unknown>(namespace: string, key: string): Promise<T | undefined>;
+  set(namespace: string, key: string, value: unknown): Promise<void>;
+}
+
+/** The era a server was found to speak, as cached. */
+export interface CachedEra {
+  era: ProtocolEra;
+  version: string;
+}
+
+export interface McpClientOptions {
+  /**
+   * The transport, or a function that makes one. Give a function for stdio servers: a legacy
+   * server that dies on the era probe is then started again once and opened with `initialize`.
+   */
+  transport: Transport | (() => Transport);
+  /** The server's configured name, used in errors, logs and events. */
+  serverName?: string;
+  /** A stable identity of the server's definition (see `serverIdentity`): keys the era cache. */
+  identity?: string;
+  /** Where the detected era is remembered across runs (namespace `era`). */
+  stateStore?: EraStore;
+  clientInfo?: Implementation;
+  handlers?: ServerInputHandlers;
+  /** Pin the era instead of detecting it (`auto` by default). */
+  era?: ProtocolEra | 'auto';
+  /** Pin the protocol version (its era is implied). */
+  protocolVersion?: string;
+  /** Idle timeout of each request (default 60 s). */
+  requestTimeoutMs?: number;
+  /** How long to wait for the `server/discover` probe before treating the server as legacy (default 3 s). */
+  discoverTimeoutMs?: number;
+  /** How long the whole connect may take, probe and handshake included (default 60 s). */
+  connectTimeoutMs?: number;
+  /** Modern era: rounds of `input_required` before giving up (default 8). */
+  maxInputRounds?: number;
+  /** Most pages fetched by one list call (default 100). */
+  maxPages?: number;
+  /** Modern era: the log level asked for on each request; legacy: sent with `logging/setLevel`. */
+  logLevel?: LoggingLevel;
+  /** Wait this long after a list_changed notification before refetching (default 50 ms). */
+  listChangedDebounceMs?: number;
+  logger?: Logger;
+}
+
+export const DEFAULT_DISCOVER_TIMEOUT_MS = 3_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_INPUT_ROUNDS = 8;
+export const DEFAULT_MAX_PAGES = 100;
+export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 50;
+export const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-host', version: '0.1.0' };

@@ -1,0 +1,108 @@
+import { McpHostError } from '../errors/index.js';
+import type { JsonRpcPeer } from '../jsonrpc/peer.js';
+import type { RequestOptions } from '../jsonrpc/peer-options.js';
+import {
+  isInputRequiredResult,
+  McpMethod,
+  MODERN_PROTOCOL_VERSIONS,
+  pickMutualVersion,
+  type Implementation,
+  type JsonObject,
+  type LoggingLevel,
+} from '../protocol/index.js';
+import {
+  modernMeta,
+  supportedVersionsOf,
+  unsupportedVersionError,
+  withModernMeta,
+  type Session,
+} from './open-session.js';
+import type { ServerInput } from './server-input.js';
+
+/** Methods on which a modern server may answer `input_required`. */
+const INPUT_METHODS = new Set<string>([
+  McpMethod.ToolsCall,
+  McpMethod.PromptsGet,
+  McpMethod.ResourcesRead,
+]);
+
+export interface EraRequestContext {
+  peer: JsonRpcPeer;
+  session: Session;
+  input: ServerInput;
+  clientInfo: Implementation;
+  logLevel: LoggingLevel | undefined;
+  maxInputRounds: number;
+  serverName: string | undefined;
+}
+
+/**
+ * One request in the session's era. Legacy: sent as is. Modern: `_meta` added; an
+ * UnsupportedProtocolVersion (-32022) gets one retry with a mutual version; `input_required` is
+ * answered through the client's handlers and the request retried as a new request (new id,
+ * `inputResponses`, `requestState` echoed byte for byte), at most `maxInputRounds` times.
+ */
+export async function eraRequest<T>(
+  context: EraRequestContext,
+  method: string,
+  params: JsonObject | undefined,
+  options: RequestOptions,
+): Promise<T> {
+  const { peer, session, serverName } = context;
+  if (session.era === 'legacy') return peer.request<T>(method, params, options);
+  const where = serverName === undefined ? '' : `server '${serverName}': `;
+  let extra: JsonObject = {};
+  let versionRetried = false;
+  for (let round = 0; ;) {
+    const meta = modernMeta(
+      session.version,
+      { clientInfo: context.clientInfo, capabilities: context.input.capabilities },
+      context.logLevel,
+    );
+    let result: unknown;
+    try {
+      result = await peer.request(method, withModernMeta({ ...params, ...extra }, meta), options);
+    } catch (error) {
+      const supported = supportedVersionsOf(error);
+      if (supported === undefined || versionRetried) throw error;
+      const mutual = pickMutualVersion(MODERN_PROTOCOL_VERSIONS, supported);
+      if (mutual === undefined)
+        throw unsupportedVersionError(serverName, supported, MODERN_PROTOCOL_VERSIONS);
+      session.version = mutual;
+      versionRetried = true;
+      continue;
+    }
+    if (!isInputRequiredResult(result)) return result as T;
+    if (!INPUT_METHODS.has(method)) {
+      throw new McpHostError(
+        'PROTOCOL_VIOLATION',
+        `${where}'${method}' answered input_required, which it may not`,
+        {
+          serverName,
+          method,
+        },
+      );
+    }
+    if (++round > context.maxInputRounds) {
+      throw new McpHostError(
+        'INPUT_ROUNDS_EXCEEDED',
+        `${where}'${method}' still wanted input after ${context.maxInputRounds} rounds`,
+        {
+          serverName,
+          method,
+          details: { maxInputRounds: context.maxInputRounds },
+        },
+      );
+    }
+    extra = {};
+    if (result.inputRequests !== undefined) {
+      const signal = options.signal ?? new AbortController().signal;
+      extra.inputResponses = await context.input.answerInputRequests(
+        result.inputRequests,
+        signal,
+        method,
+      );
+    }
+    if (typeof result.requestState === 'string') extra.requestState = result.requestState;
+  }
+}

@@ -1,0 +1,10 @@
+export {
+  McpClient,
+  type McpClientState,
+  type CallOptions,
+  type Listing,
+  type ToolListing,
+} from './mcp-client.js';
+export * from './client-options.js';
+export type { ListChange } from './list-watcher.js';
+export type { Session } from './open-session.js';

@@ -1,0 +1,427 @@
+import { McpHostError } from '../errors/index.js';
+import type { Disposable } from '../internal/disposable.js';
+import { Emitter } from '../internal/emitter.js';
+import { silentLogger, type Logger } from '../internal/logger.js';
+import type { JsonRpcPeer } from '../jsonrpc/peer.js';
+import {
+  isObject,
+  McpMethod,
+  type CacheHints,
+  type CallToolResult,
+  type CompleteResult,
+  type CompletionReference,
+  type GetPromptResult,
+  type Implementation,
+  type JsonObject,
+  type LoggingLevel,
+  type ProgressNotificationParams,
+  type Prompt,
+  type ProtocolEra,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from '../protocol/index.js';
+import { connectSession, type ConnectedPeer } from './connect-session.js';
+import {
+  DEFAULT_CLIENT_INFO,
+  DEFAULT_LIST_CHANGED_DEBOUNCE_MS,
+  DEFAULT_MAX_INPUT_ROUNDS,
+  DEFAULT_MAX_PAGES,
+  type McpClientOptions,
+} from './client-options.js';
+import { eraRequest } from './era-requests.js';
+import type { Session } from './open-session.js';
+import { collectPages } from './pagination.js';
+import { ServerEvents } from './server-events.js';
+import { ServerInput } from './server-input.js';
+import { checkToolResult, partitionTools } from './tool-results.js';
+
+export type McpClientState = 'new' | 'connecting' | 'ready' | 'closing' | 'closed';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Progress notifications for this call; they also restart its idle timeout. */
+  onProgress?: (progress: ProgressNotificationParams) => void;
+}
+
+/** A whole list, all pages fetched, with the modern era's cache hints when the server gave them. */
+export interface Listing<T> extends CacheHints {
+  items: T[];
+}
+
+/** Tools, minus those whose definition is unusable (each named with the reason). */
+export interface ToolListing extends Listing<Tool> {
+  excluded: { name: string; reason: string }[];
+}
+
+/**
+ * One MCP server, whichever era it speaks. `connect()` detects the era (or uses a pinned or
+ * cached one), opens the session, and from then on every call carries what its era needs:
+ * nothing extra for legacy servers, `_meta` on every request for modern ones, with
+ * `input_required` results answered through the same handlers that serve legacy server requests.
+ * See docs/eras.md and docs/lifecycle.md.
+ */
+export class McpClient implements AsyncDisposable {
+  readonly serverName: string | undefined;
+  readonly #options: McpClientOptions;
+  readonly #logger: Logger;
+  readonly #input: ServerInput;
+  readonly #clientInfo: Implementation;
+  readonly #closeEmitter = new Emitter<McpHostError | undefined>();
+  readonly #events: ServerEvents;
+  /** Output schemas of the last listing, to validate structured results against. */
+  readonly #knownTools = new Map<string, Tool>();
+  #state: McpClientState = 'new';
+  #connected: ConnectedPeer | undefined;
+  #session: Session | undefined;
+  #connecting: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+  #logLevel: LoggingLevel | undefined;
+  #subscriptions: Disposable[] = [];
+
+  /** Fires once when the connection is gone: with the reason, or undefined after `close()`. */
+  readonly onClose = this.#closeEmitter.event;
+  /** Log messages the server sends (rate-limited per server). */
+  readonly onLogMessage;
+  /** A subscribed resource changed. */
+  readonly onResourceUpdated;
+  /** The tool list changed: refetched after a debounce, with what was added, removed and changed. */
+  readonly onToolsChanged;
+  readonly onResourcesChanged;
+  readonly onPromptsChanged;
+
+  constructor(options: McpClientOptions) {
+    this.#options = options;
+    this.serverName = options.serverName;
+    this.#logger = options.logger ?? silentLogger;
+    this.#input = new ServerInput(options.handlers ?? {}, options.serverName);
+    this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.#logLevel = options.logLevel;
+    this.#events = new ServerEvents(
+      {
+        tools: async () => (await this.#listTools(undefined)).items,
+        resources: async () =>
+          (await this.#list<Resource>(McpMethod.ResourcesList, 'resources', undefined)).items,
+        prompts: async () =>
+          (await this.#list<Prompt>(McpMethod.PromptsList, 'prompts', undefined)).items,
+      },
+      options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS,
+      this.#logger,
+      options.serverName,
+    );
+    this.onLogMessage = this.#events.log.event;
+    this.onResourceUpdated = this.#events.resourceUpdated.event;
+    this.onToolsChanged = this.#events.tools.onChange;
+    this.onResourcesChanged = this.#events.resources.onChange;
+    this.onPromptsChanged = this.#events.prompts.onChange;
+  }
+
+  get state(): McpClientState {
+    return this.#state;
+  }
+  /** What the session learnt: era, version, server info, capabilities, instructions. */
+  get session(): Readonly<Session> | undefined {
+    return this.#session;
+  }
+  get era(): ProtocolEra | undefined {
+    return this.#session?.era;
+  }
+  /** The process id of a stdio server, when the transport has one. */
+  get pid(): number | undefined {
+    return (this.#connected?.transport as { pid?: number } | undefined)?.pid;
+  }
+
+  /** Detects the era, opens the session. Idempotent while it runs. */
+  connect(options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.#connecting ??= this.#connect(options.signal);
+    return this.#connecting;
+  }
+
+  async #connect(signal: AbortSignal | undefined): Promise<void> {
+    if (this.#state !== 'new')
+      throw new McpHostError('INVALID_ARGUMENT', this.#where('connect() after close'));
+    this.#state = 'connecting';
+    try {
+      const connected = await connectSession({
+        options: this.#options,
+        clientInfo: this.#clientInfo,
+        input: this.#input,
+        signal,
+        attach: (peer) => this.#attach(peer),
+        logger: this.#logger,
+      });
+      this.#connected = connected;
+      this.#session = connected.session;
+      if (this.#state !== 'connecting') {
+        await connected.peer.close();
+        throw new McpHostError('CONNECTION_CLOSED', this.#where('closed while connecting'), {
+          serverName: this.serverName,
+        });
+      }
+      this.#state = 'ready';
+      if (
+        this.#session.era === 'legacy' &&
+        this.#logLevel !== undefined &&
+        this.#session.capabilities.logging !== undefined
+      ) {
+        await this.setLoggingLevel(this.#logLevel);
+      }
+    } catch (error) {
+      if (this.#state === 'connecting') this.#state = 'closed';
+      throw error;
+    }
+  }
+
+  /** Wires a freshly made peer: notifications, server requests, close. Returns what to dispose. */
+  #attach(peer: JsonRpcPeer): Disposable[] {
+    this.#subscriptions = [
+      ...this.#input.registerLegacyHandlers(peer),
+      ...this.#events.attach(peer),
+      peer.onClose((reason) => this.#onPeerClosed(peer, reason)),
+    ];
+    return this.#subscriptions;
+  }
+
+  #onPeerClosed(peer: JsonRpcPeer, reason: McpHostError | undefined): void {
+    if (this.#connected?.peer !== peer || this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#shutdownWatchers();
+    this.#closeEmitter.fire(reason);
+    this.#closeEmitter.clear();
+  }
+
+  // ---- primitives -------------------------------------------------------------------------
+
+  /** Every tool, all pages; tools with unusable definitions are left out and named in `excluded`. */
+  async listTools(options: { signal?: AbortSignal } = {}): Promise<ToolListing> {
+    const listing = await this.#listTools(options.signal);
+    this.#events.tools.seed(listing.items);
+    return listing;
+  }
+
+  async #listTools(signal: AbortSignal | undefined): Promise<ToolListing> {
+    const listing = await this.#list<Tool>(McpMethod.ToolsList, 'tools', signal);
+    const { items, excluded } = partitionTools(listing.items);
+    for (const { name, reason } of excluded)
+      this.#logger.warn(this.#where(`excluded tool '${name}': ${reason}`));
+    this.#knownTools.clear();
+    for (const tool of items) this.#knownTools.set(tool.name, tool);
+    return { ...listing, items, excluded };
+  }
+
+  async callTool(
+    name: string,
+    args: JsonObject = {},
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    const result = await this.#call<CallToolResult>(
+      McpMethod.ToolsCall,
+      { name, arguments: args },
+      options,
+    );
+    if (!isObject(result) || !Array.isArray(result.content)) {
+      throw new McpHostError(
+        'PROTOCOL_VIOLATION',
+        this.#where(`malformed result from tool '${name}'`),
+        {
+          serverName: this.serverName,
+          method: McpMethod.ToolsCall,
+          tool: name,
+        },
+      );
+    }
+    return checkToolResult(this.#knownTools.get(name), result);
+  }
+
+  async listResources(options: { signal?: AbortSignal } = {}): Promise<Listing<Resource>> {
+    const listing = await this.#list<Resource>(
+      McpMethod.ResourcesList,
+      'resources',
+      options.signal,
+    );
+    this.#events.resources.seed(listing.items);
+    return listing;
+  }
+
+  listResourceTemplates(
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Listing<ResourceTemplate>> {
+    return this.#list<ResourceTemplate>(
+      McpMethod.ResourceTemplatesList,
+      'resourceTemplates',
+      options.signal,
+    );
+  }
+
+  readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    return this.#call<ReadResourceResult>(McpMethod.ResourcesRead, { uri }, options);
+  }
+
+  /** Legacy: `resources/subscribe`. Updates arrive as `onResourceUpdated`. */
+  async subscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.#require(
+      this.#session?.capabilities.resources?.subscribe === true,
+      'resource subscriptions',
+    );
+    await this.#call(McpMethod.ResourcesSubscribe, { uri }, options);
+  }
+
+  async unsubscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.#require(
+      this.#session?.capabilities.resources?.subscribe === true,
+      'resource subscriptions',
+    );
+    await this.#call(McpMethod.ResourcesUnsubscribe, { uri }, options);
+  }
+
+  async listPrompts(options: { signal?: AbortSignal } = {}): Promise<Listing<Prompt>> {
+    const listing = await this.#list<Prompt>(McpMethod.PromptsList, 'prompts', options.signal);
+    this.#events.prompts.seed(listing.items);
+    return listing;
+  }
+
+  getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options: CallOptions = {},
+  ): Promise<GetPromptResult> {
+    return this.#call<GetPromptResult>(McpMethod.PromptsGet, { name, arguments: args }, options);
+  }
+
+  complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    context: { arguments?: Record<string, string> } = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CompleteResult> {
+    const params: JsonObject = { ref, argument };
+    if (context.arguments !== undefined) params.context = { arguments: context.arguments };
+    return this.#call<CompleteResult>(McpMethod.Complete, params, options);
+  }
+
+  /** Legacy: `logging/setLevel`. Modern: the level rides on every later request's `_meta`. */
+  async setLoggingLevel(
+    level: LoggingLevel,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    this.#logLevel = level;
+    if (this.#session?.era === 'legacy')
+      await this.#call(McpMethod.LoggingSetLevel, { level }, options);
+  }
+
+  /** A liveness check that bypasses every cache: `ping` (legacy) or `server/discover` (modern). */
+  async ping(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
+    await this.#call(
+      this.#session?.era === 'modern' ? McpMethod.Discover : McpMethod.Ping,
+      undefined,
+      options,
+    );
+  }
+
+  /** Tells a legacy server the client's roots changed (modern servers ask again when they need them). */
+  notifyRootsChanged(): void {
+    if (this.#session?.era === 'legacy') this.#peer().notify(McpMethod.RootsListChanged);
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #close(): Promise<void> {
+    if (this.#state === 'connecting') await this.#connecting?.catch(() => {});
+    const peer = this.#connected?.peer;
+    this.#state = 'closing';
+    this.#shutdownWatchers();
+    try {
+      await peer?.close();
+    } finally {
+      for (const subscription of this.#subscriptions) subscription.dispose();
+      this.#state = 'closed';
+      this.#closeEmitter.fire(undefined);
+      this.#closeEmitter.clear();
+    }
+  }
+
+  #shutdownWatchers(): void {
+    this.#events.close();
+  }
+
+  // ---- plumbing ---------------------------------------------------------------------------
+
+  #peer(): JsonRpcPeer {
+    const peer = this.#connected?.peer;
+    if (peer === undefined || this.#state !== 'ready') {
+      throw new McpHostError(
+        this.#state === 'new' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED',
+        this.#where(`the client is ${this.#state}`),
+        {
+          serverName: this.serverName,
+        },
+      );
+    }
+    return peer;
+  }
+
+  async #list<T>(
+    method: string,
+    key: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Listing<T>> {
+    const maxPages = this.#options.maxPages ?? DEFAULT_MAX_PAGES;
+    return collectPages<T>(
+      (cursor) =>
+        this.#call<JsonObject>(method, cursor === undefined ? {} : { cursor }, { signal }),
+      key,
+      maxPages,
+      (message) =>
+        new McpHostError('PROTOCOL_VIOLATION', this.#where(`${method}: ${message}`), {
+          serverName: this.serverName,
+          method,
+        }),
+    );
+  }
+
+  #call<T>(method: string, params: JsonObject | undefined, options: CallOptions): Promise<T> {
+    return eraRequest<T>(
+      {
+        peer: this.#peer(),
+        session: this.#session!,
+        input: this.#input,
+        clientInfo: this.#clientInfo,
+        logLevel: this.#logLevel,
+        maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+        serverName: this.serverName,
+      },
+      method,
+      params,
+      {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs,
+        onProgress: options.onProgress as ((params: unknown) => void) | undefined,
+      },
+    );
+  }
+
+  #require(condition: boolean, what: string): void {
+    if (!condition) {
+      throw new McpHostError(
+        'CAPABILITY_NOT_SUPPORTED',
+        this.#where(`the server does not support ${what}`),
+        {
+          serverName: this.serverName,
+        },
+      );
+    }
+  }
+
+  #where(message: string): string {
+    return this.serverName === undefined ? message : `server '${this.serverName}': ${message}`;
+  }
+}

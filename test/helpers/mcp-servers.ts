@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { McpClient, type McpClientOptions } from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';
 import { leakGuard } from './leak-guard.js';
+import { RecordingTransport } from './recording-transport.js';
 
 const require = createRequire(import.meta.url);
 
@@ -19,6 +20,8 @@ export const officialServers = {
 
 export interface RunningClient extends AsyncDisposable {
   readonly client: McpClient;
+  /** Every transport the client opened, recording what the client sent. */
+  readonly transports: RecordingTransport[];
 }
 
 /** Connects an McpClient to a script run with this Node over stdio; disposing closes and checks for leaks. */
@@ -30,16 +33,20 @@ export async function connectScript(
 ): Promise<RunningClient> {
   const guard = leakGuard();
   const { env, cwd, ...clientOptions } = options;
+  const transports: RecordingTransport[] = [];
   const client = new McpClient({
     serverName: name,
     transport: () => {
-      const transport = new StdioTransport({
-        serverName: name,
-        command: process.execPath,
-        args: [script, ...args],
-        env,
-        cwd,
-      });
+      const transport = new RecordingTransport(
+        new StdioTransport({
+          serverName: name,
+          command: process.execPath,
+          args: [script, ...args],
+          env,
+          cwd,
+        }),
+      );
+      transports.push(transport);
       return transport;
     },
     ...clientOptions,
@@ -53,6 +60,7 @@ export async function connectScript(
   }
   return {
     client,
+    transports,
     async [Symbol.asyncDispose]() {
       await client.close();
       await guard[Symbol.asyncDispose]();

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoggingMessageParams, ProgressNotificationParams } from '../../src/index.js';
 import { connectScript, officialServers, type RunningClient } from '../helpers/mcp-servers.js';
+import { SpecSchema } from '../helpers/spec-schema.js';
 
 const { script, args } = officialServers.everything;
 let server: RunningClient;
@@ -199,4 +200,18 @@ describe('official everything server over stdio', () => {
   it('answers ping', async () => {
     await expect(server.client.ping()).resolves.toBeUndefined();
   });
+
+  it('sent only messages that validate against the schema of their revision', () => {
+    const transport = server.transports.at(-1)!;
+    // The era probe is a modern request by design (2026-07-28 rules); everything after it is legacy.
+    const [probe, ...legacy] = transport.sent;
+    expect(probe).toMatchObject({ method: 'server/discover' });
+    expect(modern.check(probe!)).toEqual([]);
+    expect(legacy.length).toBeGreaterThan(20);
+    const problems = legacy.flatMap((message) => schema.check(message, transport.inboundMethods));
+    expect(problems).toEqual([]);
+  });
 });
+
+const schema = new SpecSchema('2025-11-25');
+const modern = new SpecSchema('2026-07-28');

@@ -12,7 +12,6 @@ import {
   isDiscoverResult,
   isInputRequiredResult,
   isJsonRpcErrorObject,
-  isJsonRpcErrorObject,
   isJsonRpcMessage,
   isTool,
   JsonRpcError,

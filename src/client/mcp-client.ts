@@ -3,6 +3,7 @@ import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
+import type { RequestOptions } from '../jsonrpc/peer-options.js';
 import {
   isObject,
   McpMethod,
@@ -33,6 +34,7 @@ import {
 import { eraRequest } from './era-requests.js';
 import type { Session } from './open-session.js';
 import { collectPages } from './pagination.js';
+import { ModernSubscriptions } from './modern-subscriptions.js';
 import { ServerEvents } from './server-events.js';
 import { ServerInput } from './server-input.js';
 import { checkToolResult, partitionTools } from './tool-results.js';
@@ -80,6 +82,7 @@ export class McpClient implements AsyncDisposable {
   #closing: Promise<void> | undefined;
   #logLevel: LoggingLevel | undefined;
   #subscriptions: Disposable[] = [];
+  #listen: ModernSubscriptions | undefined;
 
   /** Fires once when the connection is gone: with the reason, or undefined after `close()`. */
   readonly onClose = this.#closeEmitter.event;
@@ -161,6 +164,20 @@ export class McpClient implements AsyncDisposable {
         });
       }
       this.#state = 'ready';
+      if (this.#session.era === 'modern') {
+        this.#listen = new ModernSubscriptions(
+          (filter, signal) =>
+            this.#callRaw(
+              McpMethod.SubscriptionsListen,
+              { notifications: filter },
+              { signal, timeoutMs: Infinity, maxTotalTimeoutMs: Infinity },
+            ),
+          this.#session.capabilities,
+          this.#logger,
+          this.serverName,
+        );
+        this.#listen.start();
+      }
       if (
         this.#session.era === 'legacy' &&
         this.#logLevel !== undefined &&
@@ -259,13 +276,17 @@ export class McpClient implements AsyncDisposable {
     return this.#call<ReadResourceResult>(McpMethod.ResourcesRead, { uri }, options);
   }
 
-  /** Legacy: `resources/subscribe`. Updates arrive as `onResourceUpdated`. */
+  /**
+   * Subscribes to a resource's updates, which arrive as `onResourceUpdated`. Legacy:
+   * `resources/subscribe`. Modern: the URI joins the `subscriptions/listen` stream's filter.
+   */
   async subscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
     this.#require(
       this.#session?.capabilities.resources?.subscribe === true,
       'resource subscriptions',
     );
-    await this.#call(McpMethod.ResourcesSubscribe, { uri }, options);
+    if (this.#listen !== undefined) this.#listen.subscribe(uri);
+    else await this.#call(McpMethod.ResourcesSubscribe, { uri }, options);
   }
 
   async unsubscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
@@ -273,7 +294,8 @@ export class McpClient implements AsyncDisposable {
       this.#session?.capabilities.resources?.subscribe === true,
       'resource subscriptions',
     );
-    await this.#call(McpMethod.ResourcesUnsubscribe, { uri }, options);
+    if (this.#listen !== undefined) this.#listen.unsubscribe(uri);
+    else await this.#call(McpMethod.ResourcesUnsubscribe, { uri }, options);
   }
 
   async listPrompts(options: { signal?: AbortSignal } = {}): Promise<Listing<Prompt>> {
@@ -351,6 +373,7 @@ export class McpClient implements AsyncDisposable {
 
   #shutdownWatchers(): void {
     this.#events.close();
+    this.#listen?.close();
   }
 
   // ---- plumbing ---------------------------------------------------------------------------
@@ -369,44 +392,32 @@ export class McpClient implements AsyncDisposable {
     return peer;
   }
 
-  async #list<T>(
-    method: string,
-    key: string,
-    signal: AbortSignal | undefined,
-  ): Promise<Listing<T>> {
+  #list<T>(method: string, key: string, signal: AbortSignal | undefined): Promise<Listing<T>> {
+    const fetchPage = (cursor: string | undefined): Promise<JsonObject> =>
+      this.#call<JsonObject>(method, cursor === undefined ? {} : { cursor }, { signal });
     const maxPages = this.#options.maxPages ?? DEFAULT_MAX_PAGES;
-    return collectPages<T>(
-      (cursor) =>
-        this.#call<JsonObject>(method, cursor === undefined ? {} : { cursor }, { signal }),
-      key,
-      maxPages,
-      (message) =>
-        new McpHostError('PROTOCOL_VIOLATION', this.#where(`${method}: ${message}`), {
-          serverName: this.serverName,
-          method,
-        }),
-    );
+    return collectPages<T>(fetchPage, key, maxPages, { method, serverName: this.serverName });
   }
 
   #call<T>(method: string, params: JsonObject | undefined, options: CallOptions): Promise<T> {
-    return eraRequest<T>(
-      {
-        peer: this.#peer(),
-        session: this.#session!,
-        input: this.#input,
-        clientInfo: this.#clientInfo,
-        logLevel: this.#logLevel,
-        maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
-        serverName: this.serverName,
-      },
-      method,
-      params,
-      {
-        signal: options.signal,
-        timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs,
-        onProgress: options.onProgress as ((params: unknown) => void) | undefined,
-      },
-    );
+    return this.#callRaw<T>(method, params, {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs,
+      onProgress: options.onProgress as ((params: unknown) => void) | undefined,
+    });
+  }
+
+  #callRaw<T>(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<T> {
+    const context = {
+      peer: this.#peer(),
+      session: this.#session!,
+      input: this.#input,
+      clientInfo: this.#clientInfo,
+      logLevel: this.#logLevel,
+      maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      serverName: this.serverName,
+    };
+    return eraRequest<T>(context, method, params, options);
   }
 
   #require(condition: boolean, what: string): void {

@@ -1,3 +1,4 @@
+import { McpHostError } from '../errors/index.js';
 import { isObject, type CacheHints, type JsonObject } from '../protocol/index.js';
 
 /**
@@ -9,8 +10,14 @@ export async function collectPages<T>(
   fetchPage: (cursor: string | undefined) => Promise<JsonObject>,
   key: string,
   maxPages: number,
-  fail: (message: string) => Error,
+  where: { method: string; serverName: string | undefined },
 ): Promise<{ items: T[] } & CacheHints> {
+  const fail = (message: string): McpHostError =>
+    new McpHostError(
+      'PROTOCOL_VIOLATION',
+      `${where.serverName === undefined ? '' : `server '${where.serverName}': `}${where.method}: ${message}`,
+      { serverName: where.serverName, method: where.method },
+    );
   const items: T[] = [];
   const seen = new Set<string>();
   let hints: CacheHints = {};

@@ -9,6 +9,7 @@ import tseslint from 'typescript-eslint';
 const layers = [
   ['internal'],
   ['errors'],
+  ['state'],
   ['jsonrpc'],
   ['protocol'],
   ['transport'],

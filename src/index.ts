@@ -10,3 +10,10 @@ export type { Logger, LogFields } from './internal/logger.js';
 export { silentLogger } from './internal/logger.js';
 export * from './protocol/index.js';
 export * from './client/index.js';
+export { MemoryStateStore, type StateStore } from './state/state-store.js';
+export { canonicalJson, sha256Hex, MAX_CANONICAL_JSON_DEPTH } from './state/canonical-json.js';
+export {
+  serverIdentity,
+  type ServerIdentity,
+  type TransportDefinition,
+} from './state/server-identity.js';

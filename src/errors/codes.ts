@@ -64,6 +64,26 @@ export const errorCodes = {
     permanent: false,
     when: 'An unexpected failure inside mcp-host or a handler it called; the `cause` holds the original error.',
   },
+  STATE_LOCK_TIMEOUT: {
+    permanent: false,
+    when: "The state file's lock stayed held by another live process for longer than `lockTimeoutMs`; `details` names the file, the lock file and the holder's pid. Nothing was read or written.",
+  },
+  STATE_CORRUPT: {
+    permanent: true,
+    when: "The state file is not JSON or not in the state format, and the store was made with `corruptFile: 'fail'` (by default it is moved aside and the store starts empty). The file is left as it is.",
+  },
+  STATE_VERSION_UNSUPPORTED: {
+    permanent: true,
+    when: 'The state file was written by a newer mcp-host (its `version` is higher than this one reads; `details.version`). The file is left untouched: nothing is read from it or written to it.',
+  },
+  STATE_IO_FAILED: {
+    permanent: false,
+    when: 'The state file, its lock file or its directory could not be read or written (permission denied, not a directory, disk full, read-only file system); `details` names the path, the operation and the errno.',
+  },
+  STATE_CLOSED: {
+    permanent: true,
+    when: 'An operation was attempted on a state store after its `close()`.',
+  },
 } as const satisfies Record<string, { permanent: boolean; when: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

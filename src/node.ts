@@ -1,0 +1,14 @@
+/** Node-only helpers: the state store in a file, and where it lives by default. */
+export {
+  FileStateStore,
+  DEFAULT_LOCK_TIMEOUT_MS,
+  DEFAULT_STALE_LOCK_MS,
+  STATE_FILE_VERSION,
+  type FileStateStoreOptions,
+} from './state/file-state-store.js';
+export {
+  defaultStateDir,
+  defaultStatePath,
+  STATE_DIR_ENV,
+  STATE_FILE_NAME,
+} from './state/default-state-dir.js';

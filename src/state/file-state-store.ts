@@ -1,0 +1,394 @@
+/**
+ * A `StateStore` in one JSON file, safe to share between processes (Node only).
+ *
+ * File format, version 1 (pretty-printed, namespaces and keys sorted):
+ * `{ "version": 1, "namespaces": { "<namespace>": { "<key>": <value> } } }`. Unknown top-level
+ * members are kept as they are.
+ *
+ * - Every change (`set`, `delete`, `update`) takes the exclusive lock `<file>.lock` (see
+ *   file-lock.ts), reads the file again under it (another process may have changed it), applies
+ *   the change and writes a temporary file in the same directory (`<file>.<pid>.<random>.tmp`,
+ *   flushed to disk) that then replaces the file with one `rename`: a reader sees the old file or
+ *   the new one, never half of one. Operations of one process on one file also queue in memory,
+ *   so they never poll for a lock their own process holds.
+ * - Reads (`get`, `entries`) take no lock, thanks to the atomic rename. They read the file each
+ *   time: no cache, so a change by another process is seen at once.
+ * - The file is created with mode 0600 and any directory created for it with mode 0700; every
+ *   write replaces the file, so it is 0600 after the first write even if it was not before.
+ * - A file written by a newer mcp-host (`version` above 1) is refused (`STATE_VERSION_UNSUPPORTED`)
+ *   and never written.
+ * - A corrupt file (not JSON, or not this shape) is never overwritten. By default
+ *   (`corruptFile: 'quarantine'`) the first operation that meets it takes the lock, reads it again
+ *   and, if still corrupt, renames it to `<file>.corrupt-<timestamp>-<pid>` (kept for inspection or
+ *   repair; nothing is deleted), logs a warning naming both paths, and carries on with an empty
+ *   state. Losing remembered eras, pins or tokens costs a re-negotiation, a re-pin or a login;
+ *   refusing to run until someone edits a file by hand costs more. With `corruptFile: 'fail'`
+ *   every operation fails with `STATE_CORRUPT` instead and the file stays where it is.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { debugLogger } from '../internal/debug-logger.js';
+import type { Logger } from '../internal/logger.js';
+import { delay } from '../internal/wait.js';
+import { canonicalJson } from './canonical-json.js';
+import { defaultStatePath } from './default-state-dir.js';
+import { acquireFileLock, errnoOf, stateIoError } from './file-lock.js';
+import {
+  checkNamespace,
+  checkStateKey,
+  stateClosedError,
+  toStoredJson,
+  type StateStore,
+} from './state-store.js';
+
+/** The format version this code writes, and the highest it reads. */
+export const STATE_FILE_VERSION = 1;
+export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+export const DEFAULT_STALE_LOCK_MS = 30_000;
+
+export interface FileStateStoreOptions {
+  /**
+   * The state file. Default: `<defaultStateDir()>/state.json`. A relative path is resolved against
+   * the working directory once, when the store is made.
+   */
+  path?: string;
+  /** How long a change waits for the lock held by another process (default 10 s). */
+  lockTimeoutMs?: number;
+  /** A lock older than this, or whose process on this host is dead, is broken (default 30 s). */
+  staleLockMs?: number;
+  /** What to do with a corrupt state file (default `quarantine`: move it aside, start empty). */
+  corruptFile?: 'quarantine' | 'fail';
+  /** Receives the corrupt-file and stale-lock warnings. Default: `NODE_DEBUG=mcp-host`. */
+  logger?: Logger;
+}
+
+/** The state file, parsed. */
+interface StateDocument {
+  namespaces: Map<string, Map<string, unknown>>;
+  /** Top-level members other than `version` and `namespaces`, kept as found. */
+  extra: Map<string, unknown>;
+}
+
+/** One queue per file, so that a process never competes with itself for the file lock. */
+const queues = new Map<string, Promise<void>>();
+
+function enqueue<R>(path: string, task: () => Promise<R>): Promise<R> {
+  const run = (queues.get(path) ?? Promise.resolve()).then(task);
+  const tail = run.then(
+    () => {},
+    () => {},
+  );
+  queues.set(path, tail);
+  void tail.then(() => {
+    if (queues.get(path) === tail) queues.delete(path);
+  });
+  return run;
+}
+
+export class FileStateStore implements StateStore, AsyncDisposable {
+  /** The state file, absolute. */
+  readonly path: string;
+  /** The lock file: `<path>.lock`. */
+  readonly lockPath: string;
+  readonly #lockTimeoutMs: number;
+  readonly #staleLockMs: number;
+  readonly #corruptFile: 'quarantine' | 'fail';
+  readonly #logger: Logger;
+  readonly #inFlight = new Set<Promise<unknown>>();
+  #closed = false;
+
+  constructor(options: FileStateStoreOptions = {}) {
+    this.path = resolve(options.path ?? defaultStatePath());
+    this.lockPath = `${this.path}.lock`;
+    this.#lockTimeoutMs = checkMs(
+      'lockTimeoutMs',
+      options.lockTimeoutMs,
+      DEFAULT_LOCK_TIMEOUT_MS,
+      0,
+    );
+    this.#staleLockMs = checkMs('staleLockMs', options.staleLockMs, DEFAULT_STALE_LOCK_MS, 1);
+    const corruptFile = options.corruptFile ?? 'quarantine';
+    if (corruptFile !== 'quarantine' && corruptFile !== 'fail')
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `FileStateStore: corruptFile must be 'quarantine' or 'fail'`,
+      );
+    this.#corruptFile = corruptFile;
+    this.#logger = options.logger ?? debugLogger;
+  }
+
+  get<T = unknown>(namespace: string, key: string): Promise<T | undefined> {
+    return this.#track(async () => {
+      checkStateKey(namespace, key);
+      const document = await this.#read();
+      return document.namespaces.get(namespace)?.get(key) as T | undefined;
+    });
+  }
+
+  async set(namespace: string, key: string, value: unknown): Promise<void> {
+    await this.update(namespace, key, () => value);
+  }
+
+  async delete(namespace: string, key: string): Promise<void> {
+    await this.update(namespace, key, () => undefined);
+  }
+
+  update<T = unknown>(
+    namespace: string,
+    key: string,
+    fn: (current: T | undefined) => T | undefined,
+  ): Promise<T | undefined> {
+    return this.#track(async () => {
+      checkStateKey(namespace, key);
+      return this.#locked((document) => {
+        const values = document.namespaces.get(namespace);
+        const current = values?.get(key);
+        const before = canonicalOrNull(current);
+        const after = toStoredJson(namespace, key, fn(current as T | undefined));
+        if (after === before) return { result: current as T | undefined, changed: false };
+        if (after === undefined) {
+          values?.delete(key);
+          if (values?.size === 0) document.namespaces.delete(namespace);
+          return { result: undefined, changed: true };
+        }
+        const stored = JSON.parse(after) as T;
+        if (values === undefined) document.namespaces.set(namespace, new Map([[key, stored]]));
+        else values.set(key, stored);
+        // The caller gets its own copy: the document is about to be written, not shared.
+        return { result: JSON.parse(after) as T, changed: true };
+      });
+    });
+  }
+
+  entries(namespace: string): Promise<Array<[string, unknown]>> {
+    return this.#track(async () => {
+      checkNamespace(namespace);
+      const values = (await this.#read()).namespaces.get(namespace);
+      if (values === undefined) return [];
+      return [...values.keys()].sort().map((key): [string, unknown] => [key, values.get(key)]);
+    });
+  }
+
+  /** Refuses new operations at once (`STATE_CLOSED`) and waits for those under way. Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #track<R>(operation: () => Promise<R>): Promise<R> {
+    if (this.#closed) return Promise.reject(stateClosedError(`state file '${this.path}'`));
+    const promise = operation();
+    this.#inFlight.add(promise);
+    const forget = (): void => void this.#inFlight.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  /** The current state, read without the lock (writes are atomic renames). */
+  async #read(): Promise<StateDocument> {
+    const text = await this.#readText();
+    if (text === undefined) return emptyDocument();
+    try {
+      return parseStateFile(text, this.path);
+    } catch (error) {
+      if (!(error instanceof McpHostError) || error.code !== 'STATE_CORRUPT') throw error;
+      if (this.#corruptFile === 'fail') throw error;
+      // Quarantine under the lock, where the file is read again: someone may have fixed it.
+      return this.#locked((document) => ({ result: document, changed: false }));
+    }
+  }
+
+  /** Runs a read-modify-write under this process's queue and the file lock. */
+  #locked<R>(change: (document: StateDocument) => { result: R; changed: boolean }): Promise<R> {
+    return enqueue(this.path, async () => {
+      await this.#ensureDirectory();
+      const lock = await acquireFileLock(this.lockPath, {
+        timeoutMs: this.#lockTimeoutMs,
+        staleMs: this.#staleLockMs,
+        logger: this.#logger,
+        guardedPath: this.path,
+      });
+      try {
+        const document = await this.#readUnderLock();
+        const { result, changed } = change(document);
+        if (changed) await this.#writeAtomically(serializeStateFile(document));
+        return result;
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  async #readUnderLock(): Promise<StateDocument> {
+    const text = await this.#readText();
+    if (text === undefined) return emptyDocument();
+    try {
+      return parseStateFile(text, this.path);
+    } catch (error) {
+      if (!(error instanceof McpHostError) || error.code !== 'STATE_CORRUPT') throw error;
+      if (this.#corruptFile === 'fail') throw error;
+      await this.#quarantine(error);
+      return emptyDocument();
+    }
+  }
+
+  async #quarantine(problem: McpHostError): Promise<void> {
+    const stamp = new Date().toISOString().replace(/[-:.]/g, '');
+    const aside = `${this.path}.corrupt-${stamp}-${process.pid}`;
+    try {
+      await rename(this.path, aside);
+    } catch (error) {
+      throw stateIoError(this.path, aside, 'move the corrupt state file aside', error);
+    }
+    this.#logger.warn('state file was corrupt: moved it aside and started empty', {
+      path: this.path,
+      movedTo: aside,
+      problem: problem.message,
+    });
+  }
+
+  async #readText(): Promise<string | undefined> {
+    try {
+      return await readFile(this.path, 'utf8');
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return undefined;
+      throw stateIoError(this.path, this.path, 'read it', error);
+    }
+  }
+
+  async #ensureDirectory(): Promise<void> {
+    const directory = dirname(this.path);
+    try {
+      await mkdir(directory, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw stateIoError(this.path, directory, 'create its directory', error);
+    }
+  }
+
+  /** Writes a temporary file next to the state file, flushes it, and renames it over the file. */
+  async #writeAtomically(text: string): Promise<void> {
+    const temporary = `${this.path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+    try {
+      const handle = await open(temporary, 'wx', 0o600);
+      try {
+        await handle.chmod(0o600); // exactly 0600, whatever the umask
+        await handle.writeFile(text);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await renameWithRetry(temporary, this.path);
+    } catch (error) {
+      await unlink(temporary).catch(() => {});
+      throw stateIoError(this.path, this.path, 'write it', error);
+    }
+  }
+}
+
+function checkMs(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min)
+    throw new McpHostError(
+      'INVALID_ARGUMENT',
+      `FileStateStore: ${name} must be a finite number of milliseconds, at least ${min}`,
+    );
+  return value;
+}
+
+/** The canonical text of a value found in the file; null if it has none (a lone surrogate). */
+function canonicalOrNull(value: unknown): string | undefined | null {
+  if (value === undefined) return undefined;
+  try {
+    return canonicalJson(value);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Windows refuses to replace a file that another process has open for a moment (EPERM, EACCES,
+ * EBUSY); a reader holds it only briefly, so retry a few times there. Elsewhere rename is atomic
+ * and never blocked by readers.
+ */
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await rename(from, to);
+      return;
+    } catch (error) {
+      const errno = errnoOf(error);
+      const transient = errno === 'EPERM' || errno === 'EACCES' || errno === 'EBUSY';
+      if (process.platform !== 'win32' || !transient || attempt >= 10) throw error;
+      await delay(10 * (attempt + 1), { ref: true });
+    }
+  }
+}
+
+function emptyDocument(): StateDocument {
+  return { namespaces: new Map(), extra: new Map() };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Parses the state file: `STATE_VERSION_UNSUPPORTED` or `STATE_CORRUPT` when it cannot. */
+function parseStateFile(text: string, path: string): StateDocument {
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (error) {
+    throw corrupt(path, `not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (!isRecord(root)) throw corrupt(path, 'not a JSON object');
+  const version = root.version;
+  if (typeof version === 'number' && Number.isInteger(version) && version > STATE_FILE_VERSION)
+    throw new McpHostError(
+      'STATE_VERSION_UNSUPPORTED',
+      `state file '${path}' has format version ${version}, written by a newer mcp-host; this one reads up to version ${STATE_FILE_VERSION}. It was left untouched; upgrade mcp-host or point it at another state file.`,
+      { details: { path, version, supportedVersion: STATE_FILE_VERSION } },
+    );
+  if (version !== STATE_FILE_VERSION)
+    throw corrupt(path, `its "version" is ${JSON.stringify(version) ?? 'missing'}`);
+  const namespaces = root.namespaces;
+  if (!isRecord(namespaces)) throw corrupt(path, '"namespaces" is not an object');
+  const document = emptyDocument();
+  for (const [namespace, values] of Object.entries(namespaces)) {
+    if (!isRecord(values))
+      throw corrupt(path, `namespace ${JSON.stringify(namespace)} is not an object`);
+    const map = new Map(Object.entries(values));
+    if (map.size > 0) document.namespaces.set(namespace, map);
+  }
+  for (const [name, value] of Object.entries(root))
+    if (name !== 'version' && name !== 'namespaces') document.extra.set(name, value);
+  return document;
+}
+
+function corrupt(path: string, reason: string): McpHostError {
+  return new McpHostError('STATE_CORRUPT', `state file '${path}' is corrupt: ${reason}`, {
+    details: { path },
+  });
+}
+
+/** The file text: pretty-printed, namespaces and keys sorted, ending with a newline. */
+function serializeStateFile(document: StateDocument): string {
+  // Objects without a prototype, so that a key named "__proto__" is just a key.
+  const namespaces = Object.create(null) as Record<string, Record<string, unknown>>;
+  for (const namespace of [...document.namespaces.keys()].sort()) {
+    const values = document.namespaces.get(namespace)!;
+    const out = Object.create(null) as Record<string, unknown>;
+    for (const key of [...values.keys()].sort()) out[key] = values.get(key);
+    namespaces[namespace] = out;
+  }
+  const root = Object.create(null) as Record<string, unknown>;
+  root.version = STATE_FILE_VERSION;
+  for (const [name, value] of document.extra) root[name] = value;
+  root.namespaces = namespaces;
+  return `${JSON.stringify(root, null, 2)}\n`;
+}

@@ -38,6 +38,11 @@ describe('entry points', () => {
     expect([...importGraph('testing/index.ts').external]).toEqual([]);
   });
 
+  it('the node entry uses only Node built-ins', () => {
+    const { external } = importGraph('node.ts');
+    expect([...external].every((specifier) => specifier.startsWith('node:'))).toBe(true);
+  });
+
   it('the stdio entry uses only Node built-ins', () => {
     const { external } = importGraph('stdio.ts');
     expect([...external].every((specifier) => specifier.startsWith('node:'))).toBe(true);

@@ -12,6 +12,7 @@ const layers = [
   ['state'],
   ['jsonrpc'],
   ['protocol'],
+  ['schema'],
   ['transport'],
   ['client', 'auth'],
   ['host'],

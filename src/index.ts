@@ -17,3 +17,4 @@ export {
   type ServerIdentity,
   type TransportDefinition,
 } from './state/server-identity.js';
+export * from './schema/index.js';

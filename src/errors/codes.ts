@@ -60,6 +60,18 @@ export const errorCodes = {
     permanent: true,
     when: 'The operation needs a capability the server did not advertise (for example resource subscriptions), or a handler the client was not given.',
   },
+  SCHEMA_TOO_DEEP: {
+    permanent: true,
+    when: "A tool's JSON Schema is nested deeper than `maxDepth` (64 levels by default); it was not compiled and only that tool is affected.",
+  },
+  SCHEMA_TOO_LARGE: {
+    permanent: true,
+    when: "A tool's JSON Schema is larger than `maxBytes` (256 KiB of JSON by default); it was not compiled and only that tool is affected.",
+  },
+  SCHEMA_INVALID: {
+    permanent: true,
+    when: "A tool's JSON Schema is not valid JSON Schema (or not JSON, or has an invalid or unresolvable local `$ref` or `pattern`); the problem says why, and only that tool is affected.",
+  },
   INTERNAL: {
     permanent: false,
     when: 'An unexpected failure inside mcp-host or a handler it called; the `cause` holds the original error.',

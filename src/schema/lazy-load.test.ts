@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
+import { McpHostError } from '../errors/index.js';
+import { createSchemaValidator } from './index.js';
+
+// Loading ajv or re2js fails in this file: whatever imports them eagerly cannot be imported here.
+const loaded = vi.hoisted((): string[] => []);
+vi.mock('ajv', () => {
+  loaded.push('ajv');
+  throw new Error('ajv is not available in this test');
+});
+vi.mock('re2js', () => {
+  loaded.push('re2js');
+  throw new Error('re2js is not available in this test');
+});
+
+const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const staticImport =
+  /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
+
+/** Every module the entry reaches through static imports (type-only ones too), and every package. */
+function staticGraph(entry: string): { files: Set<string>; external: Set<string> } {
+  const files = new Set<string>();
+  const external = new Set<string>();
+  const queue = [resolve(srcDir, entry)];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const match of readFileSync(file, 'utf8').matchAll(staticImport)) {
+      const specifier = match[1] ?? match[2]!;
+      if (specifier.startsWith('.'))
+        queue.push(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
+      else external.add(specifier);
+    }
+  }
+  return { files, external };
+}
+
+describe('the validator is loaded lazily', () => {
+  it('no static import path leads from the root entry or src/schema to ajv or re2js', () => {
+    for (const entry of ['index.ts', 'schema/index.ts']) {
+      const { files, external } = staticGraph(entry);
+      expect([...external]).toEqual([]);
+      expect(files).toContain(resolve(srcDir, 'schema/schema-validator.ts'));
+      expect(files).not.toContain(resolve(srcDir, 'schema/ajv-engine.ts'));
+      expect(files).not.toContain(resolve(srcDir, 'schema/re2-regexp.ts'));
+    }
+    const engine = staticGraph('schema/ajv-engine.ts').external;
+    expect([...engine].sort()).toEqual(['ajv', 'ajv/dist/2019.js', 'ajv/dist/2020.js', 're2js']);
+  });
+
+  it('importing src/schema loads neither; the first compile() does, and a failed load is a typed error', async () => {
+    const validator = createSchemaValidator({ maxDepth: 2 });
+    expect(loaded).toEqual([]);
+    // Refused before anything is loaded: no engine needed.
+    expect(await validator.compile({ not: { not: {} } })).toMatchObject({
+      code: 'SCHEMA_TOO_DEEP',
+    });
+    expect(loaded).toEqual([]);
+    const error: unknown = await validator.compile({ type: 'string' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpHostError);
+    expect(error).toMatchObject({
+      code: 'INTERNAL',
+      message: 'cannot load the JSON Schema validator (ajv, re2js)',
+    });
+    expect(loaded.length).toBeGreaterThan(0);
+  });
+});

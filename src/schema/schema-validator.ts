@@ -1,0 +1,118 @@
+import { McpHostError } from '../errors/index.js';
+import { LruMap } from './lru-map.js';
+import { prepareSchema } from './prepare-schema.js';
+import type { SchemaCheck } from './schema-check.js';
+
+export interface SchemaValidatorOptions {
+  /** Deepest nesting of JSON objects and arrays in a schema (`{"properties":{"a":{}}}` is 3). */
+  maxDepth?: number;
+  /** Largest schema, as JSON text in UTF-8 bytes. */
+  maxBytes?: number;
+  /** Compiled schemas kept for reuse, least recently used dropped first; 0 keeps none. */
+  maxCacheEntries?: number;
+}
+
+export const defaultSchemaValidatorOptions = {
+  maxDepth: 64,
+  maxBytes: 256 * 1024,
+  maxCacheEntries: 512,
+} as const satisfies Required<SchemaValidatorOptions>;
+
+/**
+ * Compiles the JSON Schemas that MCP servers send with their tools (`inputSchema`,
+ * `outputSchema`) into validators, treating every schema as untrusted input:
+ *
+ * - The caller's schema is never changed; `$ref`s stay as sent. Compilation works on a copy.
+ * - No `$ref` is ever fetched. A `$ref` outside the schema (an `http:` URI, another file) accepts
+ *   any value and is listed in `externalRefs`.
+ * - Depth and size are checked before anything is compiled (`SCHEMA_TOO_DEEP`,
+ *   `SCHEMA_TOO_LARGE`); an invalid schema is reported (`SCHEMA_INVALID`) with the reason, never
+ *   thrown. Boolean schemas (`true`, `false`) are valid.
+ * - `pattern`s run on a linear-time engine (RE2), so none can block the event loop; patterns RE2
+ *   cannot run accept anything and are listed in `unsupportedPatterns`.
+ * - Dialects: 2020-12 (also when `$schema` is absent, as MCP specifies), 2019-09 and draft-07
+ *   (draft-06 and draft-04 with draft-07 rules). A schema without `$schema` that is invalid as
+ *   2020-12 but valid as draft-07 (tuple `items`) is validated as draft-07, with a warning.
+ * - The validator (ajv) is loaded on the first `compile()`, not when mcp-host is imported.
+ *
+ * Results are cached by schema object (a `WeakMap`) and by a SHA-256 digest of the schema's JSON
+ * text, in an LRU of `maxCacheEntries`: the same tools listed again compile once.
+ */
+export class SchemaValidator {
+  readonly options: Readonly<Required<SchemaValidatorOptions>>;
+  readonly #digests = new WeakMap<object, string>();
+  readonly #cache: LruMap<string, SchemaCheck>;
+
+  constructor(options: SchemaValidatorOptions = {}) {
+    const merged = { ...defaultSchemaValidatorOptions, ...withoutUndefined(options) };
+    for (const [name, value] of Object.entries(merged))
+      if (!Number.isInteger(value) || value < (name === 'maxCacheEntries' ? 0 : 1))
+        throw new McpHostError(
+          'INVALID_ARGUMENT',
+          `SchemaValidator: ${name} must be a ${name === 'maxCacheEntries' ? 'non-negative' : 'positive'} integer`,
+        );
+    this.options = Object.freeze(merged);
+    this.#cache = new LruMap(merged.maxCacheEntries);
+  }
+
+  /** Compiled schemas currently cached. */
+  get cacheSize(): number {
+    return this.#cache.size;
+  }
+
+  /**
+   * Checks and compiles `schema`. Resolves to `{ ok: true, validate, ... }` or to
+   * `{ ok: false, code, problem }`; it rejects only when the validator itself cannot be loaded
+   * (`INTERNAL`, an installation problem). The same schema (by object, or by JSON text while
+   * cached) gives the same frozen result.
+   */
+  async compile(schema: unknown): Promise<SchemaCheck> {
+    const known = isObject(schema) ? this.#digests.get(schema) : undefined;
+    const hit = known === undefined ? undefined : this.#cache.get(known);
+    if (hit !== undefined) return hit;
+
+    const prepared = prepareSchema(schema, this.options);
+    if (!prepared.ok) return prepared;
+    const digest = await sha256(prepared.text);
+    if (isObject(schema)) this.#digests.set(schema, digest);
+    const cached = this.#cache.get(digest);
+    if (cached !== undefined) return cached;
+
+    const engine = await import('./ajv-engine.js').catch((error: unknown) => {
+      throw new McpHostError('INTERNAL', 'cannot load the JSON Schema validator (ajv, re2js)', {
+        cause: error,
+      });
+    });
+    // A concurrent compile() of the same schema may have finished while this one was loading.
+    const done = this.#cache.get(digest);
+    if (done !== undefined) return done;
+    const check = engine.compilePrepared(prepared);
+    this.#cache.set(digest, check);
+    return check;
+  }
+
+  /** Drops every cached compiled schema. */
+  clearCache(): void {
+    this.#cache.clear();
+  }
+}
+
+/** Makes a `SchemaValidator`; see there. */
+export function createSchemaValidator(options?: SchemaValidatorOptions): SchemaValidator {
+  return new SchemaValidator(options);
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+function withoutUndefined(options: SchemaValidatorOptions): SchemaValidatorOptions {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  let hex = '';
+  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}

@@ -1,5 +1,6 @@
 import type { Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
+import type { SchemaValidator } from '../schema/index.js';
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -78,6 +79,12 @@ export interface McpClientOptions {
   maxPages?: number;
   /** Modern era: the log level asked for on each request; legacy: sent with `logging/setLevel`. */
   logLevel?: LoggingLevel;
+  /**
+   * Validates tool schemas when listing (a tool whose schema is invalid, too deep or too large is
+   * excluded with a warning) and `structuredContent` against `outputSchema` when calling. Shared
+   * between clients to share its cache; `false` turns validation off. Default: one per client.
+   */
+  schemaValidator?: SchemaValidator | false;
   /** Wait this long after a list_changed notification before refetching (default 50 ms). */
   listChangedDebounceMs?: number;
   logger?: Logger;

@@ -432,6 +432,44 @@ describe('primitives', () => {
     expect(typed.content[0]).toMatchObject({ text: expect.stringContaining('structuredContent') });
   });
 
+  it('excludes a tool whose schema is invalid, keeps the others, and validates structuredContent', async () => {
+    await using h = await connect({
+      era: 'legacy',
+      tools: [
+        { name: 'broken', inputSchema: { type: 42 } as never },
+        {
+          name: 'weather',
+          inputSchema: { type: 'object' },
+          outputSchema: {
+            type: 'object',
+            properties: { temperature: { type: 'number' } },
+            required: ['temperature'],
+          },
+          handler: (args) => ({
+            content: [],
+            structuredContent: { temperature: args.bad === true ? 'hot' : 21 },
+          }),
+        },
+      ],
+    });
+    await h.client.connect();
+    const listing = await h.client.listTools();
+    expect(listing.items.map((t) => t.name)).toEqual(['weather']);
+    expect(listing.excluded).toEqual([
+      { name: 'broken', reason: expect.stringContaining('inputSchema is unusable') },
+    ]);
+    expect(await h.client.callTool('weather', {})).toMatchObject({
+      structuredContent: { temperature: 21 },
+    });
+    const mismatch = await h.client.callTool('weather', { bad: true });
+    expect(mismatch.isError).toBe(true);
+    expect(mismatch.content[0]).toMatchObject({
+      text: expect.stringMatching(
+        /does not match the tool's outputSchema: .*temperature must be number/,
+      ),
+    });
+  });
+
   it('debounces a list_changed flood into one refetch and one change event', async () => {
     const tools = [echo];
     await using h = await connect({ era: 'legacy', tools });

@@ -37,7 +37,8 @@ import { collectPages } from './pagination.js';
 import { ModernSubscriptions } from './modern-subscriptions.js';
 import { ServerEvents } from './server-events.js';
 import { ServerInput } from './server-input.js';
-import { checkToolResult, partitionTools } from './tool-results.js';
+import { checkToolResult, partitionTools, schemaProblem } from './tool-results.js';
+import { createSchemaValidator, type SchemaValidator } from '../schema/index.js';
 
 export type McpClientState = 'new' | 'connecting' | 'ready' | 'closing' | 'closed';
 
@@ -70,6 +71,7 @@ export class McpClient implements AsyncDisposable {
   readonly #options: McpClientOptions;
   readonly #logger: Logger;
   readonly #input: ServerInput;
+  readonly #validator: SchemaValidator | undefined;
   readonly #clientInfo: Implementation;
   readonly #closeEmitter = new Emitter<McpHostError | undefined>();
   readonly #events: ServerEvents;
@@ -99,6 +101,10 @@ export class McpClient implements AsyncDisposable {
     this.#options = options;
     this.serverName = options.serverName;
     this.#logger = options.logger ?? silentLogger;
+    this.#validator =
+      options.schemaValidator === false
+        ? undefined
+        : (options.schemaValidator ?? createSchemaValidator());
     this.#input = new ServerInput(options.handlers ?? {}, options.serverName);
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#logLevel = options.logLevel;
@@ -220,7 +226,14 @@ export class McpClient implements AsyncDisposable {
 
   async #listTools(signal: AbortSignal | undefined): Promise<ToolListing> {
     const listing = await this.#list<Tool>(McpMethod.ToolsList, 'tools', signal);
-    const { items, excluded } = partitionTools(listing.items);
+    const { items: usable, excluded } = partitionTools(listing.items);
+    const items: Tool[] = [];
+    for (const tool of usable) {
+      const problem =
+        this.#validator === undefined ? undefined : await schemaProblem(tool, this.#validator);
+      if (problem === undefined) items.push(tool);
+      else excluded.push({ name: tool.name, reason: problem });
+    }
     for (const { name, reason } of excluded)
       this.#logger.warn(this.#where(`excluded tool '${name}': ${reason}`));
     this.#knownTools.clear();
@@ -249,7 +262,7 @@ export class McpClient implements AsyncDisposable {
         },
       );
     }
-    return checkToolResult(this.#knownTools.get(name), result);
+    return checkToolResult(this.#knownTools.get(name), result, this.#validator);
   }
 
   async listResources(options: { signal?: AbortSignal } = {}): Promise<Listing<Resource>> {

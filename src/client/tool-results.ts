@@ -1,4 +1,5 @@
 import { isObject, type CallToolResult, type Tool } from '../protocol/index.js';
+import type { SchemaValidator } from '../schema/index.js';
 
 /** Why a tool definition is unusable, or undefined when it is fine. */
 export function toolProblem(tool: unknown): string | undefined {
@@ -28,6 +29,25 @@ export function partitionTools(listed: unknown[]): {
   return { items, excluded };
 }
 
+/**
+ * Why a tool's schemas are unusable by the validator (invalid, too deep, too large), or undefined.
+ * Schemas stay exactly as sent either way; this only decides whether the tool is offered.
+ */
+export async function schemaProblem(
+  tool: Tool,
+  validator: SchemaValidator,
+): Promise<string | undefined> {
+  for (const [label, schema] of [
+    ['inputSchema', tool.inputSchema],
+    ['outputSchema', tool.outputSchema],
+  ] as const) {
+    if (schema === undefined) continue;
+    const compiled = await validator.compile(schema);
+    if (!compiled.ok) return `its ${label} is unusable (${compiled.problem})`;
+  }
+  return undefined;
+}
+
 /** A tool result turned into an error result with a clear message: data for the model, not a throw. */
 export function toolErrorResult(message: string, original: CallToolResult): CallToolResult {
   return { ...original, isError: true, content: [{ type: 'text', text: message }] };
@@ -35,10 +55,14 @@ export function toolErrorResult(message: string, original: CallToolResult): Call
 
 /**
  * Checks a result against the tool's declared output: a tool with an `outputSchema` must return
- * `structuredContent` (unless the result is an error). Returns the result, or an error result
- * saying what is wrong.
+ * `structuredContent` that matches it (unless the result is an error). Returns the result, or an
+ * error result saying what is wrong: data for the model, never a throw.
  */
-export function checkToolResult(tool: Tool | undefined, result: CallToolResult): CallToolResult {
+export async function checkToolResult(
+  tool: Tool | undefined,
+  result: CallToolResult,
+  validator: SchemaValidator | undefined,
+): Promise<CallToolResult> {
   if (tool?.outputSchema === undefined || result.isError === true) return result;
   if (!isObject(result.structuredContent)) {
     return toolErrorResult(
@@ -46,5 +70,13 @@ export function checkToolResult(tool: Tool | undefined, result: CallToolResult):
       result,
     );
   }
-  return result;
+  if (validator === undefined) return result;
+  const compiled = await validator.compile(tool.outputSchema);
+  if (!compiled.ok) return result; // the listing reported (and excluded) a broken schema already
+  const verdict = compiled.validate(result.structuredContent);
+  if (verdict.valid) return result;
+  return toolErrorResult(
+    `structuredContent does not match the tool's outputSchema: ${verdict.message}`,
+    result,
+  );
 }

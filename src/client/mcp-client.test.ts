@@ -436,7 +436,7 @@ describe('primitives', () => {
     await using h = await connect({
       era: 'legacy',
       tools: [
-        { name: 'broken', inputSchema: { type: 42 } as never },
+        { name: 'broken', inputSchema: { type: 42 } },
         {
           name: 'weather',
           inputSchema: { type: 'object' },

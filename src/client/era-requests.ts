@@ -8,6 +8,7 @@ import {
   pickMutualVersion,
   type Implementation,
   type JsonObject,
+  type InputRequest,
   type LoggingLevel,
 } from '../protocol/index.js';
 import {
@@ -34,6 +35,8 @@ export interface EraRequestContext {
   logLevel: LoggingLevel | undefined;
   maxInputRounds: number;
   serverName: string | undefined;
+  /** Aborted, with the reason, when the client closes or loses its connection. */
+  closeSignal: AbortSignal;
 }
 
 /**
@@ -64,9 +67,9 @@ export async function eraRequest<T>(
       result = await peer.request(method, withModernMeta({ ...params, ...extra }, meta), options);
     } catch (error) {
       const supported = supportedVersionsOf(error);
-      if (supported === undefined || versionRetried) throw error;
+      if (supported === undefined) throw error;
       const mutual = pickMutualVersion(MODERN_PROTOCOL_VERSIONS, supported);
-      if (mutual === undefined)
+      if (mutual === undefined || versionRetried)
         throw unsupportedVersionError(serverName, supported, MODERN_PROTOCOL_VERSIONS);
       session.version = mutual;
       versionRetried = true;
@@ -96,13 +99,73 @@ export async function eraRequest<T>(
     }
     extra = {};
     if (result.inputRequests !== undefined) {
-      const signal = options.signal ?? new AbortController().signal;
-      extra.inputResponses = await context.input.answerInputRequests(
+      extra.inputResponses = await answerInput(
+        context,
         result.inputRequests,
-        signal,
         method,
+        options.signal,
       );
     }
     if (typeof result.requestState === 'string') extra.requestState = result.requestState;
+  }
+}
+
+/**
+ * Runs the input handlers for one `input_required` round, bounded like any request: the handlers'
+ * signal aborts, and the call fails at once, when the caller aborts (`ABORTED`, the caller's reason
+ * as cause) or the connection closes (its reason), whether or not a handler honours its signal.
+ */
+async function answerInput(
+  context: EraRequestContext,
+  requests: Record<string, InputRequest>,
+  method: string,
+  callerSignal: AbortSignal | undefined,
+): Promise<Record<string, unknown>> {
+  const { serverName } = context;
+  const where = serverName === undefined ? '' : `server '${serverName}': `;
+  const controller = new AbortController();
+  const abortByCaller = (): void =>
+    controller.abort(
+      new McpHostError('ABORTED', `${where}request '${method}' was cancelled by the caller`, {
+        serverName,
+        method,
+        cause: callerSignal?.reason,
+      }),
+    );
+  const closedError = (): McpHostError =>
+    new McpHostError(
+      'CONNECTION_CLOSED',
+      `${where}request '${method}' failed: the connection closed`,
+      {
+        serverName,
+        method,
+      },
+    );
+  if (callerSignal?.aborted === true) abortByCaller();
+  else callerSignal?.addEventListener('abort', abortByCaller, { once: true });
+  const { closeSignal } = context;
+  const abortByClose = (): void =>
+    controller.abort((closeSignal.reason as unknown) ?? closedError());
+  if (closeSignal.aborted) abortByClose();
+  else closeSignal.addEventListener('abort', abortByClose, { once: true });
+  try {
+    const aborted = new Promise<never>((_, reject) => {
+      if (controller.signal.aborted) reject(controller.signal.reason as Error);
+      else
+        controller.signal.addEventListener(
+          'abort',
+          () => reject(controller.signal.reason as Error),
+          {
+            once: true,
+          },
+        );
+    });
+    return await Promise.race([
+      context.input.answerInputRequests(requests, controller.signal, method),
+      aborted,
+    ]);
+  } finally {
+    callerSignal?.removeEventListener('abort', abortByCaller);
+    closeSignal.removeEventListener('abort', abortByClose);
   }
 }

@@ -85,6 +85,8 @@ export class McpClient implements AsyncDisposable {
   #logLevel: LoggingLevel | undefined;
   #subscriptions: Disposable[] = [];
   #listen: ModernSubscriptions | undefined;
+  /** Aborted as soon as the client starts closing or loses its connection. */
+  readonly #closeController = new AbortController();
 
   /** Fires once when the connection is gone: with the reason, or undefined after `close()`. */
   readonly onClose = this.#closeEmitter.event;
@@ -210,7 +212,7 @@ export class McpClient implements AsyncDisposable {
   #onPeerClosed(peer: JsonRpcPeer, reason: McpHostError | undefined): void {
     if (this.#connected?.peer !== peer || this.#state === 'closed') return;
     this.#state = 'closed';
-    this.#shutdownWatchers();
+    this.#shutdownWatchers(reason);
     this.#closeEmitter.fire(reason);
     this.#closeEmitter.clear();
   }
@@ -384,7 +386,15 @@ export class McpClient implements AsyncDisposable {
     }
   }
 
-  #shutdownWatchers(): void {
+  #shutdownWatchers(reason?: McpHostError): void {
+    if (!this.#closeController.signal.aborted) {
+      this.#closeController.abort(
+        reason ??
+          new McpHostError('CONNECTION_CLOSED', this.#where('the client closed'), {
+            serverName: this.serverName,
+          }),
+      );
+    }
     this.#events.close();
     this.#listen?.close();
   }
@@ -429,6 +439,7 @@ export class McpClient implements AsyncDisposable {
       logLevel: this.#logLevel,
       maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
       serverName: this.serverName,
+      closeSignal: this.#closeController.signal,
     };
     return eraRequest<T>(context, method, params, options);
   }

@@ -458,6 +458,11 @@ describe('primitives', () => {
     expect(listing.excluded).toEqual([
       { name: 'broken', reason: expect.stringContaining('inputSchema is unusable') },
     ]);
+    await expect(h.client.callTool('broken', {})).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      tool: 'broken',
+    });
+    expect(h.fake.methods()).not.toContain('tools/call');
     expect(await h.client.callTool('weather', {})).toMatchObject({
       structuredContent: { temperature: 21 },
     });

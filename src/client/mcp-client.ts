@@ -77,6 +77,8 @@ export class McpClient implements AsyncDisposable {
   readonly #events: ServerEvents;
   /** Output schemas of the last listing, to validate structured results against. */
   readonly #knownTools = new Map<string, Tool>();
+  /** Tools the last listing excluded, with the reason: they are not callable either. */
+  readonly #excludedTools = new Map<string, string>();
   #state: McpClientState = 'new';
   #connected: ConnectedPeer | undefined;
   #session: Session | undefined;
@@ -239,7 +241,9 @@ export class McpClient implements AsyncDisposable {
     for (const { name, reason } of excluded)
       this.#logger.warn(this.#where(`excluded tool '${name}': ${reason}`));
     this.#knownTools.clear();
+    this.#excludedTools.clear();
     for (const tool of items) this.#knownTools.set(tool.name, tool);
+    for (const { name, reason } of excluded) this.#excludedTools.set(name, reason);
     return { ...listing, items, excluded };
   }
 
@@ -248,6 +252,17 @@ export class McpClient implements AsyncDisposable {
     args: JsonObject = {},
     options: CallOptions = {},
   ): Promise<CallToolResult> {
+    const excluded = this.#excludedTools.get(name);
+    if (excluded !== undefined) {
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        this.#where(`tool '${name}' is excluded: ${excluded}`),
+        {
+          serverName: this.serverName,
+          tool: name,
+        },
+      );
+    }
     const result = await this.#call<CallToolResult>(
       McpMethod.ToolsCall,
       { name, arguments: args },

@@ -82,19 +82,32 @@ export class ServerTree {
   }
 }
 
-const liveTrees = new Set<ServerTree>();
-let exitHookInstalled = false;
+/** What every copy of this module in the process shares: one set of live trees, one exit hook. */
+interface SharedState {
+  trees: Set<{ killNow(): void }>;
+  hooked: boolean;
+}
+
+/**
+ * Kept on `globalThis` under a registered symbol, so that two copies of mcp-host in one process
+ * (two versions in node_modules, or a test runner that reloads modules per file) share one exit
+ * hook instead of adding one each.
+ */
+const shared: SharedState = ((globalThis as Record<symbol, SharedState | undefined>)[
+  Symbol.for('mcp-host.stdio.server-trees')
+] ??= { trees: new Set(), hooked: false });
+const liveTrees = shared.trees as Set<ServerTree>;
 
 /**
  * When this process exits, kill every server tree still known, synchronously: an exit hook
  * cannot wait, so there is no graceful ladder here (graceful shutdown is `closeAllStdioServers`).
  */
 function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
+  if (shared.hooked) return;
+  shared.hooked = true;
   process.once('exit', () => {
-    for (const tree of liveTrees) tree.killNow();
-    liveTrees.clear();
+    for (const tree of shared.trees) tree.killNow();
+    shared.trees.clear();
   });
 }
 

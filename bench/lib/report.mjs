@@ -25,12 +25,15 @@ export function renderReport(record) {
     'ratios are medians of same-round ratios. One echo server for all (bench/echo-server.mjs).',
     ...IMPLS.map((impl) => `  ${impl.padEnd(4)} ${IMPL_LABELS[impl]}`),
     `  SDK version ${config.sdkVersion}, stdio maxBufferSize raised to 64 MiB: its 10 MiB default closes the`,
-    '  connection on the 10 MiB result. Ours: default maxMessageBytes (16 MiB).',
+    '  connection on the 10 MiB result. ours and client: maxMessageBytes also 64 MiB (a limit only).',
     config.pinCpu === null
       ? '  sequential: NOT pinned (taskset unavailable)'
       : `  sequential: client and server pinned to cpu ${config.pinCpu} (taskset)`,
     '',
     scenarioTable(config.scenarios, s),
+    '',
+    'The full client path over the bare peer (client ÷ ours, same-round ratios):',
+    overheadTable(config.scenarios, s),
     '',
     `Startup (median of ${config.startupRuns} fresh processes; memory after import, connect and one call, after gc):`,
     startupTable(s),
@@ -91,6 +94,18 @@ function scenarioTable(scenarios, s) {
     });
   }
   return formatTable(header, rows, 2);
+}
+
+/** What McpClient.callTool adds over JsonRpcPeer.request, per scenario. */
+function overheadTable(scenarios, s) {
+  const header = ['scenario', 'calls/s', 'CPU/call', 'p50', 'p99'];
+  const rows = scenarios.map((scenario) => [
+    scenario.label,
+    ...['callsPerSec', 'cpuUsPerCall', 'p50Us', 'p99Us'].map((metric) =>
+      fixed(s.ratio(scenario.id, metric, 'client', 'ours'), 2),
+    ),
+  ]);
+  return formatTable(header, rows);
 }
 
 function startupTable(s) {

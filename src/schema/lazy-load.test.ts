@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { McpHostError } from '../errors/index.js';
 import { createSchemaValidator } from './index.js';
+import { staticImportGraph } from '../../test/helpers/import-graph.js';
 
 // Loading ajv or re2js fails in this file: whatever imports them eagerly cannot be imported here.
 const loaded = vi.hoisted((): string[] => []);
@@ -17,27 +17,7 @@ vi.mock('re2js', () => {
 });
 
 const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const staticImport =
-  /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
-
-/** Every module the entry reaches through static imports (type-only ones too), and every package. */
-function staticGraph(entry: string): { files: Set<string>; external: Set<string> } {
-  const files = new Set<string>();
-  const external = new Set<string>();
-  const queue = [resolve(srcDir, entry)];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (files.has(file)) continue;
-    files.add(file);
-    for (const match of readFileSync(file, 'utf8').matchAll(staticImport)) {
-      const specifier = match[1] ?? match[2]!;
-      if (specifier.startsWith('.'))
-        queue.push(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
-      else external.add(specifier);
-    }
-  }
-  return { files, external };
-}
+const staticGraph = (entry: string) => staticImportGraph(resolve(srcDir, entry));
 
 describe('the validator is loaded lazily', () => {
   it('no static import path leads from the root entry or src/schema to ajv or re2js', () => {

@@ -6,16 +6,7 @@
  * instead of sleeping. Disposing closes the client and proves nothing leaked.
  */
 import { fileURLToPath } from 'node:url';
-import {
-  McpClient,
-  type Disposable,
-  type JsonRpcMessage,
-  type McpClientOptions,
-  type McpHostError,
-  type Transport,
-  type TransportProblem,
-  type TransportState,
-} from '../../src/index.js';
+import { McpClient, type JsonRpcMessage, type McpClientOptions } from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';
 import { parseRecords, type FixtureRecord } from '../fixtures/mcp/lib/record.mjs';
 import { leakGuard } from './leak-guard.js';
@@ -64,9 +55,9 @@ class Process implements FixtureProcess {
   readonly #waiters = new Set<() => void>();
   #closed = false;
 
-  constructor(stdio: StdioTransport) {
+  constructor(stdio: StdioTransport, rewrite?: (message: JsonRpcMessage) => JsonRpcMessage) {
     this.#stdio = stdio;
-    this.transport = new RecordingTransport(stdio);
+    this.transport = new RecordingTransport(stdio, rewrite);
     stdio.onStderrLine((line) => {
       this.stderr.push(line);
       this.#records.push(...parseRecords(line));
@@ -104,48 +95,6 @@ class Process implements FixtureProcess {
   }
 }
 
-/**
- * Changes what the client sends before it reaches the wire (and the recording): a way to make the
- * client appear to say something its public API cannot make it say.
- */
-class RewritingTransport implements Transport {
-  readonly #inner: RecordingTransport;
-  readonly #rewrite: (message: JsonRpcMessage) => JsonRpcMessage;
-
-  constructor(inner: RecordingTransport, rewrite: (message: JsonRpcMessage) => JsonRpcMessage) {
-    this.#inner = inner;
-    this.#rewrite = rewrite;
-  }
-
-  get state(): TransportState {
-    return this.#inner.state;
-  }
-  get pid(): number | undefined {
-    return this.#inner.pid;
-  }
-  start(options?: { signal?: AbortSignal }): Promise<void> {
-    return this.#inner.start(options);
-  }
-  send(message: JsonRpcMessage): void {
-    this.#inner.send(this.#rewrite(structuredClone(message)));
-  }
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.#inner.close();
-  }
-  onMessage(listener: (message: unknown) => void): Disposable {
-    return this.#inner.onMessage(listener);
-  }
-  onProblem(listener: (problem: TransportProblem) => void): Disposable {
-    return this.#inner.onProblem(listener);
-  }
-  onClose(listener: (reason: McpHostError | undefined) => void): Disposable {
-    return this.#inner.onClose(listener);
-  }
-}
-
 export interface FixtureClientOptions extends Partial<McpClientOptions> {
   /** Extra environment for the server. */
   env?: Record<string, string>;
@@ -173,11 +122,10 @@ export function fixtureClient(
           args: [script, ...args],
           env,
         }),
+        rewrite,
       );
       processes.push(child);
-      return rewrite === undefined
-        ? child.transport
-        : new RewritingTransport(child.transport, rewrite);
+      return child.transport;
     },
     ...clientOptions,
   });

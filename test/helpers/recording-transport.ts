@@ -7,15 +7,21 @@ import type {
   TransportState,
 } from '../../src/index.js';
 
-/** A transport that records every message sent, and the methods of requests received, for spec checks. */
+/**
+ * A transport that records every message sent, and the methods of requests received, for spec
+ * checks. An optional `rewrite` changes what the client sends before it reaches the wire (and the
+ * recording): a way to make the client appear to say something its public API cannot make it say.
+ */
 export class RecordingTransport implements Transport {
   readonly sent: JsonRpcMessage[] = [];
   /** Methods of the other side's requests, by id, so our responses can be checked against them. */
   readonly inboundMethods = new Map<string | number, string>();
   readonly #inner: Transport;
+  readonly #rewrite: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
 
-  constructor(inner: Transport) {
+  constructor(inner: Transport, rewrite?: (message: JsonRpcMessage) => JsonRpcMessage) {
     this.#inner = inner;
+    this.#rewrite = rewrite;
     inner.onMessage((message) => {
       const m = message as { id?: string | number; method?: string };
       if (m.method !== undefined && m.id !== undefined) this.inboundMethods.set(m.id, m.method);
@@ -32,8 +38,9 @@ export class RecordingTransport implements Transport {
     return this.#inner.start(options);
   }
   send(message: JsonRpcMessage): void {
-    this.#inner.send(message);
-    this.sent.push(structuredClone(message));
+    const sent = this.#rewrite === undefined ? message : this.#rewrite(structuredClone(message));
+    this.#inner.send(sent);
+    this.sent.push(structuredClone(sent));
   }
   close(): Promise<void> {
     return this.#inner.close();

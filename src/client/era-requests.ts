@@ -45,14 +45,24 @@ export interface EraRequestContext {
  * answered through the client's handlers and the request retried as a new request (new id,
  * `inputResponses`, `requestState` echoed byte for byte), at most `maxInputRounds` times.
  */
-export async function eraRequest<T>(
+export function eraRequest<T>(
+  context: EraRequestContext,
+  method: string,
+  params: JsonObject | undefined,
+  options: RequestOptions,
+): Promise<T> {
+  // Legacy is the hot path for most servers: the peer's own promise, no wrapper.
+  if (context.session.era === 'legacy') return context.peer.request<T>(method, params, options);
+  return modernRequest<T>(context, method, params, options);
+}
+
+async function modernRequest<T>(
   context: EraRequestContext,
   method: string,
   params: JsonObject | undefined,
   options: RequestOptions,
 ): Promise<T> {
   const { peer, session, serverName } = context;
-  if (session.era === 'legacy') return peer.request<T>(method, params, options);
   const where = serverName === undefined ? '' : `server '${serverName}': `;
   let extra: JsonObject = {};
   let versionRetried = false;

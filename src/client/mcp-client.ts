@@ -247,39 +247,49 @@ export class McpClient implements AsyncDisposable {
     return { ...listing, items, excluded };
   }
 
-  async callTool(
+  /**
+   * Calls a tool. A result with `isError: true` is returned (it is data for the model), and so is
+   * `structuredContent` that does not match the tool's `outputSchema` (as an error result); only
+   * protocol, transport and timeout failures reject.
+   */
+  callTool(
     name: string,
     args: JsonObject = {},
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     const excluded = this.#excludedTools.get(name);
     if (excluded !== undefined) {
-      throw new McpHostError(
-        'INVALID_ARGUMENT',
-        this.#where(`tool '${name}' is excluded: ${excluded}`),
-        {
-          serverName: this.serverName,
-          tool: name,
-        },
+      return Promise.reject(
+        new McpHostError(
+          'INVALID_ARGUMENT',
+          this.#where(`tool '${name}' is excluded: ${excluded}`),
+          {
+            serverName: this.serverName,
+            tool: name,
+          },
+        ),
       );
     }
-    const result = await this.#call<CallToolResult>(
-      McpMethod.ToolsCall,
-      { name, arguments: args },
-      options,
+    // One `.then` on the hot path; the schema check (async, lazily loaded) only for tools that declare an outputSchema.
+    return this.#call<CallToolResult>(McpMethod.ToolsCall, { name, arguments: args }, options).then(
+      (result) => {
+        if (!isObject(result) || !Array.isArray(result.content)) {
+          throw new McpHostError(
+            'PROTOCOL_VIOLATION',
+            this.#where(`malformed result from tool '${name}'`),
+            {
+              serverName: this.serverName,
+              method: McpMethod.ToolsCall,
+              tool: name,
+            },
+          );
+        }
+        const tool = this.#knownTools.get(name);
+        return tool?.outputSchema === undefined
+          ? result
+          : checkToolResult(tool, result, this.#validator);
+      },
     );
-    if (!isObject(result) || !Array.isArray(result.content)) {
-      throw new McpHostError(
-        'PROTOCOL_VIOLATION',
-        this.#where(`malformed result from tool '${name}'`),
-        {
-          serverName: this.serverName,
-          method: McpMethod.ToolsCall,
-          tool: name,
-        },
-      );
-    }
-    return checkToolResult(this.#knownTools.get(name), result, this.#validator);
   }
 
   async listResources(options: { signal?: AbortSignal } = {}): Promise<Listing<Resource>> {

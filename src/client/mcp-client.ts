@@ -37,8 +37,8 @@ import { collectPages } from './pagination.js';
 import { ModernSubscriptions } from './modern-subscriptions.js';
 import { ServerEvents } from './server-events.js';
 import { ServerInput } from './server-input.js';
-import { checkToolResult, partitionTools, schemaProblem } from './tool-results.js';
-import { createSchemaValidator, type SchemaValidator } from '../schema/index.js';
+import { ToolCatalog } from './tool-results.js';
+import { createSchemaValidator } from '../schema/index.js';
 
 export type McpClientState = 'new' | 'connecting' | 'ready' | 'closing' | 'closed';
 
@@ -71,14 +71,10 @@ export class McpClient implements AsyncDisposable {
   readonly #options: McpClientOptions;
   readonly #logger: Logger;
   readonly #input: ServerInput;
-  readonly #validator: SchemaValidator | undefined;
   readonly #clientInfo: Implementation;
   readonly #closeEmitter = new Emitter<McpHostError | undefined>();
   readonly #events: ServerEvents;
-  /** Output schemas of the last listing, to validate structured results against. */
-  readonly #knownTools = new Map<string, Tool>();
-  /** Tools the last listing excluded, with the reason: they are not callable either. */
-  readonly #excludedTools = new Map<string, string>();
+  readonly #tools: ToolCatalog;
   #state: McpClientState = 'new';
   #connected: ConnectedPeer | undefined;
   #session: Session | undefined;
@@ -105,10 +101,11 @@ export class McpClient implements AsyncDisposable {
     this.#options = options;
     this.serverName = options.serverName;
     this.#logger = options.logger ?? silentLogger;
-    this.#validator =
+    this.#tools = new ToolCatalog(
       options.schemaValidator === false
         ? undefined
-        : (options.schemaValidator ?? createSchemaValidator());
+        : (options.schemaValidator ?? createSchemaValidator()),
+    );
     this.#input = new ServerInput(options.handlers ?? {}, options.serverName);
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#logLevel = options.logLevel;
@@ -230,20 +227,9 @@ export class McpClient implements AsyncDisposable {
 
   async #listTools(signal: AbortSignal | undefined): Promise<ToolListing> {
     const listing = await this.#list<Tool>(McpMethod.ToolsList, 'tools', signal);
-    const { items: usable, excluded } = partitionTools(listing.items);
-    const items: Tool[] = [];
-    for (const tool of usable) {
-      const problem =
-        this.#validator === undefined ? undefined : await schemaProblem(tool, this.#validator);
-      if (problem === undefined) items.push(tool);
-      else excluded.push({ name: tool.name, reason: problem });
-    }
+    const { items, excluded } = await this.#tools.accept(listing.items);
     for (const { name, reason } of excluded)
       this.#logger.warn(this.#where(`excluded tool '${name}': ${reason}`));
-    this.#knownTools.clear();
-    this.#excludedTools.clear();
-    for (const tool of items) this.#knownTools.set(tool.name, tool);
-    for (const { name, reason } of excluded) this.#excludedTools.set(name, reason);
     return { ...listing, items, excluded };
   }
 
@@ -257,7 +243,7 @@ export class McpClient implements AsyncDisposable {
     args: JsonObject = {},
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    const excluded = this.#excludedTools.get(name);
+    const excluded = this.#tools.excludedReason(name);
     if (excluded !== undefined) {
       return Promise.reject(
         new McpHostError(
@@ -284,10 +270,7 @@ export class McpClient implements AsyncDisposable {
             },
           );
         }
-        const tool = this.#knownTools.get(name);
-        return tool?.outputSchema === undefined
-          ? result
-          : checkToolResult(tool, result, this.#validator);
+        return this.#tools.check(name, result);
       },
     );
   }

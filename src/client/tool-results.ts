@@ -80,3 +80,49 @@ export async function checkToolResult(
     result,
   );
 }
+
+/**
+ * What the client knows of a server's tools from its last listing: the usable ones (whose output
+ * schemas check results) and the excluded ones, with the reason (they cannot be called either).
+ */
+export class ToolCatalog {
+  readonly #validator: SchemaValidator | undefined;
+  readonly #known = new Map<string, Tool>();
+  readonly #excluded = new Map<string, string>();
+
+  constructor(validator: SchemaValidator | undefined) {
+    this.#validator = validator;
+  }
+
+  /** Splits a fresh listing into usable and excluded tools, and remembers both. */
+  async accept(
+    listed: unknown[],
+  ): Promise<{ items: Tool[]; excluded: { name: string; reason: string }[] }> {
+    const { items: usable, excluded } = partitionTools(listed);
+    const items: Tool[] = [];
+    for (const tool of usable) {
+      const problem =
+        this.#validator === undefined ? undefined : await schemaProblem(tool, this.#validator);
+      if (problem === undefined) items.push(tool);
+      else excluded.push({ name: tool.name, reason: problem });
+    }
+    this.#known.clear();
+    this.#excluded.clear();
+    for (const tool of items) this.#known.set(tool.name, tool);
+    for (const { name, reason } of excluded) this.#excluded.set(name, reason);
+    return { items, excluded };
+  }
+
+  /** Why the tool was excluded, or undefined. */
+  excludedReason(name: string): string | undefined {
+    return this.#excluded.get(name);
+  }
+
+  /** The result as is, or (for a tool with an outputSchema) checked against it. */
+  check(name: string, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
+    const tool = this.#known.get(name);
+    return tool?.outputSchema === undefined
+      ? result
+      : checkToolResult(tool, result, this.#validator);
+  }
+}

@@ -34,7 +34,7 @@ const jsLineTerminators = '\\n\\r\\x{2028}\\x{2029}';
  * - A pattern that is not valid ECMAScript (JSON Schema's regex dialect), such as `[`, throws:
  *   ajv then fails to compile the schema, and it is reported invalid, as with ajv's own engine.
  *   Checking that takes only a parse by `new RegExp`; the native object never matches anything.
- * - A valid pattern is translated to RE2 syntax (`\uXXXX`, named groups, ECMAScript's `\s` and
+ * - A valid pattern is translated to RE2 syntax (`\u` escapes, named groups, ECMAScript's `\s` and
  *   `.`) and compiled with linear-time lookbehind support.
  * - A valid pattern RE2 cannot run (lookahead, backreferences, a program too large) matches every
  *   string and is reported through `onUnsupported`: the server, not the host, is the last judge of

@@ -20,6 +20,18 @@ export const errorCodes = {
     permanent: false,
     when: 'An operation needed an open connection but the transport was never started.',
   },
+  CONNECT_FAILED: {
+    permanent: false,
+    when: 'A network connection could not be opened: refused, unreachable, a DNS or TLS failure, or the server answered the WebSocket upgrade with an HTTP status instead of 101 (`details.status`) or without the `mcp` subprotocol.',
+  },
+  CONNECT_TIMEOUT: {
+    permanent: false,
+    when: 'A network connection (and its WebSocket handshake) did not open within `connectTimeoutMs`.',
+  },
+  KEEPALIVE_TIMEOUT: {
+    permanent: false,
+    when: 'An open connection did not answer a keep-alive ping within `keepAliveIntervalMs`; the transport closed with this reason and every pending request failed with it.',
+  },
   PROCESS_EXITED: {
     permanent: false,
     when: "A server process exited; carries `exitCode`, `signal` and a redacted tail of the server's stderr.",
@@ -30,7 +42,7 @@ export const errorCodes = {
   },
   MESSAGE_TOO_LARGE: {
     permanent: false,
-    when: 'An incoming message exceeded `maxMessageBytes`; it was discarded unparsed and the connection kept. The request it answered fails with this code when its id could be recovered.',
+    when: 'An incoming message exceeded `maxMessageBytes`; it was discarded unparsed. Over stdio the connection is kept and the request it answered fails with this code when its id could be recovered; over WebSocket the frame cannot be skipped, so the connection is closed (1009) with this code as the reason.',
   },
   INVALID_MESSAGE: {
     permanent: false,

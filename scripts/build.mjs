@@ -12,6 +12,7 @@ await build({
   entryPoints: {
     index: 'src/index.ts',
     stdio: 'src/stdio.ts',
+    http: 'src/http.ts',
     'testing/index': 'src/testing/index.ts',
     node: 'src/node.ts',
     cli: 'src/cli/main.ts',

@@ -27,4 +27,11 @@ describe('entry points', () => {
     expect([...external].every((specifier) => specifier.startsWith('node:'))).toBe(true);
     expect(external).toContain('node:child_process');
   });
+
+  it('the http entry uses Node built-ins, undici and eventsource-parser only', () => {
+    const { external } = importGraph('http.ts');
+    const allowed = new Set(['undici', 'eventsource-parser']);
+    expect([...external].every((s) => s.startsWith('node:') || allowed.has(s))).toBe(true);
+    expect(external).toContain('undici');
+  });
 });

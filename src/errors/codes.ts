@@ -84,6 +84,22 @@ export const errorCodes = {
     permanent: true,
     when: "A tool's JSON Schema is not valid JSON Schema (or not JSON, or has an invalid or unresolvable local `$ref` or `pattern`); the problem says why, and only that tool is affected.",
   },
+  HTTP_STATUS: {
+    permanent: false,
+    when: 'An HTTP server answered with a non-2xx status (or a redirect that was not followed); `details.status` holds it and the message a redacted preview of the body (at most 1 KiB).',
+  },
+  HTTP_REQUEST_FAILED: {
+    permanent: false,
+    when: 'An HTTP request could not be made or its response could not be read: connection refused, DNS failure, TLS error, reset; `details.errno` names the cause when known.',
+  },
+  SESSION_EXPIRED: {
+    permanent: false,
+    when: 'The server answered 404 to a request that carried its `Mcp-Session-Id`: the session is gone and the client must initialise again.',
+  },
+  STREAM_INTERRUPTED: {
+    permanent: false,
+    when: 'A response stream broke before its response arrived and could not be resumed; `details.maybeExecuted` is true (the server may have run the request).',
+  },
   INTERNAL: {
     permanent: false,
     when: 'An unexpected failure inside mcp-host or a handler it called; the `cause` holds the original error.',

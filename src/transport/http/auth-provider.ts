@@ -1,0 +1,51 @@
+import { addSecret } from '../../errors/index.js';
+import type { Disposable } from '../../internal/disposable.js';
+
+/** What a server said when it refused a request: the status and its `WWW-Authenticate` header. */
+export interface AuthChallenge {
+  status: 401 | 403;
+  /** The raw `WWW-Authenticate` header, if the server sent one (scope, resource metadata). */
+  wwwAuthenticate: string | undefined;
+  /** The URL that refused the request. */
+  url: URL;
+  signal: AbortSignal;
+}
+
+/**
+ * Supplies credentials to an HTTP transport. `headers` is asked before every request (so a token
+ * can change between requests); `onUnauthorized` is called on a 401 or 403 and returns true when
+ * new credentials are ready, in which case the request is retried once (never more per request).
+ * Implementations register every credential they hand out with `addSecret`.
+ */
+export interface AuthProvider {
+  headers(request: {
+    url: URL;
+    method: string;
+  }): Record<string, string> | Promise<Record<string, string>>;
+  onUnauthorized?(challenge: AuthChallenge): boolean | Promise<boolean>;
+}
+
+/**
+ * A bearer token as an `AuthProvider`. Given a string, the token is fixed and a 401 is final; given
+ * a function, it is asked for the token before each request and once more after a 401/403 (a
+ * refreshing token source). Every token value seen is registered as a secret.
+ */
+export function bearerToken(token: string | (() => string | Promise<string>)): AuthProvider {
+  let registered: { value: string; secret: Disposable } | undefined;
+  const remember = (value: string): string => {
+    if (registered?.value !== value) {
+      registered = { value, secret: addSecret(value) };
+    }
+    return value;
+  };
+  if (typeof token === 'string') remember(token);
+  return {
+    async headers() {
+      const value = remember(typeof token === 'string' ? token : await token());
+      return { authorization: `Bearer ${value}` };
+    },
+    onUnauthorized() {
+      return typeof token === 'function';
+    },
+  };
+}

@@ -1,0 +1,686 @@
+import { Agent, fetch as undiciFetch, type Response } from 'undici';
+import { addSecret, McpHostError, preview } from '../../errors/index.js';
+import { debugLogger } from '../../internal/debug-logger.js';
+import type { Disposable } from '../../internal/disposable.js';
+import { Emitter } from '../../internal/emitter.js';
+import type { Logger } from '../../internal/logger.js';
+import { settlesWithin } from '../../internal/wait.js';
+import type { JsonRpcMessage } from '../../jsonrpc/message.js';
+import type { Transport, TransportProblem, TransportState } from '../../jsonrpc/transport.js';
+import {
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_RECONNECTS,
+  DEFAULT_RETRY_MS,
+  MAX_ERROR_BODY_BYTES,
+  MAX_ERROR_PREVIEW_CHARS,
+  MAX_REDIRECTS,
+  MAX_RETRY_MS,
+  MIN_RETRY_MS,
+  type StreamableHttpTransportOptions,
+} from './http-options.js';
+import { BodyTooLargeError, readBodyCapped, readSse } from './read-body.js';
+
+type RequestId = string | number;
+
+interface StreamOutcome {
+  answered: boolean;
+  lastEventId: string | undefined;
+  retryMs: number;
+  events: number;
+}
+
+/** Visible ASCII (0x21..0x7E), as the spec requires of a session id. */
+const SESSION_ID_PATTERN = /^[\x21-\x7e]+$/;
+
+/**
+ * The Streamable HTTP transport, client side (protocol 2025-03-26 to 2025-11-25): each message is
+ * POSTed to the endpoint; the answer is a JSON body, an SSE stream (server messages first, then the
+ * response) or 202. The session id the server hands out is kept as a secret, sent on every later
+ * request and DELETEd on close. An optional GET stream carries server-initiated messages; dropped
+ * streams are resumed with `Last-Event-ID`. Requests go through a private undici pool that
+ * `close()` destroys, so no socket outlives the transport.
+ *
+ * Deadlines: connect (`connectTimeoutMs`), response headers (`headersTimeoutMs`) and the total
+ * POST exchange (`requestTimeoutMs`); the GET stream has connect and headers deadlines only.
+ */
+export class StreamableHttpTransport implements Transport {
+  readonly serverName: string | undefined;
+  readonly url: URL;
+  readonly #options: StreamableHttpTransportOptions;
+  readonly #logger: Logger;
+  readonly #maxMessageBytes: number;
+  readonly #agent: Agent;
+  readonly #closeController = new AbortController();
+  readonly #tasks = new Set<Promise<void>>();
+  readonly #messageEmitter: Emitter<unknown>;
+  readonly #problemEmitter: Emitter<TransportProblem>;
+  readonly #closeEmitter: Emitter<McpHostError | undefined>;
+  #state: TransportState = 'new';
+  #sessionId: string | undefined;
+  #sessionSecret: Disposable | undefined;
+  #protocolVersion: string | undefined;
+  #getStreamOpened = false;
+  #closing: Promise<void> | undefined;
+
+  readonly onMessage;
+  readonly onProblem;
+  readonly onClose;
+
+  constructor(options: StreamableHttpTransportOptions) {
+    this.#options = options;
+    this.serverName = options.serverName;
+    try {
+      this.url = new URL(options.url);
+    } catch (error) {
+      throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}invalid URL`, { cause: error });
+    }
+    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:')
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `${this.#where()}the URL must be http: or https:, not ${this.url.protocol}`,
+      );
+    this.#logger = options.logger ?? debugLogger;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#protocolVersion = options.protocolVersion;
+    this.#agent = new Agent({
+      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
+      headersTimeout: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+      // Streams may idle for long; the POST exchange has its own total deadline.
+      bodyTimeout: 0,
+    });
+    const reportListenerError = (error: unknown): void =>
+      this.#logger.error(`${this.#where()}an event listener threw`, { error: String(error) });
+    this.#messageEmitter = new Emitter(reportListenerError);
+    this.#problemEmitter = new Emitter(reportListenerError);
+    this.#closeEmitter = new Emitter(reportListenerError);
+    this.onMessage = this.#messageEmitter.event;
+    this.onProblem = this.#problemEmitter.event;
+    this.onClose = this.#closeEmitter.event;
+  }
+
+  get state(): TransportState {
+    return this.#state;
+  }
+
+  /** True while the server has given this transport a session id (the value itself stays private). */
+  get hasSession(): boolean {
+    return this.#sessionId !== undefined;
+  }
+
+  /** Sets the `MCP-Protocol-Version` header for every later request (`undefined` leaves it out). */
+  setProtocolVersion(version: string | undefined): void {
+    this.#protocolVersion = version;
+  }
+
+  /** HTTP needs no connection up front: the first POST connects, and its failure fails that request. */
+  start(options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.#state !== 'new')
+      return Promise.reject(
+        new McpHostError('INVALID_ARGUMENT', `${this.#where()}start() called twice`),
+      );
+    if (options.signal?.aborted) {
+      const error = new McpHostError(
+        'ABORTED',
+        `${this.#where()}start was cancelled by the caller`,
+        {
+          cause: options.signal.reason,
+        },
+      );
+      this.#finish(error);
+      return Promise.reject(error);
+    }
+    this.#state = 'open';
+    return Promise.resolve();
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (this.#state !== 'open') {
+      const code =
+        this.#state === 'new' || this.#state === 'starting' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED';
+      throw new McpHostError(
+        code,
+        `${this.#where()}cannot send: the connection is ${this.#state}`,
+        {
+          serverName: this.serverName,
+        },
+      );
+    }
+    let body: string;
+    try {
+      body = JSON.stringify(message);
+    } catch (error) {
+      throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}message is not serialisable`, {
+        serverName: this.serverName,
+        cause: error,
+      });
+    }
+    const requestId = requestIdOf(message);
+    this.#track(this.#post(body, requestId));
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #track(task: Promise<void>): void {
+    const tracked = task.catch((error: unknown) =>
+      this.#logger.error(`${this.#where()}internal error`, { error: String(error) }),
+    );
+    this.#tasks.add(tracked);
+    void tracked.finally(() => this.#tasks.delete(tracked));
+  }
+
+  async #post(body: string, requestId: RequestId | undefined): Promise<void> {
+    const deadline = new AbortController();
+    const timeoutMs = this.#options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS;
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    timer.unref();
+    const signal = AbortSignal.any([this.#closeController.signal, deadline.signal]);
+    const sentSession = this.#sessionId;
+    try {
+      const response = await this.#request('POST', { body, signal });
+      if (response === undefined) return;
+      if (!response.ok) {
+        await this.#onFailedPost(response, requestId, sentSession);
+        return;
+      }
+      this.#adoptSession(response);
+      if (sentSession !== undefined || response.status === 202) this.#maybeOpenGetStream();
+      const type = contentType(response);
+      if (type === 'text/event-stream') {
+        const outcome = await this.#consumeSse(response, requestId);
+        if (requestId !== undefined && !outcome.answered && this.#state === 'open')
+          await this.#resume(requestId, outcome);
+      } else if (type === 'application/json') {
+        const bytes = await readBodyCapped(response.body, this.#maxMessageBytes);
+        // A JSON body answering a notification or response is tolerated and dropped.
+        if (requestId !== undefined) this.#deliverJson(bytes, requestId);
+      } else {
+        await response.body?.cancel().catch(() => {});
+        if (requestId !== undefined || (type !== '' && response.status !== 202)) {
+          this.#problem(
+            'INVALID_MESSAGE',
+            `unexpected response content type '${type}' (status ${response.status})`,
+            requestId,
+          );
+        }
+      }
+    } catch (error) {
+      this.#problemFrom(error, requestId, deadline.signal.aborted ? timeoutMs : undefined);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * One HTTP request with headers, auth (one retry after a 401/403 if the provider has new
+   * credentials) and redirects followed only within the endpoint's origin (and, for POST, only
+   * the method-preserving 307/308). Returns undefined when the transport closed meanwhile.
+   */
+  async #request(
+    method: 'POST' | 'GET' | 'DELETE',
+    request: { body?: string; signal: AbortSignal; lastEventId?: string },
+  ): Promise<Response | undefined> {
+    const auth = this.#options.auth;
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { ...this.#options.headers };
+      if (auth !== undefined) Object.assign(headers, await auth.headers({ url: this.url, method }));
+      if (method === 'POST') {
+        headers['content-type'] = 'application/json';
+        headers.accept = 'application/json, text/event-stream';
+      } else if (method === 'GET') {
+        headers.accept = 'text/event-stream';
+      }
+      if (this.#sessionId !== undefined) headers['mcp-session-id'] = this.#sessionId;
+      if (this.#protocolVersion !== undefined)
+        headers['mcp-protocol-version'] = this.#protocolVersion;
+      if (request.lastEventId !== undefined) headers['last-event-id'] = request.lastEventId;
+      const response = await this.#fetchFollowingRedirects(method, headers, request);
+      if (
+        (response.status === 401 || response.status === 403) &&
+        attempt === 0 &&
+        auth?.onUnauthorized !== undefined
+      ) {
+        const retry = await auth.onUnauthorized({
+          status: response.status,
+          wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
+          url: this.url,
+          signal: request.signal,
+        });
+        if (retry) {
+          await response.body?.cancel().catch(() => {});
+          continue;
+        }
+      }
+      return response;
+    }
+  }
+
+  async #fetchFollowingRedirects(
+    method: string,
+    headers: Record<string, string>,
+    request: { body?: string; signal: AbortSignal },
+  ): Promise<Response> {
+    let url = this.url;
+    for (let redirects = 0; ; redirects++) {
+      const response = await undiciFetch(url, {
+        method,
+        headers,
+        body: request.body,
+        signal: request.signal,
+        redirect: 'manual',
+        dispatcher: this.#agent,
+      });
+      const location = response.headers.get('location');
+      const followable =
+        method === 'POST'
+          ? response.status === 307 || response.status === 308
+          : isRedirect(response.status);
+      if (!isRedirect(response.status) || location === null) return response;
+      const target = new URL(location, url);
+      if (!followable || target.origin !== this.url.origin || redirects >= MAX_REDIRECTS) {
+        await response.body?.cancel().catch(() => {});
+        throw new McpHostError(
+          'HTTP_STATUS',
+          `${this.#where()}${method} got a ${response.status} redirect to ${target.origin === this.url.origin ? 'the same origin' : `another origin (${target.origin})`}, not followed`,
+          { serverName: this.serverName, details: { status: response.status } },
+        );
+      }
+      await response.body?.cancel().catch(() => {});
+      url = target;
+    }
+  }
+
+  async #onFailedPost(
+    response: Response,
+    requestId: RequestId | undefined,
+    sentSession: string | undefined,
+  ): Promise<void> {
+    const bytes = await readBodyCapped(response.body, MAX_ERROR_BODY_BYTES, { truncate: true });
+    const text = new TextDecoder().decode(bytes);
+    if (response.status === 404 && sentSession !== undefined) {
+      if (this.#sessionId === sentSession) this.#dropSession();
+      this.#problem(
+        'SESSION_EXPIRED',
+        'the server no longer knows the session (404); the client must initialise again',
+        requestId,
+        { status: 404 },
+      );
+      return;
+    }
+    // A JSON-RPC error in the body answers the request (the HTTP status only frames it).
+    if (requestId !== undefined && response.status !== 401 && response.status !== 403) {
+      const value = parseJson(text);
+      if (isJsonRpcErrorResponse(value) && (value.id === requestId || value.id == null)) {
+        this.#messageEmitter.fire({ ...value, id: requestId });
+        return;
+      }
+    }
+    const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
+    this.#problem(
+      'HTTP_STATUS',
+      `HTTP ${response.status}${text === '' ? '' : `: ${preview(text, MAX_ERROR_PREVIEW_CHARS)}`}`,
+      requestId,
+      {
+        status: response.status,
+        ...(wwwAuthenticate === undefined
+          ? {}
+          : { wwwAuthenticate: preview(wwwAuthenticate, 512) }),
+      },
+    );
+  }
+
+  #deliverJson(bytes: Uint8Array, requestId: RequestId): void {
+    const text = new TextDecoder().decode(bytes);
+    if (text.trim() === '') {
+      this.#problem('INVALID_MESSAGE', 'empty JSON response to a request', requestId);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.#problem(
+        'INVALID_MESSAGE',
+        `response body is not JSON: ${preview(text, 80)}`,
+        requestId,
+      );
+      return;
+    }
+    this.#messageEmitter.fire(value);
+  }
+
+  /** Reads one SSE stream, delivering its messages; says whether `requestId` was answered. */
+  async #consumeSse(
+    response: Response,
+    requestId: RequestId | undefined,
+    previous?: StreamOutcome,
+  ): Promise<StreamOutcome> {
+    const outcome: StreamOutcome = {
+      answered: false,
+      lastEventId: previous?.lastEventId,
+      retryMs: previous?.retryMs ?? DEFAULT_RETRY_MS,
+      events: 0,
+    };
+    try {
+      await readSse(response.body, this.#maxMessageBytes, {
+        onEvent: (event) => {
+          if (event.id !== undefined) outcome.lastEventId = event.id;
+          outcome.events++;
+          // Priming events carry an id and empty data; other event types are not ours.
+          if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
+          let value: unknown;
+          try {
+            value = JSON.parse(event.data);
+          } catch {
+            this.#problem(
+              'INVALID_MESSAGE',
+              `SSE event data is not JSON: ${preview(event.data, 80)}`,
+            );
+            return;
+          }
+          if (requestId !== undefined && isResponseTo(value, requestId)) outcome.answered = true;
+          if (this.#state === 'open') this.#messageEmitter.fire(value);
+        },
+        onRetry: (ms) => {
+          outcome.retryMs = Math.min(MAX_RETRY_MS, Math.max(MIN_RETRY_MS, ms));
+        },
+      });
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        this.#problem(
+          'MESSAGE_TOO_LARGE',
+          `discarded an SSE event over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
+          requestId,
+          { bytes: error.bytes, maxMessageBytes: this.#maxMessageBytes },
+        );
+        outcome.answered = true;
+        return outcome;
+      }
+      // A dropped stream: the caller decides whether to resume it.
+      if (this.#closeController.signal.aborted) return outcome;
+      this.#logger.debug(`${this.#where()}SSE stream broke`, { error: String(error) });
+    }
+    return outcome;
+  }
+
+  /** A POST's stream ended before its response: resume it with GET and `Last-Event-ID`. */
+  async #resume(requestId: RequestId, outcome: StreamOutcome): Promise<void> {
+    if (outcome.lastEventId === undefined) {
+      this.#problem(
+        'STREAM_INTERRUPTED',
+        'the response stream ended before the response, and carried no event id to resume from',
+        requestId,
+        { maybeExecuted: true },
+      );
+      return;
+    }
+    const answered = await this.#listen(outcome, requestId);
+    if (!answered && this.#state === 'open') {
+      this.#problem(
+        'STREAM_INTERRUPTED',
+        'the response stream could not be resumed before the reconnect limit',
+        requestId,
+        { maybeExecuted: true },
+      );
+    }
+  }
+
+  #maybeOpenGetStream(): void {
+    if (this.#getStreamOpened || this.#options.openGetStream === false || this.#state !== 'open')
+      return;
+    this.#getStreamOpened = true;
+    this.#track(
+      this.#listen({
+        answered: false,
+        lastEventId: undefined,
+        retryMs: DEFAULT_RETRY_MS,
+        events: 0,
+      }).then(() => {}),
+    );
+  }
+
+  /**
+   * Holds a GET stream open, reconnecting after drops (waiting the server's `retry:` and sending
+   * `Last-Event-ID`) up to `maxReconnects` times in a row. With `requestId`, stops once that
+   * request is answered and returns true. The first GET answered 400/404/405 means the server
+   * offers no such stream: not an error.
+   */
+  async #listen(start: StreamOutcome, requestId?: RequestId): Promise<boolean> {
+    const maxReconnects = this.#options.maxReconnects ?? DEFAULT_MAX_RECONNECTS;
+    let outcome = start;
+    let failures = 0;
+    const signal = this.#closeController.signal;
+    for (let first = true; this.#state === 'open'; first = false) {
+      if (!first || requestId !== undefined) {
+        if (failures > maxReconnects) return false;
+        if (!(await this.#wait(outcome.retryMs))) return false;
+      }
+      let response: Response | undefined;
+      try {
+        response = await this.#request('GET', { signal, lastEventId: outcome.lastEventId });
+      } catch (error) {
+        if (signal.aborted) return false;
+        this.#logger.debug(`${this.#where()}GET stream failed`, { error: String(error) });
+        failures++;
+        continue;
+      }
+      if (response === undefined) return false;
+      if (!response.ok || contentType(response) !== 'text/event-stream') {
+        await response.body?.cancel().catch(() => {});
+        if (first && requestId === undefined && [400, 404, 405].includes(response.status)) {
+          this.#logger.debug(`${this.#where()}no GET stream (HTTP ${response.status})`);
+          return false;
+        }
+        this.#logger.debug(`${this.#where()}GET stream refused (HTTP ${response.status})`);
+        failures++;
+        continue;
+      }
+      outcome = await this.#consumeSse(response, requestId, outcome);
+      if (outcome.answered) return true;
+      failures = outcome.events > 0 ? 1 : failures + 1;
+    }
+    return false;
+  }
+
+  /** Waits `ms` unless the transport closes first; true if still open. */
+  async #wait(ms: number): Promise<boolean> {
+    const signal = this.#closeController.signal;
+    if (signal.aborted) return false;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+    });
+    return !signal.aborted && this.#state === 'open';
+  }
+
+  #adoptSession(response: Response): void {
+    const id = response.headers.get('mcp-session-id');
+    if (id === null || id === this.#sessionId) return;
+    if (!SESSION_ID_PATTERN.test(id)) {
+      this.#problem('PROTOCOL_VIOLATION', 'the server sent a session id with invalid characters');
+      return;
+    }
+    if (this.#sessionId !== undefined) return;
+    this.#sessionSecret = addSecret(id);
+    this.#sessionId = id;
+  }
+
+  #dropSession(): void {
+    this.#sessionId = undefined;
+    this.#sessionSecret?.[Symbol.dispose]();
+    this.#sessionSecret = undefined;
+  }
+
+  async #close(): Promise<void> {
+    if (this.#state === 'closed') return;
+    const wasOpen = this.#state === 'open';
+    this.#state = 'closing';
+    this.#closeController.abort();
+    await Promise.allSettled([...this.#tasks]);
+    if (wasOpen && this.#sessionId !== undefined) {
+      const timeoutMs = this.#options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+      const remove = this.#request('DELETE', { signal: AbortSignal.timeout(timeoutMs) })
+        .then((response) => response?.body?.cancel())
+        .catch(() => {});
+      await settlesWithin(remove, timeoutMs + 100, { ref: true });
+    }
+    this.#dropSession();
+    await this.#agent.destroy().catch(() => {});
+    this.#finish(undefined);
+  }
+
+  #finish(reason: McpHostError | undefined): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#closeEmitter.fire(reason);
+    this.#closeEmitter.clear();
+    this.#messageEmitter.clear();
+    this.#problemEmitter.clear();
+  }
+
+  #problemFrom(
+    error: unknown,
+    requestId: RequestId | undefined,
+    timedOutAfterMs: number | undefined,
+  ): void {
+    if (error instanceof McpHostError) {
+      this.#problemEmitter.fire(requestId === undefined ? { error } : { error, requestId });
+      return;
+    }
+    if (error instanceof BodyTooLargeError) {
+      this.#problem(
+        'MESSAGE_TOO_LARGE',
+        `discarded a ${error.bytes}-byte response body, over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
+        requestId,
+        { bytes: error.bytes, maxMessageBytes: this.#maxMessageBytes },
+      );
+      return;
+    }
+    if (this.#closeController.signal.aborted) {
+      this.#problem(
+        'CONNECTION_CLOSED',
+        'the transport closed while the request was in flight',
+        requestId,
+      );
+      return;
+    }
+    if (timedOutAfterMs !== undefined) {
+      this.#problem(
+        'REQUEST_TIMEOUT',
+        `no complete HTTP response within ${timedOutAfterMs} ms`,
+        requestId,
+        {
+          kind: 'total',
+        },
+      );
+      return;
+    }
+    const code = errnoOf(error);
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+      this.#problem(
+        'REQUEST_TIMEOUT',
+        `HTTP ${code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connect' : 'response headers'} timed out`,
+        requestId,
+        {
+          kind: code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connect' : 'headers',
+        },
+        error,
+      );
+      return;
+    }
+    this.#problem(
+      'HTTP_REQUEST_FAILED',
+      `HTTP request to ${this.url.origin} failed${code === undefined ? '' : ` (${code})`}`,
+      requestId,
+      code === undefined ? undefined : { errno: code },
+      error,
+    );
+  }
+
+  #problem(
+    code: McpHostError['code'],
+    message: string,
+    requestId?: RequestId,
+    details?: Record<string, unknown>,
+    cause?: unknown,
+  ): void {
+    const error = new McpHostError(code, `${this.#where()}${message}`, {
+      serverName: this.serverName,
+      requestId,
+      details,
+      cause,
+    });
+    this.#logger.debug(error.message);
+    this.#problemEmitter.fire(requestId === undefined ? { error } : { error, requestId });
+  }
+
+  #where(): string {
+    return this.serverName === undefined ? '' : `server '${this.serverName}': `;
+  }
+}
+
+function requestIdOf(message: JsonRpcMessage): RequestId | undefined {
+  const m = message as { id?: unknown; method?: unknown };
+  return typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')
+    ? m.id
+    : undefined;
+}
+
+function isResponseTo(value: unknown, id: RequestId): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const m = value as { id?: unknown; method?: unknown };
+  return m.id === id && m.method === undefined;
+}
+
+function isJsonRpcErrorResponse(
+  value: unknown,
+): value is { jsonrpc: '2.0'; id?: RequestId | null; error: { code: number; message: string } } {
+  if (typeof value !== 'object' || value === null) return false;
+  const error = (value as { error?: unknown }).error;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === 'number' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function contentType(response: Response): string {
+  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+function errnoOf(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

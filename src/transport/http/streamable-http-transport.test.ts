@@ -356,15 +356,80 @@ describe('StreamableHttpTransport', () => {
     expect(server.requests.map((r) => r.url)).toEqual(['/mcp', '/mcp2']);
   });
 
-  it('fails a request with HTTP_REQUEST_FAILED when the connection is refused', async () => {
+  it('fails a request with CONNECT_FAILED when the connection is refused', async () => {
     await using _guard = leakGuard();
     const server = await startHttpServer();
     await server[Symbol.asyncDispose]();
     await using t = await open(server);
     t.send(request(1));
     await t.until(() => t.problems.length === 1);
-    expect(t.problems[0]?.error.code).toBe('HTTP_REQUEST_FAILED');
+    expect(t.problems[0]?.error.code).toBe('CONNECT_FAILED');
     expect(t.problems[0]?.error.details?.errno).toBe('ECONNREFUSED');
+  });
+
+  it('fails a request with REQUEST_TIMEOUT when the response headers do not come in time', async () => {
+    await using _guard = leakGuard();
+    await using server = await startHttpServer(() => {
+      // Never answers; the socket is destroyed when the server is disposed.
+    });
+    await using t = await open(server, { headersTimeoutMs: 100 });
+    t.send(request(1));
+    await t.until(() => t.problems.length === 1);
+    expect(t.problems[0]?.error.code).toBe('REQUEST_TIMEOUT');
+    expect(t.problems[0]?.error.details).toEqual({ kind: 'headers' });
+  });
+
+  it('fails a request with REQUEST_TIMEOUT when the whole exchange outlives requestTimeoutMs', async () => {
+    await using _guard = leakGuard();
+    await using server = await startHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': still working\n\n');
+    });
+    await using t = await open(server, { requestTimeoutMs: 150 });
+    t.send(request(1));
+    await t.until(() => t.problems.length === 1);
+    expect(t.problems[0]?.error.code).toBe('REQUEST_TIMEOUT');
+    expect(t.problems[0]?.error.details).toEqual({ kind: 'total' });
+  });
+
+  it('reconnects a dropped GET stream with Last-Event-ID, and stops at maxReconnects', async () => {
+    await using _guard = leakGuard();
+    let gets = 0;
+    await using server = await startHttpServer((req, res) => {
+      if (req.method === 'DELETE') return void res.writeHead(204).end();
+      if (req.method === 'POST')
+        return void res.writeHead(202, { 'mcp-session-id': 'sess-get-1' }).end();
+      gets++;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (gets === 1) {
+        res.write('retry: 5\n\n');
+        res.end(sseEvent({ jsonrpc: '2.0', method: 'notifications/a' }, 'g-1'));
+        return;
+      }
+      if (gets === 2) {
+        res.end(sseEvent({ jsonrpc: '2.0', method: 'notifications/b' }, 'g-2'));
+        return;
+      }
+      res.end();
+    });
+    await using t = await open(server, { openGetStream: true, maxReconnects: 2 });
+    t.send(notification());
+    await t.until(() => t.messages.length === 2);
+    // After the last event, 2 reconnects that bring nothing are allowed, then it gives up.
+    while (gets < 4) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 100));
+    const getRequests = server.requests.filter((r) => r.method === 'GET');
+    expect(getRequests.map((r) => r.headers['last-event-id'])).toEqual([
+      undefined,
+      'g-1',
+      'g-2',
+      'g-2',
+    ]);
+    expect(t.messages).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/a' },
+      { jsonrpc: '2.0', method: 'notifications/b' },
+    ]);
+    expect(t.problems).toEqual([]);
   });
 
   it('refuses to send before start and after close; close is idempotent', async () => {

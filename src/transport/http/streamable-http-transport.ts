@@ -197,7 +197,7 @@ export class StreamableHttpTransport implements Transport {
       if (sentSession !== undefined || response.status === 202) this.#maybeOpenGetStream();
       const type = contentType(response);
       if (type === 'text/event-stream') {
-        const outcome = await this.#consumeSse(response, requestId);
+        const outcome = await this.#consumeSse(response, signal, requestId);
         if (requestId !== undefined && !outcome.answered && this.#state === 'open')
           await this.#resume(requestId, outcome);
       } else if (type === 'application/json') {
@@ -362,6 +362,7 @@ export class StreamableHttpTransport implements Transport {
   /** Reads one SSE stream, delivering its messages; says whether `requestId` was answered. */
   async #consumeSse(
     response: Response,
+    signal: AbortSignal,
     requestId: RequestId | undefined,
     previous?: StreamOutcome,
   ): Promise<StreamOutcome> {
@@ -406,8 +407,9 @@ export class StreamableHttpTransport implements Transport {
         outcome.answered = true;
         return outcome;
       }
+      // Our own deadline or close: not a dropped stream, the caller reports it.
+      if (signal.aborted) throw error;
       // A dropped stream: the caller decides whether to resume it.
-      if (this.#closeController.signal.aborted) return outcome;
       this.#logger.debug(`${this.#where()}SSE stream broke`, { error: String(error) });
     }
     return outcome;
@@ -451,7 +453,7 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * Holds a GET stream open, reconnecting after drops (waiting the server's `retry:` and sending
-   * `Last-Event-ID`) up to `maxReconnects` times in a row. With `requestId`, stops once that
+   * `Last-Event-ID`); gives up after `maxReconnects` reconnects in a row that brought no event. With `requestId`, stops once that
    * request is answered and returns true. The first GET answered 400/404/405 means the server
    * offers no such stream: not an error.
    */
@@ -462,7 +464,7 @@ export class StreamableHttpTransport implements Transport {
     const signal = this.#closeController.signal;
     for (let first = true; this.#state === 'open'; first = false) {
       if (!first || requestId !== undefined) {
-        if (failures > maxReconnects) return false;
+        if (failures >= maxReconnects) return false;
         if (!(await this.#wait(outcome.retryMs))) return false;
       }
       let response: Response | undefined;
@@ -485,9 +487,13 @@ export class StreamableHttpTransport implements Transport {
         failures++;
         continue;
       }
-      outcome = await this.#consumeSse(response, requestId, outcome);
+      try {
+        outcome = await this.#consumeSse(response, signal, requestId, outcome);
+      } catch {
+        return false;
+      }
       if (outcome.answered) return true;
-      failures = outcome.events > 0 ? 1 : failures + 1;
+      failures = outcome.events > 0 ? 0 : failures + 1;
     }
     return false;
   }
@@ -591,20 +597,29 @@ export class StreamableHttpTransport implements Transport {
       return;
     }
     const code = errnoOf(error);
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    if (code === 'UND_ERR_CONNECT_TIMEOUT') {
       this.#problem(
-        'REQUEST_TIMEOUT',
-        `HTTP ${code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connect' : 'response headers'} timed out`,
+        'CONNECT_TIMEOUT',
+        `no connection to ${this.url.origin} within ${this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS} ms`,
         requestId,
-        {
-          kind: code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connect' : 'headers',
-        },
+        undefined,
         error,
       );
       return;
     }
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') {
+      this.#problem(
+        'REQUEST_TIMEOUT',
+        `no response headers within ${this.#options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS} ms`,
+        requestId,
+        { kind: 'headers' },
+        error,
+      );
+      return;
+    }
+    const connect = code !== undefined && isConnectErrno(code);
     this.#problem(
-      'HTTP_REQUEST_FAILED',
+      connect ? 'CONNECT_FAILED' : 'HTTP_REQUEST_FAILED',
       `HTTP request to ${this.url.origin} failed${code === undefined ? '' : ` (${code})`}`,
       requestId,
       code === undefined ? undefined : { errno: code },
@@ -674,6 +689,27 @@ function contentType(response: Response): string {
 
 function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+/** Errors that mean no connection was made (as opposed to one that broke). */
+const CONNECT_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_SOCKET_CONNECT',
+]);
+
+function isConnectErrno(code: string): boolean {
+  return (
+    CONNECT_ERRNOS.has(code) ||
+    code.startsWith('ERR_TLS_') ||
+    code.startsWith('ERR_SSL_') ||
+    code.includes('CERT') ||
+    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'
+  );
 }
 
 function errnoOf(error: unknown): string | undefined {

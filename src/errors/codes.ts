@@ -90,7 +90,7 @@ export const errorCodes = {
   },
   HTTP_REQUEST_FAILED: {
     permanent: false,
-    when: 'An HTTP request could not be made or its response could not be read: connection refused, DNS failure, TLS error, reset; `details.errno` names the cause when known.',
+    when: 'An HTTP request failed after its connection was made (reset, closed mid-response) or for a reason that is not a connect failure; `details.errno` names the cause when known. Refused, DNS and TLS failures are `CONNECT_FAILED`.',
   },
   SESSION_EXPIRED: {
     permanent: false,

@@ -432,6 +432,37 @@ describe('StreamableHttpTransport', () => {
     expect(t.problems).toEqual([]);
   });
 
+  it('treats the session id as a secret: an error echoing it is masked', async () => {
+    await using _guard = leakGuard();
+    const sessionId = 'zq-session-7f3a9c1e5b';
+    let calls = 0;
+    await using server = await startHttpServer((req, res) => {
+      if (req.method === 'DELETE') return void res.writeHead(204).end();
+      if (calls++ === 0) return sendJson(res, result(1), { 'mcp-session-id': sessionId });
+      res.writeHead(500).end(`session ${String(req.headers['mcp-session-id'])} is broken`);
+    });
+    await using t = await open(server);
+    t.send(request(1, 'initialize'));
+    await t.until(() => t.messages.length === 1);
+    t.send(request(2));
+    await t.until(() => t.problems.length === 1);
+    expect(t.problems[0]?.error.code).toBe('HTTP_STATUS');
+    expect(t.problems[0]?.error.message).toContain('is broken');
+    expect(t.problems[0]?.error.message).not.toContain(sessionId);
+  });
+
+  it('ignores a session id with characters outside visible ASCII', async () => {
+    await using _guard = leakGuard();
+    await using server = await startHttpServer((req, res) =>
+      sendJson(res, result(JSON.parse(req.body).id), { 'mcp-session-id': 'bad id with spaces' }),
+    );
+    await using t = await open(server);
+    t.send(request(1, 'initialize'));
+    await t.until(() => t.messages.length === 1 && t.problems.length === 1);
+    expect(t.problems[0]?.error.code).toBe('PROTOCOL_VIOLATION');
+    expect(t.hasSession).toBe(false);
+  });
+
   it('refuses to send before start and after close; close is idempotent', async () => {
     await using server = await startHttpServer();
     const t = new StreamableHttpTransport({ url: server.url });

@@ -70,6 +70,24 @@ describe('WebSocketTransport', () => {
     expect(client.transport.stats).toMatchObject({ messagesReceived: 1, messagesSent: 1 });
   });
 
+  it('delivers a frame the server sends right after the handshake', async () => {
+    await using _guard = leakGuard();
+    await using server = await startWsServer();
+    server.server.on('connection', (socket) =>
+      socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/hello' })),
+    );
+    await using transport = new WebSocketTransport({ url: server.url });
+    const first = new Promise((resolve) => transport.onMessage(resolve));
+    await transport.start();
+    expect(await first).toEqual({ jsonrpc: '2.0', method: 'notifications/hello' });
+  });
+
+  it('an unusable URL is INVALID_ARGUMENT', async () => {
+    await using transport = new WebSocketTransport({ url: 'ftp://127.0.0.1/' });
+    await expect(transport.start()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(transport.state).toBe('closed');
+  });
+
   it('skips binary and non-JSON text frames, counts them and keeps the connection', async () => {
     await using _guard = leakGuard();
     await using server = await startWsServer();

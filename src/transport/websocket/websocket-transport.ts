@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { addSecret, McpHostError, preview, redact } from '../../errors/index.js';
+import { McpHostError, preview, redact } from '../../errors/index.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
 import { Emitter } from '../../internal/emitter.js';
@@ -8,6 +8,10 @@ import { RateLimiter } from '../../internal/rate-limiter.js';
 import { deferred, settlesWithin } from '../../internal/wait.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { Transport, TransportProblem, TransportState } from '../../jsonrpc/transport.js';
+import { awaitOpen } from './await-open.js';
+import { toConnectError, type ConnectFailure } from './connect-failure.js';
+import { frameBytes, frameText } from './frame-data.js';
+import { registerSecretHeaders } from './secret-headers.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_INTERVAL_MS,
@@ -19,18 +23,8 @@ import {
   type WebSocketTransportOptions,
 } from './websocket-options.js';
 
-/** Header names whose values are credentials, registered as secrets. */
-const SECRET_HEADER = /auth|token|key|secret|cookie|session|password|credential/i;
 /** ws's error code for a frame over `maxPayload`. */
 const WS_TOO_LARGE = 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
-
-/** How the opening attempt ended, when it did not open. */
-type StartFailure =
-  | { kind: 'error'; error: Error }
-  | { kind: 'status'; status: number }
-  | { kind: 'timeout' }
-  | { kind: 'aborted'; reason: unknown }
-  | { kind: 'closed' };
 
 /**
  * A server reached over a WebSocket (not a standard MCP transport): subprotocol `mcp`, one JSON-RPC
@@ -69,6 +63,7 @@ export class WebSocketTransport implements Transport {
   readonly #maxMessageBytes: number;
   readonly #maxOutboundBytes: number;
   readonly #closeGraceMs: number;
+  readonly #connectTimeoutMs: number;
   readonly #junkLimiter = new RateLimiter(1, 5);
   readonly #messageEmitter: Emitter<unknown>;
   readonly #problemEmitter: Emitter<TransportProblem>;
@@ -98,6 +93,7 @@ export class WebSocketTransport implements Transport {
     this.#maxMessageBytes = positive(options.maxMessageBytes, DEFAULT_WS_MAX_MESSAGE_BYTES);
     this.#maxOutboundBytes = positive(options.maxOutboundBytes, DEFAULT_WS_MAX_OUTBOUND_BYTES);
     this.#closeGraceMs = options.closeGraceMs ?? DEFAULT_WS_CLOSE_GRACE_MS;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     const reportListenerError = (error: unknown): void =>
       this.#logger.error(`${this.#where()}an event listener threw`, { error: String(error) });
     this.#messageEmitter = new Emitter(reportListenerError);
@@ -171,8 +167,8 @@ export class WebSocketTransport implements Transport {
       throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}start() called twice`);
     this.#state = 'starting';
     if (signal?.aborted)
-      throw this.#fail(this.#startError({ kind: 'aborted', reason: signal.reason }));
-    this.#registerSecrets();
+      throw this.#fail(this.#connectError({ kind: 'aborted', reason: signal.reason }));
+    this.#secrets.push(...registerSecretHeaders(this.#options.headers));
     let socket: WebSocket;
     try {
       const options: WebSocket.ClientOptions & { closeTimeout: number } = {
@@ -202,64 +198,24 @@ export class WebSocketTransport implements Transport {
     }
     this.#socket = socket;
     socket.once('close', () => this.#socketClosed.resolve());
-    const failure = await this.#opened(socket, signal);
-    if (this.#closeRequested) {
-      // close() was called while connecting: it owns the socket and fires onClose (undefined).
-      await this.#closing;
-      throw this.#startError({ kind: 'closed' });
-    }
-    if (failure !== undefined) {
-      await settlesWithin(this.#socketClosed.promise, this.#closeGraceMs, { ref: true });
-      throw this.#fail(this.#startError(failure));
-    }
-  }
-
-  /** Waits for `open`; returns how the attempt failed otherwise. Every listener is removed after. */
-  #opened(socket: WebSocket, signal: AbortSignal | undefined): Promise<StartFailure | undefined> {
-    return new Promise((resolve) => {
-      let failure: StartFailure | undefined;
-      const fail = (why: StartFailure): void => {
-        failure ??= why;
-        // Ends the handshake; ws then emits `error` (ignored) and `close`.
-        socket.terminate();
-      };
-      const timer = setTimeout(
-        () => fail({ kind: 'timeout' }),
-        this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      );
-      timer.unref();
-      const onAbort = (): void => fail({ kind: 'aborted', reason: signal?.reason });
-      const onError = (error: Error): void => {
-        failure ??= { kind: 'error', error };
-      };
-      const onResponse = (_request: unknown, response: { statusCode?: number; resume(): void }) => {
-        response.resume();
-        fail({ kind: 'status', status: response.statusCode ?? 0 });
-      };
-      const done = (result: StartFailure | undefined): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        socket.off('open', onOpen);
-        socket.off('close', onClose);
-        socket.off('unexpected-response', onResponse);
-        socket.off('error', onError);
-        // Errors after the opening attempt are handled by #wire (or are the ones terminate causes).
-        socket.on('error', () => {});
-        resolve(result);
-      };
-      const onOpen = (): void => {
+    const failure = await awaitOpen(socket, {
+      signal,
+      connectTimeoutMs: this.#connectTimeoutMs,
+      onOpen: () => {
         // Wired before anything else runs: the first frames may follow the handshake at once.
         this.#state = 'open';
         this.#wire(socket);
-        done(undefined);
-      };
-      const onClose = (): void => done(failure ?? { kind: 'closed' });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      socket.once('open', onOpen);
-      socket.once('close', onClose);
-      socket.on('unexpected-response', onResponse);
-      socket.on('error', onError);
+      },
     });
+    if (this.#closeRequested) {
+      // close() was called while connecting: it owns the socket and fires onClose (undefined).
+      await this.#closing;
+      throw this.#connectError({ kind: 'closed' });
+    }
+    if (failure !== undefined) {
+      await settlesWithin(this.#socketClosed.promise, this.#closeGraceMs, { ref: true });
+      throw this.#fail(this.#connectError(failure));
+    }
   }
 
   #wire(socket: WebSocket): void {
@@ -298,12 +254,10 @@ export class WebSocketTransport implements Transport {
     if (this.#finished) return;
     if (isBinary) {
       this.stats.binaryFrames++;
-      this.#onJunk(`skipped a binary frame of ${byteLength(data)} bytes`);
+      this.#onJunk(`skipped a binary frame of ${frameBytes(data)} bytes`);
       return;
     }
-    const text = Buffer.isBuffer(data)
-      ? data.toString('utf8')
-      : Buffer.concat(toBuffers(data)).toString('utf8');
+    const text = frameText(data);
     // A message is an object or a batch; anything else is junk, spotted without a throwing parse.
     const first = text.trimStart().charCodeAt(0);
     let value: unknown;
@@ -441,58 +395,12 @@ export class WebSocketTransport implements Transport {
     return error;
   }
 
-  #startError(failure: StartFailure): McpHostError {
-    const url = redact(this.#url);
-    const context = { serverName: this.serverName, details: { url } };
-    switch (failure.kind) {
-      case 'timeout': {
-        const ms = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-        return new McpHostError(
-          'CONNECT_TIMEOUT',
-          `${this.#where()}could not connect to ${url} within ${ms} ms (connectTimeoutMs)`,
-          { ...context, details: { url, connectTimeoutMs: ms } },
-        );
-      }
-      case 'aborted':
-        return new McpHostError('ABORTED', `${this.#where()}start was cancelled by the caller`, {
-          ...context,
-          cause: failure.reason,
-        });
-      case 'status':
-        return new McpHostError(
-          'CONNECT_FAILED',
-          `${this.#where()}${url} refused the WebSocket upgrade with HTTP status ${failure.status}`,
-          { ...context, details: { url, status: failure.status } },
-        );
-      case 'error': {
-        const errno = (failure.error as { code?: unknown }).code;
-        return new McpHostError(
-          'CONNECT_FAILED',
-          `${this.#where()}could not connect to ${url}: ${failure.error.message}`,
-          {
-            ...context,
-            cause: failure.error,
-            details: typeof errno === 'string' ? { url, errno } : { url },
-          },
-        );
-      }
-      case 'closed':
-        return new McpHostError(
-          'CONNECTION_CLOSED',
-          `${this.#where()}the transport was closed while connecting to ${url}`,
-          context,
-        );
-    }
-  }
-
-  #registerSecrets(): void {
-    for (const [name, value] of Object.entries(this.#options.headers ?? {})) {
-      if (!SECRET_HEADER.test(name)) continue;
-      this.#secrets.push(addSecret(value));
-      // "Bearer abc": the credential alone too, as it may appear without its scheme.
-      const space = value.indexOf(' ');
-      if (space > 0) this.#secrets.push(addSecret(value.slice(space + 1).trim()));
-    }
+  #connectError(failure: ConnectFailure): McpHostError {
+    return toConnectError(failure, {
+      url: this.#url,
+      serverName: this.serverName,
+      connectTimeoutMs: this.#connectTimeoutMs,
+    });
   }
 
   #where(): string {
@@ -505,13 +413,4 @@ function positive(value: number | undefined, fallback: number): number {
   if (!Number.isFinite(value) || value <= 0)
     throw new McpHostError('INVALID_ARGUMENT', `expected a positive number of bytes, got ${value}`);
   return value;
-}
-
-function toBuffers(data: WebSocket.RawData): Buffer[] {
-  if (Array.isArray(data)) return data;
-  return [Buffer.from(data as ArrayBuffer)];
-}
-
-function byteLength(data: WebSocket.RawData): number {
-  return toBuffers(data).reduce((sum, chunk) => sum + chunk.length, 0);
 }

@@ -70,6 +70,8 @@ beforeAll(async () => {
     },
   });
   await client.connect();
+  // The layer above owns the version; the server checks the header on every later request.
+  transport?.setProtocolVersion(client.session?.version);
 });
 
 afterAll(async () => {
@@ -84,6 +86,15 @@ describe('official everything server over Streamable HTTP', () => {
     expect(client.session?.version).toBe('2025-11-25');
     expect(client.session?.serverInfo?.name).toContain('everything');
     expect(transport?.hasSession).toBe(true);
+  });
+
+  it('is refused with a 400 JSON-RPC error when the protocol version header is unknown', async () => {
+    transport?.setProtocolVersion('1999-01-01');
+    try {
+      await expect(client.listTools()).rejects.toMatchObject({ name: 'JsonRpcError' });
+    } finally {
+      transport?.setProtocolVersion(client.session?.version);
+    }
   });
 
   it('lists tools and calls echo', async () => {

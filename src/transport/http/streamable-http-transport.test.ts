@@ -87,6 +87,18 @@ describe('StreamableHttpTransport', () => {
     expect(t.problems).toEqual([]);
   });
 
+  it('drops a 200 JSON body that answers a notification', async () => {
+    await using _guard = leakGuard();
+    await using server = await startHttpServer((_req, res) => sendJson(res, { unexpected: true }));
+    await using t = await open(server);
+    t.send(notification());
+    t.send(request(5));
+    await t.until(() => t.messages.length === 1);
+    expect(t.messages).toEqual([{ unexpected: true }]);
+    expect(t.problems).toEqual([]);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('accepts 202 for notifications, keeps the session id, echoes it and DELETEs it on close', async () => {
     await using _guard = leakGuard();
     const sessionId = 'sess-0123456789abcdef';

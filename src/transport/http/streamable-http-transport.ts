@@ -22,9 +22,15 @@ import {
   MIN_RETRY_MS,
   type StreamableHttpTransportOptions,
 } from './http-options.js';
+import { errnoOf, isConnectErrno } from './fetch-errors.js';
+import {
+  isJsonRpcErrorResponse,
+  isResponseTo,
+  parseJson,
+  requestIdOf,
+  type RequestId,
+} from './message-shapes.js';
 import { BodyTooLargeError, readBodyCapped, readSse } from './read-body.js';
-
-type RequestId = string | number;
 
 interface StreamOutcome {
   answered: boolean;
@@ -649,74 +655,10 @@ export class StreamableHttpTransport implements Transport {
   }
 }
 
-function requestIdOf(message: JsonRpcMessage): RequestId | undefined {
-  const m = message as { id?: unknown; method?: unknown };
-  return typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')
-    ? m.id
-    : undefined;
-}
-
-function isResponseTo(value: unknown, id: RequestId): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const m = value as { id?: unknown; method?: unknown };
-  return m.id === id && m.method === undefined;
-}
-
-function isJsonRpcErrorResponse(
-  value: unknown,
-): value is { jsonrpc: '2.0'; id?: RequestId | null; error: { code: number; message: string } } {
-  if (typeof value !== 'object' || value === null) return false;
-  const error = (value as { error?: unknown }).error;
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    typeof (error as { code?: unknown }).code === 'number' &&
-    typeof (error as { message?: unknown }).message === 'string'
-  );
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 function contentType(response: Response): string {
   return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
-}
-
-/** Errors that mean no connection was made (as opposed to one that broke). */
-const CONNECT_ERRNOS = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_SOCKET_CONNECT',
-]);
-
-function isConnectErrno(code: string): boolean {
-  return (
-    CONNECT_ERRNOS.has(code) ||
-    code.startsWith('ERR_TLS_') ||
-    code.startsWith('ERR_SSL_') ||
-    code.includes('CERT') ||
-    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'
-  );
-}
-
-function errnoOf(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }

@@ -184,9 +184,10 @@ describe('WebSocketTransport', () => {
   it('keep-alive: a server that answers pings stays connected', async () => {
     await using _guard = leakGuard();
     await using server = await startWsServer();
-    await using client = await openPeer(server.url, { keepAliveIntervalMs: 10 });
+    await using client = await openPeer(server.url, { keepAliveIntervalMs: 50 });
     const connection = await server.nextConnection();
-    // Wait for several pings to be answered (the server's autoPong answers each).
+    // Several pings answered in time (by the server's autoPong): still open. 50 ms leaves room
+    // for a loaded machine; a late pong would close the transport.
     await new Promise<void>((resolve) => {
       let pings = 0;
       connection.socket.on('ping', () => {

@@ -193,6 +193,27 @@ describe('StreamableHttpTransport', () => {
     expect(t.problems).toEqual([]);
   });
 
+  it('bounds the resumption of a dropped stream by the request deadline', async () => {
+    await using _guard = leakGuard();
+    await using server = await startHttpServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (req.method === 'POST') {
+        res.write('retry: 1\n\n');
+        res.write(sseEvent({ jsonrpc: '2.0', method: 'notifications/message', params: {} }, 'r-1'));
+        setTimeout(() => res.destroy(), 20);
+        return;
+      }
+      res.write(': resumed, but the response never comes\n\n');
+    });
+    await using t = await open(server, { requestTimeoutMs: 300 });
+    t.send(request(6));
+    await t.until(() => t.problems.length === 1);
+    expect(t.problems[0]?.requestId).toBe(6);
+    expect(t.problems[0]?.error.code).toBe('REQUEST_TIMEOUT');
+    expect(t.problems[0]?.error.details).toEqual({ kind: 'total' });
+    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'GET']);
+  });
+
   it('fails the request with STREAM_INTERRUPTED when a stream with no event id drops', async () => {
     await using _guard = leakGuard();
     await using server = await startHttpServer((_req, res) => {

@@ -205,7 +205,7 @@ export class StreamableHttpTransport implements Transport {
       if (type === 'text/event-stream') {
         const outcome = await this.#consumeSse(response, signal, requestId);
         if (requestId !== undefined && !outcome.answered && this.#state === 'open')
-          await this.#resume(requestId, outcome);
+          await this.#resume(requestId, outcome, signal);
       } else if (type === 'application/json') {
         const bytes = await readBodyCapped(response.body, this.#maxMessageBytes);
         // A JSON body answering a notification or response is tolerated and dropped.
@@ -422,7 +422,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** A POST's stream ended before its response: resume it with GET and `Last-Event-ID`. */
-  async #resume(requestId: RequestId, outcome: StreamOutcome): Promise<void> {
+  async #resume(requestId: RequestId, outcome: StreamOutcome, signal: AbortSignal): Promise<void> {
     if (outcome.lastEventId === undefined) {
       this.#problem(
         'STREAM_INTERRUPTED',
@@ -432,7 +432,9 @@ export class StreamableHttpTransport implements Transport {
       );
       return;
     }
-    const answered = await this.#listen(outcome, requestId);
+    const answered = await this.#listen(outcome, signal, requestId);
+    // The POST's deadline (or close) ended the resumption: #post reports which.
+    if (!answered && signal.aborted) throw new Error('aborted');
     if (!answered && this.#state === 'open') {
       this.#problem(
         'STREAM_INTERRUPTED',
@@ -448,30 +450,31 @@ export class StreamableHttpTransport implements Transport {
       return;
     this.#getStreamOpened = true;
     this.#track(
-      this.#listen({
-        answered: false,
-        lastEventId: undefined,
-        retryMs: DEFAULT_RETRY_MS,
-        events: 0,
-      }).then(() => {}),
+      this.#listen(
+        { answered: false, lastEventId: undefined, retryMs: DEFAULT_RETRY_MS, events: 0 },
+        this.#closeController.signal,
+      ).then(() => {}),
     );
   }
 
   /**
    * Holds a GET stream open, reconnecting after drops (waiting the server's `retry:` and sending
-   * `Last-Event-ID`); gives up after `maxReconnects` reconnects in a row that brought no event. With `requestId`, stops once that
-   * request is answered and returns true. The first GET answered 400/404/405 means the server
-   * offers no such stream: not an error.
+   * `Last-Event-ID`); gives up after `maxReconnects` reconnects in a row that brought no event,
+   * or when `signal` aborts. With `requestId`, stops once that request is answered and returns
+   * true. The first GET answered 400/404/405 means the server offers no such stream: not an error.
    */
-  async #listen(start: StreamOutcome, requestId?: RequestId): Promise<boolean> {
+  async #listen(
+    start: StreamOutcome,
+    signal: AbortSignal,
+    requestId?: RequestId,
+  ): Promise<boolean> {
     const maxReconnects = this.#options.maxReconnects ?? DEFAULT_MAX_RECONNECTS;
     let outcome = start;
     let failures = 0;
-    const signal = this.#closeController.signal;
     for (let first = true; this.#state === 'open'; first = false) {
       if (!first || requestId !== undefined) {
         if (failures >= maxReconnects) return false;
-        if (!(await this.#wait(outcome.retryMs))) return false;
+        if (!(await this.#wait(outcome.retryMs, signal))) return false;
       }
       let response: Response | undefined;
       try {
@@ -505,8 +508,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** Waits `ms` unless the transport closes first; true if still open. */
-  async #wait(ms: number): Promise<boolean> {
-    const signal = this.#closeController.signal;
+  async #wait(ms: number, signal: AbortSignal): Promise<boolean> {
     if (signal.aborted) return false;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);

@@ -1,4 +1,4 @@
-import { Agent, fetch as undiciFetch, type Response } from 'undici';
+import { Agent, type Response } from 'undici';
 import { addSecret, McpHostError, preview } from '../../errors/index.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
@@ -17,12 +17,12 @@ import {
   DEFAULT_RETRY_MS,
   MAX_ERROR_BODY_BYTES,
   MAX_ERROR_PREVIEW_CHARS,
-  MAX_REDIRECTS,
   MAX_RETRY_MS,
   MIN_RETRY_MS,
   type StreamableHttpTransportOptions,
 } from './http-options.js';
-import { errnoOf, isConnectErrno } from './fetch-errors.js';
+import { classifyFetchFailure } from './fetch-errors.js';
+import { fetchSameOrigin } from './same-origin-fetch.js';
 import {
   isJsonRpcErrorResponse,
   isResponseTo,
@@ -250,7 +250,16 @@ export class StreamableHttpTransport implements Transport {
       if (this.#protocolVersion !== undefined)
         headers['mcp-protocol-version'] = this.#protocolVersion;
       if (request.lastEventId !== undefined) headers['last-event-id'] = request.lastEventId;
-      const response = await this.#fetchFollowingRedirects(method, headers, request);
+      const response = await fetchSameOrigin({
+        url: this.url,
+        method,
+        headers,
+        body: request.body,
+        signal: request.signal,
+        dispatcher: this.#agent,
+        where: this.#where(),
+        serverName: this.serverName,
+      });
       if (
         (response.status === 401 || response.status === 403) &&
         attempt === 0 &&
@@ -268,41 +277,6 @@ export class StreamableHttpTransport implements Transport {
         }
       }
       return response;
-    }
-  }
-
-  async #fetchFollowingRedirects(
-    method: string,
-    headers: Record<string, string>,
-    request: { body?: string; signal: AbortSignal },
-  ): Promise<Response> {
-    let url = this.url;
-    for (let redirects = 0; ; redirects++) {
-      const response = await undiciFetch(url, {
-        method,
-        headers,
-        body: request.body,
-        signal: request.signal,
-        redirect: 'manual',
-        dispatcher: this.#agent,
-      });
-      const location = response.headers.get('location');
-      const followable =
-        method === 'POST'
-          ? response.status === 307 || response.status === 308
-          : isRedirect(response.status);
-      if (!isRedirect(response.status) || location === null) return response;
-      const target = new URL(location, url);
-      if (!followable || target.origin !== this.url.origin || redirects >= MAX_REDIRECTS) {
-        await response.body?.cancel().catch(() => {});
-        throw new McpHostError(
-          'HTTP_STATUS',
-          `${this.#where()}${method} got a ${response.status} redirect to ${target.origin === this.url.origin ? 'the same origin' : `another origin (${target.origin})`}, not followed`,
-          { serverName: this.serverName, details: { status: response.status } },
-        );
-      }
-      await response.body?.cancel().catch(() => {});
-      url = target;
     }
   }
 
@@ -604,35 +578,11 @@ export class StreamableHttpTransport implements Transport {
       );
       return;
     }
-    const code = errnoOf(error);
-    if (code === 'UND_ERR_CONNECT_TIMEOUT') {
-      this.#problem(
-        'CONNECT_TIMEOUT',
-        `no connection to ${this.url.origin} within ${this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS} ms`,
-        requestId,
-        undefined,
-        error,
-      );
-      return;
-    }
-    if (code === 'UND_ERR_HEADERS_TIMEOUT') {
-      this.#problem(
-        'REQUEST_TIMEOUT',
-        `no response headers within ${this.#options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS} ms`,
-        requestId,
-        { kind: 'headers' },
-        error,
-      );
-      return;
-    }
-    const connect = code !== undefined && isConnectErrno(code);
-    this.#problem(
-      connect ? 'CONNECT_FAILED' : 'HTTP_REQUEST_FAILED',
-      `HTTP request to ${this.url.origin} failed${code === undefined ? '' : ` (${code})`}`,
-      requestId,
-      code === undefined ? undefined : { errno: code },
-      error,
-    );
+    const failure = classifyFetchFailure(error, this.url, {
+      connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      headersTimeoutMs: this.#options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    });
+    this.#problem(failure.code, failure.message, requestId, failure.details, error);
   }
 
   #problem(
@@ -659,8 +609,4 @@ export class StreamableHttpTransport implements Transport {
 
 function contentType(response: Response): string {
   return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
-function isRedirect(status: number): boolean {
-  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }

@@ -116,6 +116,22 @@ describe('official everything server over Streamable HTTP', () => {
     expect(JSON.stringify(result.messages)).toContain('Lisbon');
   });
 
+  it('fails connect with CONNECT_FAILED when nothing listens', async () => {
+    const port = await freePort();
+    const refused = new McpClient({
+      serverName: 'nobody',
+      transport: () => new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }),
+    });
+    try {
+      await expect(refused.connect()).rejects.toMatchObject({
+        code: 'CONNECT_FAILED',
+        details: { errno: 'ECONNREFUSED' },
+      });
+    } finally {
+      await refused.close();
+    }
+  });
+
   it('closes with no socket left and the session deleted', async () => {
     await client.close();
     expect(transport?.state).toBe('closed');

@@ -153,6 +153,7 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
       if (cached?.era !== session.era || cached.version !== session.version)
         await writeCache(request, session);
     }
+    current!.transport.setProtocolVersion?.(session.version);
     return { peer, transport: current!.transport, session };
   } catch (error) {
     await current?.peer.close().catch(() => {});

@@ -37,6 +37,8 @@ export interface EraRequestContext {
   serverName: string | undefined;
   /** Aborted, with the reason, when the client closes or loses its connection. */
   closeSignal: AbortSignal;
+  /** Tells the transport when a -32022 retry changed the session's version. */
+  onVersionChange?: (version: string) => void;
 }
 
 /**
@@ -82,6 +84,7 @@ async function modernRequest<T>(
       if (mutual === undefined || versionRetried)
         throw unsupportedVersionError(serverName, supported, MODERN_PROTOCOL_VERSIONS);
       session.version = mutual;
+      context.onVersionChange?.(mutual);
       versionRetried = true;
       continue;
     }

@@ -448,6 +448,8 @@ export class McpClient implements AsyncDisposable {
       maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
       serverName: this.serverName,
       closeSignal: this.#closeController.signal,
+      onVersionChange: (version: string) =>
+        this.#connected?.transport.setProtocolVersion?.(version),
     };
     return eraRequest<T>(context, method, params, options);
   }

@@ -39,4 +39,10 @@ export interface Transport extends AsyncDisposable {
   onMessage(listener: (message: unknown) => void): Disposable;
   onProblem(listener: (problem: TransportProblem) => void): Disposable;
   onClose(listener: (reason: McpHostError | undefined) => void): Disposable;
+  /**
+   * Optional: the protocol version the session settled on, for transports that also carry it out
+   * of band (the HTTP transport's `MCP-Protocol-Version` header). Called by the client after the
+   * handshake and whenever the version changes.
+   */
+  setProtocolVersion?(version: string | undefined): void;
 }

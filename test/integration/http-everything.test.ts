@@ -70,8 +70,6 @@ beforeAll(async () => {
     },
   });
   await client.connect();
-  // The layer above owns the version; the server checks the header on every later request.
-  transport?.setProtocolVersion(client.session?.version);
 });
 
 afterAll(async () => {
@@ -81,8 +79,10 @@ afterAll(async () => {
 });
 
 describe('official everything server over Streamable HTTP', () => {
-  it('is detected as legacy and holds a session', () => {
+  it('is detected as legacy, holds a session, and the client set the version header', () => {
     expect(client.era).toBe('legacy');
+    // The client tells the transport the settled version; the server checks the header on every request.
+    expect(transport?.protocolVersion).toBe('2025-11-25');
     expect(client.session?.version).toBe('2025-11-25');
     expect(client.session?.serverInfo?.name).toContain('everything');
     expect(transport?.hasSession).toBe(true);

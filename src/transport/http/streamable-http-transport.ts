@@ -117,6 +117,11 @@ export class StreamableHttpTransport implements Transport {
     return this.#sessionId !== undefined;
   }
 
+  /** The `MCP-Protocol-Version` header sent now, if any. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
   /** Sets the `MCP-Protocol-Version` header for every later request (`undefined` leaves it out). */
   setProtocolVersion(version: string | undefined): void {
     this.#protocolVersion = version;

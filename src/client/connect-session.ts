@@ -80,6 +80,7 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
     clientInfo: request.clientInfo,
     capabilities: request.input.capabilities,
     signal,
+    setTransportVersion: (version) => current?.transport.setProtocolVersion?.(version),
   });
   try {
     const pinnedVersion = options.protocolVersion;

@@ -37,6 +37,12 @@ export interface OpenContext {
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
   signal: AbortSignal | undefined;
+  /**
+   * Tells the transport which version the next request speaks, for transports that carry it out
+   * of band (HTTP's `MCP-Protocol-Version`): the probed version for `server/discover`, none for
+   * `initialize` (the header belongs to the requests after it).
+   */
+  setTransportVersion: (version: string | undefined) => void;
 }
 
 function where(serverName: string | undefined): string {
@@ -94,6 +100,7 @@ export async function openLegacy(
   context: OpenContext,
   version: string,
 ): Promise<Session> {
+  context.setTransportVersion(undefined);
   const result = await peer.request(
     McpMethod.Initialize,
     {
@@ -154,6 +161,7 @@ export async function probeModern(
   let version = versions[0]!;
   for (let attempt = 0; ; attempt++) {
     let result: unknown;
+    context.setTransportVersion(version);
     try {
       result = await peer.request(
         McpMethod.Discover,

@@ -2,11 +2,11 @@ import { Agent, type Response } from 'undici';
 import { addSecret, McpHostError, preview } from '../../errors/index.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
-import { Emitter } from '../../internal/emitter.js';
+import { TransportEvents } from '../transport-events.js';
 import type { Logger } from '../../internal/logger.js';
 import { settlesWithin } from '../../internal/wait.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-import type { Transport, TransportProblem, TransportState } from '../../jsonrpc/transport.js';
+import type { Transport, TransportState } from '../../jsonrpc/transport.js';
 import {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -62,9 +62,7 @@ export class StreamableHttpTransport implements Transport {
   readonly #agent: Agent;
   readonly #closeController = new AbortController();
   readonly #tasks = new Set<Promise<void>>();
-  readonly #messageEmitter: Emitter<unknown>;
-  readonly #problemEmitter: Emitter<TransportProblem>;
-  readonly #closeEmitter: Emitter<McpHostError | undefined>;
+  readonly #events: TransportEvents;
   #state: TransportState = 'new';
   #sessionId: string | undefined;
   #sessionSecret: Disposable | undefined;
@@ -98,14 +96,10 @@ export class StreamableHttpTransport implements Transport {
       // Streams may idle for long; the POST exchange has its own total deadline.
       bodyTimeout: 0,
     });
-    const reportListenerError = (error: unknown): void =>
-      this.#logger.error(`${this.#where()}an event listener threw`, { error: String(error) });
-    this.#messageEmitter = new Emitter(reportListenerError);
-    this.#problemEmitter = new Emitter(reportListenerError);
-    this.#closeEmitter = new Emitter(reportListenerError);
-    this.onMessage = this.#messageEmitter.event;
-    this.onProblem = this.#problemEmitter.event;
-    this.onClose = this.#closeEmitter.event;
+    this.#events = new TransportEvents(this.#logger, this.#where());
+    this.onMessage = this.#events.message.event;
+    this.onProblem = this.#events.problem.event;
+    this.onClose = this.#events.close.event;
   }
 
   get state(): TransportState {
@@ -306,7 +300,7 @@ export class StreamableHttpTransport implements Transport {
     if (requestId !== undefined && response.status !== 401 && response.status !== 403) {
       const value = parseJson(text);
       if (isJsonRpcErrorResponse(value) && (value.id === requestId || value.id == null)) {
-        this.#messageEmitter.fire({ ...value, id: requestId });
+        this.#events.message.fire({ ...value, id: requestId });
         return;
       }
     }
@@ -341,7 +335,7 @@ export class StreamableHttpTransport implements Transport {
       );
       return;
     }
-    this.#messageEmitter.fire(value);
+    this.#events.message.fire(value);
   }
 
   /** Reads one SSE stream, delivering its messages; says whether `requestId` was answered. */
@@ -375,7 +369,7 @@ export class StreamableHttpTransport implements Transport {
             return;
           }
           if (requestId !== undefined && isResponseTo(value, requestId)) outcome.answered = true;
-          if (this.#state === 'open') this.#messageEmitter.fire(value);
+          if (this.#state === 'open') this.#events.message.fire(value);
         },
         onRetry: (ms) => {
           outcome.retryMs = Math.min(MAX_RETRY_MS, Math.max(MIN_RETRY_MS, ms));
@@ -540,10 +534,7 @@ export class StreamableHttpTransport implements Transport {
   #finish(reason: McpHostError | undefined): void {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
-    this.#closeEmitter.fire(reason);
-    this.#closeEmitter.clear();
-    this.#messageEmitter.clear();
-    this.#problemEmitter.clear();
+    this.#events.closed(reason);
   }
 
   #problemFrom(
@@ -552,7 +543,7 @@ export class StreamableHttpTransport implements Transport {
     timedOutAfterMs: number | undefined,
   ): void {
     if (error instanceof McpHostError) {
-      this.#problemEmitter.fire(requestId === undefined ? { error } : { error, requestId });
+      this.#events.reportProblem(error, requestId);
       return;
     }
     if (error instanceof BodyTooLargeError) {
@@ -604,7 +595,7 @@ export class StreamableHttpTransport implements Transport {
       cause,
     });
     this.#logger.debug(error.message);
-    this.#problemEmitter.fire(requestId === undefined ? { error } : { error, requestId });
+    this.#events.reportProblem(error, requestId);
   }
 
   #where(): string {

@@ -1,7 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { McpHostError, ProcessExitedError, preview, redact } from '../../errors/index.js';
 import { debugLogger } from '../../internal/debug-logger.js';
-import { Emitter } from '../../internal/emitter.js';
+import { TransportEvents } from '../transport-events.js';
 import type { Logger } from '../../internal/logger.js';
 import { RateLimiter } from '../../internal/rate-limiter.js';
 import { ByteRingBuffer } from '../../internal/ring-buffer.js';
@@ -10,7 +10,7 @@ import { LineDecoder, type OversizedLine } from '../../jsonrpc/line-decoder.js';
 import { LineWriter } from '../../jsonrpc/line-writer.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import { recoverRequestId } from '../../jsonrpc/recover-id.js';
-import type { Transport, TransportProblem, TransportState } from '../../jsonrpc/transport.js';
+import type { Transport, TransportState } from '../../jsonrpc/transport.js';
 import { buildChildEnv } from './child-env.js';
 import { spawnServer } from './spawn-server.js';
 import { ServerTree, TREE_MARKER_ENV } from './server-tree.js';
@@ -55,9 +55,7 @@ export class StdioTransport implements Transport {
   readonly #stderr: ByteRingBuffer;
   readonly #stderrLog: StderrLog;
   readonly #junkLimiter = new RateLimiter(1, 5);
-  readonly #messageEmitter: Emitter<unknown>;
-  readonly #problemEmitter: Emitter<TransportProblem>;
-  readonly #closeEmitter: Emitter<McpHostError | undefined>;
+  readonly #events: TransportEvents;
   readonly #exited = deferred<Exit>();
   readonly #stdoutEnded = deferred();
   #state: TransportState = 'new';
@@ -78,16 +76,13 @@ export class StdioTransport implements Transport {
     this.#options = options;
     this.serverName = options.serverName;
     this.#logger = options.logger ?? debugLogger;
-    const reportListenerError = (error: unknown): void =>
-      this.#logger.error(`${this.#where()}an event listener threw`, { error: String(error) });
-    this.#messageEmitter = new Emitter(reportListenerError);
-    this.#problemEmitter = new Emitter(reportListenerError);
-    this.#closeEmitter = new Emitter(reportListenerError);
+    this.#events = new TransportEvents(this.#logger, this.#where());
+    const reportListenerError = this.#events.reportListenerError;
     this.#stderr = new ByteRingBuffer(options.stderrBufferBytes ?? DEFAULT_STDERR_BUFFER_BYTES);
     this.#stderrLog = new StderrLog(this.#logger, options.serverName, reportListenerError);
-    this.onMessage = this.#messageEmitter.event;
-    this.onProblem = this.#problemEmitter.event;
-    this.onClose = this.#closeEmitter.event;
+    this.onMessage = this.#events.message.event;
+    this.onProblem = this.#events.problem.event;
+    this.onClose = this.#events.close.event;
     this.onStderrLine = this.#stderrLog.onLine;
   }
 
@@ -206,7 +201,7 @@ export class StdioTransport implements Transport {
       return;
     }
     this.stats.messagesReceived++;
-    this.#messageEmitter.fire(value);
+    this.#events.message.fire(value);
   }
 
   #onJunk(line: string): void {
@@ -220,7 +215,7 @@ export class StdioTransport implements Transport {
       { serverName: this.serverName, details: { junkLines: this.stats.junkLines } },
     );
     this.#logger.warn(error.message, { server: this.serverName });
-    this.#problemEmitter.fire({ error });
+    this.#events.problem.fire({ error });
   }
 
   #onOversized(info: OversizedLine): void {
@@ -237,7 +232,7 @@ export class StdioTransport implements Transport {
       },
     );
     this.#logger.warn(error.message, { server: this.serverName });
-    this.#problemEmitter.fire(requestId === undefined ? { error } : { error, requestId });
+    this.#events.reportProblem(error, requestId);
   }
 
   /** The process exited: read what stdout still holds (bounded), then fail what is pending. */
@@ -335,10 +330,7 @@ export class StdioTransport implements Transport {
       child.stderr.destroy();
     }
     this.#stderrLog.flush();
-    this.#closeEmitter.fire(reason);
-    this.#closeEmitter.clear();
-    this.#messageEmitter.clear();
-    this.#problemEmitter.clear();
+    this.#events.closed(reason);
   }
 
   #failStart(error: McpHostError): McpHostError {

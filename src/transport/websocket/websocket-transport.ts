@@ -2,12 +2,12 @@ import WebSocket from 'ws';
 import { McpHostError, preview, redact } from '../../errors/index.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
-import { Emitter } from '../../internal/emitter.js';
+import { TransportEvents } from '../transport-events.js';
 import type { Logger } from '../../internal/logger.js';
 import { RateLimiter } from '../../internal/rate-limiter.js';
 import { deferred, settlesWithin } from '../../internal/wait.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-import type { Transport, TransportProblem, TransportState } from '../../jsonrpc/transport.js';
+import type { Transport, TransportState } from '../../jsonrpc/transport.js';
 import { awaitOpen } from './await-open.js';
 import { toConnectError, type ConnectFailure } from './connect-failure.js';
 import { frameBytes, frameText } from './frame-data.js';
@@ -65,9 +65,7 @@ export class WebSocketTransport implements Transport {
   readonly #closeGraceMs: number;
   readonly #connectTimeoutMs: number;
   readonly #junkLimiter = new RateLimiter(1, 5);
-  readonly #messageEmitter: Emitter<unknown>;
-  readonly #problemEmitter: Emitter<TransportProblem>;
-  readonly #closeEmitter: Emitter<McpHostError | undefined>;
+  readonly #events: TransportEvents;
   /** Resolves when the socket has emitted `close` (or was never made). */
   readonly #socketClosed = deferred();
   readonly #secrets: Disposable[] = [];
@@ -94,14 +92,10 @@ export class WebSocketTransport implements Transport {
     this.#maxOutboundBytes = positive(options.maxOutboundBytes, DEFAULT_WS_MAX_OUTBOUND_BYTES);
     this.#closeGraceMs = options.closeGraceMs ?? DEFAULT_WS_CLOSE_GRACE_MS;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    const reportListenerError = (error: unknown): void =>
-      this.#logger.error(`${this.#where()}an event listener threw`, { error: String(error) });
-    this.#messageEmitter = new Emitter(reportListenerError);
-    this.#problemEmitter = new Emitter(reportListenerError);
-    this.#closeEmitter = new Emitter(reportListenerError);
-    this.onMessage = this.#messageEmitter.event;
-    this.onProblem = this.#problemEmitter.event;
-    this.onClose = this.#closeEmitter.event;
+    this.#events = new TransportEvents(this.#logger, this.#where());
+    this.onMessage = this.#events.message.event;
+    this.onProblem = this.#events.problem.event;
+    this.onClose = this.#events.close.event;
   }
 
   get state(): TransportState {
@@ -276,7 +270,7 @@ export class WebSocketTransport implements Transport {
       return;
     }
     this.stats.messagesReceived++;
-    this.#messageEmitter.fire(value);
+    this.#events.message.fire(value);
   }
 
   #onJunk(what: string): void {
@@ -288,7 +282,7 @@ export class WebSocketTransport implements Transport {
       details: { junkFrames: this.stats.junkFrames, binaryFrames: this.stats.binaryFrames },
     });
     this.#logger.warn(error.message, { server: this.serverName });
-    this.#problemEmitter.fire({ error });
+    this.#events.problem.fire({ error });
   }
 
   /** ws reports a protocol error it will close the connection for (oversized frame, bad frame). */
@@ -305,7 +299,7 @@ export class WebSocketTransport implements Transport {
         },
       );
       this.#logger.warn(tooLarge.message, { server: this.serverName });
-      this.#problemEmitter.fire({ error: tooLarge });
+      this.#events.problem.fire({ error: tooLarge });
       this.#lost(tooLarge);
       return;
     }
@@ -384,10 +378,7 @@ export class WebSocketTransport implements Transport {
     this.#finished = true;
     this.#stopKeepAlive();
     for (const secret of this.#secrets.splice(0)) secret.dispose();
-    this.#closeEmitter.fire(reason);
-    this.#closeEmitter.clear();
-    this.#messageEmitter.clear();
-    this.#problemEmitter.clear();
+    this.#events.closed(reason);
   }
 
   #fail(error: McpHostError): McpHostError {

@@ -1,0 +1,38 @@
+import type { McpHostError } from '../errors/index.js';
+import { Emitter } from '../internal/emitter.js';
+import type { Logger } from '../internal/logger.js';
+import type { TransportProblem } from '../jsonrpc/transport.js';
+
+/**
+ * The three events every transport has, made once: a listener that throws is logged, never
+ * allowed to break the read loop, and `closed()` fires the close event once and drops every
+ * listener (so nothing fires after close and nothing is retained).
+ */
+export class TransportEvents {
+  readonly message: Emitter<unknown>;
+  readonly problem: Emitter<TransportProblem>;
+  readonly close: Emitter<McpHostError | undefined>;
+  /** For other emitters of the same transport (stderr lines, say). */
+  readonly reportListenerError: (error: unknown) => void;
+
+  constructor(logger: Logger, where: string) {
+    this.reportListenerError = (error) =>
+      logger.error(`${where}an event listener threw`, { error: String(error) });
+    this.message = new Emitter(this.reportListenerError);
+    this.problem = new Emitter(this.reportListenerError);
+    this.close = new Emitter(this.reportListenerError);
+  }
+
+  /** Reports a non-fatal problem, tied to one request when its id is known. */
+  reportProblem(error: McpHostError, requestId?: string | number): void {
+    this.problem.fire(requestId === undefined ? { error } : { error, requestId });
+  }
+
+  /** Fires `close` with the reason, once, and drops every listener. */
+  closed(reason: McpHostError | undefined): void {
+    this.close.fire(reason);
+    this.close.clear();
+    this.message.clear();
+    this.problem.clear();
+  }
+}

@@ -14,30 +14,27 @@ import {
   DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_RECONNECTS,
-  DEFAULT_RETRY_MS,
   MAX_ERROR_BODY_BYTES,
   MAX_ERROR_PREVIEW_CHARS,
-  MAX_RETRY_MS,
-  MIN_RETRY_MS,
   type StreamableHttpTransportOptions,
 } from './http-options.js';
 import { classifyFetchFailure } from './fetch-errors.js';
 import { fetchSameOrigin } from './same-origin-fetch.js';
 import {
   isJsonRpcErrorResponse,
-  isResponseTo,
   parseJson,
   requestIdOf,
   type RequestId,
 } from './message-shapes.js';
-import { BodyTooLargeError, readBodyCapped, readSse } from './read-body.js';
-
-interface StreamOutcome {
-  answered: boolean;
-  lastEventId: string | undefined;
-  retryMs: number;
-  events: number;
-}
+import { BodyTooLargeError, readBodyCapped } from './read-body.js';
+import {
+  consumeSse,
+  contentType,
+  freshOutcome,
+  listenSse,
+  type SseHost,
+  type StreamOutcome,
+} from './sse-stream.js';
 
 /** Visible ASCII (0x21..0x7E), as the spec requires of a session id. */
 const SESSION_ID_PATTERN = /^[\x21-\x7e]+$/;
@@ -63,6 +60,8 @@ export class StreamableHttpTransport implements Transport {
   readonly #closeController = new AbortController();
   readonly #tasks = new Set<Promise<void>>();
   readonly #events: TransportEvents;
+  /** What the SSE readers (sse-stream.ts) use of this transport. */
+  readonly #sse: SseHost;
   #state: TransportState = 'new';
   #sessionId: string | undefined;
   #sessionSecret: Disposable | undefined;
@@ -97,6 +96,17 @@ export class StreamableHttpTransport implements Transport {
       bodyTimeout: 0,
     });
     this.#events = new TransportEvents(this.#logger, this.#where());
+    this.#sse = {
+      maxMessageBytes: this.#maxMessageBytes,
+      maxReconnects: options.maxReconnects ?? DEFAULT_MAX_RECONNECTS,
+      logger: this.#logger,
+      where: this.#where(),
+      isOpen: () => this.#state === 'open',
+      deliver: (value) => this.#events.message.fire(value),
+      problem: (code, message, requestId, details) =>
+        this.#problem(code, message, requestId, details),
+      get: (request) => this.#request('GET', request),
+    };
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;
     this.onClose = this.#events.close.event;
@@ -202,7 +212,7 @@ export class StreamableHttpTransport implements Transport {
       if (sentSession !== undefined || response.status === 202) this.#maybeOpenGetStream();
       const type = contentType(response);
       if (type === 'text/event-stream') {
-        const outcome = await this.#consumeSse(response, signal, requestId);
+        const outcome = await consumeSse(this.#sse, response, signal, requestId);
         if (requestId !== undefined && !outcome.answered && this.#state === 'open')
           await this.#resume(requestId, outcome, signal);
       } else if (type === 'application/json') {
@@ -338,62 +348,6 @@ export class StreamableHttpTransport implements Transport {
     this.#events.message.fire(value);
   }
 
-  /** Reads one SSE stream, delivering its messages; says whether `requestId` was answered. */
-  async #consumeSse(
-    response: Response,
-    signal: AbortSignal,
-    requestId: RequestId | undefined,
-    previous?: StreamOutcome,
-  ): Promise<StreamOutcome> {
-    const outcome: StreamOutcome = {
-      answered: false,
-      lastEventId: previous?.lastEventId,
-      retryMs: previous?.retryMs ?? DEFAULT_RETRY_MS,
-      events: 0,
-    };
-    try {
-      await readSse(response.body, this.#maxMessageBytes, {
-        onEvent: (event) => {
-          if (event.id !== undefined) outcome.lastEventId = event.id;
-          outcome.events++;
-          // Priming events carry an id and empty data; other event types are not ours.
-          if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
-          let value: unknown;
-          try {
-            value = JSON.parse(event.data);
-          } catch {
-            this.#problem(
-              'INVALID_MESSAGE',
-              `SSE event data is not JSON: ${preview(event.data, 80)}`,
-            );
-            return;
-          }
-          if (requestId !== undefined && isResponseTo(value, requestId)) outcome.answered = true;
-          if (this.#state === 'open') this.#events.message.fire(value);
-        },
-        onRetry: (ms) => {
-          outcome.retryMs = Math.min(MAX_RETRY_MS, Math.max(MIN_RETRY_MS, ms));
-        },
-      });
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) {
-        this.#problem(
-          'MESSAGE_TOO_LARGE',
-          `discarded an SSE event over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
-          requestId,
-          { bytes: error.bytes, maxMessageBytes: this.#maxMessageBytes },
-        );
-        outcome.answered = true;
-        return outcome;
-      }
-      // Our own deadline or close: not a dropped stream, the caller reports it.
-      if (signal.aborted) throw error;
-      // A dropped stream: the caller decides whether to resume it.
-      this.#logger.debug(`${this.#where()}SSE stream broke`, { error: String(error) });
-    }
-    return outcome;
-  }
-
   /** A POST's stream ended before its response: resume it with GET and `Last-Event-ID`. */
   async #resume(requestId: RequestId, outcome: StreamOutcome, signal: AbortSignal): Promise<void> {
     if (outcome.lastEventId === undefined) {
@@ -405,7 +359,7 @@ export class StreamableHttpTransport implements Transport {
       );
       return;
     }
-    const answered = await this.#listen(outcome, signal, requestId);
+    const answered = await listenSse(this.#sse, outcome, signal, requestId);
     // The POST's deadline (or close) ended the resumption: #post reports which.
     if (!answered && signal.aborted) throw new Error('aborted');
     if (!answered && this.#state === 'open') {
@@ -422,77 +376,7 @@ export class StreamableHttpTransport implements Transport {
     if (this.#getStreamOpened || this.#options.openGetStream === false || this.#state !== 'open')
       return;
     this.#getStreamOpened = true;
-    this.#track(
-      this.#listen(
-        { answered: false, lastEventId: undefined, retryMs: DEFAULT_RETRY_MS, events: 0 },
-        this.#closeController.signal,
-      ).then(() => {}),
-    );
-  }
-
-  /**
-   * Holds a GET stream open, reconnecting after drops (waiting the server's `retry:` and sending
-   * `Last-Event-ID`); gives up after `maxReconnects` reconnects in a row that brought no event,
-   * or when `signal` aborts. With `requestId`, stops once that request is answered and returns
-   * true. The first GET answered 400/404/405 means the server offers no such stream: not an error.
-   */
-  async #listen(
-    start: StreamOutcome,
-    signal: AbortSignal,
-    requestId?: RequestId,
-  ): Promise<boolean> {
-    const maxReconnects = this.#options.maxReconnects ?? DEFAULT_MAX_RECONNECTS;
-    let outcome = start;
-    let failures = 0;
-    for (let first = true; this.#state === 'open'; first = false) {
-      if (!first || requestId !== undefined) {
-        if (failures >= maxReconnects) return false;
-        if (!(await this.#wait(outcome.retryMs, signal))) return false;
-      }
-      let response: Response | undefined;
-      try {
-        response = await this.#request('GET', { signal, lastEventId: outcome.lastEventId });
-      } catch (error) {
-        if (signal.aborted) return false;
-        this.#logger.debug(`${this.#where()}GET stream failed`, { error: String(error) });
-        failures++;
-        continue;
-      }
-      if (response === undefined) return false;
-      if (!response.ok || contentType(response) !== 'text/event-stream') {
-        await response.body?.cancel().catch(() => {});
-        if (first && requestId === undefined && [400, 404, 405].includes(response.status)) {
-          this.#logger.debug(`${this.#where()}no GET stream (HTTP ${response.status})`);
-          return false;
-        }
-        this.#logger.debug(`${this.#where()}GET stream refused (HTTP ${response.status})`);
-        failures++;
-        continue;
-      }
-      try {
-        outcome = await this.#consumeSse(response, signal, requestId, outcome);
-      } catch {
-        return false;
-      }
-      if (outcome.answered) return true;
-      failures = outcome.events > 0 ? 0 : failures + 1;
-    }
-    return false;
-  }
-
-  /** Waits `ms` unless the transport closes first; true if still open. */
-  async #wait(ms: number, signal: AbortSignal): Promise<boolean> {
-    if (signal.aborted) return false;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-      signal.addEventListener('abort', done, { once: true });
-    });
-    return !signal.aborted && this.#state === 'open';
+    this.#track(listenSse(this.#sse, freshOutcome(), this.#closeController.signal).then(() => {}));
   }
 
   #adoptSession(response: Response): void {
@@ -601,8 +485,4 @@ export class StreamableHttpTransport implements Transport {
   #where(): string {
     return this.serverName === undefined ? '' : `server '${this.serverName}': `;
   }
-}
-
-function contentType(response: Response): string {
-  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }

@@ -104,7 +104,12 @@ export async function listenSse(
   let failures = 0;
   for (let first = true; host.isOpen(); first = false) {
     if (!first || requestId !== undefined) {
-      if (failures >= host.maxReconnects) return false;
+      if (failures >= host.maxReconnects) {
+        host.logger.debug(
+          `${host.where}SSE stream given up: ${failures} reconnects brought no event`,
+        );
+        return false;
+      }
       if (!(await waitOpen(host, outcome.retryMs, signal))) return false;
     }
     let response: Response | undefined;

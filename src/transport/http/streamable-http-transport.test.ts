@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { silentLogger } from '../../internal/logger.js';
 import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../../test/helpers/leak-guard.js';
 import {
@@ -445,12 +446,19 @@ describe('StreamableHttpTransport', () => {
       }
       res.end();
     });
-    await using t = await open(server, { openGetStream: true, maxReconnects: 2 });
+    let gaveUp: () => void = () => {};
+    const givenUp = new Promise<void>((resolve) => (gaveUp = resolve));
+    const logger = {
+      ...silentLogger,
+      debug: (message: string) => {
+        if (message.includes('SSE stream given up')) gaveUp();
+      },
+    };
+    await using t = await open(server, { openGetStream: true, maxReconnects: 2, logger });
     t.send(notification());
     await t.until(() => t.messages.length === 2);
     // After the last event, 2 reconnects that bring nothing are allowed, then it gives up.
-    while (gets < 4) await new Promise((r) => setTimeout(r, 10));
-    await new Promise((r) => setTimeout(r, 100));
+    await givenUp;
     const getRequests = server.requests.filter((r) => r.method === 'GET');
     expect(getRequests.map((r) => r.headers['last-event-id'])).toEqual([
       undefined,

@@ -25,6 +25,14 @@ export const IMPORT_ENTRY_POINTS = {
   raw: ['./clients/raw.mjs'],
 };
 
+/** The same four over Streamable HTTP (bench/clients/http/), against bench/http-echo-server.mjs. */
+export const HTTP_IMPL_LABELS = {
+  ours: 'mcp-host JsonRpcPeer + StreamableHttpTransport (mcp-host/http, dist/)',
+  client: 'mcp-host McpClient.callTool + StreamableHttpTransport (dist/), era pinned to legacy',
+  sdk: '@modelcontextprotocol/sdk Client + StreamableHTTPClientTransport',
+  raw: 'raw HTTP: node:http request() over a keep-alive Agent (maxSockets Infinity), no library',
+};
+
 const MIB = 1024 * 1024;
 
 /**
@@ -49,23 +57,54 @@ const SCENARIOS = [
 ];
 
 /**
+ * The Streamable HTTP scenarios (`transport: 'http'`): the worker starts the HTTP echo server and
+ * the client POSTs every message to it. Fewer calls than stdio: an HTTP round trip costs 5 to 20
+ * times more, and the SDK runs at about 2,000 calls/s here.
+ */
+const HTTP_SCENARIOS = [
+  {
+    id: 'hseq',
+    label: 'HTTP sequential, pinned to 1 core',
+    inFlight: 1,
+    calls: 2000,
+    warmup: 1000,
+    pin: true,
+  },
+  { id: 'hc16', label: 'HTTP 16 in flight', inFlight: 16, calls: 8000, warmup: 3000 },
+  { id: 'hc256', label: 'HTTP 256 in flight', inFlight: 256, calls: 12_000, warmup: 4000 },
+  { id: 'hr10m', label: 'HTTP 10 MiB result', inFlight: 1, calls: 6, warmup: 2, size: 10 * MIB },
+].map((s) => ({ ...s, transport: 'http' }));
+
+/** `--only` values: which scenarios run (startup probes are stdio's). */
+export const SUITES = ['stdio', 'http'];
+
+/** stdio or http. */
+export const transportOf = (scenario) => scenario.transport ?? 'stdio';
+
+/**
  * The scenarios of a run; `quick` times a quarter of the calls but keeps the warm-up (with too
  * little of it the code under test is not yet optimised and latencies double).
  */
-export function scenarios(quick) {
-  if (!quick) return SCENARIOS;
-  return SCENARIOS.map((s) => ({ ...s, calls: Math.max(4, Math.round(s.calls / 4)) }));
+export function scenarios(quick, only = SUITES) {
+  const all = [...SCENARIOS, ...HTTP_SCENARIOS].filter((s) => only.includes(transportOf(s)));
+  if (!quick) return all;
+  return all.map((s) => ({ ...s, calls: Math.max(4, Math.round(s.calls / 4)) }));
 }
 
 /** 8 rounds: every implementation takes every position of the rotation twice. */
 export const FULL_ROUNDS = 8;
 export const QUICK_ROUNDS = 3;
+/**
+ * HTTP scenarios run in the first 4 rounds of a full run (each implementation in each position
+ * once), which keeps them to about 2 minutes; a quick run gives them its 3.
+ */
+export const HTTP_FULL_ROUNDS = 4;
 /** Fresh processes per implementation for import time and memory. */
 export const FULL_STARTUP_RUNS = 9;
 export const QUICK_STARTUP_RUNS = 3;
 
 /**
- * The targets. `ratio(scenario, metric, a, b)` is the median over rounds of a's metric divided by
+ * The targets (a target whose scenarios were not run, with `--only`, is left out). `ratio(scenario, metric, a, b)` is the median over rounds of a's metric divided by
  * b's from the same round; `startup(metric, impl)` a median over fresh processes. The throughput,
  * CPU and import targets hold for both the bare peer (`ours`) and the full client path (`client`).
  */
@@ -85,6 +124,22 @@ export const TARGETS = [
       show: (v, r) =>
         `${impl}/raw ${v.toFixed(3)}x (SDK ${r.ratio(scenario, 'cpuUsPerCall', 'sdk', 'raw').toFixed(2)}x)`,
     })),
+  ]),
+  ...['ours', 'client'].flatMap((impl) => [
+    {
+      name: `${impl}: HTTP client CPU per call at 256 in flight <= 2x raw`,
+      value: (r) => r.ratio('hc256', 'cpuUsPerCall', impl, 'raw'),
+      pass: (v) => v <= 2,
+      show: (v, r) =>
+        `${impl}/raw ${v.toFixed(2)}x (${r.median('hc256', 'cpuUsPerCall', impl).toFixed(1)} vs ${r.median('hc256', 'cpuUsPerCall', 'raw').toFixed(1)} µs; SDK ${r.ratio('hc256', 'cpuUsPerCall', 'sdk', 'raw').toFixed(2)}x)`,
+    },
+    {
+      name: `${impl}: HTTP calls/s at 256 in flight >= 3x the SDK's`,
+      value: (r) => r.ratio('hc256', 'callsPerSec', impl, 'sdk'),
+      pass: (v) => v >= 3,
+      show: (v, r) =>
+        `${impl}/SDK ${v.toFixed(2)}x (${impl} ${r.ratio('hc256', 'callsPerSec', impl, 'raw').toFixed(2)} of raw, SDK ${r.ratio('hc256', 'callsPerSec', 'sdk', 'raw').toFixed(2)})`,
+    },
   ]),
   {
     name: 'ours: 10 MiB result received >= 2.5x faster than the SDK',

@@ -1,12 +1,14 @@
-// The stdio benchmark: ours vs the official SDK client vs a raw pipe, in one run.
+// The stdio and Streamable HTTP benchmark: ours vs the official SDK client vs a raw floor, in one
+// run.
 //
 //   npm run bench                 (builds dist/, then: node bench/run.mjs)
 //   node bench/run.mjs --quick    a short run (fewer calls and rounds) for a smoke test
+//   node bench/run.mjs --only http   only the HTTP scenarios (--only stdio: only stdio + startup)
 //   node bench/run.mjs --rounds 3 --out /tmp/result.json
 //   node bench/run.mjs --from bench/results/<file>.json   print a saved run's report again
 //
 // Every (implementation, scenario) runs in a fresh Node process (bench/worker.mjs) against the
-// same echo server (bench/echo-server.mjs); each round rotates the order of the implementations.
+// same echo server (bench/echo-server.mjs, or bench/http-echo-server.mjs over HTTP); each round rotates the order of the implementations.
 // Startup costs come from bench/startup-probe.mjs. Prints tables and a PASS/FAIL line per target,
 // and writes everything to bench/results/<timestamp>.json.
 import { execFileSync } from 'node:child_process';
@@ -17,9 +19,12 @@ import { parseArgs } from 'node:util';
 import {
   FULL_ROUNDS,
   FULL_STARTUP_RUNS,
+  HTTP_FULL_ROUNDS,
   QUICK_ROUNDS,
   QUICK_STARTUP_RUNS,
+  SUITES,
   scenarios as scenariosFor,
+  transportOf,
 } from './config.mjs';
 import { measureScenarios, measureStartup } from './lib/measure.mjs';
 import { renderReport } from './lib/report.mjs';
@@ -32,6 +37,7 @@ const { values: flags } = parseArgs({
     rounds: { type: 'string' },
     out: { type: 'string' },
     from: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 
@@ -46,18 +52,26 @@ async function measureAndReport() {
     console.error('dist/ is missing: run `npm run build` first (or `npm run bench`, which does).');
     process.exit(1);
   }
+  const only = flags.only === undefined ? SUITES : flags.only.split(',');
+  if (only.some((suite) => !SUITES.includes(suite))) {
+    console.error(`--only takes ${SUITES.join(', ')} (or both, comma-separated)`);
+    process.exit(1);
+  }
   const quick = flags.quick;
   const rounds =
     flags.rounds === undefined ? (quick ? QUICK_ROUNDS : FULL_ROUNDS) : Number(flags.rounds);
-  const startupRuns = quick ? QUICK_STARTUP_RUNS : FULL_STARTUP_RUNS;
-  const scenarios = scenariosFor(quick);
+  const httpRounds =
+    flags.rounds === undefined && !quick ? Math.min(rounds, HTTP_FULL_ROUNDS) : rounds;
+  const roundsOf = (scenario) => (transportOf(scenario) === 'http' ? httpRounds : rounds);
+  const startupRuns = only.includes('stdio') ? (quick ? QUICK_STARTUP_RUNS : FULL_STARTUP_RUNS) : 0;
+  const scenarios = scenariosFor(quick, only);
   const cpus = os.cpus();
   const pinCpu = process.platform === 'linux' && cpus.length > 1 ? cpus.length - 1 : null;
   const started = new Date();
   const leaks = [];
 
   const startupResults = await measureStartup(startupRuns, leaks);
-  const runs = await measureScenarios(scenarios, rounds, pinCpu ?? undefined, leaks);
+  const runs = await measureScenarios(scenarios, roundsOf, pinCpu ?? undefined, leaks);
 
   const record = {
     date: started.toISOString(),
@@ -70,7 +84,16 @@ async function measureAndReport() {
       totalMemMiB: Math.round(os.totalmem() / 1024 / 1024),
     },
     sourceRevision: gitRevision(),
-    config: { quick, rounds, startupRuns, pinCpu, sdkVersion: sdkVersion(), scenarios },
+    config: {
+      quick,
+      only,
+      rounds,
+      httpRounds,
+      startupRuns,
+      pinCpu,
+      sdkVersion: sdkVersion(),
+      scenarios,
+    },
     leaks,
     runs,
     startupRuns: startupResults,

@@ -3,20 +3,35 @@
 // response sends the next request). Prints one JSON line with the figures.
 //
 //   node bench/worker.mjs '{"impl":"ours","inFlight":16,"calls":20000,"warmup":2000}'
+//   node bench/worker.mjs '{"impl":"ours","transport":"http","inFlight":256,"calls":20000,"warmup":5000}'
+//
+// stdio clients (bench/clients/) spawn bench/echo-server.mjs themselves; for HTTP clients
+// (bench/clients/http/) the worker starts bench/http-echo-server.mjs, passes its URL, and stops it
+// after the client has closed.
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { processCpuMicros } from './lib/server-cpu.mjs';
 import { quantile } from './lib/stats.mjs';
 
 const SERVER_PATH = fileURLToPath(new URL('./echo-server.mjs', import.meta.url));
+const HTTP_SERVER_PATH = fileURLToPath(new URL('./http-echo-server.mjs', import.meta.url));
 const ECHO_TEXT = 'hello from the mcp-host benchmark';
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 const spec = JSON.parse(process.argv[2] ?? '{}');
-const { connect } = await import(`./clients/${spec.impl}.mjs`);
-const connection = await connect({
-  command: process.execPath,
-  args: [SERVER_PATH],
-  maxMessageBytes: 64 * 1024 * 1024,
-});
+const http = spec.transport === 'http';
+const { connect } = await import(`./clients/${http ? 'http/' : ''}${spec.impl}.mjs`);
+const httpServer = http ? await startHttpServer(spec.sse === true) : undefined;
+const connection = http
+  ? {
+      ...(await connect({ url: httpServer.url, maxMessageBytes: MAX_MESSAGE_BYTES })),
+      pid: httpServer.pid,
+    }
+  : await connect({
+      command: process.execPath,
+      args: [SERVER_PATH],
+      maxMessageBytes: MAX_MESSAGE_BYTES,
+    });
 
 try {
   const toolArgs = spec.size === undefined ? { text: ECHO_TEXT } : { size: spec.size };
@@ -45,6 +60,7 @@ try {
   const result = {
     impl: spec.impl,
     scenario: spec.scenario,
+    transport: http ? 'http' : 'stdio',
     calls: spec.calls,
     inFlight: spec.inFlight,
     elapsedMs,
@@ -61,6 +77,32 @@ try {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } finally {
   await connection.close();
+  await httpServer?.stop();
+}
+
+/** Starts the HTTP echo server; resolves once it listens, to its URL, pid and a stop function. */
+async function startHttpServer(sse) {
+  const child = spawn(process.execPath, [HTTP_SERVER_PATH, ...(sse ? ['--sse'] : [])], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (text) => {
+      out += text;
+      if (out.includes('\n')) resolve(JSON.parse(out).port);
+    });
+    child.once('error', reject);
+    void exited.then(() => reject(new Error(`the HTTP echo server exited: ${out}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    pid: child.pid,
+    stop: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
 }
 
 /** Runs `total` calls keeping `inFlight` outstanding; returns each call's latency in ms. */

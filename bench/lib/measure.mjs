@@ -23,15 +23,20 @@ export async function measureStartup(runs, leaks) {
   return results;
 }
 
-/** Every scenario for every implementation, `rounds` times, the order rotated each round. */
-export async function measureScenarios(scenarios, rounds, pinCpu, leaks) {
+/**
+ * Every scenario for every implementation, the order rotated each round: `roundsOf(scenario)`
+ * rounds each (HTTP scenarios run in fewer rounds than stdio ones).
+ */
+export async function measureScenarios(scenarios, roundsOf, pinCpu, leaks) {
   const results = [];
-  const total = rounds * scenarios.length * IMPLS.length;
+  const rounds = Math.max(...scenarios.map(roundsOf));
+  const total = scenarios.reduce((sum, s) => sum + roundsOf(s), 0) * IMPLS.length;
   for (let round = 0; round < rounds; round++) {
     for (const scenario of scenarios) {
+      if (round >= roundsOf(scenario)) continue;
       for (const [position, impl] of rotate(IMPLS, round).entries()) {
-        const { inFlight, calls, warmup, size } = scenario;
-        const spec = { impl, scenario: scenario.id, inFlight, calls, warmup, size };
+        const { inFlight, calls, warmup, size, transport } = scenario;
+        const spec = { impl, transport, scenario: scenario.id, inFlight, calls, warmup, size };
         const result = await runNodeJson(here('../worker.mjs'), [JSON.stringify(spec)], {
           pinCpu: scenario.pin ? pinCpu : undefined,
         });
@@ -40,7 +45,7 @@ export async function measureScenarios(scenarios, rounds, pinCpu, leaks) {
         }
         results.push({ ...result, round, position });
         progress(
-          `[${results.length}/${total}] round ${round + 1} ${scenario.id.padEnd(4)} ${impl.padEnd(4)}` +
+          `[${results.length}/${total}] round ${round + 1} ${scenario.id.padEnd(5)} ${impl.padEnd(6)}` +
             ` ${Math.round(result.callsPerSec).toLocaleString('en-US').padStart(9)} calls/s` +
             `  p50 ${result.p50Us.toFixed(1)} µs  CPU ${result.cpuUsPerCall.toFixed(2)} µs/call`,
         );

@@ -1,5 +1,6 @@
-// The human-readable report of a run: heading, scenario table, startup table, targets.
-import { IMPL_LABELS, IMPLS, TARGETS } from '../config.mjs';
+// The human-readable report of a run: heading, scenario tables (stdio, HTTP), startup table,
+// targets. Parts of a run made with `--only` are left out.
+import { HTTP_IMPL_LABELS, IMPL_LABELS, IMPLS, TARGETS, transportOf } from '../config.mjs';
 import { summarize } from './summary.mjs';
 import { fixed, formatTable } from './table.mjs';
 
@@ -18,25 +19,47 @@ export function renderReport(record) {
   const { config, machine } = record;
   const s = summarize(record.runs, record.startupRuns);
   const targets = evaluateTargets(s);
+  const stdioScenarios = config.scenarios.filter((sc) => transportOf(sc) === 'stdio');
+  const httpScenarios = config.scenarios.filter((sc) => transportOf(sc) === 'http');
   const text = [
-    `mcp-host stdio benchmark, ${record.date}`,
+    `mcp-host benchmark, ${record.date}`,
     `Node ${machine.node}, ${machine.platform}, ${machine.cpus} x ${machine.cpuModel}; src at ${record.sourceRevision}`,
     `${config.quick ? 'QUICK run, ' : ''}${config.rounds} rounds of fresh processes, order rotated each round; medians over rounds,`,
-    'ratios are medians of same-round ratios. One echo server for all (bench/echo-server.mjs).',
-    ...IMPLS.map((impl) => `  ${impl.padEnd(4)} ${IMPL_LABELS[impl]}`),
-    `  SDK version ${config.sdkVersion}, stdio maxBufferSize raised to 64 MiB: its 10 MiB default closes the`,
-    '  connection on the 10 MiB result. ours and client: maxMessageBytes also 64 MiB (a limit only).',
+    'ratios are medians of same-round ratios.',
     config.pinCpu === null
       ? '  sequential: NOT pinned (taskset unavailable)'
       : `  sequential: client and server pinned to cpu ${config.pinCpu} (taskset)`,
-    '',
-    scenarioTable(config.scenarios, s),
+    ...(stdioScenarios.length === 0
+      ? []
+      : [
+          '',
+          'stdio, one echo server for all (bench/echo-server.mjs):',
+          ...IMPLS.map((impl) => `  ${impl.padEnd(6)} ${IMPL_LABELS[impl]}`),
+          `  SDK version ${config.sdkVersion}, stdio maxBufferSize raised to 64 MiB: its 10 MiB default closes the`,
+          '  connection on the 10 MiB result. ours and client: maxMessageBytes also 64 MiB (a limit only).',
+          '',
+          scenarioTable(stdioScenarios, s),
+        ]),
+    ...(httpScenarios.length === 0
+      ? []
+      : [
+          '',
+          `Streamable HTTP, ${config.httpRounds ?? config.rounds} rounds, one loopback echo server for all (bench/http-echo-server.mjs, node:http,`,
+          '  JSON responses, keep-alive):',
+          ...IMPLS.map((impl) => `  ${impl.padEnd(6)} ${HTTP_IMPL_LABELS[impl]}`),
+          '',
+          scenarioTable(httpScenarios, s),
+        ]),
     '',
     'The full client path over the bare peer (client ÷ ours, same-round ratios):',
     overheadTable(config.scenarios, s),
-    '',
-    `Startup (median of ${config.startupRuns} fresh processes; memory after import, connect and one call, after gc):`,
-    startupTable(s),
+    ...(record.startupRuns.length === 0
+      ? []
+      : [
+          '',
+          `Startup (median of ${config.startupRuns} fresh processes; memory after import, connect and one call, after gc):`,
+          startupTable(s),
+        ]),
     '',
     'Targets:',
     ...targets.map((t) => `${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.detail}`),
@@ -128,10 +151,11 @@ function startupTable(s) {
   return formatTable(header, rows);
 }
 
-/** Evaluates every target; returns [{ name, value, pass, detail }]. */
+/** Evaluates every target that was measured; returns [{ name, value, pass, detail }]. */
 function evaluateTargets(s) {
-  return TARGETS.map((target) => {
+  return TARGETS.flatMap((target) => {
     const value = target.value(s);
-    return { name: target.name, value, pass: target.pass(value), detail: target.show(value, s) };
+    if (Number.isNaN(value)) return []; // its scenarios or the startup probes did not run
+    return [{ name: target.name, value, pass: target.pass(value), detail: target.show(value, s) }];
   });
 }

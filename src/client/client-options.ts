@@ -1,6 +1,7 @@
 import type { Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { SchemaValidator } from '../schema/index.js';
+import type { RetryPolicy } from './request-retry.js';
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -47,6 +48,11 @@ export interface EraStore {
 export interface CachedEra {
   era: ProtocolEra;
   version: string;
+  /**
+   * `sse` when the server refused the transport it was given at the HTTP level and spoke that
+   * transport's fallback (the legacy HTTP+SSE transport): the next connect opens it directly.
+   */
+  transport?: 'sse';
 }
 
 export interface McpClientOptions {
@@ -59,7 +65,7 @@ export interface McpClientOptions {
   serverName?: string;
   /** A stable identity of the server's definition (see `serverIdentity`): keys the era cache. */
   identity?: string;
-  /** Where the detected era is remembered across runs (namespace `era`). */
+  /** Where the detected era (and a transport fallback) is remembered across runs (namespace `era`). */
   stateStore?: EraStore;
   clientInfo?: Implementation;
   handlers?: ServerInputHandlers;
@@ -73,6 +79,20 @@ export interface McpClientOptions {
   discoverTimeoutMs?: number;
   /** How long the whole connect may take, probe and handshake included (default 60 s). */
   connectTimeoutMs?: number;
+  /**
+   * Over HTTP, how requests without side effects (listings, reads, `prompts/get`, `ping`,
+   * completion; never `tools/call`) are retried after 408, 429, 502, 503, 504 or a 5xx with
+   * `Retry-After`: 3 attempts in all with jittered exponential backoff from 250 ms, honouring
+   * `Retry-After` up to 10 s by default. `false` turns retries off.
+   */
+  retry?: RetryPolicy | false;
+  /**
+   * Modern era over HTTP: when a response stream breaks before the response, the request is sent
+   * again as a new request, as the spec asks. Choose at-most-once instead for every tool of this
+   * server (`true`) or for the named tools: their calls then fail with `STREAM_INTERRUPTED`
+   * (`details.maybeExecuted: true`) and are never sent twice. Default `false`.
+   */
+  atMostOnce?: boolean | readonly string[];
   /** Modern era: rounds of `input_required` before giving up (default 8). */
   maxInputRounds?: number;
   /** Most pages fetched by one list call (default 100). */

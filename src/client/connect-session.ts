@@ -2,7 +2,7 @@ import { JsonRpcError, McpHostError } from '../errors/index.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { Logger } from '../internal/logger.js';
 import { JsonRpcPeer } from '../jsonrpc/peer.js';
-import type { Transport } from '../jsonrpc/transport.js';
+import type { RequestHeaders, Transport } from '../jsonrpc/transport.js';
 import {
   eraOf,
   LATEST_LEGACY_PROTOCOL_VERSION,
@@ -32,6 +32,8 @@ export interface ConnectRequest {
   signal: AbortSignal | undefined;
   /** Wires a new peer (handlers, events) before it starts. */
   attach: (peer: JsonRpcPeer) => Disposable[];
+  /** The extra headers of each message, for transports that carry headers (HTTP). */
+  requestHeaders?: RequestHeaders;
   logger: Logger;
 }
 
@@ -64,6 +66,7 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
   let current: { peer: JsonRpcPeer; transport: Transport } | undefined;
   const open = async (): Promise<{ peer: JsonRpcPeer; transport: Transport }> => {
     const transport = makeTransport();
+    if (request.requestHeaders !== undefined) transport.setRequestHeaders?.(request.requestHeaders);
     const peer = new JsonRpcPeer(transport, {
       serverName,
       conventions: mcpPeerConventions,

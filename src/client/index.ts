@@ -8,3 +8,4 @@ export {
 export * from './client-options.js';
 export type { ListChange } from './list-watcher.js';
 export type { Session } from './open-session.js';
+export type { RetryPolicy } from './request-retry.js';

@@ -1,10 +1,13 @@
-import { McpHostError } from '../errors/index.js';
+import { JsonRpcError, McpHostError } from '../errors/index.js';
 import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestOptions } from '../jsonrpc/peer-options.js';
+import type { RequestHeaders } from '../jsonrpc/transport.js';
 import {
+  mcpRequestHeaders,
+  McpErrorCode,
   isObject,
   McpMethod,
   type CacheHints,
@@ -26,6 +29,7 @@ import {
 import { connectSession, type ConnectedPeer } from './connect-session.js';
 import {
   DEFAULT_CLIENT_INFO,
+  DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_LIST_CHANGED_DEBOUNCE_MS,
   DEFAULT_MAX_INPUT_ROUNDS,
   DEFAULT_MAX_PAGES,
@@ -37,6 +41,8 @@ import { collectPages } from './pagination.js';
 import { ModernSubscriptions } from './modern-subscriptions.js';
 import { ServerEvents } from './server-events.js';
 import { ServerInput } from './server-input.js';
+import { backoff, isSideEffectFree, retryDelay } from './request-retry.js';
+import { isInterrupted, isSessionExpired, SessionRecovery } from './session-recovery.js';
 import { ToolCatalog } from './tool-results.js';
 import { createSchemaValidator } from '../schema/index.js';
 
@@ -83,8 +89,15 @@ export class McpClient implements AsyncDisposable {
   #logLevel: LoggingLevel | undefined;
   #subscriptions: Disposable[] = [];
   #listen: ModernSubscriptions | undefined;
+  /** Re-initialises a legacy HTTP session the server forgot (HTTP transports only). */
+  #recovery: SessionRecovery | undefined;
+  /** The transport is HTTP (it carries headers): requests may be retried. */
+  #remote = false;
   /** Aborted as soon as the client starts closing or loses its connection. */
   readonly #closeController = new AbortController();
+  /** MCP's request metadata headers for transports that carry headers (HTTP). */
+  readonly #requestHeaders: RequestHeaders = (message) =>
+    mcpRequestHeaders(message, (tool) => this.#tools.headerParams(tool));
 
   /** Fires once when the connection is gone: with the reason, or undefined after `close()`. */
   readonly onClose = this.#closeEmitter.event;
@@ -160,9 +173,29 @@ export class McpClient implements AsyncDisposable {
         input: this.#input,
         signal,
         attach: (peer) => this.#attach(peer),
+        requestHeaders: this.#requestHeaders,
         logger: this.#logger,
       });
       this.#connected = connected;
+      const carriesHeaders = typeof connected.transport.setRequestHeaders === 'function';
+      this.#tools.checkHeaderAnnotations = carriesHeaders;
+      this.#remote = carriesHeaders;
+      if (carriesHeaders && connected.session.era === 'legacy') {
+        this.#recovery = new SessionRecovery(() =>
+          this.#connected === undefined || this.#session === undefined
+            ? undefined
+            : {
+                peer: this.#connected.peer,
+                transport: this.#connected.transport,
+                session: this.#session,
+                clientInfo: this.#clientInfo,
+                capabilities: this.#input.capabilities,
+                serverName: this.serverName,
+                timeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+                closeSignal: this.#closeController.signal,
+              },
+        );
+      }
       this.#session = connected.session;
       if (this.#state !== 'connecting') {
         await connected.peer.close();
@@ -257,22 +290,30 @@ export class McpClient implements AsyncDisposable {
       );
     }
     // One `.then` on the hot path; the schema check (async, lazily loaded) only for tools that declare an outputSchema.
-    return this.#call<CallToolResult>(McpMethod.ToolsCall, { name, arguments: args }, options).then(
-      (result) => {
-        if (!isObject(result) || !Array.isArray(result.content)) {
-          throw new McpHostError(
-            'PROTOCOL_VIOLATION',
-            this.#where(`malformed result from tool '${name}'`),
-            {
-              serverName: this.serverName,
-              method: McpMethod.ToolsCall,
-              tool: name,
-            },
-          );
-        }
-        return this.#tools.check(name, result);
-      },
-    );
+    const checked = (result: CallToolResult): CallToolResult | Promise<CallToolResult> => {
+      if (!isObject(result) || !Array.isArray(result.content)) {
+        throw new McpHostError(
+          'PROTOCOL_VIOLATION',
+          this.#where(`malformed result from tool '${name}'`),
+          { serverName: this.serverName, method: McpMethod.ToolsCall, tool: name },
+        );
+      }
+      return this.#tools.check(name, result);
+    };
+    const call = (): Promise<CallToolResult> =>
+      this.#call<CallToolResult>(McpMethod.ToolsCall, { name, arguments: args }, options);
+    return call().then(checked, async (error: unknown) => {
+      // HeaderMismatch: the tool's x-mcp-header annotations changed (or were never listed), so
+      // the Mcp-Param-* headers were wrong. Relist, as the spec advises, and try once more.
+      if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch)
+        throw error;
+      if (!this.#tools.checksHeaderAnnotations) throw error;
+      this.#logger.info(
+        this.#where(`tool '${name}': header mismatch; relisting tools and retrying`),
+      );
+      await this.#listTools(options.signal);
+      return call().then(checked);
+    });
   }
 
   async listResources(options: { signal?: AbortSignal } = {}): Promise<Listing<Resource>> {
@@ -439,6 +480,83 @@ export class McpClient implements AsyncDisposable {
   }
 
   #callRaw<T>(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<T> {
+    // stdio and in-memory: the era request itself, nothing wrapped around the hot path.
+    if (!this.#remote) return this.#eraRequest<T>(method, params, options);
+    return this.#remoteRequest<T>(method, params, options);
+  }
+
+  /**
+   * A request over HTTP: a side-effect-free one is retried after a transient status (429, 503,
+   * ... honouring `Retry-After`), and any one is sent once more after the server forgot a legacy
+   * session and a new one was opened (see SessionRecovery).
+   */
+  async #remoteRequest<T>(
+    method: string,
+    params: JsonObject | undefined,
+    options: RequestOptions,
+  ): Promise<T> {
+    const recovery = this.#recovery;
+    const retries = isSideEffectFree(method) ? this.#options.retry : false;
+    // 2026-07-28 over HTTP: closing the response stream is the cancellation; no notification.
+    if (this.#session?.era === 'modern') options = { ...options, sendCancel: false };
+    let sessionRetried = false;
+    let reissued = false;
+    for (let attempt = 1; ; attempt++) {
+      if (recovery?.settled !== undefined) await recovery.settled;
+      const generation = recovery?.generation ?? 0;
+      try {
+        return await this.#eraRequest<T>(method, params, options);
+      } catch (error) {
+        if (recovery !== undefined && !sessionRetried && isSessionExpired(error)) {
+          await recovery.recover(error, generation, method, params);
+          sessionRetried = true;
+          continue;
+        }
+        // Modern era: a response stream that broke before the response is re-issued (a new
+        // request, new id) once, unless the host chose at-most-once for this server or tool.
+        if (!reissued && this.#session?.era === 'modern' && isInterrupted(error)) {
+          if (this.#atMostOnce(method, params)) throw error;
+          this.#logger.info(this.#where(`'${method}' lost its response stream; sending it again`));
+          reissued = true;
+          continue;
+        }
+        const wait = retries === false ? undefined : retryDelay(error, attempt, retries);
+        if (wait === undefined) throw error;
+        this.#logger.debug(
+          this.#where(`'${method}' failed (${String(error)}); retrying in ${wait} ms`),
+        );
+        const signal =
+          options.signal === undefined
+            ? this.#closeController.signal
+            : AbortSignal.any([options.signal, this.#closeController.signal]);
+        await backoff(wait, signal).catch(() => {
+          if (options.signal?.aborted !== true) throw error;
+          throw new McpHostError(
+            'ABORTED',
+            this.#where(`request '${method}' was cancelled by the caller`),
+            {
+              serverName: this.serverName,
+              method,
+              cause: options.signal.reason,
+            },
+          );
+        });
+      }
+    }
+  }
+
+  /** Whether a host asked that this request never be sent twice (see `atMostOnce`). */
+  #atMostOnce(method: string, params: JsonObject | undefined): boolean {
+    const choice = this.#options.atMostOnce;
+    if (choice === undefined || choice === false || method !== McpMethod.ToolsCall) return false;
+    return choice === true || (typeof params?.name === 'string' && choice.includes(params.name));
+  }
+
+  #eraRequest<T>(
+    method: string,
+    params: JsonObject | undefined,
+    options: RequestOptions,
+  ): Promise<T> {
     const context = {
       peer: this.#peer(),
       session: this.#session!,

@@ -1,4 +1,10 @@
-import { isObject, type CallToolResult, type Tool } from '../protocol/index.js';
+import {
+  headerAnnotations,
+  isObject,
+  type CallToolResult,
+  type HeaderParam,
+  type Tool,
+} from '../protocol/index.js';
 import type { SchemaValidator } from '../schema/index.js';
 
 /** Why a tool definition is unusable, or undefined when it is fine. */
@@ -89,9 +95,29 @@ export class ToolCatalog {
   readonly #validator: SchemaValidator | undefined;
   readonly #known = new Map<string, Tool>();
   readonly #excluded = new Map<string, string>();
+  readonly #headerParams = new Map<string, readonly HeaderParam[]>();
+  #checkHeaders = false;
 
   constructor(validator: SchemaValidator | undefined) {
     this.#validator = validator;
+  }
+
+  /**
+   * Whether tools' `x-mcp-header` annotations matter (the transport carries headers): then a tool
+   * with an invalid annotation is excluded, as the spec requires of HTTP clients, and the
+   * annotated parameters of the others are mirrored into `Mcp-Param-*` headers.
+   */
+  set checkHeaderAnnotations(on: boolean) {
+    this.#checkHeaders = on;
+  }
+
+  get checksHeaderAnnotations(): boolean {
+    return this.#checkHeaders;
+  }
+
+  /** The annotated parameters of a listed tool, if it has any. */
+  headerParams(name: string): readonly HeaderParam[] | undefined {
+    return this.#headerParams.get(name);
   }
 
   /** Splits a fresh listing into usable and excluded tools, and remembers both. */
@@ -100,14 +126,24 @@ export class ToolCatalog {
   ): Promise<{ items: Tool[]; excluded: { name: string; reason: string }[] }> {
     const { items: usable, excluded } = partitionTools(listed);
     const items: Tool[] = [];
+    const headerParams = new Map<string, readonly HeaderParam[]>();
     for (const tool of usable) {
-      const problem =
-        this.#validator === undefined ? undefined : await schemaProblem(tool, this.#validator);
+      let problem: string | undefined;
+      if (this.#checkHeaders) {
+        const annotations = headerAnnotations(tool.inputSchema);
+        if (!annotations.ok)
+          problem = `its inputSchema cannot be sent over HTTP: ${annotations.problem}`;
+        else if (annotations.params.length > 0) headerParams.set(tool.name, annotations.params);
+      }
+      if (problem === undefined && this.#validator !== undefined)
+        problem = await schemaProblem(tool, this.#validator);
       if (problem === undefined) items.push(tool);
       else excluded.push({ name: tool.name, reason: problem });
     }
     this.#known.clear();
     this.#excluded.clear();
+    this.#headerParams.clear();
+    for (const [name, params] of headerParams) this.#headerParams.set(name, params);
     for (const tool of items) this.#known.set(tool.name, tool);
     for (const { name, reason } of excluded) this.#excluded.set(name, reason);
     return { items, excluded };

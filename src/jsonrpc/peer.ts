@@ -347,6 +347,7 @@ export class JsonRpcPeer implements AsyncDisposable {
 
   /** A request we stopped waiting for: tell the other side, when the protocol and request allow. */
   #sendCancel(request: OutgoingRequest, reason: string): void {
+    this.#transport.abandon?.(request.id);
     const cancel = this.#conventions.cancel;
     if (cancel === undefined || !request.sendCancel || this.#state !== 'open') return;
     try {

@@ -45,4 +45,28 @@ export interface Transport extends AsyncDisposable {
    * handshake and whenever the version changes.
    */
   setProtocolVersion?(version: string | undefined): void;
+  /**
+   * Optional: the transport to try instead when the server rejects this one's requests at the
+   * HTTP level (for Streamable HTTP, the legacy HTTP+SSE transport on the same URL and options).
+   * A new, unstarted transport that the caller owns; undefined when there is none. The caller
+   * decides when to use it; the transport only knows what its alternative is.
+   */
+  fallback?(): Transport | undefined;
+  /**
+   * Optional: for transports that carry headers with each message (HTTP), a function giving the
+   * extra headers of one outgoing message (MCP's `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`). The
+   * transport sends what it returns and knows nothing of what they mean. `undefined` removes it.
+   */
+  setRequestHeaders?(compute: RequestHeaders | undefined): void;
+  /**
+   * Optional: the peer stopped waiting for the response to this request (cancelled, timed out).
+   * A transport with one exchange per request (HTTP) ends that exchange, so no socket is held
+   * for an answer nobody reads; for MCP's 2026-07-28 HTTP transport that is the cancellation.
+   */
+  abandon?(requestId: string | number): void;
 }
+
+/** Extra headers for one outgoing message (lower-case names), or undefined for none. */
+export type RequestHeaders = (
+  message: JsonRpcMessage,
+) => Readonly<Record<string, string>> | undefined;

@@ -3,3 +3,4 @@ export * from './methods.js';
 export * from './types.js';
 export * from './guards.js';
 export { mcpPeerConventions } from './conventions.js';
+export * from './http-headers.js';

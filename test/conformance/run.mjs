@@ -5,7 +5,8 @@
 //   FAIL   anything else, and the scenario is not in expected-failures.json
 //   XFAIL  it failed and expected-failures.json lists it (with a one-line reason)
 //   STALE  it passed but expected-failures.json still lists it: remove the entry
-// The run exits 1 on any FAIL or STALE (or an expected-failures entry naming no scenario).
+// The run exits 1 on any FAIL or STALE, or an expected-failures entry naming no scenario or one
+// that is neither an auth/* scenario nor an extension one (its reason starts '[extension] ').
 //
 // Usage: node test/conformance/run.mjs [--version 0.1.16|0.2.0-alpha.12] [--scenario <name|glob>]...
 //          [--list] [--details] [--keep <dir>] [--timeout-ms <n>]
@@ -249,6 +250,13 @@ async function main() {
     for (const name of Object.keys(known)) {
       if (!all.includes(name)) {
         errors.push(`expected-failures.json names '${name}' for ${version}, not a scenario of it`);
+      }
+      // Only auth scenarios (until OAuth lands) and optional extensions may be expected to fail.
+      if (!name.startsWith('auth/') && !String(known[name]).startsWith('[extension] ')) {
+        errors.push(
+          `expected-failures.json lists '${name}' for ${version}: only auth/* scenarios and ` +
+            `extension scenarios (reason starting '[extension] ') may be expected to fail`,
+        );
       }
     }
     for (const name of all.filter((n) => matches(n, options.scenarios))) {

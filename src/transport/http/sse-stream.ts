@@ -128,6 +128,11 @@ export async function listenSse(
         host.logger.debug(`${host.where}no GET stream (HTTP ${response.status})`);
         return false;
       }
+      if (response.status === 405) {
+        // No GET at all (as in the 2026-07-28 revision): there is nothing to resume.
+        host.logger.debug(`${host.where}the server offers no GET stream to resume (HTTP 405)`);
+        return false;
+      }
       host.logger.debug(`${host.where}GET stream refused (HTTP ${response.status})`);
       failures++;
       continue;

@@ -65,6 +65,35 @@ describe('StreamableHttpTransport', () => {
     expect(JSON.parse(seen!.body)).toEqual(request(1));
   });
 
+  it('adds the headers the request-headers function gives for each message', async () => {
+    await using _guard = leakGuard();
+    await using server = await startHttpServer((req, res) => {
+      const body = JSON.parse(req.body) as { id?: number };
+      if (body.id === undefined) res.writeHead(202).end();
+      else sendJson(res, result(body.id));
+    });
+    await using t = await open(server, { headers: { 'x-extra': 'yes' } });
+    t.setRequestHeaders((message) =>
+      'method' in message ? { 'mcp-method': message.method } : undefined,
+    );
+    t.send(request(1, 'tools/call'));
+    t.send(notification());
+    await t.until(() => t.messages.length === 1);
+    await requestsSeen(server, 2);
+    const byMethod = new Map(
+      server.requests.map((r) => [(JSON.parse(r.body) as { method: string }).method, r.headers]),
+    );
+    expect(byMethod.get('tools/call')?.['mcp-method']).toBe('tools/call');
+    expect(byMethod.get('notifications/initialized')?.['mcp-method']).toBe(
+      'notifications/initialized',
+    );
+    expect(byMethod.get('tools/call')?.['x-extra']).toBe('yes');
+    t.setRequestHeaders(undefined);
+    t.send(request(2));
+    await t.until(() => t.messages.length === 2);
+    expect(server.requests[2]?.headers['mcp-method']).toBeUndefined();
+  });
+
   it('delivers every event of an SSE response in order, skipping priming events', async () => {
     await using _guard = leakGuard();
     await using server = await startHttpServer((req, res) => {

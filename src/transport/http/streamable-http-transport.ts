@@ -6,7 +6,7 @@ import { TransportEvents } from '../transport-events.js';
 import type { Logger } from '../../internal/logger.js';
 import { settlesWithin } from '../../internal/wait.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-import type { Transport, TransportState } from '../../jsonrpc/transport.js';
+import type { RequestHeaders, Transport, TransportState } from '../../jsonrpc/transport.js';
 import {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -27,6 +27,7 @@ import {
   type RequestId,
 } from './message-shapes.js';
 import { BodyTooLargeError, readBodyCapped } from './read-body.js';
+import { parseRetryAfter } from './retry-after.js';
 import {
   consumeSse,
   contentType,
@@ -66,6 +67,11 @@ export class StreamableHttpTransport implements Transport {
   #sessionId: string | undefined;
   #sessionSecret: Disposable | undefined;
   #protocolVersion: string | undefined;
+  #requestHeaders: RequestHeaders | undefined;
+  /** The deadline controller of each POST awaiting a response, by request id. */
+  readonly #inFlight = new Map<RequestId, AbortController>();
+  /** Controllers aborted by `abandon()` rather than by their deadline. */
+  readonly #abandoned = new WeakSet<AbortController>();
   #getStreamOpened = false;
   #closing: Promise<void> | undefined;
 
@@ -131,6 +137,19 @@ export class StreamableHttpTransport implements Transport {
     this.#protocolVersion = version;
   }
 
+  /** Sets the function that gives each message's extra headers (`undefined` removes it). */
+  setRequestHeaders(compute: RequestHeaders | undefined): void {
+    this.#requestHeaders = compute;
+  }
+
+  /** Ends the POST exchange of a request the caller gave up on (its response stream closes). */
+  abandon(requestId: RequestId): void {
+    const controller = this.#inFlight.get(requestId);
+    if (controller === undefined) return;
+    this.#abandoned.add(controller);
+    controller.abort();
+  }
+
   /** HTTP needs no connection up front: the first POST connects, and its failure fails that request. */
   start(options: { signal?: AbortSignal } = {}): Promise<void> {
     if (this.#state !== 'new')
@@ -174,7 +193,7 @@ export class StreamableHttpTransport implements Transport {
       });
     }
     const requestId = requestIdOf(message);
-    this.#track(this.#post(body, requestId));
+    this.#track(this.#post(body, requestId, this.#requestHeaders?.(message)));
   }
 
   close(): Promise<void> {
@@ -194,15 +213,20 @@ export class StreamableHttpTransport implements Transport {
     void tracked.finally(() => this.#tasks.delete(tracked));
   }
 
-  async #post(body: string, requestId: RequestId | undefined): Promise<void> {
+  async #post(
+    body: string,
+    requestId: RequestId | undefined,
+    extraHeaders: Readonly<Record<string, string>> | undefined,
+  ): Promise<void> {
     const deadline = new AbortController();
     const timeoutMs = this.#options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS;
     const timer = setTimeout(() => deadline.abort(), timeoutMs);
     timer.unref();
     const signal = AbortSignal.any([this.#closeController.signal, deadline.signal]);
     const sentSession = this.#sessionId;
+    if (requestId !== undefined) this.#inFlight.set(requestId, deadline);
     try {
-      const response = await this.#request('POST', { body, signal });
+      const response = await this.#request('POST', { body, signal, extraHeaders });
       if (response === undefined) return;
       if (!response.ok) {
         await this.#onFailedPost(response, requestId, sentSession);
@@ -230,9 +254,13 @@ export class StreamableHttpTransport implements Transport {
         }
       }
     } catch (error) {
-      this.#problemFrom(error, requestId, deadline.signal.aborted ? timeoutMs : undefined);
+      // An abandoned request has been settled by the peer already: nobody waits for a report.
+      if (!this.#abandoned.has(deadline))
+        this.#problemFrom(error, requestId, deadline.signal.aborted ? timeoutMs : undefined);
     } finally {
       clearTimeout(timer);
+      if (requestId !== undefined && this.#inFlight.get(requestId) === deadline)
+        this.#inFlight.delete(requestId);
     }
   }
 
@@ -243,11 +271,16 @@ export class StreamableHttpTransport implements Transport {
    */
   async #request(
     method: 'POST' | 'GET' | 'DELETE',
-    request: { body?: string; signal: AbortSignal; lastEventId?: string },
+    request: {
+      body?: string;
+      signal: AbortSignal;
+      lastEventId?: string;
+      extraHeaders?: Readonly<Record<string, string>>;
+    },
   ): Promise<Response | undefined> {
     const auth = this.#options.auth;
     for (let attempt = 0; ; attempt++) {
-      const headers: Record<string, string> = { ...this.#options.headers };
+      const headers: Record<string, string> = { ...this.#options.headers, ...request.extraHeaders };
       if (auth !== undefined) Object.assign(headers, await auth.headers({ url: this.url, method }));
       if (method === 'POST') {
         headers['content-type'] = 'application/json';
@@ -315,12 +348,14 @@ export class StreamableHttpTransport implements Transport {
       }
     }
     const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
     this.#problem(
       'HTTP_STATUS',
       `HTTP ${response.status}${text === '' ? '' : `: ${preview(text, MAX_ERROR_PREVIEW_CHARS)}`}`,
       requestId,
       {
         status: response.status,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
         ...(wwwAuthenticate === undefined
           ? {}
           : { wwwAuthenticate: preview(wwwAuthenticate, 512) }),
@@ -393,6 +428,8 @@ export class StreamableHttpTransport implements Transport {
 
   #dropSession(): void {
     this.#sessionId = undefined;
+    // The new session (if the client opens one) gets its own GET stream.
+    this.#getStreamOpened = false;
     this.#sessionSecret?.[Symbol.dispose]();
     this.#sessionSecret = undefined;
   }

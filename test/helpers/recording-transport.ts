@@ -19,9 +19,21 @@ export class RecordingTransport implements Transport {
   readonly #inner: Transport;
   readonly #rewrite: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
 
+  /**
+   * Optional transport methods, passed on when the inner transport has them (HTTP: the headers of
+   * each message, such as `Mcp-Method`; ending the exchange of an abandoned request) and absent
+   * otherwise, so the client sees the same transport with or without the recorder.
+   */
+  readonly setRequestHeaders?: (compute: unknown) => void;
+  readonly abandon?: (requestId: string | number) => void;
+
   constructor(inner: Transport, rewrite?: (message: JsonRpcMessage) => JsonRpcMessage) {
     this.#inner = inner;
     this.#rewrite = rewrite;
+    const optional = inner as Pick<RecordingTransport, 'setRequestHeaders' | 'abandon'>;
+    if (typeof optional.setRequestHeaders === 'function')
+      this.setRequestHeaders = optional.setRequestHeaders.bind(inner);
+    if (typeof optional.abandon === 'function') this.abandon = optional.abandon.bind(inner);
     inner.onMessage((message) => {
       const m = message as { id?: string | number; method?: string };
       if (m.method !== undefined && m.id !== undefined) this.inboundMethods.set(m.id, m.method);
@@ -41,6 +53,10 @@ export class RecordingTransport implements Transport {
     const sent = this.#rewrite === undefined ? message : this.#rewrite(structuredClone(message));
     this.#inner.send(sent);
     this.sent.push(structuredClone(sent));
+  }
+  /** Passed on (the HTTP transport's `MCP-Protocol-Version` header). */
+  setProtocolVersion(version: string | undefined): void {
+    this.#inner.setProtocolVersion?.(version);
   }
   close(): Promise<void> {
     return this.#inner.close();

@@ -22,6 +22,8 @@ export interface TestHttpServer extends AsyncDisposable {
   readonly url: string;
   readonly origin: string;
   readonly requests: RecordedRequest[];
+  /** Connections open now (keep-alive ones included). */
+  readonly openSockets: number;
   handle(handler: Handler): void;
 }
 
@@ -57,6 +59,9 @@ export async function startHttpServer(handler: Handler = defaultHandler): Promis
     url: `${origin}/mcp`,
     origin,
     requests,
+    get openSockets() {
+      return sockets.size;
+    },
     handle(next) {
       current = next;
     },

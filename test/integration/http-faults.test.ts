@@ -8,6 +8,7 @@
  * checks handles too). Legacy era only; 404 session expiry, 429/503 retries and modern-era stream
  * re-issue are tested elsewhere.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { McpClient, McpHostError, type McpClientOptions } from '../../src/index.js';
@@ -25,6 +26,7 @@ import {
   TOOL_NAME,
   trickle,
   type ScriptedMcpServer,
+  type ScriptedRequest,
 } from '../helpers/scripted-mcp-http-server.js';
 import { now, reportTiming } from '../helpers/timing.js';
 
@@ -256,6 +258,7 @@ describe('Streamable HTTP faults (legacy era)', () => {
             raw.socket.destroy();
           },
         },
+        protocolVersion: '2025-06-18',
         get: (req, res) => {
           if (req.headers['last-event-id'] !== 'evt-1') return void res.writeHead(405).end();
           res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -297,6 +300,7 @@ describe('Streamable HTTP faults (legacy era)', () => {
       expect(resumes).toHaveLength(1);
       expect(resumes[0]?.headers['last-event-id']).toBe('evt-1');
       expect(resumes[0]?.headers['mcp-session-id']).toMatch(/^sess-scripted-/);
+      expect(resumes[0]?.headers['mcp-protocol-version']).toBe('2025-06-18');
       expect(ms).toBeLessThan(PROMPT_MS);
       await closeAndCheckSockets(client, server);
     });
@@ -331,6 +335,61 @@ describe('Streamable HTTP faults (legacy era)', () => {
     });
   });
 
+  describe('a connection dropped without a stream to resume', () => {
+    it('a JSON body cut mid-way: HTTP_REQUEST_FAILED, not retried', async () => {
+      await using _guard = leakGuard();
+      await using server = await startScriptedMcpServer({
+        methods: {
+          'tools/call': (req, res, raw) => {
+            const body = JSON.stringify({
+              jsonrpc: '2.0',
+              id: req.rpc?.id,
+              result: { content: [{ type: 'text', text: 'x'.repeat(4096) }] },
+            });
+            res.writeHead(200, {
+              'content-type': 'application/json',
+              'content-length': String(body.length),
+            });
+            res.write(body.slice(0, 1000), () => raw.socket.destroy());
+          },
+        },
+      });
+      await using client = httpClient(server.url);
+      await client.connect();
+      const { error, ms } = await failure(client.callTool(TOOL_NAME, {}));
+      reportTiming('JSON body cut', ms);
+      console.log(
+        `[measure] JSON body cut: ${error.code} ${JSON.stringify(error.details)} ${error.message}`,
+      );
+
+      expect(error.code).toBe('HTTP_REQUEST_FAILED');
+      expect(error.details).toEqual({ errno: 'UND_ERR_SOCKET' });
+      expect(server.attempts('tools/call')).toBe(1);
+      expect(ms).toBeLessThan(PROMPT_MS);
+      await closeAndCheckSockets(client, server);
+    });
+
+    it('reset before any response: HTTP_REQUEST_FAILED, not retried', async () => {
+      await using _guard = leakGuard();
+      await using server = await startScriptedMcpServer({
+        methods: { 'tools/call': (_req, _res, raw) => void raw.socket.destroy() },
+      });
+      await using client = httpClient(server.url);
+      await client.connect();
+      const { error, ms } = await failure(client.callTool(TOOL_NAME, {}));
+      reportTiming('reset before headers', ms);
+      console.log(
+        `[measure] reset: ${error.code} ${JSON.stringify(error.details)} ${error.message}`,
+      );
+
+      expect(error.code).toBe('HTTP_REQUEST_FAILED');
+      expect(error.details).toEqual({ errno: 'UND_ERR_SOCKET' });
+      expect(server.attempts('tools/call')).toBe(1);
+      expect(ms).toBeLessThan(PROMPT_MS);
+      await closeAndCheckSockets(client, server);
+    });
+  });
+
   describe('slow servers', () => {
     it('one byte a second after the headers: REQUEST_TIMEOUT (total) at requestTimeoutMs', async () => {
       await using _guard = leakGuard();
@@ -358,24 +417,34 @@ describe('Streamable HTTP faults (legacy era)', () => {
       await closeAndCheckSockets(client, server);
     });
 
-    it('no response headers ever: REQUEST_TIMEOUT (headers) at headersTimeoutMs', async () => {
+    it.each([
+      ['no response headers ever', (): void => {}],
+      [
+        'response headers one byte a second',
+        (_req: ScriptedRequest, _res: ServerResponse, raw: IncomingMessage): void => {
+          // A slowloris status line and header, written on the raw socket.
+          const socket = raw.socket;
+          let sent = 0;
+          const text = `HTTP/1.1 200 OK\r\nx-slow: ${'z'.repeat(100)}`;
+          const next = (): void => void socket.write(text[sent++ % text.length]!);
+          next();
+          const timer = setInterval(next, 1_000);
+          socket.once('close', () => clearInterval(timer));
+        },
+      ],
+    ] as const)('%s: REQUEST_TIMEOUT (headers) at headersTimeoutMs', async (label, handler) => {
       await using _guard = leakGuard();
       const headersTimeoutMs = 500;
-      await using server = await startScriptedMcpServer({
-        methods: {
-          'tools/call': () => {
-            // Never answers; the client's deadline must end it.
-          },
-        },
-      });
+      await using server = await startScriptedMcpServer({ methods: { 'tools/call': handler } });
       await using client = httpClient(server.url, { headersTimeoutMs });
       await client.connect();
       const { error, ms } = await failure(client.callTool(TOOL_NAME, {}));
-      reportTiming('no headers', ms);
+      reportTiming(label, ms);
 
       expect(error.code).toBe('REQUEST_TIMEOUT');
       expect(error.details).toEqual({ kind: 'headers' });
       expect(server.attempts('tools/call')).toBe(1);
+      // undici runs its headers timer on a coarse clock (about 1 s ticks): 500 ms fires at ~1 s.
       expect(ms).toBeGreaterThanOrEqual(headersTimeoutMs - 100);
       expect(ms).toBeLessThan(headersTimeoutMs + PROMPT_MS);
       await closeAndCheckSockets(client, server);

@@ -1,5 +1,12 @@
-/** The Streamable HTTP transport: MCP servers at an HTTP endpoint (Node only: uses undici). */
+/**
+ * The HTTP transports (Node only: they use undici): Streamable HTTP, and the legacy HTTP+SSE
+ * transport of protocol 2024-11-05 that the client falls back to for servers that only speak it.
+ */
 export { StreamableHttpTransport } from './transport/http/streamable-http-transport.js';
+export {
+  LegacySseTransport,
+  type LegacySseTransportOptions,
+} from './transport/http/legacy-sse-transport.js';
 export {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import { Agent, type Response } from 'undici';
+import type { Dispatcher, Response } from 'undici';
 import { addSecret, McpHostError, preview } from '../../errors/index.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
@@ -18,6 +18,7 @@ import {
   MAX_ERROR_PREVIEW_CHARS,
   type StreamableHttpTransportOptions,
 } from './http-options.js';
+import { createDispatcher } from './dispatcher.js';
 import { classifyFetchFailure } from './fetch-errors.js';
 import { fetchSameOrigin } from './same-origin-fetch.js';
 import {
@@ -26,6 +27,7 @@ import {
   requestIdOf,
   type RequestId,
 } from './message-shapes.js';
+import { LegacySseTransport } from './legacy-sse-transport.js';
 import { BodyTooLargeError, readBodyCapped } from './read-body.js';
 import { parseRetryAfter } from './retry-after.js';
 import {
@@ -57,7 +59,7 @@ export class StreamableHttpTransport implements Transport {
   readonly #options: StreamableHttpTransportOptions;
   readonly #logger: Logger;
   readonly #maxMessageBytes: number;
-  readonly #agent: Agent;
+  readonly #agent: Dispatcher;
   readonly #closeController = new AbortController();
   readonly #tasks = new Set<Promise<void>>();
   readonly #events: TransportEvents;
@@ -95,12 +97,7 @@ export class StreamableHttpTransport implements Transport {
     this.#logger = options.logger ?? debugLogger;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#protocolVersion = options.protocolVersion;
-    this.#agent = new Agent({
-      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
-      headersTimeout: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
-      // Streams may idle for long; the POST exchange has its own total deadline.
-      bodyTimeout: 0,
-    });
+    this.#agent = createDispatcher(options);
     this.#events = new TransportEvents(this.#logger, this.#where());
     this.#sse = {
       maxMessageBytes: this.#maxMessageBytes,
@@ -140,6 +137,14 @@ export class StreamableHttpTransport implements Transport {
   /** Sets the function that gives each message's extra headers (`undefined` removes it). */
   setRequestHeaders(compute: RequestHeaders | undefined): void {
     this.#requestHeaders = compute;
+  }
+
+  /**
+   * The transport to try when the server rejects this one's requests at the HTTP level: the
+   * legacy HTTP+SSE transport (protocol 2024-11-05) on the same URL, with the same options.
+   */
+  fallback(): Transport {
+    return new LegacySseTransport(this.#options);
   }
 
   /** Ends the POST exchange of a request the caller gave up on (its response stream closes). */

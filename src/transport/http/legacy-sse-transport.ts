@@ -1,0 +1,537 @@
+import { Agent, type Response } from 'undici';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { addSecret, McpHostError, preview } from '../../errors/index.js';
+import { debugLogger } from '../../internal/debug-logger.js';
+import type { Disposable } from '../../internal/disposable.js';
+import type { Logger } from '../../internal/logger.js';
+import type { JsonRpcMessage } from '../../jsonrpc/message.js';
+import type { Transport, TransportState } from '../../jsonrpc/transport.js';
+import { TransportEvents } from '../transport-events.js';
+import { classifyFetchFailure, errnoOf } from './fetch-errors.js';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  MAX_ERROR_BODY_BYTES,
+  MAX_ERROR_PREVIEW_CHARS,
+  type StreamableHttpTransportOptions,
+} from './http-options.js';
+import {
+  isJsonRpcErrorResponse,
+  parseJson,
+  requestIdOf,
+  type RequestId,
+} from './message-shapes.js';
+import { readBodyCapped } from './read-body.js';
+import { fetchSameOrigin } from './same-origin-fetch.js';
+import { readSseEvents } from './sse-event-reader.js';
+import { contentType } from './sse-stream.js';
+
+/**
+ * Options of the legacy HTTP+SSE transport: those of the Streamable HTTP transport that apply.
+ * `url` is the SSE URL (the one the server's GET stream lives at); `connectTimeoutMs` bounds the
+ * whole of `start()`, from the TCP connect to the `endpoint` event; `requestTimeoutMs` bounds each
+ * POST (the answers arrive on the GET stream, which has no deadline once open).
+ */
+export type LegacySseTransportOptions = Pick<
+  StreamableHttpTransportOptions,
+  | 'url'
+  | 'serverName'
+  | 'headers'
+  | 'auth'
+  | 'maxMessageBytes'
+  | 'connectTimeoutMs'
+  | 'headersTimeoutMs'
+  | 'requestTimeoutMs'
+  | 'logger'
+>;
+
+interface Deferred {
+  resolve(): void;
+  reject(error: McpHostError): void;
+}
+
+/**
+ * The HTTP+SSE transport of protocol 2024-11-05, client side (deprecated by the spec, still served
+ * by many servers). `start()` GETs the SSE URL and waits for the `endpoint` event, which names the
+ * URL to POST every message to; it must be on the SSE URL's origin (another origin is refused, so
+ * headers and credentials never leave it). Server messages arrive as `message` events on the GET
+ * stream, the only channel back: when it ends or breaks, the transport closes with the reason and
+ * the peer fails every request in flight. Oversized events are skipped, reported as problems.
+ * Requests go through a private undici pool that `close()` destroys: no socket outlives it.
+ */
+export class LegacySseTransport implements Transport {
+  readonly serverName: string | undefined;
+  /** The SSE URL. */
+  readonly url: URL;
+  readonly #options: LegacySseTransportOptions;
+  readonly #logger: Logger;
+  readonly #maxMessageBytes: number;
+  readonly #agent: Agent;
+  readonly #closeController = new AbortController();
+  readonly #tasks = new Set<Promise<void>>();
+  readonly #events: TransportEvents;
+  readonly #secrets: Disposable[] = [];
+  #state: TransportState = 'new';
+  #endpoint: URL | undefined;
+  #endpointWaiter: Deferred | undefined;
+  #reader: Promise<void> | undefined;
+  /** The last POST sent: each waits for the one before it, so the server sees them in order. */
+  #lastPost: Promise<void> = Promise.resolve();
+  #closing: Promise<void> | undefined;
+
+  readonly onMessage;
+  readonly onProblem;
+  readonly onClose;
+
+  constructor(options: LegacySseTransportOptions) {
+    this.#options = options;
+    this.serverName = options.serverName;
+    try {
+      this.url = new URL(options.url);
+    } catch (error) {
+      throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}invalid URL`, { cause: error });
+    }
+    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:')
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `${this.#where()}the URL must be http: or https:, not ${this.url.protocol}`,
+      );
+    this.#logger = options.logger ?? debugLogger;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#agent = new Agent({
+      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
+      headersTimeout: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+      // The GET stream may idle for long; each POST has its own total deadline.
+      bodyTimeout: 0,
+    });
+    this.#events = new TransportEvents(this.#logger, this.#where());
+    this.onMessage = this.#events.message.event;
+    this.onProblem = this.#events.problem.event;
+    this.onClose = this.#events.close.event;
+  }
+
+  get state(): TransportState {
+    return this.#state;
+  }
+
+  /** The URL messages are POSTed to, once the server has named it in its `endpoint` event. */
+  get endpoint(): URL | undefined {
+    return this.#endpoint;
+  }
+
+  /**
+   * Opens the GET stream and waits for the `endpoint` event, within `connectTimeoutMs`. Fails with
+   * CONNECT_FAILED, CONNECT_TIMEOUT, HTTP_STATUS (the GET was refused), PROTOCOL_VIOLATION (no
+   * event stream, or an endpoint on another origin) or ABORTED; the transport is closed then.
+   */
+  async start(options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.#state !== 'new')
+      throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}start() called twice`);
+    this.#state = 'starting';
+    const timeoutMs = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    timer.unref();
+    const signals = [this.#closeController.signal, deadline.signal];
+    if (options.signal !== undefined) signals.push(options.signal);
+    const signal = AbortSignal.any(signals);
+    let onAbort: () => void = () => {};
+    const aborted = new Promise<never>((_resolve, reject) => {
+      onAbort = () => reject(new Error('aborted'));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    aborted.catch(() => {});
+    try {
+      // The stream outlives start(), so only close() aborts the GET itself.
+      const response = await Promise.race([
+        this.#request('GET', this.url, { signal: this.#closeController.signal }),
+        aborted,
+      ]);
+      if (!response.ok) throw (await this.#statusError(response, 'GET')).error;
+      const type = contentType(response);
+      if (type !== 'text/event-stream') {
+        await response.body?.cancel().catch(() => {});
+        throw this.#error(
+          'PROTOCOL_VIOLATION',
+          `the SSE URL answered with content type '${type}', not text/event-stream`,
+        );
+      }
+      const endpoint = new Promise<void>((resolve, reject) => {
+        this.#endpointWaiter = { resolve, reject };
+      });
+      this.#reader = this.#read(response);
+      await Promise.race([endpoint, aborted]);
+      if (this.#state !== 'starting') throw new Error('closed while starting');
+      this.#state = 'open';
+    } catch (error) {
+      const reason = this.#startError(error, options.signal, deadline.signal, timeoutMs);
+      this.#endpointWaiter = undefined;
+      this.#closing ??= this.#close(reason);
+      await this.#closing;
+      throw reason;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (this.#state !== 'open') {
+      const code =
+        this.#state === 'new' || this.#state === 'starting' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED';
+      throw this.#error(code, `cannot send: the connection is ${this.#state}`);
+    }
+    let body: string;
+    try {
+      body = JSON.stringify(message);
+    } catch (error) {
+      throw this.#error('INVALID_ARGUMENT', 'message is not serialisable', undefined, error);
+    }
+    const previous = this.#lastPost;
+    let sent!: () => void;
+    this.#lastPost = new Promise<void>((resolve) => (sent = resolve));
+    this.#track(this.#post(body, requestIdOf(message), previous).finally(sent));
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close(undefined);
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** Reads the GET stream until it ends, breaks or the transport closes. */
+  async #read(response: Response): Promise<void> {
+    let reason: McpHostError;
+    try {
+      await readSseEvents(response.body, this.#maxMessageBytes, {
+        onEvent: (event) => this.#onEvent(event),
+        onOversized: (bytes) =>
+          this.#problem(
+            'MESSAGE_TOO_LARGE',
+            `discarded an SSE event over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
+            undefined,
+            { bytes, maxMessageBytes: this.#maxMessageBytes },
+          ),
+      });
+      reason = this.#error('CONNECTION_CLOSED', 'the server ended the SSE stream');
+    } catch (error) {
+      if (this.#closeController.signal.aborted) return;
+      const errno = errnoOf(error);
+      reason = this.#error(
+        'STREAM_INTERRUPTED',
+        `the SSE stream broke${errno === undefined ? '' : ` (${errno})`}`,
+        { maybeExecuted: true, ...(errno === undefined ? {} : { errno }) },
+        error,
+      );
+    }
+    if (this.#endpointWaiter !== undefined) {
+      this.#endpointWaiter.reject(
+        this.#error(
+          'CONNECT_FAILED',
+          `the SSE stream ended before the endpoint event (${reason.message})`,
+          undefined,
+          reason,
+        ),
+      );
+      return;
+    }
+    if (this.#state !== 'open' && this.#state !== 'starting') return;
+    this.#logger.debug(reason.message);
+    // Not awaited: close() waits for this reader, which is ending now.
+    this.#closing ??= this.#close(reason);
+  }
+
+  #onEvent(event: EventSourceMessage): void {
+    if (event.event === 'endpoint') {
+      this.#onEndpoint(event.data);
+      return;
+    }
+    if (event.event !== undefined && event.event !== 'message') {
+      this.#logger.debug(`${this.#where()}ignored an SSE event of type '${event.event}'`);
+      return;
+    }
+    if (event.data === '') return;
+    const value = parseJson(event.data);
+    if (value === undefined) {
+      this.#problem('INVALID_MESSAGE', `SSE event data is not JSON: ${preview(event.data, 80)}`);
+      return;
+    }
+    if (this.#state === 'open' || this.#state === 'starting') this.#events.message.fire(value);
+  }
+
+  #onEndpoint(data: string): void {
+    const waiter = this.#endpointWaiter;
+    if (waiter === undefined) {
+      this.#logger.debug(`${this.#where()}ignored a second endpoint event`);
+      return;
+    }
+    this.#endpointWaiter = undefined;
+    let endpoint: URL;
+    try {
+      endpoint = new URL(data.trim(), this.url);
+    } catch (error) {
+      waiter.reject(
+        this.#error(
+          'PROTOCOL_VIOLATION',
+          `the endpoint event is not a URL: ${preview(data, 80)}`,
+          undefined,
+          error,
+        ),
+      );
+      return;
+    }
+    if (endpoint.origin !== this.url.origin) {
+      waiter.reject(
+        this.#error(
+          'PROTOCOL_VIOLATION',
+          `the endpoint event names another origin (${endpoint.origin}); messages go to ${this.url.origin} only`,
+          { endpointOrigin: endpoint.origin },
+        ),
+      );
+      return;
+    }
+    // The query usually carries the session id: a capability for the session, kept out of logs.
+    for (const value of endpoint.searchParams.values())
+      if (value.length >= 8) this.#secrets.push(addSecret(value));
+    this.#endpoint = endpoint;
+    waiter.resolve();
+  }
+
+  #track(task: Promise<void>): void {
+    const tracked = task.catch((error: unknown) =>
+      this.#logger.error(`${this.#where()}internal error`, { error: String(error) }),
+    );
+    this.#tasks.add(tracked);
+    void tracked.finally(() => this.#tasks.delete(tracked));
+  }
+
+  async #post(
+    body: string,
+    requestId: RequestId | undefined,
+    previous: Promise<void>,
+  ): Promise<void> {
+    const deadline = new AbortController();
+    const timeoutMs = this.#options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS;
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    timer.unref();
+    const signal = AbortSignal.any([this.#closeController.signal, deadline.signal]);
+    try {
+      await previous;
+      signal.throwIfAborted();
+      const response = await this.#request('POST', this.#endpoint!, { body, signal });
+      if (!response.ok) {
+        await this.#onFailedPost(response, requestId);
+        return;
+      }
+      // 202 Accepted is usual, 200 too; whatever the body says, the answer comes on the stream.
+      await readBodyCapped(response.body, MAX_ERROR_BODY_BYTES, { truncate: true });
+    } catch (error) {
+      this.#problemFrom(error, requestId, deadline.signal.aborted ? timeoutMs : undefined);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #onFailedPost(response: Response, requestId: RequestId | undefined): Promise<void> {
+    const { error, text } = await this.#statusError(response, 'POST', requestId);
+    // A JSON-RPC error in the body answers the request (the HTTP status only frames it).
+    if (requestId !== undefined) {
+      const value = parseJson(text);
+      if (isJsonRpcErrorResponse(value) && (value.id === requestId || value.id == null)) {
+        this.#events.message.fire({ ...value, id: requestId });
+        return;
+      }
+    }
+    this.#logger.debug(error.message);
+    this.#events.reportProblem(error, requestId);
+  }
+
+  /** An HTTP_STATUS error for a refused request (`details.status`, a redacted body preview). */
+  async #statusError(
+    response: Response,
+    method: string,
+    requestId?: RequestId,
+  ): Promise<{ error: McpHostError; text: string }> {
+    const bytes = await readBodyCapped(response.body, MAX_ERROR_BODY_BYTES, { truncate: true });
+    const text = new TextDecoder().decode(bytes);
+    const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
+    const error = new McpHostError(
+      'HTTP_STATUS',
+      `${this.#where()}${method} got HTTP ${response.status}${text === '' ? '' : `: ${preview(text, MAX_ERROR_PREVIEW_CHARS)}`}`,
+      {
+        serverName: this.serverName,
+        requestId,
+        details: {
+          status: response.status,
+          ...(wwwAuthenticate === undefined
+            ? {}
+            : { wwwAuthenticate: preview(wwwAuthenticate, 512) }),
+        },
+      },
+    );
+    return { error, text };
+  }
+
+  /**
+   * One HTTP request with headers and auth (one retry after a 401/403 if the provider has new
+   * credentials), following redirects only within the SSE URL's origin.
+   */
+  async #request(
+    method: 'GET' | 'POST',
+    url: URL,
+    request: { body?: string; signal: AbortSignal },
+  ): Promise<Response> {
+    const auth = this.#options.auth;
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { ...this.#options.headers };
+      if (auth !== undefined) Object.assign(headers, await auth.headers({ url, method }));
+      if (method === 'POST') headers['content-type'] = 'application/json';
+      else headers.accept = 'text/event-stream';
+      const response = await fetchSameOrigin({
+        url,
+        method,
+        headers,
+        body: request.body,
+        signal: request.signal,
+        dispatcher: this.#agent,
+        where: this.#where(),
+        serverName: this.serverName,
+      });
+      if (
+        (response.status === 401 || response.status === 403) &&
+        attempt === 0 &&
+        auth?.onUnauthorized !== undefined
+      ) {
+        const retry = await auth.onUnauthorized({
+          status: response.status,
+          wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
+          url,
+          signal: request.signal,
+        });
+        if (retry) {
+          await response.body?.cancel().catch(() => {});
+          continue;
+        }
+      }
+      return response;
+    }
+  }
+
+  /** What a failed start means, as one typed error. */
+  #startError(
+    error: unknown,
+    callerSignal: AbortSignal | undefined,
+    deadline: AbortSignal,
+    timeoutMs: number,
+  ): McpHostError {
+    if (callerSignal?.aborted)
+      return new McpHostError('ABORTED', `${this.#where()}start was cancelled by the caller`, {
+        serverName: this.serverName,
+        cause: callerSignal.reason,
+      });
+    if (deadline.aborted)
+      return this.#error(
+        'CONNECT_TIMEOUT',
+        `no endpoint event from ${this.url.origin} within ${timeoutMs} ms (connectTimeoutMs)`,
+      );
+    if (this.#closeController.signal.aborted)
+      return this.#error('CONNECTION_CLOSED', 'the transport was closed while starting');
+    if (error instanceof McpHostError) return error;
+    const failure = classifyFetchFailure(error, this.url, {
+      connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      headersTimeoutMs: this.#options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    });
+    // Before the endpoint event nothing is connected yet, whatever broke.
+    const code =
+      failure.code === 'CONNECT_TIMEOUT' || failure.code === 'REQUEST_TIMEOUT'
+        ? 'CONNECT_TIMEOUT'
+        : 'CONNECT_FAILED';
+    return this.#error(code, failure.message, failure.details, error);
+  }
+
+  async #close(reason: McpHostError | undefined): Promise<void> {
+    if (this.#state === 'closed') return;
+    this.#state = 'closing';
+    this.#closeController.abort();
+    await Promise.allSettled([this.#reader, ...this.#tasks]);
+    for (const secret of this.#secrets.splice(0)) secret[Symbol.dispose]();
+    await this.#agent.destroy().catch(() => {});
+    this.#state = 'closed';
+    this.#events.closed(reason);
+  }
+
+  #problemFrom(
+    error: unknown,
+    requestId: RequestId | undefined,
+    timedOutAfterMs: number | undefined,
+  ): void {
+    if (error instanceof McpHostError) {
+      this.#events.reportProblem(error, requestId);
+      return;
+    }
+    if (this.#closeController.signal.aborted) {
+      this.#problem(
+        'CONNECTION_CLOSED',
+        'the transport closed while the request was in flight',
+        requestId,
+      );
+      return;
+    }
+    if (timedOutAfterMs !== undefined) {
+      this.#problem(
+        'REQUEST_TIMEOUT',
+        `the POST got no answer within ${timedOutAfterMs} ms`,
+        requestId,
+        {
+          kind: 'total',
+        },
+      );
+      return;
+    }
+    const failure = classifyFetchFailure(error, this.url, {
+      connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      headersTimeoutMs: this.#options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    });
+    this.#problem(failure.code, failure.message, requestId, failure.details, error);
+  }
+
+  #problem(
+    code: McpHostError['code'],
+    message: string,
+    requestId?: RequestId,
+    details?: Record<string, unknown>,
+    cause?: unknown,
+  ): void {
+    const error = new McpHostError(code, `${this.#where()}${message}`, {
+      serverName: this.serverName,
+      requestId,
+      details,
+      cause,
+    });
+    this.#logger.debug(error.message);
+    this.#events.reportProblem(error, requestId);
+  }
+
+  #error(
+    code: McpHostError['code'],
+    message: string,
+    details?: Record<string, unknown>,
+    cause?: unknown,
+  ): McpHostError {
+    return new McpHostError(code, `${this.#where()}${message}`, {
+      serverName: this.serverName,
+      details,
+      cause,
+    });
+  }
+
+  #where(): string {
+    return this.serverName === undefined ? '' : `server '${this.serverName}': `;
+  }
+}

@@ -16,7 +16,14 @@ import {
   type CachedEra,
   type McpClientOptions,
 } from './client-options.js';
-import { openLegacy, probeModern, type OpenContext, type Session } from './open-session.js';
+import { isTransportRejection } from './http-fallback.js';
+import {
+  openLegacy,
+  probeModern,
+  type OpenContext,
+  type ProbeOutcome,
+  type Session,
+} from './open-session.js';
 import type { ServerInput } from './server-input.js';
 
 export interface ConnectedPeer {
@@ -64,8 +71,9 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
       : AbortSignal.any([request.signal, deadline.signal]);
   const makeTransport = transportFactory(options.transport, serverName);
   let current: { peer: JsonRpcPeer; transport: Transport } | undefined;
-  const open = async (): Promise<{ peer: JsonRpcPeer; transport: Transport }> => {
-    const transport = makeTransport();
+  const open = async (
+    transport: Transport = makeTransport(),
+  ): Promise<{ peer: JsonRpcPeer; transport: Transport }> => {
     if (request.requestHeaders !== undefined) transport.setRequestHeaders?.(request.requestHeaders);
     const peer = new JsonRpcPeer(transport, {
       serverName,
@@ -85,6 +93,67 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
     signal,
     setTransportVersion: (version) => current?.transport.setProtocolVersion?.(version),
   });
+  // Set once the session runs over the transport's fallback (the legacy HTTP+SSE transport).
+  let fellBack = false;
+  /**
+   * `initialize`; a server that refuses it at the HTTP level (400/404/405) is tried once more over
+   * the transport's fallback, as the Streamable HTTP backwards-compatibility rules say. If the
+   * fallback fails to open too, the original refusal is what the caller sees.
+   */
+  const openLegacyOrFallback = async (version: string): Promise<Session> => {
+    try {
+      return await openLegacy(current!.peer, context(), version);
+    } catch (error) {
+      if (!isTransportRejection(error) || fellBack) throw error;
+      const alternative = current!.transport.fallback?.();
+      if (alternative === undefined) throw error;
+      request.logger.info(
+        `${where(serverName)}the server refused initialize at the HTTP level (${error.message}); trying its fallback transport`,
+      );
+      await current!.peer.close();
+      try {
+        await open(alternative);
+      } catch (fallbackError) {
+        if (signal.aborted) throw fallbackError;
+        request.logger.info(
+          `${where(serverName)}the fallback transport failed too: ${String(fallbackError)}`,
+        );
+        throw error;
+      }
+      fellBack = true;
+      return openLegacy(current!.peer, context(), version);
+    }
+  };
+  /**
+   * Opens the first transport: its fallback straight away when the cache says the server needed
+   * it last time (the unused primary is closed); the primary again if the fallback is refused.
+   */
+  const openCachedTransport = async (cached: CachedEra | undefined): Promise<void> => {
+    const primary = makeTransport();
+    const alternative = cached?.transport === 'sse' ? primary.fallback?.() : undefined;
+    if (alternative === undefined) {
+      await open(primary);
+      return;
+    }
+    try {
+      await open(alternative);
+      fellBack = true;
+    } catch (error) {
+      const refused =
+        isTransportRejection(error) ||
+        (error instanceof McpHostError && error.code === 'PROTOCOL_VIOLATION');
+      if (!refused || signal.aborted) {
+        await primary.close().catch(() => {});
+        throw error;
+      }
+      request.logger.info(
+        `${where(serverName)}cached transport 'sse' failed (${error.message}); probing again`,
+      );
+      await open(primary);
+      return;
+    }
+    await primary.close();
+  };
   try {
     const pinnedVersion = options.protocolVersion;
     const pinnedEra =
@@ -102,13 +171,13 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
     }
     const cached = pinnedEra === undefined ? await readCache(request) : undefined;
     const discoverTimeoutMs = options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS;
-    let { peer } = await open();
+    await openCachedTransport(cached);
     let session: Session;
     if (pinnedEra === 'legacy') {
-      session = await openLegacy(peer, context(), pinnedVersion ?? LATEST_LEGACY_PROTOCOL_VERSION);
+      session = await openLegacyOrFallback(pinnedVersion ?? LATEST_LEGACY_PROTOCOL_VERSION);
     } else if (pinnedEra === 'modern') {
       const outcome = await probeModern(
-        peer,
+        current!.peer,
         context(),
         discoverTimeoutMs,
         pinnedVersion === undefined ? MODERN_PROTOCOL_VERSIONS : [pinnedVersion],
@@ -123,9 +192,12 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
       session = outcome.session;
     } else {
       let legacyFirst: Session | undefined;
-      if (cached?.era === 'legacy') {
+      if (fellBack) {
+        // The cached fallback transport opened: only legacy servers speak it.
+        legacyFirst = await openLegacy(current!.peer, context(), LATEST_LEGACY_PROTOCOL_VERSION);
+      } else if (cached?.era === 'legacy') {
         try {
-          legacyFirst = await openLegacy(peer, context(), LATEST_LEGACY_PROTOCOL_VERSION);
+          legacyFirst = await openLegacyOrFallback(LATEST_LEGACY_PROTOCOL_VERSION);
         } catch (error) {
           // The cached assumption failed: a server that refuses initialize is probed afresh.
           if (!(error instanceof JsonRpcError)) throw error;
@@ -137,7 +209,7 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
       if (legacyFirst !== undefined) {
         session = legacyFirst;
       } else {
-        const outcome = await probeModern(peer, context(), discoverTimeoutMs);
+        const outcome = await probeOrRefused(current!.peer, context(), discoverTimeoutMs);
         if (outcome.kind === 'modern') {
           session = outcome.session;
         } else {
@@ -146,19 +218,24 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
             request.logger.info(
               `${where(serverName)}the server exited on the era probe; starting it again as legacy`,
             );
-            await peer.close();
-            ({ peer } = await open());
+            await current!.peer.close();
+            await open();
           } else {
             request.logger.debug(`${where(serverName)}legacy server: ${outcome.reason}`);
           }
-          session = await openLegacy(peer, context(), LATEST_LEGACY_PROTOCOL_VERSION);
+          session = await openLegacyOrFallback(LATEST_LEGACY_PROTOCOL_VERSION);
         }
       }
-      if (cached?.era !== session.era || cached.version !== session.version)
-        await writeCache(request, session);
+      const transport = fellBack ? 'sse' : undefined;
+      if (
+        cached?.era !== session.era ||
+        cached.version !== session.version ||
+        cached.transport !== transport
+      )
+        await writeCache(request, session, transport);
     }
     current!.transport.setProtocolVersion?.(session.version);
-    return { peer, transport: current!.transport, session };
+    return { peer: current!.peer, transport: current!.transport, session };
   } catch (error) {
     await current?.peer.close().catch(() => {});
     if (
@@ -200,7 +277,11 @@ async function readCache(request: ConnectRequest): Promise<CachedEra | undefined
   if (stateStore === undefined || identity === undefined) return undefined;
   try {
     const value = await stateStore.get<CachedEra>(ERA_NAMESPACE, identity);
-    return value !== undefined && eraOf(value.version) === value.era ? value : undefined;
+    return value !== undefined &&
+      eraOf(value.version) === value.era &&
+      (value.transport === undefined || value.transport === 'sse')
+      ? value
+      : undefined;
   } catch (error) {
     request.logger.warn(`${where(serverName)}could not read the era cache`, {
       error: String(error),
@@ -209,13 +290,36 @@ async function readCache(request: ConnectRequest): Promise<CachedEra | undefined
   }
 }
 
-async function writeCache(request: ConnectRequest, session: Session): Promise<void> {
+/**
+ * The era probe over any transport: a probe the server refused at the HTTP level (400/404/405
+ * with no JSON-RPC error body) means a legacy server, or one that does not speak this transport;
+ * `initialize` tells which.
+ */
+async function probeOrRefused(
+  peer: JsonRpcPeer,
+  context: OpenContext,
+  timeoutMs: number,
+): Promise<ProbeOutcome> {
+  try {
+    return await probeModern(peer, context, timeoutMs);
+  } catch (error) {
+    if (!isTransportRejection(error)) throw error;
+    return { kind: 'legacy', reason: `server/discover was refused (${error.message})` };
+  }
+}
+
+async function writeCache(
+  request: ConnectRequest,
+  session: Session,
+  transport: CachedEra['transport'],
+): Promise<void> {
   const { stateStore, identity, serverName } = request.options;
   if (stateStore === undefined || identity === undefined) return;
   try {
     await stateStore.set(ERA_NAMESPACE, identity, {
       era: session.era,
       version: session.version,
+      ...(transport === undefined ? {} : { transport }),
     } satisfies CachedEra);
   } catch (error) {
     request.logger.warn(`${where(serverName)}could not write the era cache`, {

@@ -22,11 +22,11 @@ export const errorCodes = {
   },
   CONNECT_FAILED: {
     permanent: false,
-    when: 'A network connection could not be opened: refused, unreachable, a DNS or TLS failure, or the server answered the WebSocket upgrade with an HTTP status instead of 101 (`details.status`) or without the `mcp` subprotocol.',
+    when: 'A network connection could not be opened: refused, unreachable, a DNS or TLS failure, the server answered the WebSocket upgrade with an HTTP status instead of 101 (`details.status`) or without the `mcp` subprotocol, or a legacy HTTP+SSE stream ended before its `endpoint` event.',
   },
   CONNECT_TIMEOUT: {
     permanent: false,
-    when: 'A network connection (and its WebSocket handshake) did not open within `connectTimeoutMs`.',
+    when: 'A network connection (with its WebSocket handshake, or a legacy HTTP+SSE stream until its `endpoint` event) did not open within `connectTimeoutMs`.',
   },
   KEEPALIVE_TIMEOUT: {
     permanent: false,

@@ -65,6 +65,10 @@ export class LeakGuard implements AsyncDisposable {
 
   constructor() {
     if (openGuards.size === 0) {
+      // process.stdout and process.stderr open their handles on first use, which may fall inside
+      // a test (Node code paths touch them); open them first so that is never counted as a leak.
+      void process.stdout.writable;
+      void process.stderr.writable;
       baseline = countResources();
       processErrors = [];
       process.on('uncaughtException', onUncaught);

@@ -46,6 +46,17 @@ export interface StreamableHttpTransportOptions {
    * the session is in use: after the first POST carrying the session id is accepted.
    */
   openGetStream?: boolean;
+  /**
+   * The HTTP(S) proxy for this server's requests (`http://user:pass@host:port`). By default the
+   * `HTTPS_PROXY` / `HTTP_PROXY` environment variables are honoured, with `NO_PROXY`; `false`
+   * ignores them and connects directly.
+   */
+  proxy?: string | false;
+  /**
+   * Extra trusted certificates (PEM) for the server and the proxy, added to Node's own store
+   * (which already includes `NODE_EXTRA_CA_CERTS`).
+   */
+  ca?: string | Buffer | readonly (string | Buffer)[];
   /** Reconnects in a row that bring no event before a dropped SSE stream is given up (default 5). */
   maxReconnects?: number;
   logger?: Logger;

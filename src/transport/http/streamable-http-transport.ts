@@ -1,4 +1,4 @@
-import { Agent, type Response } from 'undici';
+import type { Dispatcher, Response } from 'undici';
 import { addSecret, McpHostError, preview } from '../../errors/index.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
@@ -18,6 +18,7 @@ import {
   MAX_ERROR_PREVIEW_CHARS,
   type StreamableHttpTransportOptions,
 } from './http-options.js';
+import { createDispatcher } from './dispatcher.js';
 import { classifyFetchFailure } from './fetch-errors.js';
 import { fetchSameOrigin } from './same-origin-fetch.js';
 import {
@@ -58,7 +59,7 @@ export class StreamableHttpTransport implements Transport {
   readonly #options: StreamableHttpTransportOptions;
   readonly #logger: Logger;
   readonly #maxMessageBytes: number;
-  readonly #agent: Agent;
+  readonly #agent: Dispatcher;
   readonly #closeController = new AbortController();
   readonly #tasks = new Set<Promise<void>>();
   readonly #events: TransportEvents;
@@ -96,12 +97,7 @@ export class StreamableHttpTransport implements Transport {
     this.#logger = options.logger ?? debugLogger;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#protocolVersion = options.protocolVersion;
-    this.#agent = new Agent({
-      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
-      headersTimeout: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
-      // Streams may idle for long; the POST exchange has its own total deadline.
-      bodyTimeout: 0,
-    });
+    this.#agent = createDispatcher(options);
     this.#events = new TransportEvents(this.#logger, this.#where());
     this.#sse = {
       maxMessageBytes: this.#maxMessageBytes,

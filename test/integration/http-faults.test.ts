@@ -1,12 +1,13 @@
 /**
  * McpClient over StreamableHttpTransport against a scripted loopback server that misbehaves
  * (test/helpers/scripted-mcp-http-server.ts): auth refusals, nothing listening, response streams
- * dropped mid-way (with and without event ids), trickling and silent servers, a 200 MiB body, HTML
- * instead of JSON, a 500 with a long body and a cross-origin redirect. Each case asserts the typed
- * error, how many HTTP attempts the server saw, a generous time bound proving no long timeout was
- * waited for, and that no server-side socket stays open once the client has closed (the leak guard
- * checks handles too). Legacy era only; 404 session expiry, 429/503 retries and modern-era stream
- * re-issue are tested elsewhere.
+ * dropped mid-way (with and without event ids), connections reset mid-body or before any response,
+ * trickling bodies and headers, silent servers, 200 MiB bodies, HTML instead of JSON, a 500 with a
+ * long body and a cross-origin redirect. Each case asserts the typed error, how many HTTP attempts
+ * the server saw, a generous time bound proving no long timeout was waited for, and that no
+ * server-side socket stays open once the client has closed (the leak guard checks handles too).
+ * Legacy era only; 404 session expiry, 429/503 retries and modern-era stream re-issue are tested
+ * elsewhere.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';

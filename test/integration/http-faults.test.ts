@@ -54,6 +54,8 @@ function httpClient(
         serverName: 'faulty',
         url,
         requestTimeoutMs: TRANSPORT_REQUEST_TIMEOUT_MS,
+        // Loopback only, whatever HTTP_PROXY says (proxies have their own tests).
+        proxy: false,
         ...transportOptions,
       });
       transports.push(transport);

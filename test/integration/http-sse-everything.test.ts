@@ -143,11 +143,10 @@ describe('official everything server over the legacy HTTP+SSE transport', () => 
     }
   });
 
-  it('works with the SSE transport given directly', async () => {
+  it('works with the SSE transport given directly (the era probe runs over it too)', async () => {
     let transport: LegacySseTransport | undefined;
     const client = new McpClient({
       serverName: 'everything-sse',
-      era: 'legacy',
       transport: () => {
         transport = new LegacySseTransport({ serverName: 'everything-sse', url: sseUrl });
         return transport;

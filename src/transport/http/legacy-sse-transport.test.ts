@@ -10,6 +10,7 @@ import {
 import type { McpHostError } from '../../errors/index.js';
 import { JsonRpcPeer } from '../../jsonrpc/peer.js';
 import type { TransportProblem } from '../../jsonrpc/transport.js';
+import { bearerToken } from './auth-provider.js';
 import { LegacySseTransport, type LegacySseTransportOptions } from './legacy-sse-transport.js';
 
 const request = (id: number, method = 'tools/list') => ({ jsonrpc: '2.0' as const, id, method });
@@ -29,6 +30,8 @@ function event(type: string, data: unknown): string {
 async function startSseServer(
   options: {
     endpoint?: (origin: string) => string;
+    /** Answers a GET itself (returning true) instead of opening the stream. */
+    refuseGet?: (res: ServerResponse) => boolean;
     post?: (body: RecordedRequest, res: ServerResponse, stream: ServerResponse) => void;
   } = {},
 ) {
@@ -37,6 +40,7 @@ async function startSseServer(
   const waiters: (() => void)[] = [];
   const server = await startHttpServer((req, res, raw) => {
     if (req.method === 'GET' && req.url === '/sse') {
+      if (options.refuseGet?.(res) === true) return;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const endpoint = options.endpoint?.(server.origin) ?? `/messages?sessionId=${SESSION}`;
       if (endpoint !== '') res.write(event('endpoint', endpoint));
@@ -133,6 +137,30 @@ describe('LegacySseTransport', () => {
       expect(post.headers['x-extra']).toBe('yes');
     }
     expect(t.problems).toEqual([]);
+  });
+
+  it('sends the auth headers on the GET and every POST, retrying once after a 401', async () => {
+    await using _guard = leakGuard();
+    let tokens = 0;
+    const auth = bearerToken(() => `token-number-${++tokens}`);
+    let refusedOnce = false;
+    await using server = await startSseServer({
+      refuseGet: (res) => {
+        if (refusedOnce) return false;
+        refusedOnce = true;
+        res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+        return true;
+      },
+    });
+    await using t = make(server, { auth });
+    await t.start();
+    t.send(request(1));
+    await t.until(() => t.messages.length === 1);
+    expect(server.requests.map((r) => `${r.method} ${r.headers.authorization}`)).toEqual([
+      'GET Bearer token-number-1',
+      'GET Bearer token-number-2',
+      'POST Bearer token-number-3',
+    ]);
   });
 
   it('refuses an endpoint on another origin with PROTOCOL_VIOLATION and sends nothing there', async () => {

@@ -7,14 +7,15 @@ import type { Logger } from '../../internal/logger.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { Transport, TransportState } from '../../jsonrpc/transport.js';
 import { TransportEvents } from '../transport-events.js';
+import { authorizedFetch } from './authorized-fetch.js';
 import { classifyFetchFailure, errnoOf } from './fetch-errors.js';
+import { readStatusError } from './http-status-error.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
   MAX_ERROR_BODY_BYTES,
-  MAX_ERROR_PREVIEW_CHARS,
   type StreamableHttpTransportOptions,
 } from './http-options.js';
 import {
@@ -24,7 +25,6 @@ import {
   type RequestId,
 } from './message-shapes.js';
 import { readBodyCapped } from './read-body.js';
-import { fetchSameOrigin } from './same-origin-fetch.js';
 import { readSseEvents } from './sse-event-reader.js';
 import { contentType } from './sse-stream.js';
 
@@ -77,7 +77,10 @@ export class LegacySseTransport implements Transport {
   #endpoint: URL | undefined;
   #endpointWaiter: Deferred | undefined;
   #reader: Promise<void> | undefined;
-  /** The last POST sent: each waits for the one before it, so the server sees them in order. */
+  /**
+   * Settles when the last POST's response headers arrived (or it failed): each POST waits for the
+   * one before it, so the server receives messages in the order they were sent.
+   */
   #lastPost: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
 
@@ -150,7 +153,7 @@ export class LegacySseTransport implements Transport {
         this.#request('GET', this.url, { signal: this.#closeController.signal }),
         aborted,
       ]);
-      if (!response.ok) throw (await this.#statusError(response, 'GET')).error;
+      if (!response.ok) throw (await readStatusError(response, this.#context('GET'))).error;
       const type = contentType(response);
       if (type !== 'text/event-stream') {
         await response.body?.cancel().catch(() => {});
@@ -191,9 +194,9 @@ export class LegacySseTransport implements Transport {
       throw this.#error('INVALID_ARGUMENT', 'message is not serialisable', undefined, error);
     }
     const previous = this.#lastPost;
-    let sent!: () => void;
-    this.#lastPost = new Promise<void>((resolve) => (sent = resolve));
-    this.#track(this.#post(body, requestIdOf(message), previous).finally(sent));
+    let accepted!: () => void;
+    this.#lastPost = new Promise<void>((resolve) => (accepted = resolve));
+    this.#track(this.#post(body, requestIdOf(message), previous, accepted));
   }
 
   close(): Promise<void> {
@@ -274,6 +277,7 @@ export class LegacySseTransport implements Transport {
     this.#endpointWaiter = undefined;
     let endpoint: URL;
     try {
+      if (data.trim() === '') throw new Error('empty');
       endpoint = new URL(data.trim(), this.url);
     } catch (error) {
       waiter.reject(
@@ -315,6 +319,7 @@ export class LegacySseTransport implements Transport {
     body: string,
     requestId: RequestId | undefined,
     previous: Promise<void>,
+    accepted: () => void,
   ): Promise<void> {
     const deadline = new AbortController();
     const timeoutMs = this.#options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS;
@@ -325,6 +330,8 @@ export class LegacySseTransport implements Transport {
       await previous;
       signal.throwIfAborted();
       const response = await this.#request('POST', this.#endpoint!, { body, signal });
+      // The server has the message: the next POST may go (its body is read meanwhile).
+      accepted();
       if (!response.ok) {
         await this.#onFailedPost(response, requestId);
         return;
@@ -335,11 +342,12 @@ export class LegacySseTransport implements Transport {
       this.#problemFrom(error, requestId, deadline.signal.aborted ? timeoutMs : undefined);
     } finally {
       clearTimeout(timer);
+      accepted();
     }
   }
 
   async #onFailedPost(response: Response, requestId: RequestId | undefined): Promise<void> {
-    const { error, text } = await this.#statusError(response, 'POST', requestId);
+    const { error, text } = await readStatusError(response, this.#context('POST', requestId));
     // A JSON-RPC error in the body answers the request (the HTTP status only frames it).
     if (requestId !== undefined) {
       const value = parseJson(text);
@@ -352,75 +360,28 @@ export class LegacySseTransport implements Transport {
     this.#events.reportProblem(error, requestId);
   }
 
-  /** An HTTP_STATUS error for a refused request (`details.status`, a redacted body preview). */
-  async #statusError(
-    response: Response,
-    method: string,
-    requestId?: RequestId,
-  ): Promise<{ error: McpHostError; text: string }> {
-    const bytes = await readBodyCapped(response.body, MAX_ERROR_BODY_BYTES, { truncate: true });
-    const text = new TextDecoder().decode(bytes);
-    const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
-    const error = new McpHostError(
-      'HTTP_STATUS',
-      `${this.#where()}${method} got HTTP ${response.status}${text === '' ? '' : `: ${preview(text, MAX_ERROR_PREVIEW_CHARS)}`}`,
-      {
-        serverName: this.serverName,
-        requestId,
-        details: {
-          status: response.status,
-          ...(wwwAuthenticate === undefined
-            ? {}
-            : { wwwAuthenticate: preview(wwwAuthenticate, 512) }),
-        },
-      },
-    );
-    return { error, text };
-  }
-
-  /**
-   * One HTTP request with headers and auth (one retry after a 401/403 if the provider has new
-   * credentials), following redirects only within the SSE URL's origin.
-   */
-  async #request(
+  /** One request to the server's origin, with the configured headers and auth. */
+  #request(
     method: 'GET' | 'POST',
     url: URL,
     request: { body?: string; signal: AbortSignal },
   ): Promise<Response> {
-    const auth = this.#options.auth;
-    for (let attempt = 0; ; attempt++) {
-      const headers: Record<string, string> = { ...this.#options.headers };
-      if (auth !== undefined) Object.assign(headers, await auth.headers({ url, method }));
-      if (method === 'POST') headers['content-type'] = 'application/json';
-      else headers.accept = 'text/event-stream';
-      const response = await fetchSameOrigin({
-        url,
-        method,
-        headers,
-        body: request.body,
-        signal: request.signal,
-        dispatcher: this.#agent,
-        where: this.#where(),
-        serverName: this.serverName,
-      });
-      if (
-        (response.status === 401 || response.status === 403) &&
-        attempt === 0 &&
-        auth?.onUnauthorized !== undefined
-      ) {
-        const retry = await auth.onUnauthorized({
-          status: response.status,
-          wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
-          url,
-          signal: request.signal,
-        });
-        if (retry) {
-          await response.body?.cancel().catch(() => {});
-          continue;
-        }
-      }
-      return response;
-    }
+    return authorizedFetch({
+      url,
+      method,
+      headers: {
+        ...this.#options.headers,
+        ...(method === 'POST'
+          ? { 'content-type': 'application/json' }
+          : { accept: 'text/event-stream' }),
+      },
+      auth: this.#options.auth,
+      body: request.body,
+      signal: request.signal,
+      dispatcher: this.#agent,
+      where: this.#where(),
+      serverName: this.serverName,
+    });
   }
 
   /** What a failed start means, as one typed error. */
@@ -529,6 +490,10 @@ export class LegacySseTransport implements Transport {
       details,
       cause,
     });
+  }
+
+  #context(method: string, requestId?: RequestId) {
+    return { method, where: this.#where(), serverName: this.serverName, requestId };
   }
 
   #where(): string {

@@ -1,0 +1,40 @@
+import type { Response } from 'undici';
+import { McpHostError, preview } from '../../errors/index.js';
+import { MAX_ERROR_BODY_BYTES, MAX_ERROR_PREVIEW_CHARS } from './http-options.js';
+import { readBodyCapped } from './read-body.js';
+
+/**
+ * Reads a refused response's body (at most `MAX_ERROR_BODY_BYTES`) and makes the HTTP_STATUS
+ * error for it: `details.status`, `details.wwwAuthenticate` when sent, and a redacted preview of
+ * the body (at most 1 KiB) in the message. The body's text is returned too, for a caller that
+ * looks for a JSON-RPC error in it.
+ */
+export async function readStatusError(
+  response: Response,
+  context: {
+    method: string;
+    where: string;
+    serverName: string | undefined;
+    requestId?: string | number;
+  },
+): Promise<{ error: McpHostError; text: string }> {
+  const bytes = await readBodyCapped(response.body, MAX_ERROR_BODY_BYTES, { truncate: true });
+  const text = new TextDecoder().decode(bytes);
+  const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
+  const shown = text === '' ? '' : `: ${preview(text, MAX_ERROR_PREVIEW_CHARS)}`;
+  const error = new McpHostError(
+    'HTTP_STATUS',
+    `${context.where}${context.method} got HTTP ${response.status}${shown}`,
+    {
+      serverName: context.serverName,
+      requestId: context.requestId,
+      details: {
+        status: response.status,
+        ...(wwwAuthenticate === undefined
+          ? {}
+          : { wwwAuthenticate: preview(wwwAuthenticate, 512) }),
+      },
+    },
+  );
+  return { error, text };
+}

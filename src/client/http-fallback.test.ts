@@ -71,7 +71,11 @@ function client(url: string, store?: MemoryStateStore) {
     ...(store === undefined ? {} : { stateStore: store, identity: 'legacy-sse#1' }),
     discoverTimeoutMs: 2_000,
     transport: () => {
-      const transport = new StreamableHttpTransport({ url, serverName: 'legacy-sse' });
+      const transport = new StreamableHttpTransport({
+        url,
+        serverName: 'legacy-sse',
+        proxy: false,
+      });
       const fallback = transport.fallback.bind(transport);
       transport.fallback = () => {
         const alternative = fallback();

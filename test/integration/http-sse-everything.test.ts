@@ -100,6 +100,7 @@ describe('official everything server over the legacy HTTP+SSE transport', () => 
           const primary = new StreamableHttpTransport({
             serverName: 'everything-sse',
             url: sseUrl,
+            proxy: false,
           });
           const fallback = primary.fallback.bind(primary);
           primary.fallback = () => {
@@ -148,7 +149,11 @@ describe('official everything server over the legacy HTTP+SSE transport', () => 
     const client = new McpClient({
       serverName: 'everything-sse',
       transport: () => {
-        transport = new LegacySseTransport({ serverName: 'everything-sse', url: sseUrl });
+        transport = new LegacySseTransport({
+          serverName: 'everything-sse',
+          url: sseUrl,
+          proxy: false,
+        });
         return transport;
       },
     });
@@ -168,7 +173,8 @@ describe('official everything server over the legacy HTTP+SSE transport', () => 
     const client = new McpClient({
       serverName: 'nobody',
       era: 'legacy',
-      transport: () => new LegacySseTransport({ url: `http://127.0.0.1:${port}/sse` }),
+      transport: () =>
+        new LegacySseTransport({ url: `http://127.0.0.1:${port}/sse`, proxy: false }),
     });
     try {
       await expect(client.connect()).rejects.toMatchObject({

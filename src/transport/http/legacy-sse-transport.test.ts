@@ -88,7 +88,9 @@ function make(
   server: TestHttpServer & { sseUrl: string },
   options: Partial<LegacySseTransportOptions> = {},
 ) {
-  return watch(new LegacySseTransport({ url: server.sseUrl, serverName: 'legacy', ...options }));
+  return watch(
+    new LegacySseTransport({ url: server.sseUrl, serverName: 'legacy', proxy: false, ...options }),
+  );
 }
 
 describe('LegacySseTransport', () => {
@@ -198,7 +200,12 @@ describe('LegacySseTransport', () => {
         return void res.writeHead(200, { 'content-type': 'text/event-stream' }).end();
     });
     const at = (path: string, options: Partial<LegacySseTransportOptions> = {}) =>
-      new LegacySseTransport({ url: `${server.origin}${path}`, serverName: 'legacy', ...options });
+      new LegacySseTransport({
+        url: `${server.origin}${path}`,
+        serverName: 'legacy',
+        proxy: false,
+        ...options,
+      });
 
     const missing = await failure(at('/missing'));
     expect(missing?.code).toBe('HTTP_STATUS');
@@ -215,7 +222,7 @@ describe('LegacySseTransport', () => {
     const gone = await startHttpServer();
     await gone[Symbol.asyncDispose]();
     const refused = await failure(
-      new LegacySseTransport({ url: `${gone.origin}/sse`, serverName: 'legacy' }),
+      new LegacySseTransport({ url: `${gone.origin}/sse`, serverName: 'legacy', proxy: false }),
     );
     expect(refused?.code).toBe('CONNECT_FAILED');
     expect(refused?.details?.errno).toBe('ECONNREFUSED');

@@ -1,4 +1,4 @@
-import { Agent, type Response } from 'undici';
+import type { Dispatcher, Response } from 'undici';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { addSecret, McpHostError, preview } from '../../errors/index.js';
 import { debugLogger } from '../../internal/debug-logger.js';
@@ -8,6 +8,7 @@ import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { Transport, TransportState } from '../../jsonrpc/transport.js';
 import { TransportEvents } from '../transport-events.js';
 import { authorizedFetch } from './authorized-fetch.js';
+import { createDispatcher } from './dispatcher.js';
 import { classifyFetchFailure, errnoOf } from './fetch-errors.js';
 import { readStatusError } from './http-status-error.js';
 import {
@@ -44,6 +45,8 @@ export type LegacySseTransportOptions = Pick<
   | 'connectTimeoutMs'
   | 'headersTimeoutMs'
   | 'requestTimeoutMs'
+  | 'proxy'
+  | 'ca'
   | 'logger'
 >;
 
@@ -59,7 +62,8 @@ interface Deferred {
  * headers and credentials never leave it). Server messages arrive as `message` events on the GET
  * stream, the only channel back: when it ends or breaks, the transport closes with the reason and
  * the peer fails every request in flight. Oversized events are skipped, reported as problems.
- * Requests go through a private undici pool that `close()` destroys: no socket outlives it.
+ * Requests go through a private undici pool (direct, or through the configured or environment
+ * proxy, see createDispatcher) that `close()` destroys: no socket outlives it.
  */
 export class LegacySseTransport implements Transport {
   readonly serverName: string | undefined;
@@ -68,7 +72,7 @@ export class LegacySseTransport implements Transport {
   readonly #options: LegacySseTransportOptions;
   readonly #logger: Logger;
   readonly #maxMessageBytes: number;
-  readonly #agent: Agent;
+  readonly #agent: Dispatcher;
   readonly #closeController = new AbortController();
   readonly #tasks = new Set<Promise<void>>();
   readonly #events: TransportEvents;
@@ -103,12 +107,8 @@ export class LegacySseTransport implements Transport {
       );
     this.#logger = options.logger ?? debugLogger;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.#agent = new Agent({
-      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
-      headersTimeout: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
-      // The GET stream may idle for long; each POST has its own total deadline.
-      bodyTimeout: 0,
-    });
+    // The GET stream may idle for long (no body timeout); each POST has its own total deadline.
+    this.#agent = createDispatcher(options);
     this.#events = new TransportEvents(this.#logger, this.#where());
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;

@@ -35,8 +35,8 @@ export async function measureScenarios(scenarios, roundsOf, pinCpu, leaks) {
     for (const scenario of scenarios) {
       if (round >= roundsOf(scenario)) continue;
       for (const [position, impl] of rotate(IMPLS, round).entries()) {
-        const { inFlight, calls, warmup, size, transport } = scenario;
-        const spec = { impl, transport, scenario: scenario.id, inFlight, calls, warmup, size };
+        const { inFlight, calls, warmup, size, transport, sse } = scenario;
+        const spec = { impl, transport, sse, scenario: scenario.id, inFlight, calls, warmup, size };
         const result = await runNodeJson(here('../worker.mjs'), [JSON.stringify(spec)], {
           pinCpu: scenario.pin ? pinCpu : undefined,
         });

@@ -1,6 +1,6 @@
 // (c) The HTTP floor: node:http `http.request` over a keep-alive Agent with no socket limit, one
 // POST per message, the body read into a list of chunks and parsed once. No library, no
-// validation, no deadlines.
+// validation, no deadlines. (Reads the echo server's one-event SSE answers too, for `--sse`.)
 import http from 'node:http';
 import { INITIALIZE_PARAMS } from '../handshake.mjs';
 
@@ -27,7 +27,11 @@ export async function connect({ url }) {
           res.on('data', (chunk) => chunks.push(chunk));
           res.on('end', () => {
             if (res.statusCode === 202) return resolve(undefined);
-            const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString();
+            let text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString();
+            // The echo server's --sse variant: one `event: message` whose data is the response.
+            if (res.headers['content-type'] === 'text/event-stream') {
+              text = text.slice(text.indexOf('data: ') + 6, text.indexOf('\n\n'));
+            }
             const reply = JSON.parse(text);
             if (reply.error !== undefined) reject(new Error(reply.error.message));
             else resolve(reply.result);

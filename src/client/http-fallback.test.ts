@@ -6,7 +6,11 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../test/helpers/leak-guard.js';
-import { startHttpServer, type RecordedRequest } from '../../test/helpers/http-test-server.js';
+import {
+  sendJson,
+  startHttpServer,
+  type RecordedRequest,
+} from '../../test/helpers/http-test-server.js';
 import { MemoryStateStore } from '../state/state-store.js';
 import { LegacySseTransport } from '../transport/http/legacy-sse-transport.js';
 import { StreamableHttpTransport } from '../transport/http/streamable-http-transport.js';
@@ -122,6 +126,46 @@ describe('McpClient over Streamable HTTP to a legacy HTTP+SSE server', () => {
       expect(server.seen('POST', '/mcp')).toBe(2);
       expect(server.seen('GET', '/mcp')).toBe(2);
     }
+  });
+
+  it('goes back to Streamable HTTP when the cached SSE stream is refused, and forgets the fallback', async () => {
+    await using _guard = leakGuard();
+    // A Streamable HTTP server with no GET stream: discover is unknown, initialize answers JSON.
+    await using server = await startHttpServer((req, res) => {
+      if (req.method === 'GET') return void res.writeHead(405).end();
+      const message = JSON.parse(req.body) as { id?: number; method: string };
+      if (message.id === undefined) return void res.writeHead(202).end();
+      sendJson(
+        res,
+        message.method === 'initialize'
+          ? {
+              jsonrpc: '2.0',
+              id: message.id,
+              result: {
+                protocolVersion: '2025-06-18',
+                capabilities: {},
+                serverInfo: { name: 'now-streamable', version: '2.0.0' },
+              },
+            }
+          : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no' } },
+      );
+    });
+    await using store = new MemoryStateStore();
+    await store.set('era', 'legacy-sse#1', {
+      era: 'legacy',
+      version: '2024-11-05',
+      transport: 'sse',
+    } satisfies CachedEra);
+    await using mcp = client(server.url, store);
+    await mcp.connect();
+    expect(mcp.fallbacks).toHaveLength(1);
+    expect(mcp.fallbacks[0]?.state).toBe('closed');
+    expect(mcp.session?.serverInfo?.name).toBe('now-streamable');
+    expect(server.requests[0]?.method).toBe('GET');
+    expect(await store.get<CachedEra>('era', 'legacy-sse#1')).toEqual({
+      era: 'legacy',
+      version: '2025-06-18',
+    });
   });
 
   it('does not fall back on 401: the credentials are the problem, not the transport', async () => {

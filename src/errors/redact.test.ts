@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, Redactor, preview } from './redact.js';
+import { MASK, Redactor, preview, redact } from './redact.js';
 
 describe('Redactor', () => {
   it('masks a registered secret by value, also JSON- and URL-encoded, until disposed', () => {
@@ -62,5 +62,16 @@ describe('preview', () => {
     expect(shown.length).toBeLessThanOrEqual(80);
     expect(shown).not.toContain('zzz');
     expect(shown).not.toContain('\n');
+  });
+});
+
+describe('WWW-Authenticate challenges', () => {
+  it('keeps auth-param names after the scheme, still masking credentials', () => {
+    expect(redact('Bearer realm="mcp", error="invalid_token"')).toBe(
+      'Bearer realm="mcp", error="invalid_token"',
+    );
+    expect(redact('Authorization: Bearer abcdefghijkl')).toBe('Authorization: <masked>');
+    expect(redact('got Bearer abcdefghijkl')).toBe('got Bearer <masked>');
+    expect(redact('Basic dXNlcjpwYXNzd29yZA==, next')).toBe('Basic <masked>, next');
   });
 });

@@ -13,8 +13,8 @@ export const MIN_SECRET_LENGTH = 4;
 const credentialPatterns: readonly RegExp[] = [
   // Authorization-style headers, in "Name: value", "name=value" and JSON forms.
   /((?:^|[\s"'{,;])(?:proxy-)?(?:authorization|x-api-key|api-key|x-auth-token|cookie|set-cookie|mcp-session-id)["']?\s*[:=]\s*["']?)[^"'\r\n,}]+/gim,
-  // Bearer and Basic credentials wherever they stand.
-  /(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{4,}/gi,
+  // Bearer and Basic credentials wherever they stand (not a challenge's `realm="…"` auth-param).
+  /(\b(?:bearer|basic)\s+)(?![A-Za-z0-9._~+/-]+=\s*")[A-Za-z0-9._~+/=-]{4,}/gi,
   // User info in URLs: scheme://user:password@host or scheme://token@host.
   /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+(?::[^/\s@]*)?(?=@)/gi,
   // Query parameters that carry credentials.

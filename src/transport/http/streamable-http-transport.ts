@@ -18,6 +18,7 @@ import {
   MAX_ERROR_PREVIEW_CHARS,
   type StreamableHttpTransportOptions,
 } from './http-options.js';
+import { registerCredentialValues } from './credential-values.js';
 import { createDispatcher } from './dispatcher.js';
 import { classifyFetchFailure } from './fetch-errors.js';
 import { fetchSameOrigin } from './same-origin-fetch.js';
@@ -68,6 +69,8 @@ export class StreamableHttpTransport implements Transport {
   #state: TransportState = 'new';
   #sessionId: string | undefined;
   #sessionSecret: Disposable | undefined;
+  /** Credentials given in `headers` or the URL's query, registered as secrets until close. */
+  readonly #configuredSecrets: Disposable[];
   #protocolVersion: string | undefined;
   #requestHeaders: RequestHeaders | undefined;
   /** The deadline controller of each POST awaiting a response, by request id. */
@@ -94,6 +97,13 @@ export class StreamableHttpTransport implements Transport {
         'INVALID_ARGUMENT',
         `${this.#where()}the URL must be http: or https:, not ${this.url.protocol}`,
       );
+    // fetch refuses such URLs on every request; say so once, here.
+    if (this.url.username !== '' || this.url.password !== '')
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `${this.#where()}the URL must not carry credentials (user:password@); give them with the auth option`,
+      );
+    this.#configuredSecrets = registerCredentialValues(this.url, options.headers);
     this.#logger = options.logger ?? debugLogger;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#protocolVersion = options.protocolVersion;
@@ -454,6 +464,7 @@ export class StreamableHttpTransport implements Transport {
     }
     this.#dropSession();
     await this.#agent.destroy().catch(() => {});
+    for (const secret of this.#configuredSecrets.splice(0)) secret[Symbol.dispose]();
     this.#finish(undefined);
   }
 

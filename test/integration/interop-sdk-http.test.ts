@@ -2,12 +2,14 @@
  * The client against servers built with the official SDKs, over Streamable HTTP on 127.0.0.1: the
  * same primitive tests as the stdio interop suite (test/helpers/sdk-interop-suite.ts), over each
  * HTTP mode the SDKs offer. v1 (`@modelcontextprotocol/sdk`, legacy only) with sessions, without
- * (a fresh server and transport per request) and with JSON responses; v2
+ * (a fresh server and transport per request) and with JSON responses. v2
  * (`@modelcontextprotocol/server`, 2026-07-28) through `createMcpHandler`, stateless by design, in
- * its auto (JSON or SSE) and JSON response modes, and its sessionful legacy transport reached by a
- * client pinned to legacy. Each server is a child process listening on a free port; what a mode
- * cannot do (a stateless server cannot send server-to-client requests, a JSON-response server
- * drops mid-call notifications) is skipped with the reason in the test's title.
+ * its auto (JSON or SSE) and JSON response modes, detected as modern; and its two legacy legs,
+ * reached by a client pinned to legacy: the sessionful `WebStandardStreamableHTTPServerTransport`
+ * and the handler's stateless legacy fallback. Each server is a child process listening on a free
+ * port (see test/fixtures/mcp/README.md, HTTP modes); what a mode cannot do (a stateless server
+ * cannot send server-to-client requests, a JSON-response server drops mid-call notifications) is
+ * a skipped test whose title says why.
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { McpClient } from '../../src/index.js';
@@ -18,9 +20,11 @@ import { RecordingTransport } from '../helpers/recording-transport.js';
 import { sdkInteropSuite, type SdkVariant } from '../helpers/sdk-interop-suite.js';
 
 const STATELESS_INPUT =
-  'a stateless server answers each request with a fresh instance: the response to its server-to-client request would reach another instance';
+  'a stateless server serves each request with a fresh instance and cannot wait for the answer to a server-to-client request';
+const STATELESS_LEVEL =
+  'logging/setLevel is forgotten with the fresh instance that served it, and v1 sends log messages on the GET stream a stateless server does not have';
 const STATELESS_NOTIFY =
-  'a stateless server has no GET stream and no instance that outlives a request to notify from';
+  'a stateless server has no GET stream (405), so a list change or resource update made during one request has no stream to go out on';
 const JSON_DROPS = 'in JSON response mode the SDK drops notifications sent before the result';
 
 const legacy = {
@@ -48,7 +52,7 @@ const variants: SdkVariant[] = [
     args: ['--http=stateless'],
     unsupported: {
       serverInput: STATELESS_INPUT,
-      logging: STATELESS_NOTIFY,
+      logging: STATELESS_LEVEL,
       listChanged: STATELESS_NOTIFY,
       resourceUpdates: STATELESS_NOTIFY,
     },
@@ -84,7 +88,7 @@ const variants: SdkVariant[] = [
     version: '2025-11-25',
     unsupported: {
       serverInput: STATELESS_INPUT,
-      logging: STATELESS_NOTIFY,
+      logging: STATELESS_LEVEL,
       listChanged: STATELESS_NOTIFY,
     },
   },

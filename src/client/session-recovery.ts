@@ -8,9 +8,13 @@ export function isSessionExpired(error: unknown): boolean {
   return error instanceof McpHostError && error.code === 'SESSION_EXPIRED';
 }
 
-/** A request whose response stream broke: the server may or may not have run it. */
+/** A request whose response broke off (stream or connection): the server may have run it. */
 export function isInterrupted(error: unknown): boolean {
-  return error instanceof McpHostError && error.code === 'STREAM_INTERRUPTED';
+  if (!(error instanceof McpHostError)) return false;
+  return (
+    error.code === 'STREAM_INTERRUPTED' ||
+    (error.code === 'HTTP_REQUEST_FAILED' && error.details?.maybeExecuted === true)
+  );
 }
 
 export interface RecoveryContext {

@@ -366,7 +366,7 @@ describe('Streamable HTTP faults (legacy era)', () => {
       );
 
       expect(error.code).toBe('HTTP_REQUEST_FAILED');
-      expect(error.details).toEqual({ errno: 'UND_ERR_SOCKET' });
+      expect(error.details).toEqual({ errno: 'UND_ERR_SOCKET', maybeExecuted: true });
       expect(server.attempts('tools/call')).toBe(1);
       expect(ms).toBeLessThan(PROMPT_MS);
       await closeAndCheckSockets(client, server);
@@ -386,7 +386,7 @@ describe('Streamable HTTP faults (legacy era)', () => {
       );
 
       expect(error.code).toBe('HTTP_REQUEST_FAILED');
-      expect(error.details).toEqual({ errno: 'UND_ERR_SOCKET' });
+      expect(error.details).toEqual({ errno: 'UND_ERR_SOCKET', maybeExecuted: true });
       expect(server.attempts('tools/call')).toBe(1);
       expect(ms).toBeLessThan(PROMPT_MS);
       await closeAndCheckSockets(client, server);

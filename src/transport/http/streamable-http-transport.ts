@@ -515,7 +515,12 @@ export class StreamableHttpTransport implements Transport {
       connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       headersTimeoutMs: this.#options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
     });
-    this.#problem(failure.code, failure.message, requestId, failure.details, error);
+    // The connection broke after the request went out: the server may have run it.
+    const details =
+      failure.code === 'HTTP_REQUEST_FAILED' && requestId !== undefined
+        ? { ...failure.details, maybeExecuted: true }
+        : failure.details;
+    this.#problem(failure.code, failure.message, requestId, details, error);
   }
 
   #problem(

@@ -11,6 +11,7 @@ import { authorizedFetch } from './authorized-fetch.js';
 import { createDispatcher } from './dispatcher.js';
 import { classifyFetchFailure, errnoOf } from './fetch-errors.js';
 import { readStatusError } from './http-status-error.js';
+import { resolveEndpoint, startFetchFailure, type StartFailure } from './legacy-sse-start.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -275,29 +276,9 @@ export class LegacySseTransport implements Transport {
       return;
     }
     this.#endpointWaiter = undefined;
-    let endpoint: URL;
-    try {
-      if (data.trim() === '') throw new Error('empty');
-      endpoint = new URL(data.trim(), this.url);
-    } catch (error) {
-      waiter.reject(
-        this.#error(
-          'PROTOCOL_VIOLATION',
-          `the endpoint event is not a URL: ${preview(data, 80)}`,
-          undefined,
-          error,
-        ),
-      );
-      return;
-    }
-    if (endpoint.origin !== this.url.origin) {
-      waiter.reject(
-        this.#error(
-          'PROTOCOL_VIOLATION',
-          `the endpoint event names another origin (${endpoint.origin}); messages go to ${this.url.origin} only`,
-          { endpointOrigin: endpoint.origin },
-        ),
-      );
+    const endpoint = resolveEndpoint(data, this.url);
+    if (!(endpoint instanceof URL)) {
+      waiter.reject(this.#failure(endpoint));
       return;
     }
     // The query usually carries the session id: a capability for the session, kept out of logs.
@@ -404,16 +385,7 @@ export class LegacySseTransport implements Transport {
     if (this.#closeController.signal.aborted)
       return this.#error('CONNECTION_CLOSED', 'the transport was closed while starting');
     if (error instanceof McpHostError) return error;
-    const failure = classifyFetchFailure(error, this.url, {
-      connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      headersTimeoutMs: this.#options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
-    });
-    // Before the endpoint event nothing is connected yet, whatever broke.
-    const code =
-      failure.code === 'CONNECT_TIMEOUT' || failure.code === 'REQUEST_TIMEOUT'
-        ? 'CONNECT_TIMEOUT'
-        : 'CONNECT_FAILED';
-    return this.#error(code, failure.message, failure.details, error);
+    return this.#failure(startFetchFailure(error, this.url, this.#limits()));
   }
 
   async #close(reason: McpHostError | undefined): Promise<void> {
@@ -455,10 +427,7 @@ export class LegacySseTransport implements Transport {
       );
       return;
     }
-    const failure = classifyFetchFailure(error, this.url, {
-      connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      headersTimeoutMs: this.#options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
-    });
+    const failure = classifyFetchFailure(error, this.url, this.#limits());
     this.#problem(failure.code, failure.message, requestId, failure.details, error);
   }
 
@@ -490,6 +459,17 @@ export class LegacySseTransport implements Transport {
       details,
       cause,
     });
+  }
+
+  #failure(failure: StartFailure): McpHostError {
+    return this.#error(failure.code, failure.message, failure.details, failure.cause);
+  }
+
+  #limits(): { connectTimeoutMs: number; headersTimeoutMs: number } {
+    return {
+      connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      headersTimeoutMs: this.#options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    };
   }
 
   #context(method: string, requestId?: RequestId) {

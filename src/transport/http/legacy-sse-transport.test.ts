@@ -332,25 +332,29 @@ describe('LegacySseTransport', () => {
     await expect(t.start()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
-  it('masks the session id in the endpoint when an error echoes it', async () => {
+  it('masks the endpoint session id and configured credentials when an error echoes them', async () => {
     await using _guard = leakGuard();
     await using server = await startSseServer({
       post: (req, res) => {
         const id = new URL(req.url, 'http://x').searchParams.get('sessionId');
-        res.writeHead(400).end(`unknown session: ${id}`);
+        res.writeHead(400).end(`unknown session: ${id}, key ${String(req.headers['x-api-key'])}`);
       },
     });
-    await using t = make(server);
+    await using t = make(server, { headers: { 'x-api-key': 'k3y-value-42' } });
     await t.start();
     t.send(request(1));
     await t.until(() => t.problems.length === 1);
     expect(t.problems[0]?.error.message).toContain('HTTP 400');
     expect(t.problems[0]?.error.message).not.toContain(SESSION);
+    expect(t.problems[0]?.error.message).not.toContain('k3y-value-42');
   });
 
   it('refuses to send before start and rejects a URL that is not http(s)', () => {
     const t = new LegacySseTransport({ url: 'http://127.0.0.1:9/sse', serverName: 'legacy' });
     expect(() => t.send(request(1))).toThrow(expect.objectContaining({ code: 'NOT_CONNECTED' }));
+    expect(() => new LegacySseTransport({ url: 'http://user:pw@127.0.0.1:9/sse' })).toThrow(
+      /must not carry credentials/,
+    );
     expect(() => new LegacySseTransport({ url: 'ftp://example.com/sse' })).toThrow(
       /http: or https:/,
     );

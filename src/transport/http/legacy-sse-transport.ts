@@ -8,6 +8,7 @@ import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { Transport, TransportState } from '../../jsonrpc/transport.js';
 import { TransportEvents } from '../transport-events.js';
 import { authorizedFetch } from './authorized-fetch.js';
+import { registerCredentialValues } from './credential-values.js';
 import { createDispatcher } from './dispatcher.js';
 import { classifyFetchFailure, errnoOf } from './fetch-errors.js';
 import { readStatusError } from './http-status-error.js';
@@ -77,6 +78,7 @@ export class LegacySseTransport implements Transport {
   readonly #closeController = new AbortController();
   readonly #tasks = new Set<Promise<void>>();
   readonly #events: TransportEvents;
+  /** Credentials from `headers` and the URL's query, and the endpoint's session id, until close. */
   readonly #secrets: Disposable[] = [];
   #state: TransportState = 'new';
   #endpoint: URL | undefined;
@@ -106,6 +108,13 @@ export class LegacySseTransport implements Transport {
         'INVALID_ARGUMENT',
         `${this.#where()}the URL must be http: or https:, not ${this.url.protocol}`,
       );
+    // fetch refuses such URLs on every request; say so once, here.
+    if (this.url.username !== '' || this.url.password !== '')
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `${this.#where()}the URL must not carry credentials (user:password@); give them with the auth option`,
+      );
+    this.#secrets.push(...registerCredentialValues(this.url, options.headers));
     this.#logger = options.logger ?? debugLogger;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     // The GET stream may idle for long (no body timeout); each POST has its own total deadline.

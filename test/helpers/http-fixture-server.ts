@@ -32,6 +32,8 @@ export interface HttpServerOptions {
   env?: Record<string, string>;
   /** Turns a stderr line into the endpoint URL once the server listens (default: `ready <url>`). */
   readyUrl?: (line: string) => string | undefined;
+  /** Node options before the script (e.g. `--import` of a preload). */
+  nodeArgs?: readonly string[];
   /** Bound on the start (default 15 s). */
   startTimeoutMs?: number;
 }
@@ -46,10 +48,14 @@ export async function startHttpServer(
   options: HttpServerOptions = {},
 ): Promise<HttpServerProcess> {
   const guard = leakGuard();
-  const child: ChildProcess = spawn(process.execPath, [script, ...args], {
-    env: options.env ?? { PATH: process.env.PATH ?? '' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), script, ...args],
+    {
+      env: options.env ?? { PATH: process.env.PATH ?? '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   guard.trackPid(child.pid);
   child.stdout!.resume();
   const stderr: string[] = [];

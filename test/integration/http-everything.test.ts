@@ -21,6 +21,7 @@ import { RecordingTransport } from '../helpers/recording-transport.js';
 
 const require = createRequire(import.meta.url);
 const script = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const loopbackOnly = new URL('../fixtures/mcp/lib/loopback-only.mjs', import.meta.url);
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -40,7 +41,9 @@ const asked: EverythingAsked = { sampled: [], elicited: [] };
 beforeAll(async () => {
   // The server takes its port from PORT (no port 0) and says `listening on port <port>`.
   const port = await freePort();
+  // Its code binds every interface; the preload keeps it on 127.0.0.1.
   server = await startHttpServer(script, ['streamableHttp'], {
+    nodeArgs: ['--import', loopbackOnly.href],
     env: { PATH: process.env.PATH ?? '', PORT: String(port) },
     readyUrl: (line) =>
       line.includes(`listening on port ${port}`) ? `http://127.0.0.1:${port}/mcp` : undefined,

@@ -100,6 +100,22 @@ export const errorCodes = {
     permanent: false,
     when: 'A response stream broke before its response arrived and could not be resumed; `details.maybeExecuted` is true (the server may have run the request).',
   },
+  SERVER_UNAVAILABLE: {
+    permanent: false,
+    when: 'A managed server is not connected (`details.state`: disabled, restarting, needs_auth, failed, crash_loop, closed) or stopped answering health checks; the call failed at once instead of waiting for its timeout. `details.lastError` says why it is down.',
+  },
+  QUEUE_FULL: {
+    permanent: false,
+    when: "A server's calls in flight and its queue were both at their limits (`maxInFlight`, `maxQueue`); the call was not queued.",
+  },
+  TOOL_NOT_FOUND: {
+    permanent: true,
+    when: 'No tool (MCP or native) has the name given to `host.callTool`, or its server was removed.',
+  },
+  TOOL_DENIED: {
+    permanent: true,
+    when: "A tool call was refused before it was sent: the host's filter hides the tool from this caller, the caller's permissions do not include it, or the approval hook said no (`details.reason`).",
+  },
   INTERNAL: {
     permanent: false,
     when: 'An unexpected failure inside mcp-host or a handler it called; the `cause` holds the original error.',

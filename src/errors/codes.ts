@@ -140,6 +140,10 @@ export const errorCodes = {
     permanent: true,
     when: 'An operation was attempted on a state store after its `close()`.',
   },
+  TOOL_QUARANTINED: {
+    permanent: true,
+    when: 'A call named a tool that tool pinning holds back: its definition changed since it was pinned (or it is new under the `strict` policy, or cannot be pinned). `details` carries the reason and a bounded diff (`summary`, `changes`); approving the change lifts it.',
+  },
 } as const satisfies Record<string, { permanent: boolean; when: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

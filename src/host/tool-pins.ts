@@ -1,0 +1,742 @@
+/**
+ * Tool pinning, the defence against a "rug pull": a server whose tools are trusted once and then
+ * quietly change what they say or take. Platform-neutral.
+ *
+ * Each tool's behaviour-relevant definition (`pinnedDefinition`: name, title, description,
+ * inputSchema, outputSchema, annotations; never `_meta`) has a pin: the SHA-256 of its RFC 8785
+ * canonical JSON. `ToolPins` keeps, per server identity (`serverIdentity().key`), the pinned
+ * definitions themselves (so a later change can be shown as a diff) in the state store, namespace
+ * `pins`, and reviews every listing against them:
+ *
+ * - the first listing of an identity is pinned whole (trust on first use: a fresh host works);
+ * - an unchanged tool is allowed;
+ * - a changed tool is quarantined (the host hides it and refuses calls with `TOOL_QUARANTINED`,
+ *   see `quarantinedError`) until `approve()` pins its new definition, or the policy approves it;
+ * - a new tool is pinned and allowed under `trust-on-first-use`, held under `strict`;
+ * - a removed tool keeps its pin, marked removed: if it comes back with another definition it is
+ *   quarantined as changed instead of being trusted again as new (remove-then-re-add would
+ *   otherwise launder any change under trust on first use). At most `maxRemovedPins` removed
+ *   pins are kept per identity, the oldest dropped first, so renaming tools cannot grow the state
+ *   without bound.
+ *
+ * A quarantined definition is stored too (as pending), so `approve()` works from any process that
+ * shares the store (a command line beside a running host), and `approve(…, { pin })` pins only the
+ * definition that was shown to whoever approved it.
+ *
+ * Concurrency: reviews and approvals of one identity by one `ToolPins` run one after another (a
+ * policy never sees the same change twice). Every write is one `store.update` that re-checks the
+ * stored pins it builds on; if another `ToolPins` or process changed them since they were read,
+ * the review starts again (at most `MAX_REVIEW_ATTEMPTS` times; after that, any tool whose pin
+ * moved again is quarantined, which is the safe side). No pin is ever lost to a race.
+ */
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { Emitter } from '../internal/emitter.js';
+import type { Disposable } from '../internal/disposable.js';
+import { silentLogger, type Logger } from '../internal/logger.js';
+import type { Tool } from '../protocol/types.js';
+import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
+import type { StateStore } from '../state/state-store.js';
+import {
+  diffToolDefinitions,
+  pinnedDefinition,
+  type PinnedDefinition,
+  type ToolDiff,
+} from './tool-diff.js';
+
+export {
+  diffToolDefinitions,
+  pinnedDefinition,
+  type PinnedDefinition,
+  type ToolChange,
+  type ToolDiff,
+  type ToolDiffOptions,
+} from './tool-diff.js';
+
+/** The state store namespace of pins; the key is the server identity. */
+export const PINS_NAMESPACE = 'pins';
+/** The format version of a stored pin record. */
+export const PINS_FORMAT_VERSION = 1;
+/** Default of `maxRemovedPins`. */
+export const DEFAULT_MAX_REMOVED_PINS = 1_000;
+/** Default of `maxDefinitionChars`: definitions longer than this are pinned by hash only. */
+export const DEFAULT_MAX_DEFINITION_CHARS = 256 * 1024;
+/** How often a review is retried when another writer changed the same pins meanwhile. */
+export const MAX_REVIEW_ATTEMPTS = 4;
+/** The diff carried by a `TOOL_QUARANTINED` error keeps at most this many changes. */
+export const MAX_ERROR_DIFF_CHANGES = 20;
+
+/** The pin of a tool: SHA-256 (hex) of the canonical JSON of its `pinnedDefinition`. */
+export async function toolPin(tool: Tool | PinnedDefinition): Promise<string> {
+  return sha256Hex(canonicalJson(pinnedDefinition(tool)));
+}
+
+/** What the policy is asked about. */
+export interface PinChange {
+  identity: string;
+  /**
+   * `first-listing`: the identity has no pins yet; `new`: the tool has never been pinned for it;
+   * `changed`: its definition differs from its pin.
+   */
+  kind: 'first-listing' | 'new' | 'changed';
+  tool: Tool;
+  /** The pin of the listed definition. */
+  pin: string;
+  /** For `changed`: the pin it had. */
+  previousPin?: string;
+  /** From the pinned definition to the listed one (for a new tool, one `added` change). */
+  diff: ToolDiff;
+}
+
+export type PinDecision = 'approve' | 'quarantine';
+
+/**
+ * `trust-on-first-use` (default): approve the first listing and new tools, quarantine changes.
+ * `strict`: approve the first listing, quarantine new tools and changes. Or an object whose
+ * `decide` is asked about every first-listing, new and changed tool (unchanged ones are allowed
+ * without asking); if it throws, the tool is quarantined.
+ */
+export type PinPolicy =
+  | 'trust-on-first-use'
+  | 'strict'
+  | { decide(change: PinChange): Promise<PinDecision> | PinDecision };
+
+/** `invalid`: the definition cannot be pinned (not JSON data) or its name is listed twice with different definitions. */
+export type QuarantineReason = 'changed' | 'new' | 'invalid';
+
+export interface QuarantinedTool {
+  tool: Tool;
+  reason: QuarantineReason;
+  /** The pin of the held definition, for `approve(…, { pin })`; undefined when `invalid`. */
+  pin: string | undefined;
+  diff: ToolDiff;
+}
+
+export interface PinReview {
+  /** Tools that may be shown and called, in listing order. */
+  allowed: Tool[];
+  /** Tools to hide, whose calls fail with `quarantinedError`. */
+  quarantined: QuarantinedTool[];
+  /** Names listed now that were not listed at the previous review (all of them at the first). */
+  added: string[];
+  /** Names whose definition differs from their pin (approved by the policy or quarantined). */
+  changed: string[];
+  /** Names listed at the previous review and not now. */
+  removed: string[];
+}
+
+export type PinEvent =
+  | {
+      type: 'pinned';
+      identity: string;
+      tool: string;
+      pin: string;
+      reason: 'first-listing' | 'new' | 'changed' | 'approved';
+      /** For `changed` and `approved`: from the previous pin, when there was one. */
+      diff?: ToolDiff;
+    }
+  | {
+      type: 'quarantined';
+      identity: string;
+      tool: string;
+      pin: string | undefined;
+      reason: QuarantineReason;
+      diff: ToolDiff;
+    }
+  | { type: 'removed'; identity: string; tool: string };
+
+/** One tool's stored pin and pending definition, as `entries()` shows them. */
+export interface PinRecord {
+  name: string;
+  /** The pinned hash; undefined for a new tool held for approval. */
+  pin: string | undefined;
+  pinnedAt: string | undefined;
+  /** Set when the tool was no longer listed. */
+  removedAt: string | undefined;
+  /** A quarantined definition waiting for approval. */
+  pending: { pin: string; reason: 'changed' | 'new'; since: string } | undefined;
+}
+
+export interface ToolPinsOptions {
+  /** Where pins live (namespace `pins`, one key per server identity). */
+  store: StateStore;
+  /** Default `trust-on-first-use`. */
+  policy?: PinPolicy;
+  /** Removed tools whose pins are kept per identity (default 1,000, the oldest dropped first). */
+  maxRemovedPins?: number;
+  /**
+   * A definition whose canonical JSON is longer than this is pinned by its hash alone; a change
+   * to it is still caught, but shown without a diff (default 256 Ki characters).
+   */
+  maxDefinitionChars?: number;
+  /** Receives policy failures and listener errors. Default: silent. */
+  logger?: Logger;
+  /** The clock, for tests. */
+  now?: () => Date;
+}
+
+/** A stored definition: its pin, and the definition unless it was too large to keep. */
+interface StoredDefinition {
+  pin: string;
+  definition?: PinnedDefinition;
+}
+
+interface StoredTool {
+  pin?: string;
+  definition?: PinnedDefinition;
+  pinnedAt?: string;
+  removedAt?: string;
+  pending?: StoredDefinition & { reason: 'changed' | 'new'; since: string };
+}
+
+interface StoredPins {
+  version: number;
+  tools: Record<string, StoredTool>;
+}
+
+/** A listed tool, hashed. */
+interface Listed {
+  tool: Tool;
+  name: string;
+  stored: StoredDefinition;
+}
+
+/** Thrown inside `store.update` when the stored pins moved since the policy was asked. */
+const conflict = new Error('tool pins: the stored pins moved; reviewing again');
+
+/** What one review did, worked out inside `store.update`. */
+interface ReviewOutcome extends PinReview {
+  record: StoredPins;
+  events: PinEvent[];
+}
+
+/** Reviews tool listings against their pins; see the file comment. */
+export class ToolPins {
+  readonly #store: StateStore;
+  readonly #policy: PinPolicy;
+  readonly #maxRemovedPins: number;
+  readonly #maxDefinitionChars: number;
+  readonly #logger: Logger;
+  readonly #now: () => Date;
+  readonly #events: Emitter<PinEvent>;
+  /** The tail of the work queued per identity. */
+  readonly #queues = new Map<string, Promise<unknown>>();
+
+  /** Every pin made, tool quarantined and tool removed, with its diff. */
+  readonly onEvent: (listener: (event: PinEvent) => void) => Disposable;
+
+  constructor(options: ToolPinsOptions) {
+    if (typeof options?.store?.update !== 'function')
+      throw new McpHostError('INVALID_ARGUMENT', 'ToolPins: store must be a StateStore');
+    const policy = options.policy ?? 'trust-on-first-use';
+    if (
+      policy !== 'trust-on-first-use' &&
+      policy !== 'strict' &&
+      typeof (policy as { decide?: unknown })?.decide !== 'function'
+    )
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        "ToolPins: policy must be 'trust-on-first-use', 'strict' or an object with decide()",
+      );
+    this.#store = options.store;
+    this.#policy = policy;
+    this.#maxRemovedPins = checkCount(
+      'maxRemovedPins',
+      options.maxRemovedPins,
+      DEFAULT_MAX_REMOVED_PINS,
+    );
+    this.#maxDefinitionChars = checkCount(
+      'maxDefinitionChars',
+      options.maxDefinitionChars,
+      DEFAULT_MAX_DEFINITION_CHARS,
+    );
+    this.#logger = options.logger ?? silentLogger;
+    this.#now = options.now ?? (() => new Date());
+    this.#events = new Emitter<PinEvent>((error) =>
+      this.#logger.error('tool pins: an event listener threw', { error: String(error) }),
+    );
+    this.onEvent = this.#events.event;
+  }
+
+  /**
+   * Reviews a server's listing against its pins, records the outcome (new pins, pending
+   * definitions, removals) in one atomic update, and says which tools may be used.
+   */
+  async review(identity: string, tools: readonly Tool[]): Promise<PinReview> {
+    checkIdentity(identity);
+    if (!Array.isArray(tools))
+      throw new McpHostError('INVALID_ARGUMENT', 'ToolPins.review: tools must be an array');
+    return this.#queue(identity, () => this.#review(identity, tools));
+  }
+
+  /**
+   * Pins the quarantined definition of `toolName`, so the next review allows it. With `pin`, only
+   * if that is the held definition's pin (the one that was shown); approving a definition that is
+   * already pinned with that pin does nothing. Throws `INVALID_ARGUMENT` when nothing (or another
+   * definition) is held. Resolves to the pin now in force.
+   */
+  async approve(
+    identity: string,
+    toolName: string,
+    options: { pin?: string } = {},
+  ): Promise<string> {
+    checkIdentity(identity);
+    return this.#queue(identity, async () => {
+      let event: PinEvent | undefined;
+      let result = '';
+      await this.#store.update<StoredPins>(PINS_NAMESPACE, identity, (current) => {
+        const record = readRecord(current, identity);
+        const entry = record.tools.get(toolName);
+        const pending = entry?.pending;
+        if (pending !== undefined && (options.pin === undefined || options.pin === pending.pin)) {
+          const before =
+            entry?.pin === undefined ? undefined : storedDiffBase(entry.pin, entry.definition);
+          record.tools.set(toolName, {
+            pin: pending.pin,
+            ...(pending.definition === undefined ? {} : { definition: pending.definition }),
+            pinnedAt: this.#now().toISOString(),
+          });
+          result = pending.pin;
+          event = {
+            type: 'pinned',
+            identity,
+            tool: toolName,
+            pin: pending.pin,
+            reason: 'approved',
+            ...(before === undefined ? {} : { diff: diffStored(before, pending) }),
+          };
+          return writeRecord(record);
+        }
+        if (pending === undefined && entry?.pin !== undefined && options.pin === entry.pin) {
+          result = entry.pin;
+          return current;
+        }
+        throw new McpHostError(
+          'INVALID_ARGUMENT',
+          pending === undefined
+            ? `ToolPins.approve: tool '${toolName}' of '${identity}' is not quarantined`
+            : `ToolPins.approve: the quarantined definition of tool '${toolName}' of '${identity}' is not the one approved (its pin is ${pending.pin})`,
+          { tool: toolName, details: { identity, pin: pending?.pin, expectedPin: options.pin } },
+        );
+      });
+      if (event !== undefined) this.#events.fire(event);
+      return result;
+    });
+  }
+
+  /** What is stored for an identity, tool by tool (sorted by name). */
+  async entries(identity: string): Promise<PinRecord[]> {
+    checkIdentity(identity);
+    const record = readRecord(
+      await this.#store.get<StoredPins>(PINS_NAMESPACE, identity),
+      identity,
+    );
+    return [...record.tools]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, entry]) => ({
+        name,
+        pin: entry.pin,
+        pinnedAt: entry.pinnedAt,
+        removedAt: entry.removedAt,
+        pending:
+          entry.pending === undefined
+            ? undefined
+            : { pin: entry.pending.pin, reason: entry.pending.reason, since: entry.pending.since },
+      }));
+  }
+
+  /** Forgets every pin of an identity: its next listing is a first listing again. */
+  async forget(identity: string): Promise<void> {
+    checkIdentity(identity);
+    return this.#queue(identity, () => this.#store.delete(PINS_NAMESPACE, identity));
+  }
+
+  /** Runs `task` after everything queued before it for the same identity. */
+  #queue<R>(identity: string, task: () => Promise<R>): Promise<R> {
+    const run = (this.#queues.get(identity) ?? Promise.resolve()).then(task);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.#queues.set(identity, tail);
+    void tail.then(() => {
+      if (this.#queues.get(identity) === tail) this.#queues.delete(identity);
+    });
+    return run;
+  }
+
+  async #review(identity: string, tools: readonly Tool[]): Promise<PinReview> {
+    const { listed, invalid } = await this.#hash(tools);
+    const decisions = new Map<string, PinDecision>();
+    for (let attempt = 1; ; attempt++) {
+      const final = attempt >= MAX_REVIEW_ATTEMPTS;
+      const stored = readRecord(
+        await this.#store.get<StoredPins>(PINS_NAMESPACE, identity),
+        identity,
+      );
+      await this.#decide(identity, stored, listed, decisions);
+      let outcome: ReviewOutcome | undefined;
+      try {
+        await this.#store.update<StoredPins>(PINS_NAMESPACE, identity, (current) => {
+          const record = readRecord(current, identity);
+          outcome = this.#apply(identity, record, listed, invalid, decisions, final);
+          return outcome.record;
+        });
+      } catch (error) {
+        if (error === conflict) continue;
+        throw error;
+      }
+      const result = outcome!;
+      for (const held of invalid) {
+        result.quarantined.push(held);
+        result.events.push({
+          type: 'quarantined',
+          identity,
+          tool: held.tool.name,
+          pin: undefined,
+          reason: 'invalid',
+          diff: held.diff,
+        });
+      }
+      for (const event of result.events) this.#events.fire(event);
+      return {
+        allowed: result.allowed,
+        quarantined: result.quarantined,
+        added: result.added,
+        changed: result.changed,
+        removed: result.removed,
+      };
+    }
+  }
+
+  /** Hashes every listed tool; sets aside those that cannot be pinned and clashing duplicates. */
+  async #hash(tools: readonly Tool[]): Promise<{ listed: Listed[]; invalid: QuarantinedTool[] }> {
+    const byName = new Map<string, Listed[]>();
+    const invalid: QuarantinedTool[] = [];
+    for (const tool of tools) {
+      const name = (tool as { name?: unknown } | null)?.name;
+      if (typeof name !== 'string' || name === '') {
+        invalid.push(invalidTool(tool, 'the tool has no name'));
+        continue;
+      }
+      let text: string;
+      try {
+        text = canonicalJson(pinnedDefinition(tool));
+      } catch (error) {
+        invalid.push(
+          invalidTool(tool, `its definition cannot be pinned (${(error as Error).message})`),
+        );
+        continue;
+      }
+      const pin = await sha256Hex(text);
+      const definition =
+        text.length <= this.#maxDefinitionChars
+          ? (JSON.parse(text) as PinnedDefinition)
+          : undefined;
+      const entry: Listed = { tool, name, stored: { pin, ...(definition ? { definition } : {}) } };
+      const same = byName.get(name);
+      if (same === undefined) byName.set(name, [entry]);
+      else same.push(entry);
+    }
+    const listed: Listed[] = [];
+    for (const [name, entries] of byName) {
+      const pins = new Set(entries.map((entry) => entry.stored.pin));
+      // Identical duplicates are one tool; differing ones cannot be told apart when called.
+      if (pins.size === 1) listed.push(entries[0]!);
+      else
+        for (const entry of entries)
+          invalid.push(
+            invalidTool(
+              entry.tool,
+              `the name '${name}' is listed ${entries.length} times with different definitions`,
+            ),
+          );
+    }
+    return { listed, invalid };
+  }
+
+  /** Asks the policy about every tool the stored pins do not cover and not yet decided. */
+  async #decide(
+    identity: string,
+    stored: PinsRecord,
+    listed: readonly Listed[],
+    decisions: Map<string, PinDecision>,
+  ): Promise<void> {
+    for (const item of listed) {
+      const entry = stored.tools.get(item.name);
+      const kind = classify(stored, entry, item.stored.pin);
+      if (kind === 'unchanged') continue;
+      const key = decisionKey(kind, item.name, entry?.pin, item.stored.pin);
+      if (decisions.has(key)) continue;
+      const previous =
+        entry?.pin === undefined ? undefined : storedDiffBase(entry.pin, entry.definition);
+      const change: PinChange = {
+        identity,
+        kind,
+        tool: item.tool,
+        pin: item.stored.pin,
+        ...(entry?.pin === undefined ? {} : { previousPin: entry.pin }),
+        diff:
+          previous === undefined
+            ? diffToolDefinitions(undefined, item.tool)
+            : diffStored(previous, item.stored),
+      };
+      decisions.set(key, await this.#ask(change));
+    }
+  }
+
+  async #ask(change: PinChange): Promise<PinDecision> {
+    const policy = this.#policy;
+    if (policy === 'trust-on-first-use')
+      return change.kind === 'changed' ? 'quarantine' : 'approve';
+    if (policy === 'strict') return change.kind === 'first-listing' ? 'approve' : 'quarantine';
+    try {
+      const decision = await policy.decide(change);
+      if (decision === 'approve' || decision === 'quarantine') return decision;
+      this.#logger.warn('tool pins: the policy answered neither approve nor quarantine', {
+        identity: change.identity,
+        tool: change.tool.name,
+      });
+    } catch (error) {
+      this.#logger.warn('tool pins: the policy failed; the tool is quarantined', {
+        identity: change.identity,
+        tool: change.tool.name,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+    return 'quarantine';
+  }
+
+  /** The synchronous heart of a review, run inside `store.update` on the stored pins. */
+  #apply(
+    identity: string,
+    record: PinsRecord,
+    listed: readonly Listed[],
+    invalid: readonly QuarantinedTool[],
+    decisions: ReadonlyMap<string, PinDecision>,
+    final: boolean,
+  ): ReviewOutcome {
+    const now = this.#now().toISOString();
+    const allowed: Tool[] = [];
+    const quarantined: QuarantinedTool[] = [];
+    const added: string[] = [];
+    const changed: string[] = [];
+    const removed: string[] = [];
+    const events: PinEvent[] = [];
+    // A tool held as invalid is still listed: its pin is not marked removed.
+    const names = new Set<string>(invalid.map(({ tool }) => tool.name));
+    for (const item of listed) {
+      const { name, tool, stored } = item;
+      names.add(name);
+      const entry = record.tools.get(name);
+      if (entry === undefined || entry.removedAt !== undefined) added.push(name);
+      const kind = classify(record, entry, stored.pin);
+      if (kind === 'unchanged') {
+        // Pinned as listed; a pending change that was reverted is dropped.
+        record.tools.set(name, { ...entry!, removedAt: undefined, pending: undefined });
+        allowed.push(tool);
+        continue;
+      }
+      if (kind === 'changed') changed.push(name);
+      let decision = decisions.get(decisionKey(kind, name, entry?.pin, stored.pin));
+      if (decision === undefined) {
+        // The pins moved since the policy was asked: ask again, or hold the tool in the end.
+        if (!final) throw conflict;
+        decision = 'quarantine';
+      }
+      const previous =
+        entry?.pin === undefined ? undefined : storedDiffBase(entry.pin, entry.definition);
+      const diff =
+        previous === undefined
+          ? diffToolDefinitions(undefined, tool)
+          : diffStored(previous, stored);
+      if (decision === 'approve') {
+        record.tools.set(name, {
+          pin: stored.pin,
+          ...(stored.definition === undefined ? {} : { definition: stored.definition }),
+          pinnedAt: now,
+        });
+        allowed.push(tool);
+        events.push({
+          type: 'pinned',
+          identity,
+          tool: name,
+          pin: stored.pin,
+          reason: kind,
+          ...(previous === undefined ? {} : { diff }),
+        });
+        continue;
+      }
+      const reason = kind === 'changed' ? 'changed' : 'new';
+      const since = entry?.pending?.pin === stored.pin ? entry.pending.since : now;
+      record.tools.set(name, {
+        ...entry,
+        removedAt: undefined,
+        pending: { ...stored, reason, since },
+      });
+      quarantined.push({ tool, reason, pin: stored.pin, diff });
+      if (entry?.pending?.pin !== stored.pin)
+        events.push({ type: 'quarantined', identity, tool: name, pin: stored.pin, reason, diff });
+    }
+    for (const [name, entry] of record.tools) {
+      if (names.has(name)) continue;
+      const wasListed = entry.removedAt === undefined;
+      if (wasListed) {
+        removed.push(name);
+        events.push({ type: 'removed', identity, tool: name });
+      }
+      if (entry.pin === undefined) record.tools.delete(name);
+      else if (wasListed || entry.pending !== undefined)
+        record.tools.set(name, { ...entry, removedAt: entry.removedAt ?? now, pending: undefined });
+    }
+    this.#evictRemoved(record);
+    return { record: writeRecord(record), allowed, quarantined, added, changed, removed, events };
+  }
+
+  /** Drops the oldest removed pins beyond `maxRemovedPins`. */
+  #evictRemoved(record: PinsRecord): void {
+    const gone = [...record.tools].filter(([, entry]) => entry.removedAt !== undefined);
+    if (gone.length <= this.#maxRemovedPins) return;
+    gone.sort(([, a], [, b]) =>
+      a.removedAt! < b.removedAt! ? -1 : a.removedAt! > b.removedAt! ? 1 : 0,
+    );
+    for (const [name] of gone.slice(0, gone.length - this.#maxRemovedPins))
+      record.tools.delete(name);
+  }
+}
+
+/**
+ * The error of a call to a quarantined tool: `TOOL_QUARANTINED`, naming server and tool, with the
+ * reason, the diff's summary and at most `MAX_ERROR_DIFF_CHANGES` of its changes in `details`.
+ */
+export function quarantinedError(
+  server: string,
+  tool: string,
+  diff: ToolDiff,
+  reason: QuarantineReason = 'changed',
+): McpHostError {
+  const why =
+    reason === 'new'
+      ? 'it is new and held for approval'
+      : reason === 'invalid'
+        ? 'its definition cannot be pinned'
+        : 'its definition changed since it was pinned';
+  const changes = diff.changes.slice(0, MAX_ERROR_DIFF_CHANGES);
+  return new McpHostError(
+    'TOOL_QUARANTINED',
+    `server '${server}': tool '${tool}' is quarantined: ${why} (${diff.summary}); it cannot be called until the change is approved`,
+    {
+      serverName: server,
+      tool,
+      details: {
+        reason,
+        summary: diff.summary,
+        changes,
+        truncated: diff.truncated || changes.length < diff.changes.length,
+      },
+    },
+  );
+}
+
+/** A record in memory: tools in a Map (a tool may be called `__proto__`). */
+interface PinsRecord {
+  exists: boolean;
+  tools: Map<string, StoredTool>;
+}
+
+function readRecord(value: StoredPins | undefined, identity: string): PinsRecord {
+  if (value === undefined) return { exists: false, tools: new Map() };
+  if (typeof value === 'object' && value !== null && value.version > PINS_FORMAT_VERSION)
+    throw new McpHostError(
+      'STATE_VERSION_UNSUPPORTED',
+      `tool pins of '${identity}' were written by a newer mcp-host (format ${String(value.version)})`,
+      { details: { identity, version: value.version } },
+    );
+  const tools = new Map<string, StoredTool>();
+  const stored = (value as { tools?: unknown } | null)?.tools;
+  // A malformed entry is dropped (its tool is then new again); the record still exists, so the
+  // next listing is not a first listing.
+  if (typeof stored === 'object' && stored !== null)
+    for (const [name, entry] of Object.entries(stored as Record<string, unknown>))
+      if (isStoredTool(entry)) tools.set(name, entry);
+  return { exists: true, tools };
+}
+
+function writeRecord(record: PinsRecord): StoredPins {
+  const tools = [...record.tools].map(([name, entry]): [string, StoredTool] => [
+    name,
+    dropUndefined(entry),
+  ]);
+  return { version: PINS_FORMAT_VERSION, tools: Object.fromEntries(tools) };
+}
+
+function dropUndefined(entry: StoredTool): StoredTool {
+  return Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined));
+}
+
+function isStoredTool(value: unknown): value is StoredTool {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as StoredTool;
+  const pinOk = entry.pin === undefined || typeof entry.pin === 'string';
+  const pending = entry.pending as unknown;
+  const pendingOk =
+    pending === undefined ||
+    (typeof pending === 'object' &&
+      pending !== null &&
+      typeof (pending as { pin?: unknown }).pin === 'string');
+  return pinOk && pendingOk && (entry.pin !== undefined || pending !== undefined);
+}
+
+function classify(
+  record: PinsRecord,
+  entry: StoredTool | undefined,
+  pin: string,
+): 'unchanged' | 'first-listing' | 'new' | 'changed' {
+  if (entry?.pin === pin) return 'unchanged';
+  if (entry?.pin !== undefined) return 'changed';
+  return record.exists ? 'new' : 'first-listing';
+}
+
+function decisionKey(
+  kind: string,
+  name: string,
+  previousPin: string | undefined,
+  pin: string,
+): string {
+  return `${kind}\u0000${previousPin ?? ''}\u0000${pin}\u0000${name}`;
+}
+
+function storedDiffBase(pin: string, definition: PinnedDefinition | undefined): StoredDefinition {
+  return definition === undefined ? { pin } : { pin, definition };
+}
+
+/** The diff between two stored definitions; a definition kept by hash only gives a one-line diff. */
+function diffStored(before: StoredDefinition, after: StoredDefinition): ToolDiff {
+  if (before.definition !== undefined && after.definition !== undefined)
+    return diffToolDefinitions(before.definition, after.definition);
+  return {
+    changes: [{ path: '', kind: 'changed' }],
+    truncated: true,
+    summary: 'definition changed (too large to keep; only its hash is known)',
+  };
+}
+
+function invalidTool(tool: Tool, why: string): QuarantinedTool {
+  return {
+    tool,
+    reason: 'invalid',
+    pin: undefined,
+    diff: { changes: [], truncated: false, summary: `not pinnable: ${why}`.slice(0, 400) },
+  };
+}
+
+function checkIdentity(identity: unknown): asserts identity is string {
+  if (typeof identity !== 'string' || identity === '')
+    throw new McpHostError('INVALID_ARGUMENT', 'ToolPins: the identity must be a non-empty string');
+}
+
+function checkCount(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new McpHostError('INVALID_ARGUMENT', `ToolPins: ${name} must be a non-negative integer`);
+  return value;
+}

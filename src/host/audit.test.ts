@@ -86,6 +86,22 @@ describe('createAuditRecord', () => {
     expect(digestArguments(undefined)).toBe(digestArguments({}));
   });
 
+  it('reads when, who, what, how in that order, and leaves out the server of a native tool', () => {
+    const record = createAuditRecord(input({ caller: 'a', errorCode: 'X', outcome: 'error' }));
+    expect(Object.keys(record)).toEqual([
+      'time',
+      'caller',
+      'server',
+      'tool',
+      'argsDigest',
+      'argsDigestAlgorithm',
+      'outcome',
+      'durationMs',
+      'errorCode',
+    ]);
+    expect('server' in createAuditRecord(input({ server: undefined }))).toBe(false);
+  });
+
   it('adds errorCode only when given, and stamps now by default', () => {
     const before = Date.now();
     const record = createAuditRecord({

@@ -30,7 +30,8 @@ export interface AuditRecord {
   time: string;
   /** The calling agent, when the call carried one. */
   caller?: string;
-  server: string;
+  /** The server's key in the host's configuration; absent for a native tool. */
+  server?: string;
   /** The tool's exposed name. */
   tool: string;
   /** The digest of the arguments' canonical JSON (absent arguments count as `{}`). */
@@ -52,7 +53,7 @@ export interface AuditInput {
   /** When the call ended; now by default. */
   time?: Date | number;
   caller?: string;
-  server: string;
+  server: string | undefined;
   tool: string;
   arguments?: unknown;
   outcome: CallOutcome;
@@ -83,21 +84,20 @@ export function createAuditRecord(input: AuditInput, options: AuditOptions = {})
     json = undefined;
   }
   const digest = options.digest;
-  const record: AuditRecord = {
-    time: new Date(input.time ?? Date.now()).toISOString(),
-    server: input.server,
-    tool: input.tool,
-    argsDigest:
-      json === undefined
-        ? UNSERIALISABLE_ARGUMENTS
-        : digest === undefined
-          ? fnv1a64Hex(json)
-          : digest.digest(json),
-    argsDigestAlgorithm: digest === undefined ? AUDIT_DIGEST_ALGORITHM : digest.algorithm,
-    outcome: input.outcome,
-    durationMs: input.durationMs,
-  };
+  // Built member by member so that records read in one order: when, who, what, how.
+  const record = { time: new Date(input.time ?? Date.now()).toISOString() } as AuditRecord;
   if (input.caller !== undefined) record.caller = input.caller;
+  if (input.server !== undefined) record.server = input.server;
+  record.tool = input.tool;
+  record.argsDigest =
+    json === undefined
+      ? UNSERIALISABLE_ARGUMENTS
+      : digest === undefined
+        ? fnv1a64Hex(json)
+        : digest.digest(json);
+  record.argsDigestAlgorithm = digest === undefined ? AUDIT_DIGEST_ALGORITHM : digest.algorithm;
+  record.outcome = input.outcome;
+  record.durationMs = input.durationMs;
   if (input.errorCode !== undefined) record.errorCode = input.errorCode;
   if (options.includeArguments === true && json !== undefined)
     record.arguments = redactCapped(

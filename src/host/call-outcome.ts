@@ -13,6 +13,12 @@ import { isMcpHostError } from '../errors/mcp-host-error.js';
  */
 export type CallOutcome = 'ok' | 'tool_error' | 'error' | 'cancelled' | 'timeout';
 
+/**
+ * The server key under which metrics count native tools (registered on the host, not served by
+ * an MCP server); parentheses keep it apart from configured server names.
+ */
+export const NATIVE_SERVER = '(native)';
+
 export const CALL_OUTCOMES: readonly CallOutcome[] = [
   'ok',
   'tool_error',

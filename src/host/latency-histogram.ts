@@ -84,15 +84,25 @@ export class LatencyHistogram {
   }
 
   record(durationMs: number): void {
+    this.recordInBucket(this.bucketOf(durationMs), durationMs);
+  }
+
+  /**
+   * The bucket `record` would count `durationMs` in. With `recordInBucket`, lets several
+   * histograms of the same options share one `Math.log`.
+   */
+  bucketOf(durationMs: number): number {
+    if (!(durationMs > this.minMs)) return 0;
+    const last = this.#counts.length - 1;
+    const index = Math.ceil((Math.log(durationMs) - this.#lnMin) * this.#inverseLnGamma);
+    // Past maxMs (and Infinity, which recordInBucket then counts as 0): the last bucket.
+    return index >= last ? last : index < 1 ? 1 : index;
+  }
+
+  /** Records `durationMs` in `bucket`, which must come from `bucketOf` of a same-options histogram. */
+  recordInBucket(bucket: number, durationMs: number): void {
     const value = durationMs >= 0 && durationMs < Infinity ? durationMs : 0;
-    const counts = this.#counts;
-    let index = 0;
-    if (value > this.minMs) {
-      index = Math.ceil((Math.log(value) - this.#lnMin) * this.#inverseLnGamma);
-      if (index >= counts.length) index = counts.length - 1;
-      else if (index < 1) index = 1;
-    }
-    counts[index]! += 1;
+    this.#counts[value === durationMs ? bucket : 0]! += 1;
     this.#count += 1;
     this.#sum += value;
     if (value < this.#min) this.#min = value;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JsonRpcError } from '../errors/json-rpc-error.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
-import { classifyCallError } from './call-outcome.js';
+import { NATIVE_SERVER, classifyCallError } from './call-outcome.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import { HostMetrics, OTHER_ERROR_CODE, OTHER_TOOLS, type CallSample } from './metrics.js';
 
@@ -218,6 +218,14 @@ describe('HostMetrics', () => {
     expectWithin(latency.p90, 900, 0.01);
     expectWithin(latency.p99, 990, 0.01);
     expect(latency.max).toBe(1000);
+  });
+
+  it('counts native tools (no server) under (native)', () => {
+    const metrics = new HostMetrics();
+    metrics.recordCall(sample({ server: undefined, tool: 'search' }));
+    const snapshot = metrics.snapshot();
+    expect(snapshot.servers[NATIVE_SERVER]).toMatchObject({ calls: 1 });
+    expect(snapshot.tools['search']).toMatchObject({ server: NATIVE_SERVER, calls: 1 });
   });
 
   it('forgets a removed server with its tools, and reset() forgets everything', () => {

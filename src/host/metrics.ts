@@ -3,7 +3,7 @@
  * `recordCall` is on the host's hot path: two map lookups, a few additions and one `Math.log`, no
  * allocation once a tool has been seen (its first call allocates its counters and histogram).
  */
-import type { CallOutcome } from './call-outcome.js';
+import { NATIVE_SERVER, type CallOutcome } from './call-outcome.js';
 import {
   LatencyHistogram,
   type LatencyHistogramOptions,
@@ -12,8 +12,8 @@ import {
 
 /** One finished tool call, as the host reports it. */
 export interface CallSample {
-  /** The server's key in the host's configuration. */
-  server: string;
+  /** The server's key in the host's configuration; `undefined` for a native tool. */
+  server: string | undefined;
   /** The tool's exposed (namespaced) name, unique across servers: the key of `tools`. */
   tool: string;
   /** From the call's start to its outcome; every outcome is counted in the latency. */
@@ -53,6 +53,7 @@ export interface MetricsSnapshot {
   /** When counting started (construction or the last `reset()`), ISO 8601. */
   since: string;
   total: CallStatsSnapshot;
+  /** By server key; native tools under `(native)` (`NATIVE_SERVER`). */
   servers: Record<string, CallStatsSnapshot>;
   tools: Record<string, ToolStatsSnapshot>;
 }
@@ -95,7 +96,7 @@ class CallStats {
     this.latency = new LatencyHistogram(histogram);
   }
 
-  record(sample: CallSample, maxErrorCodes: number): void {
+  record(sample: CallSample, bucket: number, maxErrorCodes: number): void {
     this.calls += 1;
     switch (sample.outcome) {
       case 'ok':
@@ -125,7 +126,7 @@ class CallStats {
     }
     if (sample.bytesIn !== undefined && sample.bytesIn > 0) this.bytesIn += sample.bytesIn;
     if (sample.bytesOut !== undefined && sample.bytesOut > 0) this.bytesOut += sample.bytesOut;
-    this.latency.record(sample.durationMs);
+    this.latency.recordInBucket(bucket, sample.durationMs);
   }
 
   snapshot(): CallStatsSnapshot {
@@ -166,25 +167,28 @@ export class HostMetrics {
   }
 
   recordCall(sample: CallSample): void {
-    let server = this.#servers.get(sample.server);
+    const serverName = sample.server ?? NATIVE_SERVER;
+    let server = this.#servers.get(serverName);
     if (server === undefined) {
-      server = new CallStats(this.#histogram, sample.server);
-      this.#servers.set(sample.server, server);
+      server = new CallStats(this.#histogram, serverName);
+      this.#servers.set(serverName, server);
     }
     let tool = this.#tools.get(sample.tool);
     if (tool === undefined) {
       const key = this.#tools.size >= this.#maxTools ? OTHER_TOOLS : sample.tool;
       tool = this.#tools.get(key);
       if (tool === undefined) {
-        tool = new CallStats(this.#histogram, sample.server);
+        tool = new CallStats(this.#histogram, serverName);
         this.#tools.set(key, tool);
       }
     }
-    if (tool.server !== sample.server) tool.server = sample.server;
+    if (tool.server !== serverName) tool.server = serverName;
+    // All histograms share their options: one bucket computation (one Math.log) serves the three.
+    const bucket = this.#total.latency.bucketOf(sample.durationMs);
     const maxErrorCodes = this.#maxErrorCodes;
-    server.record(sample, maxErrorCodes);
-    tool.record(sample, maxErrorCodes);
-    this.#total.record(sample, maxErrorCodes);
+    server.record(sample, bucket, maxErrorCodes);
+    tool.record(sample, bucket, maxErrorCodes);
+    this.#total.record(sample, bucket, maxErrorCodes);
   }
 
   snapshot(): MetricsSnapshot {

@@ -204,6 +204,47 @@ describe('applyResultBudget', () => {
     expect(textLikeBytes(out)).toBeLessThanOrEqual(3000);
   });
 
+  it('keeps every mix of blocks within the budget (seeded random cases)', () => {
+    let state = 7;
+    const rng = () => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state / 2 ** 32;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
+    const units = ['a', 'é', '€', '😀', '\n', '"'];
+    for (let round = 0; round < 300; round++) {
+      const content: ContentBlock[] = [];
+      const count = 1 + Math.floor(rng() * 30);
+      for (let index = 0; index < count; index++) {
+        const size = Math.floor(rng() ** 3 * 20_000);
+        const kind = pick(['text', 'text', 'text', 'image', 'resource', 'link']);
+        if (kind === 'image') content.push(image(size));
+        else if (kind === 'link')
+          content.push({ type: 'resource_link', uri: `file:///${index}`, name: `${index}` });
+        else {
+          const value = pick(units).repeat(size);
+          content.push(
+            kind === 'text'
+              ? text(value)
+              : { type: 'resource', resource: { uri: `file:///${index}`, text: value } },
+          );
+        }
+      }
+      const result: CallToolResult =
+        rng() < 0.3
+          ? { content, structuredContent: { data: 'd'.repeat(Math.floor(rng() * 30_000)) } }
+          : { content };
+      const maxBytes = 1024 + Math.floor(rng() * 40_000);
+      const maxImageBytes = Math.floor(rng() * 20_000);
+      const outcome = applyResultBudget(result, { maxBytes, maxImageBytes });
+      expect(outcome.originalBytes).toBe(resultByteLength(result));
+      expect(textLikeBytes(outcome.result)).toBeLessThanOrEqual(maxBytes);
+      for (const block of outcome.result.content)
+        if (block.type === 'image') expect(block.data.length).toBeLessThanOrEqual(maxImageBytes);
+      if (!outcome.truncated) expect(outcome.result).toBe(result);
+    }
+  });
+
   it('handles empty and odd results, and refuses a bad budget', () => {
     expect(applyResultBudget({ content: [] }, { maxBytes: 0 }).truncated).toBe(false);
     const odd = {

@@ -26,8 +26,8 @@ export const TOOL_CALL_CHANNEL_NAMES = {
  * are references, not copies: subscribers must not change them.
  */
 export interface ToolCallTrace {
-  /** The server's key in the host's configuration. */
-  server: string;
+  /** The server's key in the host's configuration; `undefined` for a native tool. */
+  server: string | undefined;
   /** The tool's exposed name. */
   tool: string;
   /** The calling agent, when known. */
@@ -93,7 +93,7 @@ export const toolCallChannels = {
  * `traceToolCallError`, which do nothing with `undefined`.
  */
 export function traceToolCallStart(
-  server: string,
+  server: string | undefined,
   tool: string,
   args: unknown,
   caller?: string,

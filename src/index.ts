@@ -18,3 +18,4 @@ export {
   type TransportDefinition,
 } from './state/server-identity.js';
 export * from './schema/index.js';
+export * from './host/index.js';

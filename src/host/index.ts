@@ -1,5 +1,24 @@
 /** The host: many MCP servers as one toolset (see docs/host.md). */
 export {
+  McpHost,
+  DEFAULT_HOST_CLOSE_TIMEOUT_MS,
+  type HostCallOptions,
+  type McpHostOptions,
+  type ToolCallEvent,
+  type ToolsChangedEvent,
+} from './mcp-host.js';
+export type {
+  ApprovalRequest,
+  CallContext,
+  HostOptions,
+  HostServerDefinition,
+  HostTool,
+  NativeTool,
+} from './host-options.js';
+export type { ServerState, ServerStatus } from './server-status.js';
+export type { HealthCheckOptions } from './server-slot.js';
+export type { RestartOptions } from './restart-policy.js';
+export {
   ToolNames,
   assignNames,
   exposedName,
@@ -31,3 +50,7 @@ export {
   type ToolFilterSpec,
 } from './tool-filters.js';
 export { ResourceRoutes, type ResourceConflict } from './resource-routes.js';
+export type { AuditRecord, AuditSink } from './audit.js';
+export { AuditRingSink } from './audit.js';
+export type { MetricsSnapshot } from './metrics.js';
+export { TOOL_CALL_CHANNEL_NAMES } from './tracing.js';

@@ -355,8 +355,7 @@ describe('ToolPins', () => {
     expect(review.changed).toEqual(['forecast']);
     expect(asked.map((c) => [c.kind, c.tool.name])).toEqual([
       ['changed', 'forecast'],
-      ['new', 'alerts'],
-      ['new', 'broken'],
+      ['new', 'broken'], // not alerts: held at the first listing, and unchanged since
     ]);
     expect(asked[0]).toMatchObject({
       identity: ID,
@@ -364,10 +363,16 @@ describe('ToolPins', () => {
       previousPin: await toolPin(forecast),
       diff: { summary: 'description changed' },
     });
-    // Unchanged tools are not asked about again.
+    // Unchanged tools are not asked about again, nor are definitions it held.
     asked.length = 0;
-    await pins.review(ID, [changed]);
+    expect(names(await pins.review(ID, [changed, alerts, broken])).quarantined).toEqual([
+      'alerts',
+      'broken',
+    ]);
     expect(asked).toEqual([]);
+    // A held tool that changes again is asked about again.
+    await pins.review(ID, [changed, variant(alerts, (t) => (t.description = 'v2'))]);
+    expect(asked.map((c) => [c.kind, c.tool.name])).toEqual([['new', 'alerts']]);
   });
 
   it('refuses a bad policy, store or identity', async () => {

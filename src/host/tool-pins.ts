@@ -37,12 +37,34 @@ import type { Tool } from '../protocol/types.js';
 import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
 import type { StateStore } from '../state/state-store.js';
 import {
-  diffToolDefinitions,
-  pinnedDefinition,
-  type PinnedDefinition,
-  type ToolDiff,
-} from './tool-diff.js';
+  diffStored,
+  PINS_NAMESPACE,
+  readRecord,
+  storedDiffBase,
+  writeRecord,
+  type PinsRecord,
+  type StoredDefinition,
+  type StoredPins,
+  type StoredTool,
+} from './pin-record.js';
+import type {
+  PinChange,
+  PinDecision,
+  PinEvent,
+  PinPolicy,
+  PinRecord,
+  PinReview,
+  QuarantinedTool,
+} from './pin-types.js';
+import { diffToolDefinitions, pinnedDefinition, type PinnedDefinition } from './tool-diff.js';
 
+export * from './pin-types.js';
+export { PINS_FORMAT_VERSION, PINS_NAMESPACE } from './pin-record.js';
+export {
+  MAX_ERROR_DIFF_CHANGES,
+  quarantinedError,
+  type QuarantineReason,
+} from './quarantined-error.js';
 export {
   diffToolDefinitions,
   pinnedDefinition,
@@ -52,108 +74,16 @@ export {
   type ToolDiffOptions,
 } from './tool-diff.js';
 
-/** The state store namespace of pins; the key is the server identity. */
-export const PINS_NAMESPACE = 'pins';
-/** The format version of a stored pin record. */
-export const PINS_FORMAT_VERSION = 1;
 /** Default of `maxRemovedPins`. */
 export const DEFAULT_MAX_REMOVED_PINS = 1_000;
 /** Default of `maxDefinitionChars`: definitions longer than this are pinned by hash only. */
 export const DEFAULT_MAX_DEFINITION_CHARS = 256 * 1024;
 /** How often a review is retried when another writer changed the same pins meanwhile. */
 export const MAX_REVIEW_ATTEMPTS = 4;
-/** The diff carried by a `TOOL_QUARANTINED` error keeps at most this many changes. */
-export const MAX_ERROR_DIFF_CHANGES = 20;
 
 /** The pin of a tool: SHA-256 (hex) of the canonical JSON of its `pinnedDefinition`. */
 export async function toolPin(tool: Tool | PinnedDefinition): Promise<string> {
   return sha256Hex(canonicalJson(pinnedDefinition(tool)));
-}
-
-/** What the policy is asked about. */
-export interface PinChange {
-  identity: string;
-  /**
-   * `first-listing`: the identity has no pins yet; `new`: the tool has never been pinned for it;
-   * `changed`: its definition differs from its pin.
-   */
-  kind: 'first-listing' | 'new' | 'changed';
-  tool: Tool;
-  /** The pin of the listed definition. */
-  pin: string;
-  /** For `changed`: the pin it had. */
-  previousPin?: string;
-  /** From the pinned definition to the listed one (for a new tool, one `added` change). */
-  diff: ToolDiff;
-}
-
-export type PinDecision = 'approve' | 'quarantine';
-
-/**
- * `trust-on-first-use` (default): approve the first listing and new tools, quarantine changes.
- * `strict`: approve the first listing, quarantine new tools and changes. Or an object whose
- * `decide` is asked about every first-listing, new and changed tool (unchanged ones are allowed
- * without asking); if it throws, the tool is quarantined.
- */
-export type PinPolicy =
-  | 'trust-on-first-use'
-  | 'strict'
-  | { decide(change: PinChange): Promise<PinDecision> | PinDecision };
-
-/** `invalid`: the definition cannot be pinned (not JSON data) or its name is listed twice with different definitions. */
-export type QuarantineReason = 'changed' | 'new' | 'invalid';
-
-export interface QuarantinedTool {
-  tool: Tool;
-  reason: QuarantineReason;
-  /** The pin of the held definition, for `approve(…, { pin })`; undefined when `invalid`. */
-  pin: string | undefined;
-  diff: ToolDiff;
-}
-
-export interface PinReview {
-  /** Tools that may be shown and called, in listing order. */
-  allowed: Tool[];
-  /** Tools to hide, whose calls fail with `quarantinedError`. */
-  quarantined: QuarantinedTool[];
-  /** Names listed now that were not listed at the previous review (all of them at the first). */
-  added: string[];
-  /** Names whose definition differs from their pin (approved by the policy or quarantined). */
-  changed: string[];
-  /** Names listed at the previous review and not now. */
-  removed: string[];
-}
-
-export type PinEvent =
-  | {
-      type: 'pinned';
-      identity: string;
-      tool: string;
-      pin: string;
-      reason: 'first-listing' | 'new' | 'changed' | 'approved';
-      /** For `changed` and `approved`: from the previous pin, when there was one. */
-      diff?: ToolDiff;
-    }
-  | {
-      type: 'quarantined';
-      identity: string;
-      tool: string;
-      pin: string | undefined;
-      reason: QuarantineReason;
-      diff: ToolDiff;
-    }
-  | { type: 'removed'; identity: string; tool: string };
-
-/** One tool's stored pin and pending definition, as `entries()` shows them. */
-export interface PinRecord {
-  name: string;
-  /** The pinned hash; undefined for a new tool held for approval. */
-  pin: string | undefined;
-  pinnedAt: string | undefined;
-  /** Set when the tool was no longer listed. */
-  removedAt: string | undefined;
-  /** A quarantined definition waiting for approval. */
-  pending: { pin: string; reason: 'changed' | 'new'; since: string } | undefined;
 }
 
 export interface ToolPinsOptions {
@@ -172,25 +102,6 @@ export interface ToolPinsOptions {
   logger?: Logger;
   /** The clock, for tests. */
   now?: () => Date;
-}
-
-/** A stored definition: its pin, and the definition unless it was too large to keep. */
-interface StoredDefinition {
-  pin: string;
-  definition?: PinnedDefinition;
-}
-
-interface StoredTool {
-  pin?: string;
-  definition?: PinnedDefinition;
-  pinnedAt?: string;
-  removedAt?: string;
-  pending?: StoredDefinition & { reason: 'changed' | 'new'; since: string };
-}
-
-interface StoredPins {
-  version: number;
-  tools: Record<string, StoredTool>;
 }
 
 /** A listed tool, hashed. */
@@ -410,38 +321,44 @@ export class ToolPins {
 
   /** Hashes every listed tool; sets aside those that cannot be pinned and clashing duplicates. */
   async #hash(tools: readonly Tool[]): Promise<{ listed: Listed[]; invalid: QuarantinedTool[] }> {
-    const byName = new Map<string, Listed[]>();
     const invalid: QuarantinedTool[] = [];
-    for (const tool of tools) {
+    // Canonicalise every tool first, then hash them all at once.
+    const texts = tools.map((tool): string | undefined => {
       const name = (tool as { name?: unknown } | null)?.name;
       if (typeof name !== 'string' || name === '') {
         invalid.push(invalidTool(tool, 'the tool has no name'));
-        continue;
+        return undefined;
       }
-      let text: string;
       try {
-        text = canonicalJson(pinnedDefinition(tool));
+        return canonicalJson(pinnedDefinition(tool));
       } catch (error) {
-        invalid.push(
-          invalidTool(tool, `its definition cannot be pinned (${(error as Error).message})`),
-        );
-        continue;
+        const why = error instanceof Error ? error.message : String(error);
+        invalid.push(invalidTool(tool, `its definition cannot be pinned (${why})`));
+        return undefined;
       }
-      const pin = await sha256Hex(text);
-      const definition =
+    });
+    const pins = await Promise.all(
+      texts.map((text) => (text === undefined ? Promise.resolve(undefined) : sha256Hex(text))),
+    );
+    const byName = new Map<string, Listed[]>();
+    tools.forEach((tool, index) => {
+      const text = texts[index];
+      const pin = pins[index];
+      if (text === undefined || pin === undefined) return;
+      const stored: StoredDefinition =
         text.length <= this.#maxDefinitionChars
-          ? (JSON.parse(text) as PinnedDefinition)
-          : undefined;
-      const entry: Listed = { tool, name, stored: { pin, ...(definition ? { definition } : {}) } };
-      const same = byName.get(name);
-      if (same === undefined) byName.set(name, [entry]);
+          ? { pin, definition: JSON.parse(text) as PinnedDefinition }
+          : { pin };
+      const entry: Listed = { tool, name: tool.name, stored };
+      const same = byName.get(tool.name);
+      if (same === undefined) byName.set(tool.name, [entry]);
       else same.push(entry);
-    }
+    });
     const listed: Listed[] = [];
     for (const [name, entries] of byName) {
-      const pins = new Set(entries.map((entry) => entry.stored.pin));
+      const distinct = new Set(entries.map((entry) => entry.stored.pin));
       // Identical duplicates are one tool; differing ones cannot be told apart when called.
-      if (pins.size === 1) listed.push(entries[0]!);
+      if (distinct.size === 1) listed.push(entries[0]!);
       else
         for (const entry of entries)
           invalid.push(
@@ -467,6 +384,12 @@ export class ToolPins {
       if (kind === 'unchanged') continue;
       const key = decisionKey(kind, item.name, entry?.pin, item.stored.pin);
       if (decisions.has(key)) continue;
+      // Held already: it stays held until approve() (or until it changes again); the policy is
+      // not asked about the same definition at every listing.
+      if (entry?.pending?.pin === item.stored.pin) {
+        decisions.set(key, 'quarantine');
+        continue;
+      }
       const previous =
         entry?.pin === undefined ? undefined : storedDiffBase(entry.pin, entry.definition);
       const change: PinChange = {
@@ -604,88 +527,6 @@ export class ToolPins {
   }
 }
 
-/**
- * The error of a call to a quarantined tool: `TOOL_QUARANTINED`, naming server and tool, with the
- * reason, the diff's summary and at most `MAX_ERROR_DIFF_CHANGES` of its changes in `details`.
- */
-export function quarantinedError(
-  server: string,
-  tool: string,
-  diff: ToolDiff,
-  reason: QuarantineReason = 'changed',
-): McpHostError {
-  const why =
-    reason === 'new'
-      ? 'it is new and held for approval'
-      : reason === 'invalid'
-        ? 'its definition cannot be pinned'
-        : 'its definition changed since it was pinned';
-  const changes = diff.changes.slice(0, MAX_ERROR_DIFF_CHANGES);
-  return new McpHostError(
-    'TOOL_QUARANTINED',
-    `server '${server}': tool '${tool}' is quarantined: ${why} (${diff.summary}); it cannot be called until the change is approved`,
-    {
-      serverName: server,
-      tool,
-      details: {
-        reason,
-        summary: diff.summary,
-        changes,
-        truncated: diff.truncated || changes.length < diff.changes.length,
-      },
-    },
-  );
-}
-
-/** A record in memory: tools in a Map (a tool may be called `__proto__`). */
-interface PinsRecord {
-  exists: boolean;
-  tools: Map<string, StoredTool>;
-}
-
-function readRecord(value: StoredPins | undefined, identity: string): PinsRecord {
-  if (value === undefined) return { exists: false, tools: new Map() };
-  if (typeof value === 'object' && value !== null && value.version > PINS_FORMAT_VERSION)
-    throw new McpHostError(
-      'STATE_VERSION_UNSUPPORTED',
-      `tool pins of '${identity}' were written by a newer mcp-host (format ${String(value.version)})`,
-      { details: { identity, version: value.version } },
-    );
-  const tools = new Map<string, StoredTool>();
-  const stored = (value as { tools?: unknown } | null)?.tools;
-  // A malformed entry is dropped (its tool is then new again); the record still exists, so the
-  // next listing is not a first listing.
-  if (typeof stored === 'object' && stored !== null)
-    for (const [name, entry] of Object.entries(stored as Record<string, unknown>))
-      if (isStoredTool(entry)) tools.set(name, entry);
-  return { exists: true, tools };
-}
-
-function writeRecord(record: PinsRecord): StoredPins {
-  const tools = [...record.tools].map(([name, entry]): [string, StoredTool] => [
-    name,
-    dropUndefined(entry),
-  ]);
-  return { version: PINS_FORMAT_VERSION, tools: Object.fromEntries(tools) };
-}
-
-function dropUndefined(entry: StoredTool): StoredTool {
-  return Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined));
-}
-
-function isStoredTool(value: unknown): value is StoredTool {
-  if (typeof value !== 'object' || value === null) return false;
-  const entry = value as StoredTool;
-  const pinOk = entry.pin === undefined || typeof entry.pin === 'string';
-  const pending = entry.pending as unknown;
-  const pendingOk =
-    pending === undefined ||
-    (typeof pending === 'object' &&
-      pending !== null &&
-      typeof (pending as { pin?: unknown }).pin === 'string');
-  return pinOk && pendingOk && (entry.pin !== undefined || pending !== undefined);
-}
-
 function classify(
   record: PinsRecord,
   entry: StoredTool | undefined,
@@ -703,21 +544,6 @@ function decisionKey(
   pin: string,
 ): string {
   return `${kind}\u0000${previousPin ?? ''}\u0000${pin}\u0000${name}`;
-}
-
-function storedDiffBase(pin: string, definition: PinnedDefinition | undefined): StoredDefinition {
-  return definition === undefined ? { pin } : { pin, definition };
-}
-
-/** The diff between two stored definitions; a definition kept by hash only gives a one-line diff. */
-function diffStored(before: StoredDefinition, after: StoredDefinition): ToolDiff {
-  if (before.definition !== undefined && after.definition !== undefined)
-    return diffToolDefinitions(before.definition, after.definition);
-  return {
-    changes: [{ path: '', kind: 'changed' }],
-    truncated: true,
-    summary: 'definition changed (too large to keep; only its hash is known)',
-  };
 }
 
 function invalidTool(tool: Tool, why: string): QuarantinedTool {

@@ -1,0 +1,101 @@
+import { McpHostError } from '../errors/index.js';
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+/**
+ * Bounds the calls in flight to one server, with a bounded queue behind them: a call over both
+ * limits fails at once with `QUEUE_FULL` (back-pressure the caller can see) instead of piling up.
+ * A queued call whose signal aborts leaves the queue at once. `release()` hands the slot to the
+ * oldest waiter without letting a newcomer jump the queue.
+ */
+export class CallLimiter {
+  readonly #maxInFlight: number;
+  readonly #maxQueue: number;
+  readonly #serverName: string;
+  readonly #queue: Waiter[] = [];
+  #head = 0;
+  #inFlight = 0;
+
+  constructor(serverName: string, maxInFlight: number, maxQueue: number) {
+    this.#serverName = serverName;
+    this.#maxInFlight = Math.max(1, maxInFlight);
+    this.#maxQueue = Math.max(0, maxQueue);
+  }
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  get queued(): number {
+    return this.#queue.length - this.#head;
+  }
+
+  /** Resolves (synchronously when a slot is free: returns undefined) once the call may start. */
+  acquire(tool: string, signal: AbortSignal | undefined): Promise<void> | undefined {
+    if (this.#inFlight < this.#maxInFlight && this.queued === 0) {
+      this.#inFlight++;
+      return undefined;
+    }
+    if (this.queued >= this.#maxQueue) {
+      return Promise.reject(
+        new McpHostError(
+          'QUEUE_FULL',
+          `server '${this.#serverName}': ${this.#inFlight} calls in flight and ${this.queued} queued (the limits); '${tool}' was not queued`,
+          {
+            serverName: this.#serverName,
+            tool,
+            details: { inFlight: this.#inFlight, queued: this.queued },
+          },
+        ),
+      );
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
+      if (signal !== undefined) {
+        waiter.onAbort = () => {
+          const index = this.#queue.indexOf(waiter, this.#head);
+          if (index >= 0) this.#queue.splice(index, 1);
+          reject(
+            new McpHostError(
+              'ABORTED',
+              `server '${this.#serverName}': '${tool}' was cancelled while queued`,
+              { serverName: this.#serverName, tool, cause: signal.reason },
+            ),
+          );
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.#queue.push(waiter);
+    });
+  }
+
+  release(): void {
+    if (this.#head < this.#queue.length) {
+      const waiter = this.#queue[this.#head++]!;
+      if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+        this.#queue.splice(0, this.#head);
+        this.#head = 0;
+      }
+      if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.resolve(); // the slot passes to the waiter: inFlight stays the same
+      return;
+    }
+    this.#inFlight--;
+  }
+
+  /** Fails every queued call with `error` (the server went away). */
+  rejectQueued(error: unknown): void {
+    const waiters = this.#queue.splice(this.#head);
+    this.#queue.length = 0;
+    this.#head = 0;
+    for (const waiter of waiters) {
+      if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.reject(error);
+    }
+  }
+}

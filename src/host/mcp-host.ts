@@ -1,0 +1,542 @@
+import type { CallOptions } from '../client/mcp-client.js';
+import type { JsonRpcError } from '../errors/index.js';
+import { McpHostError, toMcpHostError } from '../errors/index.js';
+import { Emitter } from '../internal/emitter.js';
+import { silentLogger, type Logger } from '../internal/logger.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  JsonObject,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  Tool,
+} from '../protocol/index.js';
+import { createSchemaValidator, type SchemaValidator } from '../schema/index.js';
+import { createAuditRecord, type AuditSink } from './audit.js';
+import { classifyCallError, type CallOutcome } from './call-outcome.js';
+import { cleanArguments } from './clean-arguments.js';
+import { HostMetrics, type MetricsSnapshot } from './metrics.js';
+import { applyResultBudget, resultByteLength } from './result-budget.js';
+import { traceToolCallEnd, traceToolCallError, traceToolCallStart } from './tracing.js';
+import type {
+  CallContext,
+  HostOptions,
+  HostServerDefinition,
+  HostTool,
+  NativeTool,
+} from './host-options.js';
+import { HostCatalogue, type CatalogueEntry } from './host-catalogue.js';
+import { ServerSlot, type HealthCheckOptions, type ToolReview } from './server-slot.js';
+import type { ServerStatus } from './server-status.js';
+import type { RestartOptions } from './restart-policy.js';
+import { settlesWithin } from '../internal/wait.js';
+
+export const DEFAULT_MAX_RESULT_BYTES = 1024 * 1024;
+export const DEFAULT_HOST_CLOSE_TIMEOUT_MS = 5_000;
+
+/** Options of one `host.callTool`. */
+export interface HostCallOptions extends CallOptions {
+  /** Who is calling: seen by the filter, per-agent permissions and the approval hook. */
+  context?: CallContext;
+}
+
+/** A tool call as events and audit see it (no argument values). */
+export interface ToolCallEvent {
+  phase: 'started' | 'completed' | 'failed';
+  tool: string;
+  server: string | undefined;
+  originalName: string;
+  agent: string | undefined;
+  /** Milliseconds since the call started (0 when it starts). */
+  durationMs: number;
+  /** `ok`, `tool_error` (an `isError` result) or the failure's code (`jsonrpc:<n>` for JSON-RPC errors). */
+  outcome?: string;
+  error?: McpHostError | JsonRpcError;
+}
+
+/** The host's whole tool list changed: what was added and removed, by exposed name. */
+export interface ToolsChangedEvent {
+  server: string | undefined;
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+export interface McpHostOptions extends HostOptions {
+  restart?: RestartOptions;
+  health?: HealthCheckOptions;
+  /** Check arguments against the tool's `inputSchema` before sending (default true). */
+  validateArguments?: boolean;
+  schemaValidator?: SchemaValidator;
+  /** Receives one record per call (time, caller, server, tool, argument digest, outcome, duration). */
+  audit?: AuditSink;
+  /** Put the (redacted) argument values in audit records too (default false: a digest only). */
+  auditArguments?: boolean;
+}
+
+/**
+ * Many MCP servers as one toolset. Servers are added, removed, enabled, disabled and restarted by
+ * name at run time and supervised (restart with backoff, crash-loop limit, health checks). Their
+ * tools, and native tools registered beside them, are offered under one namespace
+ * (`mcp__{server}__{tool}`), behind the host's filter, permissions and approval hook; one
+ * `callTool` routes each call to its server. See docs/host.md.
+ */
+export class McpHost implements AsyncDisposable {
+  readonly #options: McpHostOptions;
+  readonly #logger: Logger;
+  readonly #slots = new Map<string, ServerSlot>();
+  readonly #catalogue = new HostCatalogue();
+  readonly #validator: SchemaValidator | undefined;
+  readonly #statusEmitter = new Emitter<ServerStatus>();
+  readonly #toolsEmitter = new Emitter<ToolsChangedEvent>();
+  readonly #callEmitter = new Emitter<ToolCallEvent>();
+  readonly #metrics = new HostMetrics();
+  #closing: Promise<void> | undefined;
+
+  /** A server changed state (connecting, ready, restarting, crash_loop, ...). */
+  readonly onServerStatus = this.#statusEmitter.event;
+  /** The tool list changed (a server connected, relisted, or left; a native tool came or went). */
+  readonly onToolsChanged = this.#toolsEmitter.event;
+  /** Every tool call: started, then completed or failed. */
+  readonly onToolCall = this.#callEmitter.event;
+
+  constructor(options: McpHostOptions = {}) {
+    this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
+    this.#validator =
+      options.validateArguments === false
+        ? undefined
+        : (options.schemaValidator ?? createSchemaValidator());
+    for (const server of options.servers ?? []) this.#addSlot(server);
+  }
+
+  // ---- servers ----------------------------------------------------------------------------------
+
+  /** Connects every enabled, non-lazy server in parallel; resolves when each has settled. */
+  async start(): Promise<ServerStatus[]> {
+    this.#assertOpen();
+    await Promise.all(
+      [...this.#slots.values()]
+        .filter((slot) => slot.definition.lazy !== true)
+        .map((slot) => slot.connect()),
+    );
+    return this.status();
+  }
+
+  /** Registers a server (and connects it unless disabled or lazy). Names are unique. */
+  async addServer(definition: HostServerDefinition): Promise<ServerStatus> {
+    this.#assertOpen();
+    const slot = this.#addSlot(definition);
+    if (definition.lazy !== true) await slot.connect();
+    return slot.status();
+  }
+
+  /** Disconnects and forgets a server; its tools leave the list. */
+  async removeServer(name: string): Promise<void> {
+    const slot = this.#slot(name);
+    this.#slots.delete(name);
+    await slot.close();
+  }
+
+  /** Connects a server now (an idle or lazy one, or one waiting for its next restart). */
+  async connectServer(name: string): Promise<ServerStatus> {
+    const slot = this.#slot(name);
+    await slot.connect();
+    return slot.status();
+  }
+
+  /** Closes a server's connection but keeps it enabled (`idle`): its next call reconnects it. */
+  async disconnectServer(name: string): Promise<ServerStatus> {
+    const slot = this.#slot(name);
+    await slot.disconnect();
+    return slot.status();
+  }
+
+  async enableServer(name: string): Promise<ServerStatus> {
+    const slot = this.#slot(name);
+    await slot.enable();
+    return slot.status();
+  }
+
+  async disableServer(name: string): Promise<ServerStatus> {
+    const slot = this.#slot(name);
+    await slot.disable();
+    return slot.status();
+  }
+
+  /** Reconnects a server now: also the way out of `crash_loop`, `failed` and `needs_auth`. */
+  async restartServer(name: string): Promise<ServerStatus> {
+    const slot = this.#slot(name);
+    await slot.restart();
+    return slot.status();
+  }
+
+  /** Every server's status, in registration order. */
+  status(): ServerStatus[] {
+    return [...this.#slots.values()].map((slot) => slot.status());
+  }
+
+  serverStatus(name: string): ServerStatus {
+    return this.#slot(name).status();
+  }
+
+  // ---- tools ------------------------------------------------------------------------------------
+
+  /** Registers a native tool beside the MCP tools; its name must be free (`INVALID_ARGUMENT`). */
+  registerTool(tool: NativeTool): void {
+    this.#assertOpen();
+    this.#catalogue.addNative(tool, (event) => this.#toolsEmitter.fire(event));
+  }
+
+  unregisterTool(name: string): boolean {
+    return this.#catalogue.removeNative(name, (event) => this.#toolsEmitter.fire(event));
+  }
+
+  /**
+   * Every tool the caller may see: ready servers' tools (after static filters and the pin check)
+   * and native tools, under their exposed names, minus what the host's filter hides from it.
+   */
+  tools(context?: CallContext): HostTool[] {
+    for (const slot of this.#slots.values()) void slot.tools; // stale-while-revalidate
+    const filter = this.#options.filter;
+    const all = this.#catalogue.list();
+    return filter === undefined ? all : all.filter((tool) => filter(tool, context));
+  }
+
+  /**
+   * Calls a tool by its exposed name, wherever it lives. Refused before sending (typed errors):
+   * an unknown name (`TOOL_NOT_FOUND`), a tool hidden from this caller or refused by the approval
+   * hook (`TOOL_DENIED`), a quarantined tool (`TOOL_QUARANTINED`), a server that is down
+   * (`SERVER_UNAVAILABLE`, at once), a full queue (`QUEUE_FULL`). Arguments that do not match the
+   * tool's `inputSchema`, and native tools that throw, give an error result the model can read.
+   */
+  callTool(
+    name: string,
+    args: JsonObject = {},
+    options: HostCallOptions = {},
+  ): Promise<CallToolResult> {
+    const entry = this.#catalogue.get(name);
+    if (entry === undefined) return Promise.reject(this.#notFound(name));
+    const context = options.context;
+    const filter = this.#options.filter;
+    if (filter !== undefined && !filter(entry.tool, context))
+      return Promise.reject(this.#denied(entry, 'hidden from this caller by the host filter'));
+    return this.#call(entry, args, options);
+  }
+
+  async #call(
+    entry: CatalogueEntry,
+    args: JsonObject,
+    options: HostCallOptions,
+  ): Promise<CallToolResult> {
+    const started = performance.now();
+    const tool = entry.tool;
+    const agent = options.context?.agent;
+    const trace = traceToolCallStart(tool.server, tool.name, args, agent);
+    this.#event('started', tool, agent, 0);
+    let result: CallToolResult;
+    try {
+      const approve = this.#options.approve;
+      if (approve !== undefined) {
+        const approved = await approve({ tool, args, context: options.context });
+        if (!approved) throw this.#denied(entry, 'refused by the approval hook');
+      }
+      const cleaned = cleanArguments(args, tool.inputSchema);
+      const invalid = await this.#checkArguments(tool, cleaned);
+      result =
+        invalid ??
+        (entry.kind === 'native'
+          ? await runNative(entry.native, cleaned, options)
+          : await entry.slot.callTool(tool.originalName, cleaned, {
+              signal: options.signal,
+              timeoutMs: options.timeoutMs ?? this.#options.callTimeoutMs,
+              onProgress: options.onProgress,
+            }));
+    } catch (error) {
+      const failure = toMcpHostError(error, { serverName: tool.server, tool: tool.name });
+      const { outcome, errorCode } = classifyCallError(failure);
+      const durationMs = performance.now() - started;
+      this.#metrics.recordCall({
+        server: tool.server,
+        tool: tool.name,
+        durationMs,
+        outcome,
+        errorCode,
+      });
+      this.#audit(tool, agent, args, outcome, durationMs, errorCode);
+      traceToolCallError(trace, failure, outcome, errorCode);
+      this.#event('failed', tool, agent, durationMs, errorCode, failure);
+      throw failure;
+    }
+    const outcome = result.isError === true ? 'tool_error' : 'ok';
+    const budget = this.#options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    const bytesIn = resultByteLength(result);
+    if (budget > 0 && bytesIn > budget) {
+      const limited = applyResultBudget(result, { maxBytes: budget });
+      if (limited.truncated)
+        this.#logger.info(
+          `tool '${tool.name}': result of ${bytesIn} bytes cut to the ${budget}-byte budget`,
+        );
+      result = limited.result;
+    }
+    const durationMs = performance.now() - started;
+    this.#metrics.recordCall({
+      server: tool.server,
+      tool: tool.name,
+      durationMs,
+      outcome,
+      bytesIn,
+    });
+    this.#audit(tool, agent, args, outcome, durationMs, undefined);
+    traceToolCallEnd(trace, result, outcome);
+    this.#event('completed', tool, agent, durationMs, outcome);
+    return result;
+  }
+
+  #event(
+    phase: ToolCallEvent['phase'],
+    tool: HostTool,
+    agent: string | undefined,
+    durationMs: number,
+    outcome?: string,
+    error?: McpHostError | JsonRpcError,
+  ): void {
+    if (this.#callEmitter.listenerCount === 0) return;
+    this.#callEmitter.fire({
+      phase,
+      tool: tool.name,
+      server: tool.server,
+      originalName: tool.originalName,
+      agent,
+      durationMs,
+      ...(outcome === undefined ? {} : { outcome }),
+      ...(error === undefined ? {} : { error }),
+    });
+  }
+
+  #audit(
+    tool: HostTool,
+    caller: string | undefined,
+    args: JsonObject,
+    outcome: CallOutcome,
+    durationMs: number,
+    errorCode: string | undefined,
+  ): void {
+    const sink = this.#options.audit;
+    if (sink === undefined) return;
+    try {
+      sink(
+        createAuditRecord(
+          {
+            caller,
+            server: tool.server,
+            tool: tool.name,
+            arguments: args,
+            outcome,
+            durationMs,
+            errorCode,
+          },
+          { includeArguments: this.#options.auditArguments === true },
+        ),
+      );
+    } catch (error) {
+      this.#logger.warn('host: the audit sink threw', { error: String(error) });
+    }
+  }
+
+  /** Per-server and per-tool counters and latency percentiles since the host started. */
+  metrics(): MetricsSnapshot {
+    return this.#metrics.snapshot();
+  }
+
+  /** An error result naming what is wrong with the arguments, or undefined when they are fine. */
+  async #checkArguments(tool: HostTool, args: JsonObject): Promise<CallToolResult | undefined> {
+    if (this.#validator === undefined) return undefined;
+    const compiled = await this.#validator.compile(tool.inputSchema);
+    if (!compiled.ok) return undefined; // the listing excluded tools with unusable schemas
+    const verdict = compiled.validate(args);
+    if (verdict.valid) return undefined;
+    return {
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: `Invalid arguments for tool '${tool.name}': ${verdict.message}. Check the tool's input schema and call it again.`,
+        },
+      ],
+    };
+  }
+
+  // ---- resources and prompts ------------------------------------------------------------------
+
+  /** Every ready server's resources, each with the server it comes from. */
+  async resources(): Promise<Array<Resource & { server: string }>> {
+    const lists = await Promise.all(
+      this.#connected()
+        .filter((slot) => slot.client?.session?.capabilities.resources !== undefined)
+        .map(async (slot) => {
+          const listing = await slot.client!.listResources();
+          return listing.items.map((resource) => ({ ...resource, server: slot.name }));
+        }),
+    );
+    return lists.flat();
+  }
+
+  /** Reads a resource, routed by URI to the server that listed it (or named by `server`). */
+  async readResource(
+    uri: string,
+    options: { server?: string; signal?: AbortSignal } = {},
+  ): Promise<ReadResourceResult> {
+    const slot =
+      options.server !== undefined ? this.#slot(options.server) : await this.#ownerOf(uri);
+    const client = await slot.ready();
+    return client.readResource(uri, { signal: options.signal });
+  }
+
+  /** Every ready server's prompts under namespaced names (`mcp__{server}__{prompt}`). */
+  async prompts(): Promise<Array<Prompt & { server: string; originalName: string }>> {
+    const lists = await Promise.all(
+      this.#connected()
+        .filter((slot) => slot.client?.session?.capabilities.prompts !== undefined)
+        .map(async (slot) => {
+          const listing = await slot.client!.listPrompts();
+          return listing.items.map((prompt) => ({
+            ...prompt,
+            name: this.#catalogue.promptName(slot.name, prompt.name),
+            originalName: prompt.name,
+            server: slot.name,
+          }));
+        }),
+    );
+    return lists.flat();
+  }
+
+  /** Gets a prompt by its namespaced name. */
+  async getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<GetPromptResult> {
+    const target = this.#catalogue.resolvePrompt(name);
+    if (target === undefined || !this.#slots.has(target.server))
+      throw new McpHostError('INVALID_ARGUMENT', `no prompt is named '${name}'`, {
+        details: { prompt: name },
+      });
+    const client = await this.#slot(target.server).ready();
+    return client.getPrompt(target.prompt, args, options);
+  }
+
+  // ---- lifetime ---------------------------------------------------------------------------------
+
+  /** Closes every server in parallel, within `closeTimeoutMs` (their transports kill what is left). */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #close(): Promise<void> {
+    const all = Promise.allSettled([...this.#slots.values()].map((slot) => slot.close()));
+    const bound = this.#options.closeTimeoutMs ?? DEFAULT_HOST_CLOSE_TIMEOUT_MS;
+    if (!(await settlesWithin(all, bound, { ref: true })))
+      this.#logger.warn(`host: servers still closing after ${bound} ms`);
+    await all;
+    this.#statusEmitter.clear();
+    this.#toolsEmitter.clear();
+    this.#callEmitter.clear();
+  }
+
+  // ---- plumbing -------------------------------------------------------------------------------
+
+  #addSlot(definition: HostServerDefinition): ServerSlot {
+    if (this.#slots.has(definition.name))
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `a server named '${definition.name}' is already registered`,
+        { serverName: definition.name },
+      );
+    const slot = new ServerSlot(definition, {
+      logger: this.#logger,
+      stateStore: this.#options.stateStore,
+      restart: this.#options.restart,
+      health: this.#options.health,
+      review: (_slot, tools) => this.#review(tools),
+      statusChanged: (changed) => this.#statusEmitter.fire(changed.status()),
+      toolsChanged: (changed) =>
+        this.#catalogue.setServerTools(changed, changed.tools, (event) =>
+          this.#toolsEmitter.fire(event),
+        ),
+    });
+    this.#slots.set(definition.name, slot);
+    return slot;
+  }
+
+  #review(tools: Tool[]): Promise<ToolReview> {
+    return Promise.resolve({ allowed: tools, quarantined: new Map() });
+  }
+
+  #slot(name: string): ServerSlot {
+    const slot = this.#slots.get(name);
+    if (slot === undefined)
+      throw new McpHostError('INVALID_ARGUMENT', `no server is named '${name}'`, {
+        serverName: name,
+      });
+    return slot;
+  }
+
+  #connected(): ServerSlot[] {
+    return [...this.#slots.values()].filter((slot) => slot.client !== undefined);
+  }
+
+  async #ownerOf(uri: string): Promise<ServerSlot> {
+    for (const slot of this.#connected()) {
+      const client = slot.client;
+      if (client?.session?.capabilities.resources === undefined) continue;
+      const listing = await client.listResources().catch(() => undefined);
+      if (listing?.items.some((resource) => resource.uri === uri) === true) return slot;
+    }
+    throw new McpHostError('INVALID_ARGUMENT', `no connected server lists the resource '${uri}'`, {
+      details: { uri },
+    });
+  }
+
+  #notFound(name: string): McpHostError {
+    return new McpHostError('TOOL_NOT_FOUND', `no tool is named '${name}'`, { tool: name });
+  }
+
+  #denied(entry: CatalogueEntry, reason: string): McpHostError {
+    return new McpHostError('TOOL_DENIED', `tool '${entry.tool.name}' was refused: ${reason}`, {
+      serverName: entry.tool.server,
+      tool: entry.tool.name,
+      details: { reason },
+    });
+  }
+
+  #assertOpen(): void {
+    if (this.#closing !== undefined)
+      throw new McpHostError('CONNECTION_CLOSED', 'the host is closed');
+  }
+}
+
+async function runNative(
+  tool: NativeTool,
+  args: JsonObject,
+  options: HostCallOptions,
+): Promise<CallToolResult> {
+  const signal = options.signal ?? new AbortController().signal;
+  try {
+    const result = await tool.run(args, { signal, context: options.context });
+    return typeof result === 'string' ? { content: [{ type: 'text', text: result }] } : result;
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `Tool '${tool.name}' failed: ${message}` }],
+    };
+  }
+}

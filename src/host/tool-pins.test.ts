@@ -516,6 +516,31 @@ describe('ToolPins', () => {
       expect(asked).toBe(15);
     });
 
+    it('loses no pin when two stores share one state file and race', async () => {
+      using dir = tempDir();
+      const path = join(dir.path, 'state.json');
+      await using storeA = new FileStateStore({ path });
+      await using storeB = new FileStateStore({ path });
+      let asked = 0;
+      let release!: () => void;
+      const barrier = new Promise<void>((resolve) => (release = resolve));
+      const policy = {
+        decide: async () => {
+          if (++asked === 2) release();
+          await barrier;
+          return 'approve' as const;
+        },
+      };
+      const a = new ToolPins({ store: storeA, policy });
+      const b = new ToolPins({ store: storeB, policy });
+      await Promise.all([a.review(ID, [tool('a')]), b.review(ID, [tool('b')])]);
+      expect((await b.entries(ID)).map((e) => [e.name, e.pin !== undefined])).toEqual([
+        ['a', true],
+        ['b', true],
+      ]);
+      expect(asked).toBe(3);
+    });
+
     it('quarantines the loser when two listings of a first contact disagree', async () => {
       const store = new MemoryStateStore();
       const a = new ToolPins({ store });

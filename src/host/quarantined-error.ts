@@ -5,7 +5,11 @@ import type { ToolDiff } from './tool-diff.js';
 /** The diff carried by a `TOOL_QUARANTINED` error keeps at most this many changes. */
 export const MAX_ERROR_DIFF_CHANGES = 20;
 
-/** `invalid`: the definition cannot be pinned (not JSON data) or its name is listed twice with different definitions. */
+/**
+ * `changed`: differs from its pin; `new`: never pinned, held by the policy; `invalid`: cannot be
+ * pinned (not JSON data, nested too deep, no name) or its name is listed twice with different
+ * definitions.
+ */
 export type QuarantineReason = 'changed' | 'new' | 'invalid';
 
 /**
@@ -24,10 +28,14 @@ export function quarantinedError(
       : reason === 'invalid'
         ? 'its definition cannot be pinned'
         : 'its definition changed since it was pinned';
+  const until =
+    reason === 'invalid'
+      ? 'until the server lists a definition that can be pinned'
+      : 'until the change is approved';
   const changes = diff.changes.slice(0, MAX_ERROR_DIFF_CHANGES);
   return new McpHostError(
     'TOOL_QUARANTINED',
-    `server '${server}': tool '${tool}' is quarantined: ${why} (${diff.summary}); it cannot be called until the change is approved`,
+    `server '${server}': tool '${tool}' is quarantined: ${why} (${diff.summary}); it cannot be called ${until}`,
     {
       serverName: server,
       tool,

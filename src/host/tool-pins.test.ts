@@ -691,6 +691,14 @@ describe('quarantinedError', () => {
     expect(
       quarantinedError('w', 't', diffToolDefinitions(undefined, alerts), 'new').message,
     ).toContain('it is new and held for approval');
+    const invalid = quarantinedError(
+      'w',
+      't',
+      { changes: [], truncated: false, summary: 'x' },
+      'invalid',
+    );
+    expect(invalid.message).toContain('until the server lists a definition that can be pinned');
+    expect(invalid.details).toMatchObject({ reason: 'invalid', changes: [] });
     expect(JSON.parse(JSON.stringify(error))).toMatchObject({ code: 'TOOL_QUARANTINED' });
   });
 });

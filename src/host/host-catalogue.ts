@@ -26,12 +26,13 @@ export class HostCatalogue {
   readonly #names: ToolNames;
   readonly #servers = new Map<string, { slot: ServerSlot; tools: readonly Tool[] }>();
   readonly #natives = new Map<string, NativeTool>();
-  readonly #prompts = new Map<string, { server: string; prompt: string }>();
+  readonly #promptNames: ToolNames;
   #entries = new Map<string, CatalogueEntry>();
   #list: HostTool[] | undefined;
 
   constructor(naming?: ToolNamingOptions) {
     this.#names = new ToolNames(naming);
+    this.#promptNames = new ToolNames(naming);
   }
 
   get(name: string): CatalogueEntry | undefined {
@@ -71,16 +72,19 @@ export class HostCatalogue {
     return true;
   }
 
-  /** The namespaced name of a server's prompt (same scheme as tools), remembered for getPrompt. */
-  promptName(server: string, prompt: string): string {
-    const name = this.#names.exposedName(server, prompt);
-    this.#prompts.set(name, { server, prompt });
-    return name;
+  /**
+   * Names a server's prompts (same scheme and collision rule as tools, in their own namespace) and
+   * returns the exposed name of each, in order.
+   */
+  setPrompts(server: string, prompts: readonly string[]): (string | undefined)[] {
+    this.#promptNames.setServer(server, prompts);
+    return prompts.map((prompt) => this.#promptNames.exposed(server, prompt));
   }
 
-  /** The server and original name behind a namespaced prompt name seen in a listing. */
+  /** The server and original name behind an exposed prompt name. */
   resolvePrompt(name: string): { server: string; prompt: string } | undefined {
-    return this.#prompts.get(name);
+    const ref = this.#promptNames.resolve(name);
+    return ref === undefined ? undefined : { server: ref.server, prompt: ref.tool };
   }
 
   #rebuild(server: string | undefined, fire: Fire): void {

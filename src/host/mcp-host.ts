@@ -401,12 +401,15 @@ export class McpHost implements AsyncDisposable {
         .filter((slot) => slot.client?.session?.capabilities.prompts !== undefined)
         .map(async (slot) => {
           const listing = await slot.client!.listPrompts();
-          return listing.items.map((prompt) => ({
-            ...prompt,
-            name: this.#catalogue.promptName(slot.name, prompt.name),
-            originalName: prompt.name,
-            server: slot.name,
-          }));
+          const names = this.#catalogue.setPrompts(
+            slot.name,
+            listing.items.map((prompt) => prompt.name),
+          );
+          return listing.items.flatMap((prompt, i) =>
+            names[i] === undefined
+              ? []
+              : [{ ...prompt, name: names[i], originalName: prompt.name, server: slot.name }],
+          );
         }),
     );
     return lists.flat();

@@ -7,7 +7,7 @@ import { deleteAt, insertAt, setAt } from '../../test/helpers/json-edit.js';
 import type { Tool } from '../protocol/types.js';
 import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
 import { FileStateStore } from '../state/file-state-store.js';
-import { MemoryStateStore } from '../state/state-store.js';
+import { MemoryStateStore, type StateStore } from '../state/state-store.js';
 import {
   MAX_ERROR_DIFF_CHANGES,
   PINS_NAMESPACE,
@@ -238,6 +238,31 @@ describe('ToolPins', () => {
       expect(names(await pins.review(ID, [forecast, alerts])).quarantined).toEqual(['forecast']);
     },
   );
+
+  it('writes nothing when a listing brings nothing new (no update, so no file lock)', async () => {
+    const store = new MemoryStateStore();
+    let updates = 0;
+    const counting: StateStore = {
+      get: (namespace, key) => store.get(namespace, key),
+      set: (namespace, key, value) => store.set(namespace, key, value),
+      delete: (namespace, key) => store.delete(namespace, key),
+      entries: (namespace) => store.entries(namespace),
+      update(namespace, key, fn) {
+        updates++;
+        return store.update(namespace, key, fn);
+      },
+    };
+    const pins = new ToolPins({ store: counting });
+    await pins.review(ID, [forecast, alerts]);
+    expect(updates).toBe(1);
+    await pins.review(ID, [alerts, forecast]);
+    await pins.review(ID, [variant(forecast, (t) => (t._meta = { n: 2 })), alerts]);
+    expect(updates).toBe(1);
+    // A removal is recorded once; after that the shorter listing is steady too.
+    await pins.review(ID, [alerts]);
+    await pins.review(ID, [alerts]);
+    expect(updates).toBe(2);
+  });
 
   it('does not quarantine a change of _meta or of fields it does not pin', async () => {
     const { pins, events } = setup();

@@ -284,17 +284,23 @@ export class ToolPins {
         await this.#store.get<StoredPins>(PINS_NAMESPACE, identity),
         identity,
       );
-      await this.#decide(identity, stored, listed, decisions);
-      let outcome: ReviewOutcome | undefined;
-      try {
-        await this.#store.update<StoredPins>(PINS_NAMESPACE, identity, (current) => {
-          const record = readRecord(current, identity);
-          outcome = this.#apply(identity, record, listed, invalid, decisions, final);
-          return outcome.record;
-        });
-      } catch (error) {
-        if (error === conflict) continue;
-        throw error;
+      let outcome: Omit<ReviewOutcome, 'record'> | undefined;
+      if (isSteady(stored, listed, invalid)) {
+        // Nothing to record (the common case): no write, and for a file store no lock.
+        outcome = { ...emptyOutcome(), allowed: listed.map(({ tool }) => tool) };
+      } else {
+        await this.#decide(identity, stored, listed, decisions);
+        try {
+          await this.#store.update<StoredPins>(PINS_NAMESPACE, identity, (current) => {
+            const record = readRecord(current, identity);
+            const applied = this.#apply(identity, record, listed, invalid, decisions, final);
+            outcome = applied;
+            return applied.record;
+          });
+        } catch (error) {
+          if (error === conflict) continue;
+          throw error;
+        }
       }
       const result = outcome!;
       for (const held of invalid) {
@@ -525,6 +531,34 @@ export class ToolPins {
     for (const [name] of gone.slice(0, gone.length - this.#maxRemovedPins))
       record.tools.delete(name);
   }
+}
+
+/**
+ * True when the stored pins already say everything this listing would record: every listed tool
+ * pinned as listed and listed before (nothing held, nothing to clear), and every other stored tool
+ * already marked removed.
+ */
+function isSteady(
+  record: PinsRecord,
+  listed: readonly Listed[],
+  invalid: readonly QuarantinedTool[],
+): boolean {
+  if (!record.exists) return false;
+  const names = new Set<string>(invalid.map(({ tool }) => tool.name));
+  for (const { name, stored } of listed) {
+    const entry = record.tools.get(name);
+    if (entry?.pin !== stored.pin || entry.pending !== undefined || entry.removedAt !== undefined)
+      return false;
+    names.add(name);
+  }
+  for (const [name, entry] of record.tools)
+    if (!names.has(name) && (entry.removedAt === undefined || entry.pending !== undefined))
+      return false;
+  return true;
+}
+
+function emptyOutcome(): Omit<ReviewOutcome, 'record'> {
+  return { allowed: [], quarantined: [], added: [], changed: [], removed: [], events: [] };
 }
 
 function classify(

@@ -10,6 +10,7 @@ import { FileStateStore } from '../state/file-state-store.js';
 import { MemoryStateStore, type StateStore } from '../state/state-store.js';
 import {
   MAX_ERROR_DIFF_CHANGES,
+  MAX_REVIEW_ATTEMPTS,
   PINS_NAMESPACE,
   ToolPins,
   diffToolDefinitions,
@@ -564,6 +565,31 @@ describe('ToolPins', () => {
         ['b', true],
       ]);
       expect(asked).toBe(3);
+    });
+
+    it(`gives up after ${MAX_REVIEW_ATTEMPTS} attempts against a writer that never stops, holding the tool`, async () => {
+      const store = new MemoryStateStore();
+      await store.set(PINS_NAMESPACE, ID, { version: 1, tools: {} });
+      let updates = 0;
+      // Another writer pins yet another definition of 'a' just before each of our updates.
+      const racing: StateStore = {
+        get: (namespace, key) => store.get(namespace, key),
+        set: (namespace, key, value) => store.set(namespace, key, value),
+        delete: (namespace, key) => store.delete(namespace, key),
+        entries: (namespace) => store.entries(namespace),
+        async update(namespace, key, fn) {
+          updates++;
+          await store.set(PINS_NAMESPACE, ID, {
+            version: 1,
+            tools: { a: { pin: `other-${updates}`, pinnedAt: '2026-11-22T00:00:00.000Z' } },
+          });
+          return store.update(namespace, key, fn);
+        },
+      };
+      const review = await new ToolPins({ store: racing }).review(ID, [tool('a')]);
+      expect(updates).toBe(MAX_REVIEW_ATTEMPTS);
+      expect(review.quarantined).toMatchObject([{ reason: 'changed' }]);
+      expect(review.allowed).toEqual([]);
     });
 
     it('quarantines the loser when two listings of a first contact disagree', async () => {

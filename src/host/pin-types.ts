@@ -57,6 +57,12 @@ export interface PinReview {
   removed: string[];
 }
 
+/**
+ * What `ToolPins.onEvent` reports, after the change is stored: a definition pinned (first listing,
+ * new tool, change approved by the policy, or `approve()`), a definition quarantined (once per
+ * held definition; an `invalid` tool, which is never stored, at every review that lists it), a
+ * tool no longer listed (once).
+ */
 export type PinEvent =
   | {
       type: 'pinned';

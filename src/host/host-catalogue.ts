@@ -81,6 +81,15 @@ export class HostCatalogue {
     return prompts.map((prompt) => this.#promptNames.exposed(server, prompt));
   }
 
+  /** The name a quarantined tool would have (for telling a caller why it cannot call it). */
+  quarantinedName(server: string, tool: string): string | undefined {
+    try {
+      return this.#names.exposedName(server, tool);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The server and original name behind an exposed prompt name. */
   resolvePrompt(name: string): { server: string; prompt: string } | undefined {
     const ref = this.#promptNames.resolve(name);

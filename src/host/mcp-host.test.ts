@@ -5,6 +5,7 @@ import type { Transport } from '../jsonrpc/transport.js';
 import { FakeMcpServer, type FakeMcpServerOptions, type FakeTool } from '../testing/index.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
 import type { AuditRecord } from './audit.js';
+import type { PinEvent } from './pin-types.js';
 import type { HostServerDefinition } from './host-options.js';
 import { McpHost, type McpHostOptions, type ToolCallEvent } from './mcp-host.js';
 import type { ServerStatus } from './server-status.js';
@@ -201,6 +202,22 @@ describe('McpHost', () => {
     expect(a.servers[0]!.received.filter((r) => r.method === 'tools/call')).toHaveLength(1);
   });
 
+  it('applies per-agent permissions when listing and when calling', async () => {
+    await using _guard = leakGuard();
+    const a = fake('alpha', { tools: [echo('read'), echo('write')] });
+    await using h = await host({
+      servers: [a.definition],
+      permissions: { reader: { allow: ['alpha/read'] }, '*': { block: ['*'] } },
+    });
+    expect(h.tools({ agent: 'reader' }).map((t) => t.name)).toEqual(['mcp__alpha__read']);
+    expect(h.tools({ agent: 'stranger' })).toEqual([]);
+    await h.callTool('mcp__alpha__read', {}, { context: { agent: 'reader' } });
+    await expect(
+      h.callTool('mcp__alpha__write', {}, { context: { agent: 'reader' } }),
+    ).rejects.toMatchObject({ code: 'TOOL_DENIED' });
+    await expect(h.callTool('mcp__alpha__read')).rejects.toMatchObject({ code: 'TOOL_DENIED' });
+  });
+
   it('applies static allow and block lists with globs (block wins)', async () => {
     await using _guard = leakGuard();
     const a = fake(
@@ -337,6 +354,47 @@ describe('McpHost', () => {
     ]);
     expect(JSON.stringify(records)).not.toContain('secret-value');
     expect(records[0]!.argsDigest).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('quarantines a tool whose definition changes after it was pinned, until approved', async () => {
+    await using _guard = leakGuard();
+    const tools = [echo(), echo('other')];
+    const a = fake('alpha', { tools });
+    await using h = await host({ servers: [a.definition] });
+    expect(
+      h
+        .tools()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['mcp__alpha__echo', 'mcp__alpha__other']);
+    const quarantined = new Promise<PinEvent>((resolve) =>
+      h.onPinEvent((event) => event.type === 'quarantined' && resolve(event)),
+    );
+    const hidden = new Promise<void>((resolve) =>
+      h.onToolsChanged((change) => change.removed.includes('mcp__alpha__echo') && resolve()),
+    );
+    tools[0] = { ...echo(), description: 'now also deletes your files' };
+    a.servers[0]!.peer.notify('notifications/tools/list_changed');
+    const event = await quarantined;
+    await hidden;
+    expect(event).toMatchObject({ tool: 'echo', reason: 'changed' });
+    expect(h.tools().map((t) => t.name)).toEqual(['mcp__alpha__other']);
+    const error = (await h.callTool('mcp__alpha__echo').catch((e: unknown) => e)) as McpHostError;
+    expect(error.code).toBe('TOOL_QUARANTINED');
+    expect(error.message).toContain('description');
+    expect(h.quarantined()).toEqual([
+      expect.objectContaining({ server: 'alpha', tool: 'echo', reason: 'changed' }) as unknown,
+    ]);
+    await h.approveTool('alpha', 'echo');
+    expect(
+      h
+        .tools()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['mcp__alpha__echo', 'mcp__alpha__other']);
+    expect(h.tools().find((t) => t.name === 'mcp__alpha__echo')?.description).toBe(
+      'now also deletes your files',
+    );
   });
 
   it('adds, disables, enables and removes servers at run time, with tools-changed events', async () => {

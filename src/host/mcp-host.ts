@@ -17,6 +17,11 @@ import { createAuditRecord, type AuditSink } from './audit.js';
 import { classifyCallError, type CallOutcome } from './call-outcome.js';
 import { cleanArguments } from './clean-arguments.js';
 import { HostMetrics, type MetricsSnapshot } from './metrics.js';
+import type { PinEvent, PinPolicy } from './pin-types.js';
+import { quarantinedError } from './quarantined-error.js';
+import { ToolPins } from './tool-pins.js';
+import { ToolAccess, type AccessDenial } from './tool-filters.js';
+import { MemoryStateStore } from '../state/state-store.js';
 import { applyResultBudget, resultByteLength } from './result-budget.js';
 import { traceToolCallEnd, traceToolCallError, traceToolCallStart } from './tracing.js';
 import type {
@@ -69,6 +74,18 @@ export interface McpHostOptions extends HostOptions {
   /** Check arguments against the tool's `inputSchema` before sending (default true). */
   validateArguments?: boolean;
   schemaValidator?: SchemaValidator;
+  /**
+   * Tool pinning (rug-pull defence): `trust-on-first-use` (default) pins each server's first
+   * listing and quarantines a tool whose definition changes later; `strict` also holds new tools;
+   * or a policy object; `false` turns it off. Pins live in `stateStore` (in memory without one).
+   */
+  pins?: PinPolicy | false;
+  /**
+   * Per-agent tool permissions (`context.agent`): allow and block globs over exposed names, or
+   * over `server/tool` for a glob containing `/`; block wins; the key `*` applies to agents not
+   * listed and to callers without one. Applied when listing and when calling, like `filter`.
+   */
+  permissions?: Readonly<Record<string, { allow?: readonly string[]; block?: readonly string[] }>>;
   /** Receives one record per call (time, caller, server, tool, argument digest, outcome, duration). */
   audit?: AuditSink;
   /** Put the (redacted) argument values in audit records too (default false: a digest only). */
@@ -92,6 +109,9 @@ export class McpHost implements AsyncDisposable {
   readonly #toolsEmitter = new Emitter<ToolsChangedEvent>();
   readonly #callEmitter = new Emitter<ToolCallEvent>();
   readonly #metrics = new HostMetrics();
+  readonly #pins: ToolPins | undefined;
+  readonly #access: ToolAccess<HostTool> | undefined;
+  readonly #pinEmitter = new Emitter<PinEvent>();
   #closing: Promise<void> | undefined;
 
   /** A server changed state (connecting, ready, restarting, crash_loop, ...). */
@@ -100,6 +120,8 @@ export class McpHost implements AsyncDisposable {
   readonly onToolsChanged = this.#toolsEmitter.event;
   /** Every tool call: started, then completed or failed. */
   readonly onToolCall = this.#callEmitter.event;
+  /** Tool pinning: a tool pinned, quarantined (with the diff) or no longer listed. */
+  readonly onPinEvent = this.#pinEmitter.event;
 
   constructor(options: McpHostOptions = {}) {
     this.#options = options;
@@ -108,7 +130,50 @@ export class McpHost implements AsyncDisposable {
       options.validateArguments === false
         ? undefined
         : (options.schemaValidator ?? createSchemaValidator());
+    this.#access =
+      options.permissions === undefined
+        ? undefined
+        : new ToolAccess({ agents: options.permissions });
+    if (options.pins !== false) {
+      this.#pins = new ToolPins({
+        store: options.stateStore ?? new MemoryStateStore(),
+        policy: options.pins ?? 'trust-on-first-use',
+        logger: this.#logger,
+      });
+      this.#pins.onEvent((event) => this.#pinEmitter.fire(event));
+    }
     for (const server of options.servers ?? []) this.#addSlot(server);
+  }
+
+  /**
+   * Approves the held definition of a quarantined tool (only the one shown, when `pin` is given)
+   * and relists the server's tools, so the tool is offered again.
+   */
+  async approveTool(server: string, tool: string, options: { pin?: string } = {}): Promise<void> {
+    const slot = this.#slot(server);
+    if (this.#pins === undefined)
+      throw new McpHostError('INVALID_ARGUMENT', 'tool pinning is off (pins: false)');
+    await this.#pins.approve(identityOf(slot.definition), tool, options);
+    await slot.refreshTools();
+  }
+
+  /** The tools held back by the pin check, per server, with the reason and the diff. */
+  quarantined(): Array<{
+    server: string;
+    tool: string;
+    reason: string;
+    pin: string | undefined;
+    summary: string;
+  }> {
+    return [...this.#slots.values()].flatMap((slot) =>
+      [...slot.quarantined.values()].map((held) => ({
+        server: slot.name,
+        tool: held.tool.name,
+        reason: held.reason,
+        pin: held.pin,
+        summary: held.diff.summary,
+      })),
+    );
   }
 
   // ---- servers ----------------------------------------------------------------------------------
@@ -200,8 +265,14 @@ export class McpHost implements AsyncDisposable {
   tools(context?: CallContext): HostTool[] {
     for (const slot of this.#slots.values()) void slot.tools; // stale-while-revalidate
     const filter = this.#options.filter;
+    const access = this.#access;
     const all = this.#catalogue.list();
-    return filter === undefined ? all : all.filter((tool) => filter(tool, context));
+    if (filter === undefined && access === undefined) return all;
+    return all.filter(
+      (tool) =>
+        (access === undefined || this.#permitted(access, tool, context) === undefined) &&
+        (filter === undefined || filter(tool, context)),
+    );
   }
 
   /**
@@ -217,8 +288,16 @@ export class McpHost implements AsyncDisposable {
     options: HostCallOptions = {},
   ): Promise<CallToolResult> {
     const entry = this.#catalogue.get(name);
-    if (entry === undefined) return Promise.reject(this.#notFound(name));
+    if (entry === undefined) return Promise.reject(this.#missing(name));
     const context = options.context;
+    const access = this.#access;
+    if (access !== undefined) {
+      const denial = this.#permitted(access, entry.tool, context);
+      if (denial !== undefined)
+        return Promise.reject(
+          this.#denied(entry, `not permitted for agent '${context?.agent ?? '*'}'`),
+        );
+    }
     const filter = this.#options.filter;
     if (filter !== undefined && !filter(entry.tool, context))
       return Promise.reject(this.#denied(entry, 'hidden from this caller by the host filter'));
@@ -350,6 +429,15 @@ export class McpHost implements AsyncDisposable {
     return this.#metrics.snapshot();
   }
 
+  /** Why the per-agent permissions hide a tool from this caller, or undefined. */
+  #permitted(
+    access: ToolAccess<HostTool>,
+    tool: HostTool,
+    context: CallContext | undefined,
+  ): AccessDenial | undefined {
+    return access.checkStatic(tool, context?.agent === undefined ? {} : { agent: context.agent });
+  }
+
   /** An error result naming what is wrong with the arguments, or undefined when they are fine. */
   async #checkArguments(tool: HostTool, args: JsonObject): Promise<CallToolResult | undefined> {
     if (this.#validator === undefined) return undefined;
@@ -467,7 +555,7 @@ export class McpHost implements AsyncDisposable {
       stateStore: this.#options.stateStore,
       restart: this.#options.restart,
       health: this.#options.health,
-      review: (_slot, tools) => this.#review(tools),
+      review: (reviewed, tools) => this.#review(reviewed, tools),
       statusChanged: (changed) => this.#statusEmitter.fire(changed.status()),
       toolsChanged: (changed) =>
         this.#catalogue.setServerTools(changed, changed.tools, (event) =>
@@ -478,8 +566,17 @@ export class McpHost implements AsyncDisposable {
     return slot;
   }
 
-  #review(tools: Tool[]): Promise<ToolReview> {
-    return Promise.resolve({ allowed: tools, quarantined: new Map() });
+  async #review(slot: ServerSlot, tools: Tool[]): Promise<ToolReview> {
+    if (this.#pins === undefined) return { allowed: tools, quarantined: new Map() };
+    const review = await this.#pins.review(identityOf(slot.definition), tools);
+    for (const held of review.quarantined)
+      this.#logger.warn(
+        `server '${slot.name}': tool '${held.tool.name}' quarantined (${held.reason}): ${held.diff.summary}`,
+      );
+    return {
+      allowed: review.allowed,
+      quarantined: new Map(review.quarantined.map((held) => [held.tool.name, held])),
+    };
   }
 
   #slot(name: string): ServerSlot {
@@ -507,7 +604,14 @@ export class McpHost implements AsyncDisposable {
     });
   }
 
-  #notFound(name: string): McpHostError {
+  /** TOOL_QUARANTINED (with the diff) for a tool the pin check holds back, else TOOL_NOT_FOUND. */
+  #missing(name: string): McpHostError {
+    for (const slot of this.#slots.values()) {
+      for (const held of slot.quarantined.values()) {
+        if (this.#catalogue.quarantinedName(slot.name, held.tool.name) === name)
+          return quarantinedError(slot.name, held.tool.name, held.diff, held.reason);
+      }
+    }
     return new McpHostError('TOOL_NOT_FOUND', `no tool is named '${name}'`, { tool: name });
   }
 
@@ -523,6 +627,10 @@ export class McpHost implements AsyncDisposable {
     if (this.#closing !== undefined)
       throw new McpHostError('CONNECTION_CLOSED', 'the host is closed');
   }
+}
+
+function identityOf(definition: HostServerDefinition): string {
+  return definition.identity ?? definition.name;
 }
 
 async function runNative(

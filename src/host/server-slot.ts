@@ -6,6 +6,7 @@ import type { Logger } from '../internal/logger.js';
 import type { CallToolResult, JsonObject, Tool } from '../protocol/index.js';
 import type { StateStore } from '../state/state-store.js';
 import { CallLimiter } from './call-limiter.js';
+import type { QuarantinedTool } from './pin-types.js';
 import type { HostServerDefinition } from './host-options.js';
 import { RestartPolicy, type RestartOptions } from './restart-policy.js';
 import type { ServerState, ServerStatus } from './server-status.js';
@@ -29,7 +30,7 @@ export interface HealthCheckOptions {
 /** The pin check's verdict on one listing: what may be offered, and what is held back. */
 export interface ToolReview {
   allowed: Tool[];
-  quarantined: ReadonlyMap<string, unknown>;
+  quarantined: ReadonlyMap<string, QuarantinedTool>;
 }
 
 /** What a slot needs from its host. */
@@ -68,7 +69,7 @@ export class ServerSlot {
   #healthFailures = 0;
   #opening: Promise<void> | undefined;
   #tools: readonly Tool[] = [];
-  #quarantined: ReadonlyMap<string, unknown> = new Map();
+  #quarantined: ReadonlyMap<string, QuarantinedTool> = new Map();
   #toolsFetchedAt = 0;
   #toolsRefresh: Promise<void> | undefined;
   /** Bumped by every connect and disconnect: late results of an older connection are dropped. */
@@ -103,9 +104,9 @@ export class ServerSlot {
     return this.#tools;
   }
 
-  /** Why a tool is held back by the pin check (the diff), if it is. */
-  quarantine(tool: string): unknown {
-    return this.#quarantined.get(tool);
+  /** The tools the pin check holds back, by original name, with the reason and diff. */
+  get quarantined(): ReadonlyMap<string, QuarantinedTool> {
+    return this.#quarantined;
   }
 
   status(): ServerStatus {

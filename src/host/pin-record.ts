@@ -4,7 +4,7 @@
  *
  * Format 1: `{ version: 1, tools: { <name>: { pin?, definition?, pinnedAt?, removedAt?, pending? } } }`
  * where `pin` is the pinned hash, `definition` the pinned definition (absent when it was too large
- * to keep), `removedAt` set once the tool is no longer listed, and `pending` a quarantined
+ * to keep, or the tool was removed), `removedAt` set once the tool is no longer listed, and `pending` a quarantined
  * definition waiting for approval (`{ pin, definition?, reason, since }`). A tool held as new has
  * `pending` only.
  */
@@ -90,13 +90,16 @@ export function storedDiffBase(
   return definition === undefined ? { pin } : { pin, definition };
 }
 
-/** The diff between two stored definitions; a definition kept by hash only gives a one-line diff. */
+/**
+ * The diff between two stored definitions; one kept by hash alone (too large, or of a removed
+ * tool) gives a one-change diff at the root.
+ */
 export function diffStored(before: StoredDefinition, after: StoredDefinition): ToolDiff {
   if (before.definition !== undefined && after.definition !== undefined)
     return diffToolDefinitions(before.definition, after.definition);
   return {
     changes: [{ path: '', kind: 'changed' }],
     truncated: true,
-    summary: 'definition changed (too large to keep; only its hash is known)',
+    summary: 'definition changed (only the hash of the pinned definition was kept)',
   };
 }

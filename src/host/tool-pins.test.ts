@@ -413,7 +413,7 @@ describe('ToolPins', () => {
 
   describe('removed tools', () => {
     it('keep their pins: coming back changed is a change, not a new tool', async () => {
-      const { pins, events } = setup();
+      const { pins, events, store } = setup();
       await pins.review(ID, [forecast, alerts]);
       events.length = 0;
       const gone = await pins.review(ID, [alerts]);
@@ -429,7 +429,13 @@ describe('ToolPins', () => {
       const swapped = variant(forecast, (t) => (t.description = 'exfiltrate'));
       const back = await pins.review(ID, [alerts, swapped]);
       expect(back).toMatchObject({ added: ['forecast'], changed: ['forecast'] });
-      expect(back.quarantined[0]).toMatchObject({ reason: 'changed' });
+      expect(back.quarantined[0]).toMatchObject({
+        reason: 'changed',
+        diff: { summary: 'definition changed (only the hash of the pinned definition was kept)' },
+      });
+      const kept = (await store.get<StoredPinsShape>(PINS_NAMESPACE, ID))!.tools.forecast!;
+      expect(kept.pin).toBe(await toolPin(forecast));
+      expect(kept.definition).toBeUndefined();
       // Gone again while held: the held definition is dropped, the pin kept.
       expect((await pins.review(ID, [alerts])).removed).toEqual(['forecast']);
       expect((await pins.entries(ID)).find((e) => e.name === 'forecast')).toMatchObject({
@@ -691,8 +697,19 @@ describe('ToolPins', () => {
       const review = await pins.review(ID, [changed, forecast]);
       expect(review.quarantined[0]!.diff).toMatchObject({
         truncated: true,
-        summary: expect.stringContaining('only its hash is known'),
+        summary: 'definition changed (only the hash of the pinned definition was kept)',
       });
+    });
+
+    it('keeps the definitions of one listing up to maxListingChars, the rest by hash', async () => {
+      const { pins, store } = setup({
+        maxListingChars: canonicalJson(pinnedDefinition(forecast)).length,
+      });
+      await pins.review(ID, [forecast, alerts]);
+      const stored = (await store.get<StoredPinsShape>(PINS_NAMESPACE, ID))!;
+      expect(stored.tools.forecast!.definition).toEqual(pinnedDefinition(forecast));
+      expect(stored.tools.alerts!.definition).toBeUndefined();
+      expect(stored.tools.alerts!.pin).toBe(await toolPin(alerts));
     });
 
     it('refuses pins written by a newer mcp-host, and treats a malformed record as pinned-nothing', async () => {

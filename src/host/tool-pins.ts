@@ -13,7 +13,7 @@
  * - a changed tool is quarantined (the host hides it and refuses calls with `TOOL_QUARANTINED`,
  *   see `quarantinedError`) until `approve()` pins its new definition, or the policy approves it;
  * - a new tool is pinned and allowed under `trust-on-first-use`, held under `strict`;
- * - a removed tool keeps its pin, marked removed: if it comes back with another definition it is
+ * - a removed tool keeps its pin (the hash alone), marked removed: if it comes back with another definition it is
  *   quarantined as changed instead of being trusted again as new (remove-then-re-add would
  *   otherwise launder any change under trust on first use). At most `maxRemovedPins` removed
  *   pins are kept per identity, the oldest dropped first, so renaming tools cannot grow the state
@@ -78,6 +78,8 @@ export {
 export const DEFAULT_MAX_REMOVED_PINS = 1_000;
 /** Default of `maxDefinitionChars`: definitions longer than this are pinned by hash only. */
 export const DEFAULT_MAX_DEFINITION_CHARS = 256 * 1024;
+/** Default of `maxListingChars`. */
+export const DEFAULT_MAX_LISTING_CHARS = 4 * 1024 * 1024;
 /** How often a review is retried when another writer changed the same pins meanwhile. */
 export const MAX_REVIEW_ATTEMPTS = 4;
 
@@ -98,6 +100,12 @@ export interface ToolPinsOptions {
    * to it is still caught, but shown without a diff (default 256 Ki characters).
    */
   maxDefinitionChars?: number;
+  /**
+   * The definitions of one listing kept beyond this many characters in all (in listing order) are
+   * pinned by hash alone, so a server cannot grow the state without bound (default 4 Mi
+   * characters). Removed tools keep their pins by hash alone.
+   */
+  maxListingChars?: number;
   /** Receives policy failures and listener errors. Default: silent. */
   logger?: Logger;
   /** The clock, for tests. */
@@ -126,6 +134,7 @@ export class ToolPins {
   readonly #policy: PinPolicy;
   readonly #maxRemovedPins: number;
   readonly #maxDefinitionChars: number;
+  readonly #maxListingChars: number;
   readonly #logger: Logger;
   readonly #now: () => Date;
   readonly #events: Emitter<PinEvent>;
@@ -159,6 +168,11 @@ export class ToolPins {
       'maxDefinitionChars',
       options.maxDefinitionChars,
       DEFAULT_MAX_DEFINITION_CHARS,
+    );
+    this.#maxListingChars = checkCount(
+      'maxListingChars',
+      options.maxListingChars,
+      DEFAULT_MAX_LISTING_CHARS,
     );
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.now ?? (() => new Date());
@@ -347,14 +361,16 @@ export class ToolPins {
       texts.map((text) => (text === undefined ? Promise.resolve(undefined) : sha256Hex(text))),
     );
     const byName = new Map<string, Listed[]>();
+    let budget = this.#maxListingChars;
     tools.forEach((tool, index) => {
       const text = texts[index];
       const pin = pins[index];
       if (text === undefined || pin === undefined) return;
-      const stored: StoredDefinition =
-        text.length <= this.#maxDefinitionChars
-          ? { pin, definition: JSON.parse(text) as PinnedDefinition }
-          : { pin };
+      const keep = text.length <= this.#maxDefinitionChars && text.length <= budget;
+      if (keep) budget -= text.length;
+      const stored: StoredDefinition = keep
+        ? { pin, definition: JSON.parse(text) as PinnedDefinition }
+        : { pin };
       const entry: Listed = { tool, name: tool.name, stored };
       const same = byName.get(tool.name);
       if (same === undefined) byName.set(tool.name, [entry]);
@@ -515,7 +531,13 @@ export class ToolPins {
       }
       if (entry.pin === undefined) record.tools.delete(name);
       else if (wasListed || entry.pending !== undefined)
-        record.tools.set(name, { ...entry, removedAt: entry.removedAt ?? now, pending: undefined });
+        record.tools.set(name, {
+          ...entry,
+          // Kept by hash alone: enough to hold a changed comeback, and small.
+          definition: undefined,
+          removedAt: entry.removedAt ?? now,
+          pending: undefined,
+        });
     }
     this.#evictRemoved(record);
     return { record: writeRecord(record), allowed, quarantined, added, changed, removed, events };

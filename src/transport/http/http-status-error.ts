@@ -1,7 +1,7 @@
-import type { Response } from 'undici';
 import { McpHostError, preview } from '../../errors/index.js';
 import { MAX_ERROR_BODY_BYTES, MAX_ERROR_PREVIEW_CHARS } from './http-options.js';
-import { readBodyCapped } from './read-body.js';
+import type { HttpResponse } from './http-response.js';
+import { readBodyCapped, utf8 } from './read-body.js';
 
 /**
  * Reads a refused response's body (at most `MAX_ERROR_BODY_BYTES`) and makes the HTTP_STATUS
@@ -10,7 +10,7 @@ import { readBodyCapped } from './read-body.js';
  * looks for a JSON-RPC error in it.
  */
 export async function readStatusError(
-  response: Response,
+  response: HttpResponse,
   context: {
     method: string;
     where: string;
@@ -19,8 +19,8 @@ export async function readStatusError(
   },
 ): Promise<{ error: McpHostError; text: string }> {
   const bytes = await readBodyCapped(response.body, MAX_ERROR_BODY_BYTES, { truncate: true });
-  const text = new TextDecoder().decode(bytes);
-  const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
+  const text = utf8(bytes);
+  const wwwAuthenticate = response.header('www-authenticate') ?? undefined;
   const shown = text === '' ? '' : `: ${preview(text, MAX_ERROR_PREVIEW_CHARS)}`;
   const error = new McpHostError(
     'HTTP_STATUS',

@@ -1,4 +1,4 @@
-import type { Dispatcher, Response } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { addSecret, McpHostError, preview } from '../../errors/index.js';
 import { debugLogger } from '../../internal/debug-logger.js';
@@ -12,6 +12,7 @@ import { registerCredentialValues } from './credential-values.js';
 import { createDispatcher } from './dispatcher.js';
 import { classifyFetchFailure, errnoOf } from './fetch-errors.js';
 import { readStatusError } from './http-status-error.js';
+import type { HttpResponse } from './http-response.js';
 import { resolveEndpoint, startFetchFailure, type StartFailure } from './legacy-sse-start.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -28,6 +29,7 @@ import {
   type RequestId,
 } from './message-shapes.js';
 import { readBodyCapped } from './read-body.js';
+import { PostDeadlines, RequestCancel } from './request-cancel.js';
 import { readSseEvents } from './sse-event-reader.js';
 import { contentType } from './sse-stream.js';
 
@@ -75,7 +77,10 @@ export class LegacySseTransport implements Transport {
   readonly #logger: Logger;
   readonly #maxMessageBytes: number;
   readonly #agent: Dispatcher;
-  readonly #closeController = new AbortController();
+  /** Aborted by `close()`: ends the GET stream (each POST has its own, aborted too). */
+  readonly #closeCancel = new RequestCancel();
+  /** The total deadlines of the POSTs, on one timer. */
+  readonly #deadlines: PostDeadlines;
   readonly #tasks = new Set<Promise<void>>();
   readonly #events: TransportEvents;
   /** Credentials from `headers` and the URL's query, and the endpoint's session id, until close. */
@@ -89,6 +94,11 @@ export class LegacySseTransport implements Transport {
    * one before it, so the server receives messages in the order they were sent.
    */
   #lastPost: Promise<void> = Promise.resolve();
+  /** What undici's fetch used to ask for. */
+  readonly #acceptEncoding: string;
+  /** The headers of each kind of request, built once. */
+  #postHeaders: Readonly<Record<string, string>> | undefined;
+  #getHeaders: Readonly<Record<string, string>> | undefined;
   #closing: Promise<void> | undefined;
 
   readonly onMessage;
@@ -119,6 +129,10 @@ export class LegacySseTransport implements Transport {
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     // The GET stream may idle for long (no body timeout); each POST has its own total deadline.
     this.#agent = createDispatcher(options);
+    this.#deadlines = new PostDeadlines(
+      options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
+    );
+    this.#acceptEncoding = this.url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate';
     this.#events = new TransportEvents(this.#logger, this.#where());
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;
@@ -144,29 +158,31 @@ export class LegacySseTransport implements Transport {
       throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}start() called twice`);
     this.#state = 'starting';
     const timeoutMs = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    // Ends the wait for the endpoint event: the deadline, the caller's signal or close().
+    const stop = new RequestCancel();
+    const timer = setTimeout(() => {
+      stop.timedOut = true;
+      stop.abort();
+    }, timeoutMs);
     timer.unref();
-    const signals = [this.#closeController.signal, deadline.signal];
-    if (options.signal !== undefined) signals.push(options.signal);
-    const signal = AbortSignal.any(signals);
-    let onAbort: () => void = () => {};
+    const onAbort = (): void => stop.abort();
+    const offClose = this.#closeCancel.onAbort(onAbort);
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
     const aborted = new Promise<never>((_resolve, reject) => {
-      onAbort = () => reject(new Error('aborted'));
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
+      stop.onAbort(() => reject(new Error('aborted')));
     });
     aborted.catch(() => {});
     try {
       // The stream outlives start(), so only close() aborts the GET itself.
       const response = await Promise.race([
-        this.#request('GET', this.url, { signal: this.#closeController.signal }),
+        this.#request('GET', this.url, { cancel: this.#closeCancel }),
         aborted,
       ]);
       if (!response.ok) throw (await readStatusError(response, this.#context('GET'))).error;
       const type = contentType(response);
       if (type !== 'text/event-stream') {
-        await response.body?.cancel().catch(() => {});
+        response.discard();
         throw this.#error(
           'PROTOCOL_VIOLATION',
           `the SSE URL answered with content type '${type}', not text/event-stream`,
@@ -180,14 +196,15 @@ export class LegacySseTransport implements Transport {
       if (this.#state !== 'starting') throw new Error('closed while starting');
       this.#state = 'open';
     } catch (error) {
-      const reason = this.#startError(error, options.signal, deadline.signal, timeoutMs);
+      const reason = this.#startError(error, options.signal, stop.timedOut, timeoutMs);
       this.#endpointWaiter = undefined;
       this.#closing ??= this.#close(reason);
       await this.#closing;
       throw reason;
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      offClose();
+      options.signal?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -219,7 +236,7 @@ export class LegacySseTransport implements Transport {
   }
 
   /** Reads the GET stream until it ends, breaks or the transport closes. */
-  async #read(response: Response): Promise<void> {
+  async #read(response: HttpResponse): Promise<void> {
     let reason: McpHostError;
     try {
       await readSseEvents(response.body, this.#maxMessageBytes, {
@@ -234,7 +251,7 @@ export class LegacySseTransport implements Transport {
       });
       reason = this.#error('CONNECTION_CLOSED', 'the server ended the SSE stream');
     } catch (error) {
-      if (this.#closeController.signal.aborted) return;
+      if (this.#closeCancel.aborted) return;
       const errno = errnoOf(error);
       reason = this.#error(
         'STREAM_INTERRUPTED',
@@ -311,15 +328,12 @@ export class LegacySseTransport implements Transport {
     previous: Promise<void>,
     accepted: () => void,
   ): Promise<void> {
-    const deadline = new AbortController();
-    const timeoutMs = this.#options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS;
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
-    timer.unref();
-    const signal = AbortSignal.any([this.#closeController.signal, deadline.signal]);
+    const cancel = new RequestCancel();
+    this.#deadlines.add(cancel);
     try {
       await previous;
-      signal.throwIfAborted();
-      const response = await this.#request('POST', this.#endpoint!, { body, signal });
+      if (cancel.aborted) throw new Error('aborted');
+      const response = await this.#request('POST', this.#endpoint!, { body, cancel });
       // The server has the message: the next POST may go (its body is read meanwhile).
       accepted();
       if (!response.ok) {
@@ -329,14 +343,14 @@ export class LegacySseTransport implements Transport {
       // 202 Accepted is usual, 200 too; whatever the body says, the answer comes on the stream.
       await readBodyCapped(response.body, MAX_ERROR_BODY_BYTES, { truncate: true });
     } catch (error) {
-      this.#problemFrom(error, requestId, deadline.signal.aborted ? timeoutMs : undefined);
+      this.#problemFrom(error, requestId, cancel.timedOut ? this.#deadlines.timeoutMs : undefined);
     } finally {
-      clearTimeout(timer);
+      this.#deadlines.delete(cancel);
       accepted();
     }
   }
 
-  async #onFailedPost(response: Response, requestId: RequestId | undefined): Promise<void> {
+  async #onFailedPost(response: HttpResponse, requestId: RequestId | undefined): Promise<void> {
     const { error, text } = await readStatusError(response, this.#context('POST', requestId));
     // A JSON-RPC error in the body answers the request (the HTTP status only frames it).
     if (requestId !== undefined) {
@@ -354,23 +368,33 @@ export class LegacySseTransport implements Transport {
   #request(
     method: 'GET' | 'POST',
     url: URL,
-    request: { body?: string; signal: AbortSignal },
-  ): Promise<Response> {
+    request: { body?: string; cancel: RequestCancel },
+  ): Promise<HttpResponse> {
     return authorizedFetch({
       url,
       method,
-      headers: {
-        ...this.#options.headers,
-        ...(method === 'POST'
-          ? { 'content-type': 'application/json' }
-          : { accept: 'text/event-stream' }),
-      },
+      headers: method === 'POST' ? this.#headersOf('post') : this.#headersOf('get'),
       auth: this.#options.auth,
       body: request.body,
-      signal: request.signal,
+      cancel: request.cancel,
       dispatcher: this.#agent,
       where: this.#where(),
       serverName: this.serverName,
+    });
+  }
+
+  /** The configured headers with the transport's own, built once per kind of request. */
+  #headersOf(kind: 'post' | 'get'): Readonly<Record<string, string>> {
+    if (kind === 'post')
+      return (this.#postHeaders ??= {
+        'accept-encoding': this.#acceptEncoding,
+        ...this.#options.headers,
+        'content-type': 'application/json',
+      });
+    return (this.#getHeaders ??= {
+      'accept-encoding': this.#acceptEncoding,
+      ...this.#options.headers,
+      accept: 'text/event-stream',
     });
   }
 
@@ -378,7 +402,7 @@ export class LegacySseTransport implements Transport {
   #startError(
     error: unknown,
     callerSignal: AbortSignal | undefined,
-    deadline: AbortSignal,
+    timedOut: boolean,
     timeoutMs: number,
   ): McpHostError {
     if (callerSignal?.aborted)
@@ -386,12 +410,12 @@ export class LegacySseTransport implements Transport {
         serverName: this.serverName,
         cause: callerSignal.reason,
       });
-    if (deadline.aborted)
+    if (timedOut)
       return this.#error(
         'CONNECT_TIMEOUT',
         `no endpoint event from ${this.url.origin} within ${timeoutMs} ms (connectTimeoutMs)`,
       );
-    if (this.#closeController.signal.aborted)
+    if (this.#closeCancel.aborted)
       return this.#error('CONNECTION_CLOSED', 'the transport was closed while starting');
     if (error instanceof McpHostError) return error;
     return this.#failure(startFetchFailure(error, this.url, this.#limits()));
@@ -400,7 +424,8 @@ export class LegacySseTransport implements Transport {
   async #close(reason: McpHostError | undefined): Promise<void> {
     if (this.#state === 'closed') return;
     this.#state = 'closing';
-    this.#closeController.abort();
+    this.#closeCancel.abort();
+    this.#deadlines.abortAll();
     await Promise.allSettled([this.#reader, ...this.#tasks]);
     for (const secret of this.#secrets.splice(0)) secret[Symbol.dispose]();
     await this.#agent.destroy().catch(() => {});
@@ -417,7 +442,7 @@ export class LegacySseTransport implements Transport {
       this.#events.reportProblem(error, requestId);
       return;
     }
-    if (this.#closeController.signal.aborted) {
+    if (this.#closeCancel.aborted) {
       this.#problem(
         'CONNECTION_CLOSED',
         'the transport closed while the request was in flight',

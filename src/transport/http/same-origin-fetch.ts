@@ -1,13 +1,16 @@
-import { fetch as undiciFetch, type Dispatcher, type Response } from 'undici';
+import type { Dispatcher } from 'undici';
 import { McpHostError } from '../../errors/index.js';
 import { MAX_REDIRECTS } from './http-options.js';
+import { HttpResponse } from './http-response.js';
+import type { RequestCancel } from './request-cancel.js';
 
 export interface SameOriginFetchRequest {
   url: URL;
-  method: string;
-  headers: Record<string, string>;
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Sent as given (not copied, not changed), so a caller may reuse one object for many requests. */
+  headers: Readonly<Record<string, string>>;
   body?: string;
-  signal: AbortSignal;
+  cancel: RequestCancel;
   dispatcher: Dispatcher;
   /** Prefix for error messages (`server 'x': `). */
   where: string;
@@ -15,26 +18,30 @@ export interface SameOriginFetchRequest {
 }
 
 /**
- * One fetch that follows redirects only within the URL's origin (so credentials never reach
- * another one) and, for a POST, only the method-preserving 307 and 308, at most `MAX_REDIRECTS`
- * times. Any other redirect is an `HTTP_STATUS` error with `details.status`.
+ * One request through undici's `Dispatcher.request()` (no WHATWG `fetch`: no Request, Response or
+ * Headers objects and no web streams) that follows redirects only within the URL's origin (so
+ * credentials never reach another one) and, for a POST, only the method-preserving 307 and 308,
+ * at most `MAX_REDIRECTS` times. Any other redirect is an `HTTP_STATUS` error with
+ * `details.status`. Aborting `cancel` fails the request, or its body once the headers are in.
  */
-export async function fetchSameOrigin(request: SameOriginFetchRequest): Promise<Response> {
-  const { method, headers, body, signal, dispatcher } = request;
+export async function fetchSameOrigin(request: SameOriginFetchRequest): Promise<HttpResponse> {
+  const { method, headers, body, cancel, dispatcher } = request;
   const origin = request.url.origin;
   let url = request.url;
   for (let redirects = 0; ; redirects++) {
-    const response = await undiciFetch(url, {
+    const data = await dispatcher.request({
+      origin,
+      path: url.pathname + url.search,
       method,
       headers,
       body,
-      signal,
-      redirect: 'manual',
-      dispatcher,
+      signal: cancel,
     });
-    const location = response.headers.get('location');
-    if (!isRedirect(response.status) || location === null) return response;
-    await response.body?.cancel().catch(() => {});
+    const response = new HttpResponse(data.statusCode, data.headers, data.body);
+    if (!isRedirect(response.status)) return response;
+    const location = response.header('location');
+    if (location === null) return response;
+    response.discard();
     const target = new URL(location, url);
     const followable =
       method === 'POST' ? response.status === 307 || response.status === 308 : true;

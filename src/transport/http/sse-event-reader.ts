@@ -19,14 +19,13 @@ export interface SseEventHandlers {
  * unfinished last event is discarded, as the SSE rules say); rejects when reading fails.
  */
 export async function readSseEvents(
-  body: ReadableStream<Uint8Array> | null,
+  body: AsyncIterable<Uint8Array> | null,
   maxEventBytes: number,
   handlers: SseEventHandlers,
 ): Promise<void> {
   if (body === null) return;
   const parser = createParser({ onEvent: (event) => handlers.onEvent(event) });
   const decoder = new TextDecoder();
-  const reader = body.getReader();
   let held: Uint8Array[] = [];
   let eventBytes = 0;
   let skipping = false;
@@ -49,54 +48,48 @@ export async function readSseEvents(
     eventBytes = 0;
   };
 
-  try {
-    for (;;) {
-      const { done, value: chunk } = await reader.read();
-      if (done) break;
-      let start = 0;
-      let nextLf = chunk.indexOf(LF);
-      let nextCr = chunk.indexOf(CR);
-      let i = 0;
-      while (i < chunk.length) {
-        if (nextLf !== -1 && nextLf < i) nextLf = chunk.indexOf(LF, i);
-        if (nextCr !== -1 && nextCr < i) nextCr = chunk.indexOf(CR, i);
-        const next = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
-        const stop = next === -1 ? chunk.length : next;
-        if (stop > i) {
-          atLineStart = false;
-          afterCr = false;
-          eventBytes += stop - i;
-          i = stop;
-        }
-        if (next === -1) break;
-        const byte = chunk[i]!;
-        eventBytes++;
-        i++;
-        if (byte === LF && afterCr) {
-          afterCr = false;
-        } else if (atLineStart) {
-          endEvent(chunk, start, i);
-          start = i;
-          atLineStart = true;
-          afterCr = byte === CR;
-          continue;
-        } else {
-          atLineStart = true;
-          afterCr = byte === CR;
-        }
-        if (!skipping && eventBytes > maxEventBytes) {
-          skipping = true;
-          held = [];
-        }
+  for await (const chunk of body) {
+    let start = 0;
+    let nextLf = chunk.indexOf(LF);
+    let nextCr = chunk.indexOf(CR);
+    let i = 0;
+    while (i < chunk.length) {
+      if (nextLf !== -1 && nextLf < i) nextLf = chunk.indexOf(LF, i);
+      if (nextCr !== -1 && nextCr < i) nextCr = chunk.indexOf(CR, i);
+      const next = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+      const stop = next === -1 ? chunk.length : next;
+      if (stop > i) {
+        atLineStart = false;
+        afterCr = false;
+        eventBytes += stop - i;
+        i = stop;
+      }
+      if (next === -1) break;
+      const byte = chunk[i]!;
+      eventBytes++;
+      i++;
+      if (byte === LF && afterCr) {
+        afterCr = false;
+      } else if (atLineStart) {
+        endEvent(chunk, start, i);
+        start = i;
+        atLineStart = true;
+        afterCr = byte === CR;
+        continue;
+      } else {
+        atLineStart = true;
+        afterCr = byte === CR;
       }
       if (!skipping && eventBytes > maxEventBytes) {
         skipping = true;
         held = [];
       }
-      if (!skipping && start < chunk.length) held.push(chunk.subarray(start));
     }
-  } finally {
-    reader.releaseLock();
+    if (!skipping && eventBytes > maxEventBytes) {
+      skipping = true;
+      held = [];
+    }
+    if (!skipping && start < chunk.length) held.push(chunk.subarray(start));
   }
 }
 

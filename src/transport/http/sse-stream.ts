@@ -1,9 +1,10 @@
-import type { Response } from 'undici';
 import { preview, type McpHostError } from '../../errors/index.js';
 import type { Logger } from '../../internal/logger.js';
 import { DEFAULT_RETRY_MS, MAX_RETRY_MS, MIN_RETRY_MS } from './http-options.js';
+import type { HttpResponse } from './http-response.js';
 import { isResponseTo, type RequestId } from './message-shapes.js';
 import { BodyTooLargeError, readSse } from './read-body.js';
+import type { RequestCancel } from './request-cancel.js';
 
 /** Where an SSE stream left off: whether it answered the request, and how to resume it. */
 export interface StreamOutcome {
@@ -31,14 +32,14 @@ export interface SseHost {
     requestId?: RequestId,
     details?: Record<string, unknown>,
   ): void;
-  get(request: { signal: AbortSignal; lastEventId?: string }): Promise<Response | undefined>;
+  get(request: { cancel: RequestCancel; lastEventId?: string }): Promise<HttpResponse | undefined>;
 }
 
 /** Reads one SSE stream, delivering its messages; says whether `requestId` was answered. */
 export async function consumeSse(
   host: SseHost,
-  response: Response,
-  signal: AbortSignal,
+  response: HttpResponse,
+  cancel: RequestCancel,
   requestId: RequestId | undefined,
   previous?: StreamOutcome,
 ): Promise<StreamOutcome> {
@@ -81,7 +82,7 @@ export async function consumeSse(
       return outcome;
     }
     // Our own deadline or close: not a dropped stream, the caller reports it.
-    if (signal.aborted) throw error;
+    if (cancel.aborted) throw error;
     // A dropped stream: the caller decides whether to resume it.
     host.logger.debug(`${host.where}SSE stream broke`, { error: String(error) });
   }
@@ -91,13 +92,13 @@ export async function consumeSse(
 /**
  * Holds a GET stream open, reconnecting after drops (waiting the server's `retry:` and sending
  * `Last-Event-ID`); gives up after `maxReconnects` reconnects in a row that brought no event,
- * or when `signal` aborts. With `requestId`, stops once that request is answered and returns
+ * or when `cancel` aborts. With `requestId`, stops once that request is answered and returns
  * true. The first GET answered 400/404/405 means the server offers no such stream: not an error.
  */
 export async function listenSse(
   host: SseHost,
   start: StreamOutcome,
-  signal: AbortSignal,
+  cancel: RequestCancel,
   requestId?: RequestId,
 ): Promise<boolean> {
   let outcome = start;
@@ -110,20 +111,20 @@ export async function listenSse(
         );
         return false;
       }
-      if (!(await waitOpen(host, outcome.retryMs, signal))) return false;
+      if (!(await waitOpen(host, outcome.retryMs, cancel))) return false;
     }
-    let response: Response | undefined;
+    let response: HttpResponse | undefined;
     try {
-      response = await host.get({ signal, lastEventId: outcome.lastEventId });
+      response = await host.get({ cancel, lastEventId: outcome.lastEventId });
     } catch (error) {
-      if (signal.aborted) return false;
+      if (cancel.aborted) return false;
       host.logger.debug(`${host.where}GET stream failed`, { error: String(error) });
       failures++;
       continue;
     }
     if (response === undefined) return false;
     if (!response.ok || contentType(response) !== 'text/event-stream') {
-      await response.body?.cancel().catch(() => {});
+      response.discard();
       if (first && requestId === undefined && [400, 404, 405].includes(response.status)) {
         host.logger.debug(`${host.where}no GET stream (HTTP ${response.status})`);
         return false;
@@ -138,7 +139,7 @@ export async function listenSse(
       continue;
     }
     try {
-      outcome = await consumeSse(host, response, signal, requestId, outcome);
+      outcome = await consumeSse(host, response, cancel, requestId, outcome);
     } catch {
       return false;
     }
@@ -148,22 +149,26 @@ export async function listenSse(
   return false;
 }
 
-/** Waits `ms` unless `signal` aborts first; true if the transport is still open. */
-async function waitOpen(host: SseHost, ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return false;
+/** Waits `ms` unless `cancel` aborts first; true if the transport is still open. */
+async function waitOpen(host: SseHost, ms: number, cancel: RequestCancel): Promise<boolean> {
+  if (cancel.aborted) return false;
   await new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
+    const stop = cancel.onAbort(done);
     function done(): void {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      stop();
       resolve();
     }
-    signal.addEventListener('abort', done, { once: true });
   });
-  return !signal.aborted && host.isOpen();
+  return !cancel.aborted && host.isOpen();
 }
 
 /** The media type of a response, lower-cased, without parameters. */
-export function contentType(response: Response): string {
-  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+export function contentType(response: HttpResponse): string {
+  const value = response.header('content-type');
+  if (value === null) return '';
+  // The usual values, as sent, need no work.
+  if (value === 'application/json' || value === 'text/event-stream') return value;
+  return value.split(';')[0]!.trim().toLowerCase();
 }

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { silentLogger } from '../../internal/logger.js';
 import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../../test/helpers/leak-guard.js';
@@ -285,6 +285,34 @@ describe('StreamableHttpTransport', () => {
       expect(byId[id]?.details?.maxMessageBytes).toBe(65_536);
     }
     expect(t.messages).toEqual([]);
+  });
+
+  it('decodes gzip, deflate and br bodies, JSON and SSE, and asks for them', async () => {
+    await using _guard = leakGuard();
+    const encoders = { 1: gzipSync, 2: deflateSync, 3: brotliCompressSync };
+    const names = { 1: 'gzip', 2: 'deflate', 3: 'br' };
+    await using server = await startHttpServer((req, res) => {
+      const { id } = JSON.parse(req.body) as { id: number };
+      const key = (((id - 1) % 3) + 1) as 1 | 2 | 3;
+      const sse = id > 3;
+      const text = JSON.stringify(result(id, { text: 'é✓'.repeat(10_000) }));
+      const body = sse ? `id: e${id}\ndata: ${text}\n\n` : text;
+      res
+        .writeHead(200, {
+          'content-type': sse ? 'text/event-stream' : 'application/json',
+          'content-encoding': names[key],
+        })
+        .end(encoders[key](Buffer.from(body)));
+    });
+    await using t = await open(server);
+    for (let id = 1; id <= 6; id++) t.send(request(id));
+    await t.until(() => t.messages.length === 6);
+    expect(t.problems).toEqual([]);
+    const ids = t.messages.map((m) => (m as { id: number }).id).sort();
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const m of t.messages)
+      expect(m).toEqual(result((m as { id: number }).id, { text: 'é✓'.repeat(10_000) }));
+    expect(server.requests[0]?.headers['accept-encoding']).toBe('gzip, deflate');
   });
 
   it('turns a non-2xx into HTTP_STATUS with a redacted, bounded preview', async () => {

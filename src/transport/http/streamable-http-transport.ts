@@ -1,4 +1,4 @@
-import type { Dispatcher, Response } from 'undici';
+import type { Dispatcher } from 'undici';
 import { addSecret, McpHostError, preview } from '../../errors/index.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
@@ -21,6 +21,8 @@ import {
 import { registerCredentialValues } from './credential-values.js';
 import { createDispatcher } from './dispatcher.js';
 import { classifyFetchFailure } from './fetch-errors.js';
+import type { HttpResponse } from './http-response.js';
+import { PostDeadlines, RequestCancel } from './request-cancel.js';
 import { fetchSameOrigin } from './same-origin-fetch.js';
 import {
   isJsonRpcErrorResponse,
@@ -29,7 +31,7 @@ import {
   type RequestId,
 } from './message-shapes.js';
 import { LegacySseTransport } from './legacy-sse-transport.js';
-import { BodyTooLargeError, readBodyCapped } from './read-body.js';
+import { BodyTooLargeError, readBodyCapped, utf8 } from './read-body.js';
 import { parseRetryAfter } from './retry-after.js';
 import {
   consumeSse,
@@ -53,6 +55,9 @@ const SESSION_ID_PATTERN = /^[\x21-\x7e]+$/;
  *
  * Deadlines: connect (`connectTimeoutMs`), response headers (`headersTimeoutMs`) and the total
  * POST exchange (`requestTimeoutMs`); the GET stream has connect and headers deadlines only.
+ * Requests go through undici's `Dispatcher.request()`, not `fetch`; the total deadlines of all
+ * POSTs share one timer (see PostDeadlines), and each POST's `RequestCancel` is what `abandon()`,
+ * its deadline and `close()` abort.
  */
 export class StreamableHttpTransport implements Transport {
   readonly serverName: string | undefined;
@@ -61,7 +66,9 @@ export class StreamableHttpTransport implements Transport {
   readonly #logger: Logger;
   readonly #maxMessageBytes: number;
   readonly #agent: Dispatcher;
-  readonly #closeController = new AbortController();
+  /** Aborted by `close()`: ends the GET stream (each POST has its own, aborted too). */
+  readonly #closeCancel = new RequestCancel();
+  readonly #deadlines: PostDeadlines;
   readonly #tasks = new Set<Promise<void>>();
   readonly #events: TransportEvents;
   /** What the SSE readers (sse-stream.ts) use of this transport. */
@@ -73,10 +80,16 @@ export class StreamableHttpTransport implements Transport {
   readonly #configuredSecrets: Disposable[];
   #protocolVersion: string | undefined;
   #requestHeaders: RequestHeaders | undefined;
-  /** The deadline controller of each POST awaiting a response, by request id. */
-  readonly #inFlight = new Map<RequestId, AbortController>();
-  /** Controllers aborted by `abandon()` rather than by their deadline. */
-  readonly #abandoned = new WeakSet<AbortController>();
+  /**
+   * The headers of a POST without per-message or auth headers, built once per change of session
+   * or protocol version (and sent as this very object), and the part of them that comes after
+   * the auth provider's; undefined when out of date.
+   */
+  #postHeaders: Readonly<Record<string, string>> | undefined;
+  #postTail: Readonly<Record<string, string>> | undefined;
+  readonly #acceptEncoding: string;
+  /** The cancel of each POST awaiting a response, by request id. */
+  readonly #inFlight = new Map<RequestId, RequestCancel>();
   #getStreamOpened = false;
   #closing: Promise<void> | undefined;
 
@@ -108,6 +121,11 @@ export class StreamableHttpTransport implements Transport {
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#protocolVersion = options.protocolVersion;
     this.#agent = createDispatcher(options);
+    this.#deadlines = new PostDeadlines(
+      options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
+    );
+    // What undici's fetch used to ask for.
+    this.#acceptEncoding = this.url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate';
     this.#events = new TransportEvents(this.#logger, this.#where());
     this.#sse = {
       maxMessageBytes: this.#maxMessageBytes,
@@ -142,6 +160,7 @@ export class StreamableHttpTransport implements Transport {
   /** Sets the `MCP-Protocol-Version` header for every later request (`undefined` leaves it out). */
   setProtocolVersion(version: string | undefined): void {
     this.#protocolVersion = version;
+    this.#postHeaders = undefined;
   }
 
   /** Sets the function that gives each message's extra headers (`undefined` removes it). */
@@ -159,10 +178,10 @@ export class StreamableHttpTransport implements Transport {
 
   /** Ends the POST exchange of a request the caller gave up on (its response stream closes). */
   abandon(requestId: RequestId): void {
-    const controller = this.#inFlight.get(requestId);
-    if (controller === undefined) return;
-    this.#abandoned.add(controller);
-    controller.abort();
+    const cancel = this.#inFlight.get(requestId);
+    if (cancel === undefined) return;
+    cancel.abandoned = true;
+    cancel.abort();
   }
 
   /** HTTP needs no connection up front: the first POST connects, and its failure fails that request. */
@@ -233,15 +252,12 @@ export class StreamableHttpTransport implements Transport {
     requestId: RequestId | undefined,
     extraHeaders: Readonly<Record<string, string>> | undefined,
   ): Promise<void> {
-    const deadline = new AbortController();
-    const timeoutMs = this.#options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS;
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
-    timer.unref();
-    const signal = AbortSignal.any([this.#closeController.signal, deadline.signal]);
+    const cancel = new RequestCancel();
+    this.#deadlines.add(cancel);
     const sentSession = this.#sessionId;
-    if (requestId !== undefined) this.#inFlight.set(requestId, deadline);
+    if (requestId !== undefined) this.#inFlight.set(requestId, cancel);
     try {
-      const response = await this.#request('POST', { body, signal, extraHeaders });
+      const response = await this.#request('POST', { body, cancel, extraHeaders });
       if (response === undefined) return;
       if (!response.ok) {
         await this.#onFailedPost(response, requestId, sentSession);
@@ -251,15 +267,15 @@ export class StreamableHttpTransport implements Transport {
       if (sentSession !== undefined || response.status === 202) this.#maybeOpenGetStream();
       const type = contentType(response);
       if (type === 'text/event-stream') {
-        const outcome = await consumeSse(this.#sse, response, signal, requestId);
+        const outcome = await consumeSse(this.#sse, response, cancel, requestId);
         if (requestId !== undefined && !outcome.answered && this.#state === 'open')
-          await this.#resume(requestId, outcome, signal);
+          await this.#resume(requestId, outcome, cancel);
       } else if (type === 'application/json') {
         const bytes = await readBodyCapped(response.body, this.#maxMessageBytes);
         // A JSON body answering a notification or response is tolerated and dropped.
         if (requestId !== undefined) this.#deliverJson(bytes, requestId);
       } else {
-        await response.body?.cancel().catch(() => {});
+        response.discard();
         if (requestId !== undefined || (type !== '' && response.status !== 202)) {
           this.#problem(
             'INVALID_MESSAGE',
@@ -270,11 +286,15 @@ export class StreamableHttpTransport implements Transport {
       }
     } catch (error) {
       // An abandoned request has been settled by the peer already: nobody waits for a report.
-      if (!this.#abandoned.has(deadline))
-        this.#problemFrom(error, requestId, deadline.signal.aborted ? timeoutMs : undefined);
+      if (!cancel.abandoned)
+        this.#problemFrom(
+          error,
+          requestId,
+          cancel.timedOut ? this.#deadlines.timeoutMs : undefined,
+        );
     } finally {
-      clearTimeout(timer);
-      if (requestId !== undefined && this.#inFlight.get(requestId) === deadline)
+      this.#deadlines.delete(cancel);
+      if (requestId !== undefined && this.#inFlight.get(requestId) === cancel)
         this.#inFlight.delete(requestId);
     }
   }
@@ -288,31 +308,25 @@ export class StreamableHttpTransport implements Transport {
     method: 'POST' | 'GET' | 'DELETE',
     request: {
       body?: string;
-      signal: AbortSignal;
+      cancel: RequestCancel;
       lastEventId?: string;
       extraHeaders?: Readonly<Record<string, string>>;
     },
-  ): Promise<Response | undefined> {
+  ): Promise<HttpResponse | undefined> {
     const auth = this.#options.auth;
     for (let attempt = 0; ; attempt++) {
-      const headers: Record<string, string> = { ...this.#options.headers, ...request.extraHeaders };
-      if (auth !== undefined) Object.assign(headers, await auth.headers({ url: this.url, method }));
-      if (method === 'POST') {
-        headers['content-type'] = 'application/json';
-        headers.accept = 'application/json, text/event-stream';
-      } else if (method === 'GET') {
-        headers.accept = 'text/event-stream';
-      }
-      if (this.#sessionId !== undefined) headers['mcp-session-id'] = this.#sessionId;
-      if (this.#protocolVersion !== undefined)
-        headers['mcp-protocol-version'] = this.#protocolVersion;
-      if (request.lastEventId !== undefined) headers['last-event-id'] = request.lastEventId;
+      const authHeaders =
+        auth === undefined ? undefined : await auth.headers({ url: this.url, method });
+      const headers =
+        method === 'POST'
+          ? this.#postHeadersWith(request.extraHeaders, authHeaders)
+          : this.#otherHeaders(method, authHeaders, request.lastEventId);
       const response = await fetchSameOrigin({
         url: this.url,
         method,
         headers,
         body: request.body,
-        signal: request.signal,
+        cancel: request.cancel,
         dispatcher: this.#agent,
         where: this.#where(),
         serverName: this.serverName,
@@ -324,12 +338,12 @@ export class StreamableHttpTransport implements Transport {
       ) {
         const retry = await auth.onUnauthorized({
           status: response.status,
-          wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
+          wwwAuthenticate: response.header('www-authenticate') ?? undefined,
           url: this.url,
-          signal: request.signal,
+          signal: request.cancel.signal,
         });
         if (retry) {
-          await response.body?.cancel().catch(() => {});
+          response.discard();
           continue;
         }
       }
@@ -337,13 +351,66 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
+  /**
+   * A POST's headers, lowest precedence first: `Accept-Encoding` (as fetch sent it), the
+   * configured `headers`, this message's extra headers, the auth provider's, then the transport's
+   * own (content type, accept, session id, protocol version). With neither extra nor auth
+   * headers, one cached object serves every POST until the session or version changes.
+   */
+  #postHeadersWith(
+    extra: Readonly<Record<string, string>> | undefined,
+    auth: Readonly<Record<string, string>> | undefined,
+  ): Readonly<Record<string, string>> {
+    if (this.#postHeaders === undefined) {
+      const tail: Record<string, string> = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      if (this.#sessionId !== undefined) tail['mcp-session-id'] = this.#sessionId;
+      if (this.#protocolVersion !== undefined) tail['mcp-protocol-version'] = this.#protocolVersion;
+      this.#postTail = tail;
+      this.#postHeaders = {
+        'accept-encoding': this.#acceptEncoding,
+        ...this.#options.headers,
+        ...tail,
+      };
+    }
+    if (extra === undefined && auth === undefined) return this.#postHeaders;
+    return {
+      'accept-encoding': this.#acceptEncoding,
+      ...this.#options.headers,
+      ...extra,
+      ...auth,
+      ...this.#postTail,
+    };
+  }
+
+  /** The headers of a GET or DELETE (rare: built each time). */
+  #otherHeaders(
+    method: 'GET' | 'DELETE',
+    auth: Readonly<Record<string, string>> | undefined,
+    lastEventId: string | undefined,
+  ): Record<string, string> {
+    const headers: Record<string, string> = {
+      'accept-encoding': this.#acceptEncoding,
+      ...this.#options.headers,
+      ...auth,
+    };
+    if (method === 'GET') headers.accept = 'text/event-stream';
+    if (this.#sessionId !== undefined) headers['mcp-session-id'] = this.#sessionId;
+    if (this.#protocolVersion !== undefined)
+      headers['mcp-protocol-version'] = this.#protocolVersion;
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+    return headers;
+  }
+
   async #onFailedPost(
-    response: Response,
+    response: HttpResponse,
     requestId: RequestId | undefined,
     sentSession: string | undefined,
   ): Promise<void> {
     const bytes = await readBodyCapped(response.body, MAX_ERROR_BODY_BYTES, { truncate: true });
-    const text = new TextDecoder().decode(bytes);
+    const text = utf8(bytes);
     if (response.status === 404 && sentSession !== undefined) {
       if (this.#sessionId === sentSession) this.#dropSession();
       this.#problem(
@@ -362,8 +429,8 @@ export class StreamableHttpTransport implements Transport {
         return;
       }
     }
-    const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    const wwwAuthenticate = response.header('www-authenticate') ?? undefined;
+    const retryAfterMs = parseRetryAfter(response.header('retry-after'));
     this.#problem(
       'HTTP_STATUS',
       `HTTP ${response.status}${text === '' ? '' : `: ${preview(text, MAX_ERROR_PREVIEW_CHARS)}`}`,
@@ -378,8 +445,8 @@ export class StreamableHttpTransport implements Transport {
     );
   }
 
-  #deliverJson(bytes: Uint8Array, requestId: RequestId): void {
-    const text = new TextDecoder().decode(bytes);
+  #deliverJson(bytes: Buffer, requestId: RequestId): void {
+    const text = utf8(bytes);
     if (text.trim() === '') {
       this.#problem('INVALID_MESSAGE', 'empty JSON response to a request', requestId);
       return;
@@ -399,7 +466,11 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** A POST's stream ended before its response: resume it with GET and `Last-Event-ID`. */
-  async #resume(requestId: RequestId, outcome: StreamOutcome, signal: AbortSignal): Promise<void> {
+  async #resume(
+    requestId: RequestId,
+    outcome: StreamOutcome,
+    cancel: RequestCancel,
+  ): Promise<void> {
     if (outcome.lastEventId === undefined) {
       this.#problem(
         'STREAM_INTERRUPTED',
@@ -409,9 +480,9 @@ export class StreamableHttpTransport implements Transport {
       );
       return;
     }
-    const answered = await listenSse(this.#sse, outcome, signal, requestId);
+    const answered = await listenSse(this.#sse, outcome, cancel, requestId);
     // The POST's deadline (or close) ended the resumption: #post reports which.
-    if (!answered && signal.aborted) throw new Error('aborted');
+    if (!answered && cancel.aborted) throw new Error('aborted');
     if (!answered && this.#state === 'open') {
       this.#problem(
         'STREAM_INTERRUPTED',
@@ -426,11 +497,11 @@ export class StreamableHttpTransport implements Transport {
     if (this.#getStreamOpened || this.#options.openGetStream === false || this.#state !== 'open')
       return;
     this.#getStreamOpened = true;
-    this.#track(listenSse(this.#sse, freshOutcome(), this.#closeController.signal).then(() => {}));
+    this.#track(listenSse(this.#sse, freshOutcome(), this.#closeCancel).then(() => {}));
   }
 
-  #adoptSession(response: Response): void {
-    const id = response.headers.get('mcp-session-id');
+  #adoptSession(response: HttpResponse): void {
+    const id = response.header('mcp-session-id');
     if (id === null || id === this.#sessionId) return;
     if (!SESSION_ID_PATTERN.test(id)) {
       this.#problem('PROTOCOL_VIOLATION', 'the server sent a session id with invalid characters');
@@ -439,10 +510,12 @@ export class StreamableHttpTransport implements Transport {
     if (this.#sessionId !== undefined) return;
     this.#sessionSecret = addSecret(id);
     this.#sessionId = id;
+    this.#postHeaders = undefined;
   }
 
   #dropSession(): void {
     this.#sessionId = undefined;
+    this.#postHeaders = undefined;
     // The new session (if the client opens one) gets its own GET stream.
     this.#getStreamOpened = false;
     this.#sessionSecret?.[Symbol.dispose]();
@@ -453,14 +526,18 @@ export class StreamableHttpTransport implements Transport {
     if (this.#state === 'closed') return;
     const wasOpen = this.#state === 'open';
     this.#state = 'closing';
-    this.#closeController.abort();
+    this.#closeCancel.abort();
+    this.#deadlines.abortAll();
     await Promise.allSettled([...this.#tasks]);
     if (wasOpen && this.#sessionId !== undefined) {
       const timeoutMs = this.#options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
-      const remove = this.#request('DELETE', { signal: AbortSignal.timeout(timeoutMs) })
-        .then((response) => response?.body?.cancel())
+      const cancel = new RequestCancel();
+      const timer = setTimeout(() => cancel.abort(), timeoutMs);
+      const remove = this.#request('DELETE', { cancel })
+        .then((response) => response?.discard())
         .catch(() => {});
       await settlesWithin(remove, timeoutMs + 100, { ref: true });
+      clearTimeout(timer);
     }
     this.#dropSession();
     await this.#agent.destroy().catch(() => {});
@@ -492,7 +569,7 @@ export class StreamableHttpTransport implements Transport {
       );
       return;
     }
-    if (this.#closeController.signal.aborted) {
+    if (this.#closeCancel.aborted) {
       this.#problem(
         'CONNECTION_CLOSED',
         'the transport closed while the request was in flight',

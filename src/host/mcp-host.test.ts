@@ -265,6 +265,31 @@ describe('McpHost', () => {
     ]);
   });
 
+  it('resends a call lost with its connection only when the caller opts in, after the restart', async () => {
+    await using _guard = leakGuard();
+    let calls = 0;
+    const stable: FakeTool = {
+      ...echo('dying'),
+      handler: () => {
+        calls++;
+        if (calls <= 2) void a.servers.at(-1)!.close(); // the server dies mid-call
+        return { content: [{ type: 'text', text: `answered on attempt ${calls}` }] };
+      },
+    };
+    const a = fake('alpha', { tools: [stable] });
+    await using h = await host({
+      servers: [a.definition],
+      restart: { baseDelayMs: 20, maxDelayMs: 20 },
+    });
+    const lost = (await h.callTool('mcp__alpha__dying').catch((e: unknown) => e)) as McpHostError;
+    expect(lost.code).toBe('CONNECTION_CLOSED');
+    expect(calls).toBe(1);
+    await stateOf(h, 'alpha', 'ready');
+    const resent = await h.callTool('mcp__alpha__dying', {}, { retry: true });
+    expect(resent.content).toEqual([{ type: 'text', text: 'answered on attempt 3' }]);
+    expect(calls).toBe(3);
+  });
+
   it('stops restarting a crash-looping server until a manual restart', async () => {
     await using _guard = leakGuard();
     const a = fake('alpha');

@@ -44,6 +44,12 @@ export const DEFAULT_HOST_CLOSE_TIMEOUT_MS = 5_000;
 export interface HostCallOptions extends CallOptions {
   /** Who is calling: seen by the filter, per-agent permissions and the approval hook. */
   context?: CallContext;
+  /**
+   * Send the call again (once, after the server is back) if the connection was lost while it was
+   * in flight, accepting that the server may run it twice. Without it, only a call that certainly
+   * never reached the server is resent, or one a `trusted` server marks read-only or idempotent.
+   */
+  retry?: boolean;
 }
 
 /** A tool call as events and audit see it (no argument values). */
@@ -327,11 +333,19 @@ export class McpHost implements AsyncDisposable {
         invalid ??
         (entry.kind === 'native'
           ? await runNative(entry.native, cleaned, options)
-          : await entry.slot.callTool(tool.originalName, cleaned, {
-              signal: options.signal,
-              timeoutMs: options.timeoutMs ?? this.#options.callTimeoutMs,
-              onProgress: options.onProgress,
-            }));
+          : await entry.slot.callTool(
+              tool.originalName,
+              cleaned,
+              {
+                signal: options.signal,
+                timeoutMs: options.timeoutMs ?? this.#options.callTimeoutMs,
+                onProgress: options.onProgress,
+              },
+              options.retry === true ||
+                (entry.slot.definition.trusted === true &&
+                  (tool.annotations?.readOnlyHint === true ||
+                    tool.annotations?.idempotentHint === true)),
+            ));
     } catch (error) {
       const failure = toMcpHostError(error, { serverName: tool.server, tool: tool.name });
       const { outcome, errorCode } = classifyCallError(failure);

@@ -16,6 +16,24 @@ export const DEFAULT_MAX_QUEUE = 256;
 export const DEFAULT_TOOLS_TTL_MS = 5 * 60_000;
 export const DEFAULT_HEALTH_INTERVAL_MS = 30_000;
 export const DEFAULT_HEALTH_TIMEOUT_MS = 5_000;
+/** How long a call that lost its connection waits for the server to come back before it fails. */
+export const RETRY_WAIT_MS = 10_000;
+
+/** Failures after which the request certainly never reached the server. */
+const NEVER_SENT = new Set(['NOT_CONNECTED', 'CONNECT_FAILED', 'CONNECT_TIMEOUT']);
+/** Failures after which the server may or may not have run the request. */
+const MAYBE_SENT = new Set([
+  'CONNECTION_CLOSED',
+  'PROCESS_EXITED',
+  'KEEPALIVE_TIMEOUT',
+  'STREAM_INTERRUPTED',
+  'HTTP_REQUEST_FAILED',
+]);
+
+function mayResend(error: unknown, resendDelivered: boolean): boolean {
+  if (!(error instanceof McpHostError)) return false;
+  return NEVER_SENT.has(error.code) || (resendDelivered && MAYBE_SENT.has(error.code));
+}
 
 /** How the host watches a connected server. */
 export interface HealthCheckOptions {
@@ -72,6 +90,8 @@ export class ServerSlot {
   #quarantined: ReadonlyMap<string, QuarantinedTool> = new Map();
   #toolsFetchedAt = 0;
   #toolsRefresh: Promise<void> | undefined;
+  /** Called on every state change (calls waiting for the server to come back). */
+  readonly #stateWaiters = new Set<() => void>();
   /** Bumped by every connect and disconnect: late results of an older connection are dropped. */
   #generation = 0;
 
@@ -184,15 +204,64 @@ export class ServerSlot {
   }
 
   /** Calls a tool through the limiter, connecting first if needed. */
-  async callTool(tool: string, args: JsonObject, options: CallOptions): Promise<CallToolResult> {
-    const client = this.client ?? (await this.ready(tool));
-    const waiting = this.limiter.acquire(tool, options.signal);
-    if (waiting !== undefined) await waiting;
-    try {
-      return await client.callTool(tool, args, options);
-    } finally {
-      this.limiter.release();
+  /**
+   * Calls a tool through the limiter, connecting first if needed. A call that failed because the
+   * connection was lost is sent once more, after the server is back (within `RETRY_WAIT_MS`), only
+   * when it certainly never reached the server, or when `resendDelivered` says sending it twice is
+   * acceptable (the caller opted in, or a trusted server marks the tool read-only or idempotent).
+   */
+  async callTool(
+    tool: string,
+    args: JsonObject,
+    options: CallOptions,
+    resendDelivered = false,
+  ): Promise<CallToolResult> {
+    for (let attempt = 1; ; attempt++) {
+      const client = this.client ?? (await this.ready(tool));
+      const waiting = this.limiter.acquire(tool, options.signal);
+      if (waiting !== undefined) await waiting;
+      try {
+        return await client.callTool(tool, args, options);
+      } catch (error) {
+        if (attempt > 1 || !mayResend(error, resendDelivered)) throw error;
+        this.#host.logger.info(
+          `server '${this.name}': '${tool}' failed (${String(error)}); sending it again once the server is back`,
+        );
+      } finally {
+        this.limiter.release();
+      }
+      await this.#whenBack(tool, options.signal);
     }
+  }
+
+  /** Resolves once the server is ready again; rejects when it will not be soon. */
+  #whenBack(tool: string, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (error?: Error): void => {
+        clearTimeout(timer);
+        this.#stateWaiters.delete(check);
+        signal?.removeEventListener('abort', onAbort);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const check = (): void => {
+        if (this.client !== undefined) done();
+        else if (this.#state !== 'restarting' && this.#state !== 'connecting')
+          done(this.unavailable(tool));
+      };
+      const onAbort = (): void =>
+        done(
+          new McpHostError('ABORTED', `server '${this.name}': '${tool}' was cancelled`, {
+            serverName: this.name,
+            tool,
+            cause: signal?.reason,
+          }),
+        );
+      const timer = setTimeout(() => done(this.unavailable(tool)), RETRY_WAIT_MS);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#stateWaiters.add(check);
+      check();
+    });
   }
 
   /** Closes the connection but keeps the server enabled (`idle`): the next call reconnects. */
@@ -284,7 +353,10 @@ export class ServerSlot {
     if (generation !== this.#generation || reason === undefined) return;
     if (this.#state !== 'ready' && this.#state !== 'degraded') return;
     this.#generation++;
-    void this.#dropClient().then(() => this.#failed(reason));
+    // Both synchronous first steps: the client is forgotten and the state moves on before any
+    // await, so no call sees a 'ready' server without a client.
+    void this.#dropClient();
+    this.#failed(reason);
   }
 
   /** Records a failure and decides: restart after a backoff, give up (crash loop), or stop. */
@@ -356,7 +428,7 @@ export class ServerSlot {
           `server '${this.name}': ${this.#healthFailures} health checks failed in a row; restarting it`,
         );
         this.#generation++;
-        await this.#dropClient();
+        void this.#dropClient();
         this.#failed(
           new McpHostError(
             'SERVER_UNAVAILABLE',
@@ -452,6 +524,7 @@ export class ServerSlot {
     if (this.#state === state) return;
     this.#state = state;
     this.#since = Date.now();
+    for (const waiter of [...this.#stateWaiters]) waiter();
     // A server down for good (or on purpose) offers no tools; one restarting keeps them listed,
     // and calls to them fail at once with SERVER_UNAVAILABLE until it is back.
     if (TOOLLESS_STATES.has(state) && (this.#tools.length > 0 || this.#quarantined.size > 0)) {

@@ -2,6 +2,7 @@
 export {
   McpHost,
   DEFAULT_HOST_CLOSE_TIMEOUT_MS,
+  type CatalogueSnapshot,
   type HostCallOptions,
   type McpHostOptions,
   type ToolCallEvent,

@@ -7,7 +7,12 @@ import { createLinkedTransports } from '../transport/in-memory.js';
 import type { AuditRecord } from './audit.js';
 import type { PinEvent } from './pin-types.js';
 import type { HostServerDefinition } from './host-options.js';
-import { McpHost, type McpHostOptions, type ToolCallEvent } from './mcp-host.js';
+import {
+  McpHost,
+  type CatalogueSnapshot,
+  type McpHostOptions,
+  type ToolCallEvent,
+} from './mcp-host.js';
 import type { ServerStatus } from './server-status.js';
 
 const echo = (name = 'echo'): FakeTool => ({
@@ -440,6 +445,30 @@ describe('McpHost', () => {
       '+mcp__alpha__echo -',
       '+ -mcp__alpha__echo',
     ]);
+  });
+
+  it('answers tools() from a snapshot before a lazy server connects, and connects on the first call', async () => {
+    await using _guard = leakGuard();
+    const first = fake('alpha');
+    const snapshot = await (async () => {
+      await using h = await host({ servers: [first.definition] });
+      return JSON.parse(JSON.stringify(h.snapshot())) as CatalogueSnapshot;
+    })();
+    const a = fake('alpha', {}, { lazy: true });
+    await using h = await host({ servers: [a.definition], snapshot });
+    expect(h.tools().map((t) => t.name)).toEqual(['mcp__alpha__echo']);
+    expect(a.servers).toHaveLength(0);
+    const result = await h.callTool('mcp__alpha__echo', { text: 'cold' });
+    expect(result.content).toEqual([{ type: 'text', text: 'echo:cold' }]);
+    expect(h.serverStatus('alpha').state).toBe('ready');
+  });
+
+  it('refuses a server key that cannot namespace tools', async () => {
+    await using _guard = leakGuard();
+    await using h = await host({});
+    await expect(h.addServer(fake('a__b').definition)).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
   });
 
   it('connects a lazy server on first use', async () => {

@@ -20,6 +20,7 @@ import { HostMetrics, type MetricsSnapshot } from './metrics.js';
 import type { PinEvent, PinPolicy } from './pin-types.js';
 import { quarantinedError } from './quarantined-error.js';
 import { ToolPins } from './tool-pins.js';
+import { serverKeyProblems } from './tool-names.js';
 import { ToolAccess, type AccessDenial } from './tool-filters.js';
 import { MemoryStateStore } from '../state/state-store.js';
 import { applyResultBudget, resultByteLength } from './result-budget.js';
@@ -39,6 +40,12 @@ import { settlesWithin } from '../internal/wait.js';
 
 export const DEFAULT_MAX_RESULT_BYTES = 1024 * 1024;
 export const DEFAULT_HOST_CLOSE_TIMEOUT_MS = 5_000;
+
+/** The tool lists of a host's servers, as plain JSON (see `McpHost.snapshot()`). */
+export interface CatalogueSnapshot {
+  version: 1;
+  servers: Record<string, { tools: Tool[] }>;
+}
 
 /** Options of one `host.callTool`. */
 export interface HostCallOptions extends CallOptions {
@@ -91,6 +98,11 @@ export interface McpHostOptions extends HostOptions {
    * over `server/tool` for a glob containing `/`; block wins; the key `*` applies to agents not
    * listed and to callers without one. Applied when listing and when calling, like `filter`.
    */
+  /**
+   * A catalogue saved by `snapshot()`: each server's tools are offered (and callable: the call
+   * waits for the connect) before the server has connected; its first listing replaces them.
+   */
+  snapshot?: CatalogueSnapshot;
   permissions?: Readonly<Record<string, { allow?: readonly string[]; block?: readonly string[] }>>;
   /** Receives one record per call (time, caller, server, tool, argument digest, outcome, duration). */
   audit?: AuditSink;
@@ -241,6 +253,17 @@ export class McpHost implements AsyncDisposable {
     const slot = this.#slot(name);
     await slot.restart();
     return slot.status();
+  }
+
+  /**
+   * The current tool lists, per server, as plain JSON: give it to a later host's `snapshot`
+   * option so it can answer `tools()` before its servers connect.
+   */
+  snapshot(): CatalogueSnapshot {
+    const servers: CatalogueSnapshot['servers'] = {};
+    for (const slot of this.#slots.values())
+      if (slot.tools.length > 0) servers[slot.name] = { tools: structuredClone([...slot.tools]) };
+    return { version: 1, servers };
   }
 
   /** Every server's status, in registration order. */
@@ -564,19 +587,40 @@ export class McpHost implements AsyncDisposable {
         `a server named '${definition.name}' is already registered`,
         { serverName: definition.name },
       );
-    const slot = new ServerSlot(definition, {
-      logger: this.#logger,
-      stateStore: this.#options.stateStore,
-      restart: this.#options.restart,
-      health: this.#options.health,
-      review: (reviewed, tools) => this.#review(reviewed, tools),
-      statusChanged: (changed) => this.#statusEmitter.fire(changed.status()),
-      toolsChanged: (changed) =>
-        this.#catalogue.setServerTools(changed, changed.tools, (event) =>
-          this.#toolsEmitter.fire(event),
-        ),
-    });
+    // A key that cannot namespace tools (empty, too long, containing the separator, or the same
+    // as another key once sanitised) is refused here rather than silently offering no tools.
+    const problem = serverKeyProblems([...this.#slots.keys(), definition.name]).find(
+      (p) => p.server === definition.name,
+    );
+    if (problem !== undefined)
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `server key '${definition.name}': ${problem.message}`,
+        {
+          serverName: definition.name,
+          details: { reason: problem.reason },
+        },
+      );
+    const seed = this.#options.snapshot?.servers[definition.name]?.tools;
+    const slot = new ServerSlot(
+      definition,
+      {
+        logger: this.#logger,
+        stateStore: this.#options.stateStore,
+        restart: this.#options.restart,
+        health: this.#options.health,
+        review: (reviewed, tools) => this.#review(reviewed, tools),
+        statusChanged: (changed) => this.#statusEmitter.fire(changed.status()),
+        toolsChanged: (changed) =>
+          this.#catalogue.setServerTools(changed, changed.tools, (event) =>
+            this.#toolsEmitter.fire(event),
+          ),
+      },
+      seed,
+    );
     this.#slots.set(definition.name, slot);
+    if (seed !== undefined && slot.tools.length > 0)
+      this.#catalogue.setServerTools(slot, slot.tools, (event) => this.#toolsEmitter.fire(event));
     return slot;
   }
 

@@ -95,7 +95,7 @@ export class ServerSlot {
   /** Bumped by every connect and disconnect: late results of an older connection are dropped. */
   #generation = 0;
 
-  constructor(definition: HostServerDefinition, host: SlotHost) {
+  constructor(definition: HostServerDefinition, host: SlotHost, seedTools?: readonly Tool[]) {
     this.name = definition.name;
     this.definition = definition;
     this.#host = host;
@@ -107,6 +107,8 @@ export class ServerSlot {
     );
     this.#state =
       definition.enabled === false ? 'disabled' : definition.lazy === true ? 'idle' : 'connecting';
+    // From a catalogue snapshot: offered until the first real listing replaces them.
+    if (seedTools !== undefined && this.#state !== 'disabled') this.#tools = seedTools;
   }
 
   get state(): ServerState {

@@ -75,8 +75,8 @@ const HTTP_SCENARIOS = [
   { id: 'hr10m', label: 'HTTP 10 MiB result', inFlight: 1, calls: 5, warmup: 2, size: 10 * MIB },
 ].map((s) => ({ ...s, transport: 'http' }));
 
-/** `--only` values: which scenarios run (startup probes are stdio's). */
-export const SUITES = ['stdio', 'http'];
+/** `--only` values: which scenarios run (startup probes are stdio's; `host` is McpHost's own). */
+export const SUITES = ['stdio', 'http', 'host'];
 
 /** stdio or http. */
 export const transportOf = (scenario) => scenario.transport ?? 'stdio';
@@ -168,5 +168,54 @@ export const TARGETS = [
     pass: (v) => v < 5,
     show: (v, r) =>
       `ours +${v.toFixed(1)} MiB (client +${r.startup('rssOverBareMiB', 'client').toFixed(1)}, SDK +${r.startup('rssOverBareMiB', 'sdk').toFixed(1)}, raw +${r.startup('rssOverBareMiB', 'raw').toFixed(1)})`,
+  },
+];
+
+// ---- the host (McpHost), bench/host-worker.mjs ----------------------------------------------------
+
+/**
+ * What each host measurement runs, one fresh process each per round (see bench/host-worker.mjs):
+ * `routing` times `calls` calls of each path (McpClient.callTool, McpHost.callTool with defaults,
+ * and with `validateArguments: false`) alternating one by one after `warmup` of each; `listing`
+ * starts a host on `servers` in-memory servers of `toolsPerServer` tools; `connect` connects
+ * `servers` stdio echo servers one at a time and all at once (the order alternates by round).
+ */
+export const HOST_MEASUREMENTS = {
+  routing: { mode: 'routing', calls: 20_000, warmup: 5_000 },
+  listing: { mode: 'listing', servers: 20, toolsPerServer: 50, repeats: 20 },
+  connect: { mode: 'connect', servers: 20 },
+};
+
+/** Rounds of the three host measurements: about 6 to 10 s a round on 2 cores. */
+export const HOST_FULL_ROUNDS = 5;
+export const HOST_QUICK_ROUNDS = 2;
+
+/** A quick run times a quarter of the routing calls (the warm-up stays). */
+export function hostMeasurements(quick) {
+  if (!quick) return HOST_MEASUREMENTS;
+  const { routing } = HOST_MEASUREMENTS;
+  return { ...HOST_MEASUREMENTS, routing: { ...routing, calls: routing.calls / 4 } };
+}
+
+/**
+ * The host targets of issue 5, over the host summary `h` (bench/lib/host.mjs): medians over
+ * rounds, each round a fresh process.
+ */
+export const HOST_TARGETS = [
+  {
+    name: 'host: routing overhead of host.callTool over client.callTool, in-memory, p50 < 5 µs',
+    value: (h) => h.routing('overheadP50Us'),
+    pass: (v) => v < 5,
+    show: (v, h) =>
+      `host - client p50 ${v.toFixed(2)} µs (host ${h.routing('hostP50Us').toFixed(2)}, client ${h.routing('clientP50Us').toFixed(2)} µs; validateArguments: false ${h.routing('noValidateOverheadP50Us').toFixed(2)} µs; 10 ms / overhead = ${Math.round(10_000 / Math.max(v, 0.001)).toLocaleString('en-US')}x)`,
+  },
+  {
+    name: 'host: 20 stdio servers connected at once in <= 0.6 of the sum of single connects',
+    value: (h) => h.connect('ratio'),
+    // Every server must have connected, alone and all at once, in every round.
+    pass: (v, h) =>
+      v <= 0.6 && h.min('connect', 'readyAlone') === 20 && h.min('connect', 'readyTogether') === 20,
+    show: (v, h) =>
+      `wall / sum = ${v.toFixed(2)} (all at once ${h.connect('wallMs').toFixed(0)} ms, sum of 20 alone ${h.connect('sumMs').toFixed(0)} ms; ready: at least ${h.min('connect', 'readyTogether')}/20 at once, ${h.min('connect', 'readyAlone')}/20 alone)`,
   },
 ];

@@ -4,12 +4,14 @@
 //   npm run bench                 (builds dist/, then: node bench/run.mjs)
 //   node bench/run.mjs --quick    a short run (fewer calls and rounds) for a smoke test
 //   node bench/run.mjs --only http   only the HTTP scenarios (--only stdio: only stdio + startup)
+//   node bench/run.mjs --only host   only McpHost: routing overhead, listing, 20 stdio connects
 //   node bench/run.mjs --rounds 3 --out /tmp/result.json
 //   node bench/run.mjs --from bench/results/<file>.json   print a saved run's report again
 //
 // Every (implementation, scenario) runs in a fresh Node process (bench/worker.mjs) against the
 // same echo server (bench/echo-server.mjs, or bench/http-echo-server.mjs over HTTP); each round rotates the order of the implementations.
-// Startup costs come from bench/startup-probe.mjs. Prints tables and a PASS/FAIL line per target,
+// Startup costs come from bench/startup-probe.mjs, the host's figures from bench/host-worker.mjs.
+// Prints tables and a PASS/FAIL line per target,
 // and writes everything to bench/results/<timestamp>.json.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,13 +21,17 @@ import { parseArgs } from 'node:util';
 import {
   FULL_ROUNDS,
   FULL_STARTUP_RUNS,
+  HOST_FULL_ROUNDS,
+  HOST_QUICK_ROUNDS,
   HTTP_FULL_ROUNDS,
   QUICK_ROUNDS,
   QUICK_STARTUP_RUNS,
   SUITES,
+  hostMeasurements,
   scenarios as scenariosFor,
   transportOf,
 } from './config.mjs';
+import { measureHost } from './lib/host.mjs';
 import { measureScenarios, measureStartup } from './lib/measure.mjs';
 import { renderReport } from './lib/report.mjs';
 
@@ -54,7 +60,7 @@ async function measureAndReport() {
   }
   const only = flags.only === undefined ? SUITES : flags.only.split(',');
   if (only.some((suite) => !SUITES.includes(suite))) {
-    console.error(`--only takes ${SUITES.join(', ')} (or both, comma-separated)`);
+    console.error(`--only takes ${SUITES.join(', ')} (or several, comma-separated)`);
     process.exit(1);
   }
   const quick = flags.quick;
@@ -72,6 +78,15 @@ async function measureAndReport() {
 
   const startupResults = await measureStartup(startupRuns, leaks);
   const runs = await measureScenarios(scenarios, roundsOf, pinCpu ?? undefined, leaks);
+  const hostRounds = !only.includes('host')
+    ? 0
+    : flags.rounds === undefined
+      ? quick
+        ? HOST_QUICK_ROUNDS
+        : HOST_FULL_ROUNDS
+      : Number(flags.rounds);
+  const host =
+    hostRounds === 0 ? [] : await measureHost(hostMeasurements(quick), hostRounds, leaks);
 
   const record = {
     date: started.toISOString(),
@@ -90,6 +105,7 @@ async function measureAndReport() {
       rounds,
       httpRounds,
       startupRuns,
+      hostRounds,
       pinCpu,
       sdkVersion: sdkVersion(),
       scenarios,
@@ -97,6 +113,7 @@ async function measureAndReport() {
     leaks,
     runs,
     startupRuns: startupResults,
+    host,
   };
   const { text, targets, summary } = renderReport(record);
   console.log(`\n${text}`);

@@ -1,6 +1,7 @@
 // The human-readable report of a run: heading, scenario tables (stdio, HTTP), startup table,
 // targets. Parts of a run made with `--only` are left out.
 import { HTTP_IMPL_LABELS, IMPL_LABELS, IMPLS, TARGETS, transportOf } from '../config.mjs';
+import { renderHost } from './host.mjs';
 import { summarize } from './summary.mjs';
 import { fixed, formatTable } from './table.mjs';
 
@@ -18,17 +19,22 @@ const SUMMARY_METRICS = [
 export function renderReport(record) {
   const { config, machine } = record;
   const s = summarize(record.runs, record.startupRuns);
-  const targets = evaluateTargets(s);
+  const host = renderHost(record.host ?? []);
+  const targets = [...evaluateTargets(s), ...host.targets];
   const stdioScenarios = config.scenarios.filter((sc) => transportOf(sc) === 'stdio');
   const httpScenarios = config.scenarios.filter((sc) => transportOf(sc) === 'http');
   const text = [
     `mcp-host benchmark, ${record.date}`,
     `Node ${machine.node}, ${machine.platform}, ${machine.cpus} x ${machine.cpuModel}; src at ${record.sourceRevision}`,
-    `${config.quick ? 'QUICK run, ' : ''}${config.rounds} rounds of fresh processes, order rotated each round; medians over rounds,`,
-    'ratios are medians of same-round ratios.',
-    config.pinCpu === null
-      ? '  sequential: NOT pinned (taskset unavailable)'
-      : `  sequential: client and server pinned to cpu ${config.pinCpu} (taskset)`,
+    ...(config.scenarios.length === 0
+      ? [`${config.quick ? 'QUICK run, ' : ''}host part only.`]
+      : [
+          `${config.quick ? 'QUICK run, ' : ''}${config.rounds} rounds of fresh processes, order rotated each round; medians over rounds,`,
+          'ratios are medians of same-round ratios.',
+          config.pinCpu === null
+            ? '  sequential: NOT pinned (taskset unavailable)'
+            : `  sequential: client and server pinned to cpu ${config.pinCpu} (taskset)`,
+        ]),
     ...(stdioScenarios.length === 0
       ? []
       : [
@@ -50,9 +56,13 @@ export function renderReport(record) {
           '',
           scenarioTable(httpScenarios, s),
         ]),
-    '',
-    'The full client path over the bare peer (client ÷ ours, same-round ratios):',
-    overheadTable(config.scenarios, s),
+    ...(config.scenarios.length === 0
+      ? []
+      : [
+          '',
+          'The full client path over the bare peer (client ÷ ours, same-round ratios):',
+          overheadTable(config.scenarios, s),
+        ]),
     ...(record.startupRuns.length === 0
       ? []
       : [
@@ -60,6 +70,7 @@ export function renderReport(record) {
           `Startup (median of ${config.startupRuns} fresh processes; memory after import, connect and one call, after gc):`,
           startupTable(s),
         ]),
+    ...(host.text === '' ? [] : [host.text]),
     '',
     'Targets:',
     ...targets.map((t) => `${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.detail}`),
@@ -88,6 +99,7 @@ export function renderReport(record) {
       },
     ]),
   );
+  if (record.host !== undefined && record.host.length > 0) summary.host = host.summary;
   return { text, targets, summary };
 }
 

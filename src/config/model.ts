@@ -1,0 +1,171 @@
+/**
+ * The normalised configuration model every dialect reads into and writes from. It is the
+ * *unexpanded* form: strings keep their variable references in the canonical grammar below, so a
+ * config can be printed back into any dialect; `resolve-config.ts` expands them (per server) into
+ * what the host runs. Plain JSON data only (no functions, no class instances), so it round-trips
+ * through `JSON.stringify`.
+ *
+ * Canonical template grammar (inside any string field that allows expansion):
+ * - `${VAR}`          the environment variable VAR (error if unset)
+ * - `${VAR:-default}` VAR, or `default` when VAR is unset **or empty**
+ * - `${VAR-default}`  VAR, or `default` only when VAR is unset (an empty VAR counts as set)
+ * - `${input:id}`     the value of input `id` (VS Code `inputs`), from an input provider
+ * - `$${`             a literal `${` (escape)
+ * Dialect readers translate their own grammar into this one (e.g. VS Code `${env:VAR}` → `${VAR}`)
+ * and writers translate back, refusing what the target cannot express.
+ */
+
+/** The config dialects mcp-host reads and writes. */
+export type ConfigDialect =
+  | 'mcp-host' // mcp.yaml / mcp.json (native)
+  | 'claude-desktop' // claude_desktop_config.json: { mcpServers }, stdio only
+  | 'claude-code' // .mcp.json: { mcpServers }, type stdio|http|sse
+  | 'vscode' // .vscode/mcp.json: { servers, inputs }, JSONC
+  | 'cursor' // .cursor/mcp.json: { mcpServers }, JSONC
+  | 'crewai'; // the seeds' crewAI-style config objects
+
+/** Where a value came from, for error messages and `inspect` output. */
+export interface SourceLocation {
+  /** The file (absolute path), or a label such as `<inline>`. */
+  file: string;
+  dialect: ConfigDialect;
+  /** The key path inside the file, e.g. `["mcpServers", "github", "env", "TOKEN"]`. */
+  path: (string | number)[];
+  /** 1-based line and column of the value, when the parser knows them. */
+  line?: number;
+  column?: number;
+}
+
+export type TransportConfig =
+  | {
+      type: 'stdio';
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd?: string;
+      /** A dotenv file whose variables are added to `env` (VS Code, Cursor). */
+      envFile?: string;
+    }
+  | {
+      /** Streamable HTTP (falls back to the legacy HTTP+SSE transport by itself). */
+      type: 'http';
+      url: string;
+      headers: Record<string, string>;
+    }
+  | {
+      /** The legacy HTTP+SSE transport (2024-11-05), asked for explicitly. */
+      type: 'sse';
+      url: string;
+      headers: Record<string, string>;
+    }
+  | {
+      type: 'websocket';
+      url: string;
+      headers: Record<string, string>;
+    };
+
+/** OAuth 2.1 settings of a remote server (used by the auth layer). */
+export interface OAuthConfig {
+  clientId?: string;
+  /** A secret: masked everywhere. */
+  clientSecret?: string;
+  scopes?: string[];
+  redirectUri?: string;
+  /** Authorization server metadata URL, when not discovered. */
+  authorizationServer?: string;
+}
+
+export interface ToolFilterConfig {
+  allow?: string[];
+  block?: string[];
+}
+
+export interface TimeoutsConfig {
+  connectMs?: number;
+  requestMs?: number;
+  discoverMs?: number;
+}
+
+export interface RetryConfig {
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export interface RestartConfig {
+  enabled?: boolean;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  crashLimit?: number;
+  crashWindowMs?: number;
+}
+
+/** One server, normalised. Optional fields left out mean "the host-wide default". */
+export interface ServerConfig {
+  /** The key (the namespace of its tools). */
+  name: string;
+  transport: TransportConfig;
+  enabled: boolean;
+  lazy?: boolean;
+  timeouts?: TimeoutsConfig;
+  /** Client retries of side-effect-free requests over HTTP; `false` turns them off. */
+  retry?: RetryConfig | false;
+  toolsTtlMs?: number;
+  tools?: ToolFilterConfig;
+  oauth?: OAuthConfig;
+  restart?: RestartConfig;
+  trusted?: boolean;
+  maxInFlight?: number;
+  maxQueue?: number;
+  /** Keys of `env` / `headers` whose values are secrets beyond the automatic ones. */
+  secretKeys?: string[];
+  /** Keys this dialect had that the model does not know: kept for writing back, with a warning. */
+  extra?: Record<string, unknown>;
+  source: SourceLocation;
+}
+
+/** Host-wide settings (native format only; other dialects have none). */
+export interface HostDefaultsConfig {
+  timeouts?: TimeoutsConfig;
+  retry?: RetryConfig | false;
+  toolsTtlMs?: number;
+  restart?: RestartConfig;
+  health?: { intervalMs?: number; timeoutMs?: number; failuresBeforeRestart?: number };
+  naming?: { prefix?: string; separator?: string; providerSafe?: boolean };
+  maxResultBytes?: number;
+  pins?: 'trust-on-first-use' | 'strict' | false;
+}
+
+/** A VS Code style input (`${input:id}`): what to ask for. */
+export interface InputConfig {
+  id: string;
+  type: 'promptString' | 'pickString';
+  description?: string;
+  password?: boolean;
+  default?: string;
+  options?: string[];
+}
+
+/** A whole configuration: one file, or several merged. */
+export interface McpConfig {
+  servers: ServerConfig[];
+  defaults?: HostDefaultsConfig;
+  inputs?: InputConfig[];
+  /** The files it was read from, in merge order. */
+  files: { file: string; dialect: ConfigDialect }[];
+  /** Top-level keys the model does not know, per file (kept, with a warning). */
+  extra?: Record<string, unknown>;
+}
+
+/** A problem found while reading a config: an error stops that server (or file); a warning does not. */
+export interface ConfigDiagnostic {
+  severity: 'error' | 'warning';
+  /** e.g. `unknown-key`, `invalid-type`, `missing-key`, `unset-variable`, `input-required`. */
+  kind: string;
+  message: string;
+  /** The server it concerns, when it concerns one. */
+  server?: string;
+  location?: SourceLocation;
+  /** For misspelt keys: the closest known key. */
+  suggestion?: string;
+}

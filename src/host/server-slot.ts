@@ -86,6 +86,8 @@ export class ServerSlot {
   #healthTimer: ReturnType<typeof setTimeout> | undefined;
   #healthFailures = 0;
   #opening: Promise<void> | undefined;
+  /** Closes of dropped clients still under way (a dropped client is forgotten at once). */
+  readonly #closingClients = new Set<Promise<void>>();
   #tools: readonly Tool[] = [];
   #quarantined: ReadonlyMap<string, QuarantinedTool> = new Map();
   #toolsFetchedAt = 0;
@@ -505,6 +507,9 @@ export class ServerSlot {
     this.#clearRetry();
     await this.#opening?.catch(() => {});
     await this.#dropClient();
+    // Clients dropped earlier without waiting (a crash, a wedge) may still be shutting their
+    // process down (a stopped one gets the whole SIGTERM/SIGKILL ladder): close() waits for them.
+    await Promise.all(this.#closingClients);
   }
 
   async #dropClient(): Promise<void> {
@@ -513,7 +518,11 @@ export class ServerSlot {
     for (const subscription of this.#clientSubscriptions.splice(0)) subscription.dispose();
     const client = this.#client;
     this.#client = undefined;
-    await client?.close().catch(() => {});
+    if (client === undefined) return;
+    const closing = client.close().catch(() => {});
+    this.#closingClients.add(closing);
+    await closing;
+    this.#closingClients.delete(closing);
   }
 
   #clearRetry(): void {

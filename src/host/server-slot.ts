@@ -366,7 +366,13 @@ export class ServerSlot {
   /** Records a failure and decides: restart after a backoff, give up (crash loop), or stop. */
   #failed(error: unknown): void {
     this.#lastError = describe(error);
+    this.#moveOn(error);
+    // Queued calls fail after the transition, so that their error names the state the server is
+    // in now (and when it is tried again), not the 'ready' it was in when it died.
     this.limiter.rejectQueued(this.unavailable());
+  }
+
+  #moveOn(error: unknown): void {
     if (error instanceof McpHostError) {
       const status = error.details?.status;
       if (error.code === 'HTTP_STATUS' && (status === 401 || status === 403)) {

@@ -92,10 +92,14 @@ export interface HostOptions {
   stateStore?: StateStore;
   /**
    * Decides, per tool and caller, whether a tool is visible and callable: applied both when
-   * listing and when calling, so a hidden tool cannot be called by naming it.
+   * listing and when calling, so a hidden tool cannot be called by naming it. A filter that
+   * throws hides the tool.
    */
   filter?: (tool: HostTool, context: CallContext | undefined) => boolean;
-  /** Asked before every call (human in the loop); false (or a rejection) refuses the call. */
+  /**
+   * Asked before every call (human in the loop); false, a throw or a rejection refuses the call
+   * (`TOOL_DENIED`, the hook's error as its cause).
+   */
   approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
   /** Calls' default deadline, per call (default: the client's request timeout). */
   callTimeoutMs?: number;

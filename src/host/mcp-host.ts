@@ -300,7 +300,7 @@ export class McpHost implements AsyncDisposable {
     return all.filter(
       (tool) =>
         (access === undefined || this.#permitted(access, tool, context) === undefined) &&
-        (filter === undefined || filter(tool, context)),
+        (filter === undefined || this.#shows(filter, tool, context)),
     );
   }
 
@@ -328,7 +328,7 @@ export class McpHost implements AsyncDisposable {
         );
     }
     const filter = this.#options.filter;
-    if (filter !== undefined && !filter(entry.tool, context))
+    if (filter !== undefined && !this.#shows(filter, entry.tool, context))
       return Promise.reject(this.#denied(entry, 'hidden from this caller by the host filter'));
     return this.#call(entry, args, options);
   }
@@ -347,7 +347,12 @@ export class McpHost implements AsyncDisposable {
     try {
       const approve = this.#options.approve;
       if (approve !== undefined) {
-        const approved = await approve({ tool, args, context: options.context });
+        let approved: boolean;
+        try {
+          approved = await approve({ tool, args, context: options.context });
+        } catch (error) {
+          throw this.#denied(entry, 'the approval hook failed', error);
+        }
         if (!approved) throw this.#denied(entry, 'refused by the approval hook');
       }
       const cleaned = cleanArguments(args, tool.inputSchema);
@@ -466,6 +471,22 @@ export class McpHost implements AsyncDisposable {
     return this.#metrics.snapshot();
   }
 
+  /** The host filter's verdict; a filter that throws hides the tool (and is logged). */
+  #shows(
+    filter: NonNullable<HostOptions['filter']>,
+    tool: HostTool,
+    context: CallContext | undefined,
+  ): boolean {
+    try {
+      return filter(tool, context);
+    } catch (error) {
+      this.#logger.warn(`host: the tool filter threw on '${tool.name}'; the tool is hidden`, {
+        error: String(error),
+      });
+      return false;
+    }
+  }
+
   /** Why the per-agent permissions hide a tool from this caller, or undefined. */
   #permitted(
     access: ToolAccess<HostTool>,
@@ -546,7 +567,12 @@ export class McpHost implements AsyncDisposable {
     args: Record<string, string> = {},
     options: { signal?: AbortSignal } = {},
   ): Promise<GetPromptResult> {
-    const target = this.#catalogue.resolvePrompt(name);
+    let target = this.#catalogue.resolvePrompt(name);
+    if (target === undefined) {
+      // Prompt names are assigned when prompts are listed: list them if this host has not yet.
+      await this.prompts();
+      target = this.#catalogue.resolvePrompt(name);
+    }
     if (target === undefined || !this.#slots.has(target.server))
       throw new McpHostError('INVALID_ARGUMENT', `no prompt is named '${name}'`, {
         details: { prompt: name },
@@ -673,11 +699,12 @@ export class McpHost implements AsyncDisposable {
     return new McpHostError('TOOL_NOT_FOUND', `no tool is named '${name}'`, { tool: name });
   }
 
-  #denied(entry: CatalogueEntry, reason: string): McpHostError {
+  #denied(entry: CatalogueEntry, reason: string, cause?: unknown): McpHostError {
     return new McpHostError('TOOL_DENIED', `tool '${entry.tool.name}' was refused: ${reason}`, {
       serverName: entry.tool.server,
       tool: entry.tool.name,
       details: { reason },
+      ...(cause === undefined ? {} : { cause }),
     });
   }
 

@@ -144,6 +144,18 @@ export const errorCodes = {
     permanent: true,
     when: 'A call named a tool that tool pinning holds back: its definition changed since it was pinned (or it is new under the `strict` policy, or cannot be pinned). `details` carries the reason and a bounded diff (`summary`, `changes`); approving the change lifts it.',
   },
+  CONFIG_INVALID: {
+    permanent: true,
+    when: 'A config file or value is invalid: a syntax error, a wrong type, a missing or conflicting key. The message names file:line:column and the key path; `details.diagnostics` lists every problem found.',
+  },
+  CONFIG_VARIABLE_UNSET: {
+    permanent: true,
+    when: 'A `${VAR}` reference without a default names an environment variable that is unset. The message names the file, the key path and the variable, never a value.',
+  },
+  CONFIG_INPUT_REQUIRED: {
+    permanent: true,
+    when: 'A `${input:id}` reference needs a value and no input provider could give one (none configured, or it declined).',
+  },
 } as const satisfies Record<string, { permanent: boolean; when: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -20,6 +20,8 @@ export class CallLimiter {
   readonly #queue: Waiter[] = [];
   #head = 0;
   #inFlight = 0;
+  /** Woken once nothing is in flight or queued (see `whenIdle`). */
+  readonly #idleWaiters = new Set<() => void>();
 
   constructor(serverName: string, maxInFlight: number, maxQueue: number) {
     this.#serverName = serverName;
@@ -33,6 +35,12 @@ export class CallLimiter {
 
   get queued(): number {
     return this.#queue.length - this.#head;
+  }
+
+  /** Resolves once no call is in flight or queued (at once when none is). */
+  whenIdle(): Promise<void> {
+    if (this.#inFlight === 0 && this.queued === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => this.#idleWaiters.add(resolve));
   }
 
   /** Resolves (synchronously when a slot is free: returns undefined) once the call may start. */
@@ -86,6 +94,10 @@ export class CallLimiter {
       return;
     }
     this.#inFlight--;
+    if (this.#inFlight === 0 && this.#idleWaiters.size > 0) {
+      for (const wake of this.#idleWaiters) wake();
+      this.#idleWaiters.clear();
+    }
   }
 
   /** Fails every queued call with `error` (the server went away). */

@@ -41,6 +41,16 @@ import { settlesWithin } from '../internal/wait.js';
 export const DEFAULT_MAX_RESULT_BYTES = 1024 * 1024;
 export const DEFAULT_HOST_CLOSE_TIMEOUT_MS = 5_000;
 
+/** How a server leaves (`removeServer`) or gives way to a new definition (`replaceServer`). */
+export interface DrainOptions {
+  /**
+   * How long its calls in flight (and queued) may take to finish before its connection is closed
+   * (default 0: at once); calls still pending then fail with a typed error (`CONNECTION_CLOSED`
+   * or `SERVER_UNAVAILABLE`). New calls never reach it meanwhile.
+   */
+  drainTimeoutMs?: number;
+}
+
 /** The tool lists of a host's servers, as plain JSON (see `McpHost.snapshot()`). */
 export interface CatalogueSnapshot {
   version: 1;
@@ -121,6 +131,8 @@ export class McpHost implements AsyncDisposable {
   readonly #options: McpHostOptions;
   readonly #logger: Logger;
   readonly #slots = new Map<string, ServerSlot>();
+  /** Servers removed or replaced that are still finishing their calls (see DrainOptions). */
+  readonly #retiring = new Set<ServerSlot>();
   readonly #catalogue = new HostCatalogue();
   readonly #validator: SchemaValidator | undefined;
   readonly #statusEmitter = new Emitter<ServerStatus>();
@@ -215,11 +227,41 @@ export class McpHost implements AsyncDisposable {
     return slot.status();
   }
 
-  /** Disconnects and forgets a server; its tools leave the list. */
-  async removeServer(name: string): Promise<void> {
+  /**
+   * Forgets a server: its tools leave the list at once, its calls in flight may finish within
+   * `drainTimeoutMs`, then its connection is closed. Resolves once it is closed.
+   */
+  async removeServer(name: string, options: DrainOptions = {}): Promise<void> {
     const slot = this.#slot(name);
     this.#slots.delete(name);
-    await slot.close();
+    this.#catalogue.removeServer(name, (event) => this.#toolsEmitter.fire(event));
+    await this.#retire(slot, options.drainTimeoutMs ?? 0);
+  }
+
+  /**
+   * Swaps a server's definition for a new one under the same name (a changed configuration): the
+   * new connection takes every new call at once (its tools stay listed while it connects, unless
+   * its tool filter changed), while the old one finishes its calls in flight within
+   * `drainTimeoutMs` and is then closed. Resolves once the new server's connect has settled and
+   * the old one is closed.
+   */
+  async replaceServer(
+    definition: HostServerDefinition,
+    options: DrainOptions = {},
+  ): Promise<ServerStatus> {
+    this.#assertOpen();
+    const old = this.#slot(definition.name);
+    const sameFilter = JSON.stringify(old.definition.tools) === JSON.stringify(definition.tools);
+    const slot = this.#createSlot(definition, sameFilter ? old.tools : undefined);
+    this.#slots.set(definition.name, slot); // same key: keeps its place in the status order
+    const fire = (event: ToolsChangedEvent): void => this.#toolsEmitter.fire(event);
+    if (slot.tools.length > 0) this.#catalogue.setServerTools(slot, slot.tools, fire);
+    else this.#catalogue.removeServer(definition.name, fire);
+    this.#statusEmitter.fire(slot.status());
+    const retired = this.#retire(old, options.drainTimeoutMs ?? 0);
+    if (definition.lazy !== true) await slot.connect();
+    await retired;
+    return slot.status();
   }
 
   /** Connects a server now (an idle or lazy one, or one waiting for its next restart). */
@@ -361,7 +403,8 @@ export class McpHost implements AsyncDisposable {
         invalid ??
         (entry.kind === 'native'
           ? await runNative(entry.native, cleaned, options)
-          : await entry.slot.callTool(
+          : // A server replaced since the lookup (a changed configuration) takes the call.
+            await (this.#slots.get(entry.slot.name) ?? entry.slot).callTool(
               tool.originalName,
               cleaned,
               {
@@ -594,7 +637,9 @@ export class McpHost implements AsyncDisposable {
   }
 
   async #close(): Promise<void> {
-    const all = Promise.allSettled([...this.#slots.values()].map((slot) => slot.close()));
+    const all = Promise.allSettled(
+      [...this.#slots.values(), ...this.#retiring].map((slot) => slot.close()),
+    );
     const bound = this.#options.closeTimeoutMs ?? DEFAULT_HOST_CLOSE_TIMEOUT_MS;
     if (!(await settlesWithin(all, bound, { ref: true })))
       this.#logger.warn(`host: servers still closing after ${bound} ms`);
@@ -605,6 +650,18 @@ export class McpHost implements AsyncDisposable {
   }
 
   // ---- plumbing -------------------------------------------------------------------------------
+
+  /** Lets a removed or replaced server finish its calls (up to `drainTimeoutMs`), then closes it. */
+  async #retire(slot: ServerSlot, drainTimeoutMs: number): Promise<void> {
+    this.#retiring.add(slot);
+    try {
+      if (drainTimeoutMs > 0)
+        await settlesWithin(slot.limiter.whenIdle(), drainTimeoutMs, { ref: true });
+      await slot.close();
+    } finally {
+      this.#retiring.delete(slot);
+    }
+  }
 
   #addSlot(definition: HostServerDefinition): ServerSlot {
     if (this.#slots.has(definition.name))
@@ -627,8 +684,23 @@ export class McpHost implements AsyncDisposable {
           details: { reason: problem.reason },
         },
       );
-    const seed = this.#options.snapshot?.servers[definition.name]?.tools;
-    const slot = new ServerSlot(
+    const slot = this.#createSlot(
+      definition,
+      this.#options.snapshot?.servers[definition.name]?.tools,
+    );
+    this.#slots.set(definition.name, slot);
+    if (slot.tools.length > 0)
+      this.#catalogue.setServerTools(slot, slot.tools, (event) => this.#toolsEmitter.fire(event));
+    return slot;
+  }
+
+  /**
+   * A slot for `definition`. Its events count only while it is the one registered under its name
+   * (a removed or replaced server still finishing its calls must not touch its successor's tools
+   * or status); a removed one still reports its last status.
+   */
+  #createSlot(definition: HostServerDefinition, seed: readonly Tool[] | undefined): ServerSlot {
+    return new ServerSlot(
       definition,
       {
         logger: this.#logger,
@@ -636,18 +708,20 @@ export class McpHost implements AsyncDisposable {
         restart: this.#options.restart,
         health: this.#options.health,
         review: (reviewed, tools) => this.#review(reviewed, tools),
-        statusChanged: (changed) => this.#statusEmitter.fire(changed.status()),
-        toolsChanged: (changed) =>
+        statusChanged: (changed) => {
+          const current = this.#slots.get(changed.name);
+          if (current === undefined || current === changed)
+            this.#statusEmitter.fire(changed.status());
+        },
+        toolsChanged: (changed) => {
+          if (this.#slots.get(changed.name) !== changed) return;
           this.#catalogue.setServerTools(changed, changed.tools, (event) =>
             this.#toolsEmitter.fire(event),
-          ),
+          );
+        },
       },
       seed,
     );
-    this.#slots.set(definition.name, slot);
-    if (seed !== undefined && slot.tools.length > 0)
-      this.#catalogue.setServerTools(slot, slot.tools, (event) => this.#toolsEmitter.fire(event));
-    return slot;
   }
 
   async #review(slot: ServerSlot, tools: Tool[]): Promise<ToolReview> {

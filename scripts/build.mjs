@@ -16,6 +16,7 @@ await build({
     ws: 'src/ws.ts',
     'testing/index': 'src/testing/index.ts',
     node: 'src/node.ts',
+    config: 'src/config.ts',
     cli: 'src/cli/main.ts',
   },
   outdir: 'dist',

@@ -17,6 +17,16 @@ export type {
   NativeTool,
 } from './host-options.js';
 export type { ServerState, ServerStatus } from './server-status.js';
+export type {
+  PinChange,
+  PinDecision,
+  PinEvent,
+  PinPolicy,
+  PinRecord,
+  QuarantinedTool,
+} from './pin-types.js';
+export type { QuarantineReason } from './quarantined-error.js';
+export type { ToolChange, ToolDiff } from './tool-diff.js';
 export type { HealthCheckOptions } from './server-slot.js';
 export type { RestartOptions } from './restart-policy.js';
 export {

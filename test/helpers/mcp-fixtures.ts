@@ -21,6 +21,7 @@ function fixture(file: string): string {
 export const mcpFixtures = {
   legacySdk: fixture('legacy-sdk-server.mjs'),
   modernSdk: fixture('modern-sdk-server.mjs'),
+  mutableSdk: fixture('mutable-sdk-server.mjs'),
   fault: fixture('mcp-fault-server.mjs'),
 } as const;
 
@@ -102,6 +103,36 @@ export interface FixtureClientOptions extends Partial<McpClientOptions> {
   rewrite?: (message: JsonRpcMessage) => JsonRpcMessage;
 }
 
+/**
+ * A transport factory that starts `script args` with this Node over stdio on each call and keeps
+ * every process it started (what the client sent, its stderr and records): for an McpClient, or
+ * for an McpHost server definition.
+ */
+export function fixtureTransport(
+  name: string,
+  script: string,
+  args: readonly string[] = [],
+  options: Pick<FixtureClientOptions, 'env' | 'rewrite'> = {},
+): { transport: () => RecordingTransport; processes: readonly FixtureProcess[] } {
+  const processes: Process[] = [];
+  return {
+    processes,
+    transport: () => {
+      const child = new Process(
+        new StdioTransport({
+          serverName: name,
+          command: process.execPath,
+          args: [script, ...args],
+          env: options.env,
+        }),
+        options.rewrite,
+      );
+      processes.push(child);
+      return child.transport;
+    },
+  };
+}
+
 /** An McpClient (not yet connected) over a factory that starts `script args` on each call. */
 export function fixtureClient(
   name: string,
@@ -111,22 +142,10 @@ export function fixtureClient(
 ): FixtureClient {
   const guard = leakGuard();
   const { env, rewrite, ...clientOptions } = options;
-  const processes: Process[] = [];
+  const { transport, processes } = fixtureTransport(name, script, args, { env, rewrite });
   const client = new McpClient({
     serverName: name,
-    transport: () => {
-      const child = new Process(
-        new StdioTransport({
-          serverName: name,
-          command: process.execPath,
-          args: [script, ...args],
-          env,
-        }),
-        rewrite,
-      );
-      processes.push(child);
-      return child.transport;
-    },
+    transport,
     ...clientOptions,
   });
   return {

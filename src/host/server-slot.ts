@@ -329,8 +329,12 @@ export class ServerSlot {
       logger: this.definition.client?.logger ?? this.#host.logger,
     });
     this.#client = client;
+    const closed: { reason?: McpHostError } = {};
     this.#clientSubscriptions = [
-      client.onClose((reason) => this.#lost(generation, reason)),
+      client.onClose((reason) => {
+        closed.reason = reason;
+        this.#lost(generation, reason);
+      }),
       client.onToolsChanged((change) => {
         if (generation === this.#generation) void this.#accept(change.items, undefined);
       }),
@@ -341,6 +345,16 @@ export class ServerSlot {
       if (generation !== this.#generation) return;
       await this.#accept(listing.items, listing.ttlMs);
       if (generation !== this.#generation) return;
+      // The server may have gone while its listing was reviewed (the pin check awaits the state
+      // store), and #lost leaves a connecting server to this attempt: fail it, never call a
+      // closed client ready.
+      if (client.state !== 'ready')
+        throw (
+          closed.reason ??
+          new McpHostError('CONNECTION_CLOSED', `server '${this.name}' closed while connecting`, {
+            serverName: this.name,
+          })
+        );
       this.#lastError = undefined;
       this.#healthFailures = 0;
       this.#set('ready');

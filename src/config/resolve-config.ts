@@ -1,0 +1,371 @@
+/**
+ * From the normalised (unexpanded) model to what the host runs: each server's templates expanded
+ * (expand.ts), its secrets registered (secrets.ts), and a `HostServerDefinition` built with a
+ * transport factory. A server that cannot be resolved (an unset variable, a missing input, an
+ * unreadable env file, a bad URL) fails alone, before anything is spawned or sent; the others
+ * resolve. Nothing here starts a process or opens a socket: the factories do, when the host
+ * connects.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
+import type { McpClientOptions } from '../client/client-options.js';
+import type { RetryPolicy } from '../client/request-retry.js';
+import { McpHostError } from '../errors/index.js';
+import type { HostServerDefinition } from '../host/host-options.js';
+import type { RestartOptions } from '../host/restart-policy.js';
+import type { Disposable } from '../internal/disposable.js';
+import type { Logger } from '../internal/logger.js';
+import type { Transport } from '../jsonrpc/transport.js';
+import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
+import { serverIdentity, type TransportDefinition } from '../state/server-identity.js';
+import { LegacySseTransport } from '../transport/http/legacy-sse-transport.js';
+import { StreamableHttpTransport } from '../transport/http/streamable-http-transport.js';
+import { StdioTransport } from '../transport/stdio/stdio-transport.js';
+import { WebSocketTransport } from '../transport/websocket/websocket-transport.js';
+import { DotenvSyntaxError, parseDotenv } from './dotenv.js';
+import { describeField, expandServer, type ExpandedServer } from './expand.js';
+import { envInputProvider, InputResolver, type InputProvider } from './input-providers.js';
+import type {
+  ConfigDiagnostic,
+  HostDefaultsConfig,
+  McpConfig,
+  OAuthConfig,
+  RetryConfig,
+  ServerConfig,
+  TimeoutsConfig,
+} from './model.js';
+import { ResolvedConfig } from './resolved-config.js';
+import {
+  argvDiagnostics,
+  fileModeDiagnostics,
+  isRegistrableSecret,
+  registerSecrets,
+  secretValues,
+} from './secrets.js';
+
+export interface ResolveOptions {
+  /** The environment variables are read from (usually `process.env`). */
+  env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Gives `${input:id}` values: a provider, or a resolver shared between servers (and reloads) so
+   * each input is asked once. Without one, an input reference fails with CONFIG_INPUT_REQUIRED.
+   */
+  inputs?: InputResolver | InputProvider;
+  /** Host-wide defaults (timeouts, retry, toolsTtlMs) a server's own settings override. */
+  defaults?: HostDefaultsConfig;
+  /**
+   * The directory a relative `cwd` or `envFile` is resolved against. Default: the directory of
+   * the server's config file (when its source is an absolute path), else `process.cwd()`.
+   */
+  cwd?: string;
+  /** What `~` becomes (default `os.homedir()`). */
+  homeDir?: string;
+  /** Given to the transports (they log to `NODE_DEBUG=mcp-host` without one). */
+  logger?: Logger;
+}
+
+/** A server ready for the host. */
+export interface ResolvedServer {
+  definition: HostServerDefinition;
+  /** The registered secrets of this server: dispose them when the server is gone. */
+  secrets: Disposable[];
+  /** Warnings found while resolving (secrets in argv, settings the host does not apply). */
+  diagnostics: ConfigDiagnostic[];
+  /** The expanded OAuth settings, for the auth layer (not enumerable: never inspected). */
+  oauth: OAuthConfig | undefined;
+  /** Its restart policy (the host applies only the host-wide one for now). */
+  restart: RestartOptions | undefined;
+  /**
+   * SHA-256 (hex) of everything that takes effect when the server (re)connects, after expansion
+   * and env file included, `enabled` excluded: equal fingerprints mean a reload need not restart
+   * it. Secrets go into the hash but cannot be read from it.
+   */
+  fingerprint: string;
+}
+
+export type ResolveServerResult = ResolvedServer | { error: McpHostError };
+
+/** Resolves one server; never throws for a problem of its config (returns `{ error }`). */
+export async function resolveServer(
+  server: ServerConfig,
+  options: ResolveOptions,
+): Promise<ResolveServerResult> {
+  const inputs =
+    typeof options.inputs === 'function'
+      ? new InputResolver({ provider: options.inputs })
+      : options.inputs;
+  const expandedResult = await expandServer(server, {
+    env: options.env,
+    ...(inputs === undefined ? {} : { inputs }),
+    ...(options.homeDir === undefined ? {} : { homeDir: options.homeDir }),
+  });
+  if (!expandedResult.ok) return { error: expandedResult.error };
+  const expanded = expandedResult.server;
+  // Registered first, so every later message about this server is masked already.
+  const secrets = registerSecrets(secretValues(server, expanded));
+  try {
+    const transport = await transportDefinition(server, expanded, options, secrets);
+    if ('error' in transport) {
+      for (const secret of secrets) secret.dispose();
+      return transport;
+    }
+    const diagnostics = [...argvDiagnostics(server, expanded), ...unappliedSettings(server)];
+    const client = clientOptions(server, options.defaults);
+    const toolsTtlMs = server.toolsTtlMs ?? options.defaults?.toolsTtlMs;
+    const identity = await serverIdentity(server.name, transport.definition);
+    const definition: HostServerDefinition = {
+      name: server.name,
+      transport: transportFactory(server.name, transport.definition, options.logger),
+      enabled: server.enabled,
+      identity: identity.key,
+      ...(server.lazy === undefined ? {} : { lazy: server.lazy }),
+      ...(Object.keys(client).length === 0 ? {} : { client }),
+      ...(server.maxInFlight === undefined ? {} : { maxInFlight: server.maxInFlight }),
+      ...(server.maxQueue === undefined ? {} : { maxQueue: server.maxQueue }),
+      ...(server.tools === undefined ? {} : { tools: { ...server.tools } }),
+      ...(server.trusted === undefined ? {} : { trusted: server.trusted }),
+      ...(toolsTtlMs === undefined ? {} : { toolsTtlMs }),
+    };
+    const restart = server.restart ?? undefined;
+    const fingerprint = await sha256Hex(
+      canonicalJson({
+        transport: transport.definition,
+        oauth: expanded.oauth ?? null,
+        client,
+        lazy: server.lazy ?? null,
+        maxInFlight: server.maxInFlight ?? null,
+        maxQueue: server.maxQueue ?? null,
+        tools: server.tools ?? null,
+        trusted: server.trusted ?? null,
+        toolsTtlMs: toolsTtlMs ?? null,
+        restart: restart ?? null,
+      }),
+    );
+    const resolved: ResolvedServer = {
+      definition,
+      secrets,
+      diagnostics,
+      oauth: undefined,
+      restart,
+      fingerprint,
+    };
+    // Not enumerable: `util.inspect` and `JSON.stringify` of a resolved server never show it.
+    Object.defineProperty(resolved, 'oauth', { value: expanded.oauth, enumerable: false });
+    return resolved;
+  } catch (error) {
+    for (const secret of secrets) secret.dispose();
+    throw error;
+  }
+}
+
+type TransportResult = { definition: TransportDefinition } | { error: McpHostError };
+
+async function transportDefinition(
+  server: ServerConfig,
+  expanded: ExpandedServer,
+  options: ResolveOptions,
+  secrets: Disposable[],
+): Promise<TransportResult> {
+  const t = expanded.transport;
+  const invalid = (path: string[], problem: string): { error: McpHostError } => ({
+    error: new McpHostError(
+      'CONFIG_INVALID',
+      `server '${server.name}' not started: ${describeField(server.source, path)}: ${problem}`,
+      { serverName: server.name, details: { file: server.source.file } },
+    ),
+  });
+  if (t.type !== 'stdio') {
+    let url: URL;
+    try {
+      url = new URL(t.url);
+    } catch {
+      return invalid(['url'], 'not a valid absolute URL');
+    }
+    const allowed = t.type === 'websocket' ? ['ws:', 'wss:'] : ['http:', 'https:'];
+    if (!allowed.includes(url.protocol))
+      return invalid(['url'], `a ${t.type} server needs a ${allowed.join(' or ')} URL`);
+    return { definition: { type: t.type, url: t.url, headers: { ...t.headers } } };
+  }
+  if (t.command.trim() === '') return invalid(['command'], 'the command is empty');
+  const base =
+    options.cwd ?? (isAbsolute(server.source.file) ? dirname(server.source.file) : process.cwd());
+  const env: Record<string, string> = {};
+  if (t.envFile !== undefined) {
+    const file = resolvePath(base, t.envFile);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      return invalid(
+        ['envFile'],
+        `cannot read the env file ${file}${typeof code === 'string' ? ` (${code})` : ''}`,
+      );
+    }
+    let values: Record<string, string>;
+    try {
+      values = parseDotenv(text);
+    } catch (error) {
+      if (!(error instanceof DotenvSyntaxError)) throw error;
+      return invalid(['envFile'], `${file}: ${error.message}`);
+    }
+    secrets.push(...registerSecrets(Object.values(values).filter(isRegistrableSecret)));
+    Object.assign(env, values);
+  }
+  Object.assign(env, t.env); // `env` wins over the env file
+  return {
+    definition: {
+      type: 'stdio',
+      command: t.command,
+      args: [...t.args],
+      env,
+      ...(t.cwd === undefined ? {} : { cwd: resolvePath(base, t.cwd) }),
+    },
+  };
+}
+
+function transportFactory(
+  serverName: string,
+  definition: TransportDefinition,
+  logger: Logger | undefined,
+): () => Transport {
+  const common = { serverName, ...(logger === undefined ? {} : { logger }) };
+  switch (definition.type) {
+    case 'stdio': {
+      const { command, args, env, cwd } = definition;
+      return () =>
+        new StdioTransport({
+          ...common,
+          command,
+          ...(args === undefined ? {} : { args }),
+          ...(env === undefined ? {} : { env }),
+          ...(cwd === undefined ? {} : { cwd }),
+        });
+    }
+    case 'http':
+      return () =>
+        new StreamableHttpTransport({
+          ...common,
+          url: definition.url,
+          headers: definition.headers ?? {},
+        });
+    case 'sse':
+      return () =>
+        new LegacySseTransport({
+          ...common,
+          url: definition.url,
+          headers: definition.headers ?? {},
+        });
+    case 'websocket':
+      return () =>
+        new WebSocketTransport({
+          ...common,
+          url: definition.url,
+          headers: definition.headers ?? {},
+        });
+  }
+}
+
+type ClientSettings = NonNullable<HostServerDefinition['client']>;
+
+/** Timeouts and retries: the server's own, field by field over the host-wide defaults. */
+export function clientOptions(
+  server: ServerConfig,
+  defaults: HostDefaultsConfig | undefined,
+): ClientSettings {
+  const timeouts: TimeoutsConfig = { ...defaults?.timeouts, ...server.timeouts };
+  const client: Partial<Pick<McpClientOptions, keyof ClientSettings>> = {};
+  if (timeouts.connectMs !== undefined) client.connectTimeoutMs = timeouts.connectMs;
+  if (timeouts.requestMs !== undefined) client.requestTimeoutMs = timeouts.requestMs;
+  if (timeouts.discoverMs !== undefined) client.discoverTimeoutMs = timeouts.discoverMs;
+  const retry = mergeRetry(defaults?.retry, server.retry);
+  if (retry !== undefined) client.retry = retry;
+  return client;
+}
+
+function mergeRetry(
+  defaults: RetryConfig | false | undefined,
+  own: RetryConfig | false | undefined,
+): RetryPolicy | false | undefined {
+  if (own === false) return false;
+  if (own === undefined) return defaults === undefined ? undefined : defaults;
+  if (defaults === false || defaults === undefined) return { ...own };
+  return { ...defaults, ...own };
+}
+
+function unappliedSettings(server: ServerConfig): ConfigDiagnostic[] {
+  if (server.restart === undefined) return [];
+  return [
+    {
+      severity: 'warning',
+      kind: 'unsupported-setting',
+      message: `server '${server.name}': a per-server restart policy is not applied by McpHost yet; the host-wide defaults.restart is`,
+      server: server.name,
+      location: { ...server.source, path: [...server.source.path, 'restart'] },
+    },
+  ];
+}
+
+export interface ResolveConfigOptions extends Omit<ResolveOptions, 'defaults'> {
+  /**
+   * Gives `${input:id}` values (asked once per id for the whole config). Default: the
+   * `MCP_HOST_INPUTS` JSON of `env`, non-interactive (the CLI adds a TTY prompt).
+   */
+  inputs?: InputResolver | InputProvider;
+  /** Warn about world-readable config files holding literal secrets (default true). */
+  checkFileModes?: boolean;
+}
+
+/**
+ * Resolves every server of a config, one after the other (so prompts come in config order): the
+ * ones that resolve become `host.servers`, each failure is kept in `errors` under its server's
+ * name and fails nothing else. Dispose the result when the host is closed.
+ */
+export async function resolveConfig(
+  config: McpConfig,
+  options: ResolveConfigOptions,
+): Promise<ResolvedConfig> {
+  const inputs =
+    options.inputs instanceof InputResolver
+      ? options.inputs
+      : new InputResolver({
+          inputs: config.inputs ?? [],
+          provider: options.inputs ?? envInputProvider({ env: options.env }),
+        });
+  const servers = new Map<string, ResolvedServer>();
+  const errors = new Map<string, McpHostError>();
+  const diagnostics: ConfigDiagnostic[] = [];
+  try {
+    for (const server of config.servers) {
+      const result = await resolveServer(server, {
+        ...options,
+        inputs,
+        ...(config.defaults === undefined ? {} : { defaults: config.defaults }),
+      });
+      if ('error' in result) {
+        errors.set(server.name, result.error);
+        diagnostics.push({
+          severity: 'error',
+          kind: diagnosticKind(result.error),
+          message: result.error.message,
+          server: server.name,
+          location: server.source,
+        });
+      } else {
+        servers.set(server.name, result);
+        diagnostics.push(...result.diagnostics);
+      }
+    }
+    if (options.checkFileModes !== false) diagnostics.push(...(await fileModeDiagnostics(config)));
+  } catch (error) {
+    for (const server of servers.values()) for (const secret of server.secrets) secret.dispose();
+    throw error;
+  }
+  return new ResolvedConfig({ config, servers, errors, diagnostics });
+}
+
+function diagnosticKind(error: McpHostError): string {
+  if (error.code === 'CONFIG_VARIABLE_UNSET') return 'unset-variable';
+  if (error.code === 'CONFIG_INPUT_REQUIRED') return 'input-required';
+  return 'invalid-value';
+}

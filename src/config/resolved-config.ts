@@ -1,0 +1,91 @@
+import { inspect } from 'node:util';
+import type { McpHostError } from '../errors/index.js';
+import type { HostServerDefinition } from '../host/host-options.js';
+import type { McpHostOptions } from '../host/mcp-host.js';
+import type { ConfigDiagnostic, McpConfig } from './model.js';
+import type { ResolvedServer } from './resolve-config.js';
+import { maskConfig, type MaskOptions } from './secrets.js';
+
+/** The host-wide part of a resolved config: pass it (spread) to `new McpHost(...)`. */
+export type ResolvedHostOptions = Pick<
+  McpHostOptions,
+  'restart' | 'health' | 'maxResultBytes' | 'pins'
+> & { servers: HostServerDefinition[] };
+
+/**
+ * A config resolved for the host: the servers that resolved (in config order) and the error of
+ * each server that did not, plus warnings. It holds the registered secrets of its servers:
+ * dispose it once the host that runs them is closed (before, their values would no longer be
+ * masked). `util.inspect`, `JSON.stringify` and `print()` show the unexpanded config masked, never
+ * a value; `print({ reveal: true })` is the explicit opt-in to see it as written.
+ */
+export class ResolvedConfig implements Disposable {
+  /** `new McpHost({ ...resolved.host, logger, stateStore })`. */
+  readonly host: ResolvedHostOptions;
+  /** The servers that resolved, by name. */
+  readonly servers: ReadonlyMap<string, ResolvedServer>;
+  /** The servers that did not, by name: CONFIG_VARIABLE_UNSET, CONFIG_INPUT_REQUIRED, … */
+  readonly errors: ReadonlyMap<string, McpHostError>;
+  readonly diagnostics: readonly ConfigDiagnostic[];
+  readonly #config: McpConfig;
+  #disposed = false;
+
+  constructor(init: {
+    config: McpConfig;
+    servers: ReadonlyMap<string, ResolvedServer>;
+    errors: ReadonlyMap<string, McpHostError>;
+    diagnostics: readonly ConfigDiagnostic[];
+  }) {
+    this.#config = init.config;
+    this.servers = init.servers;
+    this.errors = init.errors;
+    this.diagnostics = init.diagnostics;
+    const defaults = init.config.defaults ?? {};
+    this.host = {
+      servers: [...init.servers.values()].map((server) => server.definition),
+      ...(defaults.restart === undefined ? {} : { restart: defaults.restart }),
+      ...(defaults.health === undefined ? {} : { health: defaults.health }),
+      ...(defaults.maxResultBytes === undefined ? {} : { maxResultBytes: defaults.maxResultBytes }),
+      ...(defaults.pins === undefined ? {} : { pins: defaults.pins }),
+    };
+  }
+
+  /** The unexpanded config, masked (or as written, with `{ reveal: true }`). */
+  print(options: MaskOptions = {}): McpConfig {
+    return maskConfig(this.#config, options);
+  }
+
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  /** Releases every registered secret (idempotent). */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    for (const server of this.servers.values())
+      for (const secret of server.secrets) secret.dispose();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      config: this.print(),
+      servers: [...this.servers.values()].map(({ definition, fingerprint }) => ({
+        name: definition.name,
+        enabled: definition.enabled ?? true,
+        identity: definition.identity,
+        fingerprint,
+      })),
+      errors: [...this.errors].map(([server, error]) => ({ server, ...error.toJSON() })),
+      diagnostics: this.diagnostics,
+    };
+  }
+
+  [inspect.custom](_depth: number, options: object): string {
+    return `ResolvedConfig ${inspect(this.toJSON(), { ...options, customInspect: true })}`;
+  }
+}

@@ -561,7 +561,7 @@ export class McpHost implements AsyncDisposable {
 
   /** Every ready server's resources, each with the server it comes from. */
   async resources(): Promise<Array<Resource & { server: string }>> {
-    const lists = await Promise.all(
+    const lists = await Promise.allSettled(
       this.#connected()
         .filter((slot) => slot.client?.session?.capabilities.resources !== undefined)
         .map(async (slot) => {
@@ -569,7 +569,17 @@ export class McpHost implements AsyncDisposable {
           return listing.items.map((resource) => ({ ...resource, server: slot.name }));
         }),
     );
-    return lists.flat();
+    return this.#fulfilled(lists);
+  }
+
+  /** The lists that arrived; a server whose list failed is left out (and logged), not fatal. */
+  #fulfilled<T>(lists: PromiseSettledResult<T[]>[]): T[] {
+    const items: T[] = [];
+    for (const list of lists) {
+      if (list.status === 'fulfilled') items.push(...list.value);
+      else this.#logger.warn('host: a server failed to list', { error: String(list.reason) });
+    }
+    return items;
   }
 
   /** Reads a resource, routed by URI to the server that listed it (or named by `server`). */
@@ -585,7 +595,7 @@ export class McpHost implements AsyncDisposable {
 
   /** Every ready server's prompts under namespaced names (`mcp__{server}__{prompt}`). */
   async prompts(): Promise<Array<Prompt & { server: string; originalName: string }>> {
-    const lists = await Promise.all(
+    const lists = await Promise.allSettled(
       this.#connected()
         .filter((slot) => slot.client?.session?.capabilities.prompts !== undefined)
         .map(async (slot) => {
@@ -601,7 +611,7 @@ export class McpHost implements AsyncDisposable {
           );
         }),
     );
-    return lists.flat();
+    return this.#fulfilled(lists);
   }
 
   /** Gets a prompt by its namespaced name. */

@@ -505,10 +505,14 @@ export class ServerSlot {
 
   /** The server's own hint; none while it promises list_changed; else the configured TTL. */
   #effectiveTtl(): number | undefined {
-    if (this.#toolsTtlMs !== undefined) return this.#toolsTtlMs;
     const capabilities = this.#client?.session?.capabilities as
       { tools?: { listChanged?: boolean } } | undefined;
-    if (capabilities?.tools?.listChanged === true) return undefined;
+    // A server that promises list_changed is believed: the list is kept until it says so. A
+    // positive ttlMs hint still bounds the age; ttlMs 0 (the v2 SDK's default) does not force a
+    // relist on every read.
+    if (capabilities?.tools?.listChanged === true)
+      return this.#toolsTtlMs !== undefined && this.#toolsTtlMs > 0 ? this.#toolsTtlMs : undefined;
+    if (this.#toolsTtlMs !== undefined) return this.#toolsTtlMs;
     const ttl = this.definition.toolsTtlMs ?? DEFAULT_TOOLS_TTL_MS;
     return ttl > 0 ? ttl : undefined;
   }

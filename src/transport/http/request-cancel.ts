@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { performance } from 'node:perf_hooks';
 
 /**
  * What can end an HTTP request early: an `EventEmitter` that emits `abort` once, which undici's

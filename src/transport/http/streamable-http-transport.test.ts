@@ -561,6 +561,49 @@ describe('StreamableHttpTransport', () => {
     expect(t.hasSession).toBe(false);
   });
 
+  it('abandon() ends a POST still waiting for its headers, and reports nothing', async () => {
+    await using _guard = leakGuard();
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    await using server = await startHttpServer((req, res) => {
+      const { id } = JSON.parse(req.body) as { id: number };
+      if (id === 2) return sendJson(res, result(2));
+      res.on('close', () => closed());
+    });
+    await using t = await open(server);
+    t.send(request(1));
+    await requestsSeen(server, 1);
+    t.abandon(1);
+    await connectionClosed;
+    t.send(request(2));
+    await t.until(() => t.messages.length === 1);
+    expect(t.messages).toEqual([result(2)]);
+    expect(t.problems).toEqual([]);
+  });
+
+  it('close() fails the POSTs in flight with CONNECTION_CLOSED and leaves no socket', async () => {
+    await using _guard = leakGuard();
+    await using server = await startHttpServer((req, res) => {
+      const { id } = JSON.parse(req.body) as { id: number };
+      if (id === 2) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': working\n\n');
+      }
+    });
+    const t = await open(server);
+    t.send(request(1));
+    t.send(request(2));
+    await requestsSeen(server, 2);
+    await t.close();
+    expect(t.problems.map((p) => [p.requestId, p.error.code]).sort()).toEqual([
+      [1, 'CONNECTION_CLOSED'],
+      [2, 'CONNECTION_CLOSED'],
+    ]);
+    for (let i = 0; i < 100 && server.openSockets > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(server.openSockets).toBe(0);
+  });
+
   it('refuses to send before start and after close; close is idempotent', async () => {
     await using server = await startHttpServer();
     const t = new StreamableHttpTransport({ url: server.url });

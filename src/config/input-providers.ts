@@ -114,21 +114,20 @@ export function envInputProvider(
 ): InputProvider {
   const variable = options.variable ?? DEFAULT_INPUTS_VARIABLE;
   let values: Record<string, unknown> | undefined;
-  return (input) => {
+  // eslint-disable-next-line @typescript-eslint/require-await -- throws become rejections
+  return async (input) => {
     if (values === undefined) {
       const text = (options.env ?? process.env)[variable];
       values = text === undefined || text.trim() === '' ? {} : parseInputsJson(text, variable);
     }
     const value = Object.hasOwn(values, input.id) ? values[input.id] : undefined;
     if (value !== undefined && typeof value !== 'string')
-      return Promise.reject(
-        new McpHostError(
-          'CONFIG_INVALID',
-          `${variable}: the value of input '${input.id}' must be a string`,
-          { details: { input: input.id, variable } },
-        ),
+      throw new McpHostError(
+        'CONFIG_INVALID',
+        `${variable}: the value of input '${input.id}' must be a string`,
+        { details: { input: input.id, variable } },
       );
-    return Promise.resolve(value);
+    return value;
   };
 }
 

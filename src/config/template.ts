@@ -104,7 +104,7 @@ export function formatTemplate(parts: readonly TemplatePart[]): string {
     .map((part) => {
       switch (part.kind) {
         case 'text':
-          return part.text.replaceAll('${', '$${');
+          return part.text.replaceAll('${', () => '$${');
         case 'input':
           return `\${input:${part.id}}`;
         case 'variable':

@@ -110,7 +110,7 @@ export class StreamableHttpTransport implements Transport {
         'INVALID_ARGUMENT',
         `${this.#where()}the URL must be http: or https:, not ${this.url.protocol}`,
       );
-    // fetch refuses such URLs on every request; say so once, here.
+    // Credentials in the URL would never be sent (nor should they be): say so once, here.
     if (this.url.username !== '' || this.url.password !== '')
       throw new McpHostError(
         'INVALID_ARGUMENT',

@@ -14,11 +14,13 @@ import { describe, expect, it } from 'vitest';
 import {
   McpHost,
   McpHostError,
+  MemoryStateStore,
   type HostServerDefinition,
   type McpHostOptions,
   type ServerState,
   type ServerStatus,
 } from '../../src/index.js';
+import { PINS_NAMESPACE } from '../../src/host/tool-pins.js';
 import { StdioTransport } from '../../src/stdio.js';
 import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
 import { isRunning, waitUntilGone } from '../helpers/processes.js';
@@ -58,15 +60,31 @@ class Rig implements AsyncDisposable {
     this.host = new McpHost({ callTimeoutMs: 30_000, ...options });
   }
 
-  server(name: string, options: { crashUnlessFlag?: boolean } = {}): SupervisedServer {
+  server(
+    name: string,
+    options: {
+      crashUnlessFlag?: boolean;
+      exitAfterList?: boolean;
+      onTransport?: (transport: StdioTransport) => void;
+    } = {},
+  ): SupervisedServer {
     const log = join(this.#dir.path, `${name}.spawns`);
     const flag = join(this.#dir.path, `${name}.healthy`);
     const args = [FIXTURE, `--spawn-log=${log}`];
     if (options.crashUnlessFlag === true) args.push(`--crash-unless=${flag}`);
+    if (options.exitAfterList === true) args.push('--exit-after-list');
     const server: SupervisedServer = {
       definition: {
         name,
-        transport: () => new StdioTransport({ serverName: name, command: process.execPath, args }),
+        transport: () => {
+          const transport = new StdioTransport({
+            serverName: name,
+            command: process.execPath,
+            args,
+          });
+          options.onTransport?.(transport);
+          return transport;
+        },
         // Pinned: with era detection, a server that dies on the probe is started once more (as
         // legacy) within the same connect attempt, and spawns would no longer count attempts.
         client: { era: 'legacy' },
@@ -133,6 +151,25 @@ function statusWhere(
 }
 
 const inState = (state: ServerState) => (status: ServerStatus) => status.state === state;
+
+/** A state store whose pin reads and writes first wait for `gate`: a pin check as slow as asked. */
+class GatedStore extends MemoryStateStore {
+  gate: Promise<unknown> = Promise.resolve();
+
+  override async get<T = unknown>(namespace: string, key: string): Promise<T | undefined> {
+    if (namespace === PINS_NAMESPACE) await this.gate;
+    return super.get<T>(namespace, key);
+  }
+
+  override async update<T = unknown>(
+    namespace: string,
+    key: string,
+    fn: (current: T | undefined) => T | undefined,
+  ): Promise<T | undefined> {
+    if (namespace === PINS_NAMESPACE) await this.gate;
+    return super.update<T>(namespace, key, fn);
+  }
+}
 
 interface Sample {
   phase: string;
@@ -473,6 +510,37 @@ describe('McpHost supervising stdio servers', () => {
 
     await host.close();
     expect(rig.pids().filter(isRunning)).toEqual([]);
+  });
+
+  it('a server that exits while its listing is in the pin check is restarted, not called ready', async () => {
+    const store = new GatedStore();
+    await using rig = new Rig({
+      stateStore: store,
+      restart: { baseDelayMs: 50, crashLimit: 3 },
+      health: { intervalMs: 0 },
+    });
+    const { host } = rig;
+    // Each pin check waits until the client has seen its process exit.
+    const server = rig.server('short-lived', {
+      exitAfterList: true,
+      onTransport: (transport) => {
+        store.gate = new Promise((resolve) => transport.onClose(resolve));
+      },
+    });
+
+    const first = await host.addServer(server.definition);
+
+    expect(first).toMatchObject({
+      state: 'restarting',
+      lastError: {
+        code: 'PROCESS_EXITED',
+        message: expect.stringContaining('exited with code 5') as unknown,
+      },
+    });
+    expect(first.pid).toBeUndefined();
+    const looped = await statusWhere(host, 'short-lived', inState('crash_loop'));
+    expect(looped.lastError?.code).toBe('PROCESS_EXITED');
+    expect(server.spawns()).toHaveLength(3);
   });
 
   it('close() leaves no process: of a wedged server still being killed, of one waiting to restart, of a healthy one', async () => {

@@ -1,0 +1,204 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inspect } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MASK, redact } from '../errors/index.js';
+import { LegacySseTransport } from '../transport/http/legacy-sse-transport.js';
+import { StreamableHttpTransport } from '../transport/http/streamable-http-transport.js';
+import { StdioTransport } from '../transport/stdio/stdio-transport.js';
+import { WebSocketTransport } from '../transport/websocket/websocket-transport.js';
+import type { McpConfig, ServerConfig, TransportConfig } from './model.js';
+import { clientOptions, resolveConfig, resolveServer } from './resolve-config.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-host-resolve-'));
+const file = join(dir, 'mcp.json');
+writeFileSync(file, '{}', { mode: 0o600 });
+writeFileSync(join(dir, '.env'), 'FROM_FILE=file-value-1234\nBOTH=file\n');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function server(name: string, transport: TransportConfig, extra: Partial<ServerConfig> = {}) {
+  return {
+    name,
+    enabled: true,
+    transport,
+    source: { file, dialect: 'mcp-host', path: ['servers', name] },
+    ...extra,
+  } satisfies ServerConfig;
+}
+
+const stdio = (
+  extra: Partial<Extract<TransportConfig, { type: 'stdio' }>> = {},
+): TransportConfig => ({
+  type: 'stdio',
+  command: 'node',
+  args: [],
+  env: {},
+  ...extra,
+});
+
+describe('resolveServer', () => {
+  it('builds a definition with client options, filters and identity', async () => {
+    const result = await resolveServer(
+      server('a', stdio({ args: ['${ARG}'] }), {
+        lazy: true,
+        trusted: true,
+        maxInFlight: 2,
+        maxQueue: 3,
+        tools: { allow: ['read_*'], block: ['read_secret'] },
+        timeouts: { requestMs: 1000 },
+        retry: { maxAttempts: 5 },
+      }),
+      {
+        env: { ARG: 'x' },
+        defaults: {
+          timeouts: { connectMs: 5000, requestMs: 9000 },
+          retry: { baseDelayMs: 10 },
+          toolsTtlMs: 60_000,
+        },
+      },
+    );
+    if ('error' in result) throw result.error;
+    const { definition } = result;
+    expect(definition).toMatchObject({
+      name: 'a',
+      enabled: true,
+      lazy: true,
+      trusted: true,
+      maxInFlight: 2,
+      maxQueue: 3,
+      tools: { allow: ['read_*'], block: ['read_secret'] },
+      toolsTtlMs: 60_000,
+      client: {
+        connectTimeoutMs: 5000,
+        requestTimeoutMs: 1000,
+        retry: { baseDelayMs: 10, maxAttempts: 5 },
+      },
+    });
+    expect(definition.identity).toMatch(/^a:[0-9a-f]{16}$/);
+    expect(definition.transport()).toBeInstanceOf(StdioTransport);
+    for (const secret of result.secrets) secret.dispose();
+  });
+
+  it('turns retries off with retry: false', () => {
+    const s = server('a', stdio(), { retry: false });
+    expect(clientOptions(s, { retry: { maxAttempts: 4 } })).toEqual({ retry: false });
+    expect(clientOptions(server('b', stdio()), { retry: false })).toEqual({ retry: false });
+  });
+
+  it('makes the transport its type asks for', async () => {
+    const cases: [TransportConfig, unknown][] = [
+      [{ type: 'http', url: 'http://127.0.0.1:1/mcp', headers: {} }, StreamableHttpTransport],
+      [{ type: 'sse', url: 'http://127.0.0.1:1/sse', headers: {} }, LegacySseTransport],
+      [{ type: 'websocket', url: 'ws://127.0.0.1:1/', headers: {} }, WebSocketTransport],
+    ];
+    for (const [transport, kind] of cases) {
+      const result = await resolveServer(server('r', transport), { env: {} });
+      if ('error' in result) throw result.error;
+      const made = result.definition.transport();
+      expect(made).toBeInstanceOf(kind);
+      await made.close();
+    }
+  });
+
+  it('refuses a URL that does not fit the transport, without printing it', async () => {
+    for (const url of ['not a url ${T}', 'ftp://h/${T}']) {
+      const result = await resolveServer(server('r', { type: 'http', url, headers: {} }), {
+        env: { T: 'url-secret-value' },
+      });
+      expect('error' in result && result.error.code).toBe('CONFIG_INVALID');
+      const message = 'error' in result ? result.error.message : '';
+      expect(message).toMatch(/servers\.r\.url: /);
+      expect(message).not.toContain('url-secret-value');
+    }
+  });
+
+  it('reads envFile relative to the config file, env winning; a missing one fails', async () => {
+    const ok = await resolveServer(
+      server('e', stdio({ envFile: '.env', env: { BOTH: 'env' }, cwd: 'sub' })),
+      { env: {} },
+    );
+    if ('error' in ok) throw ok.error;
+    expect(redact('file-value-1234')).toBe(MASK); // env file values are secrets
+    for (const secret of ok.secrets) secret.dispose();
+    expect(redact('file-value-1234')).toBe('file-value-1234');
+
+    const missing = await resolveServer(server('m', stdio({ envFile: 'nope.env' })), { env: {} });
+    expect('error' in missing && missing.error.message).toBe(
+      `server 'm' not started: ${file}: servers.m.envFile: cannot read the env file ${join(dir, 'nope.env')} (ENOENT)`,
+    );
+  });
+
+  it('fingerprints what takes effect: same config same print, enabled aside', async () => {
+    const print = async (s: ServerConfig, env: Record<string, string>): Promise<string> => {
+      const result = await resolveServer(s, { env });
+      if ('error' in result) throw result.error;
+      for (const secret of result.secrets) secret.dispose();
+      return result.fingerprint;
+    };
+    const base = server('f', stdio({ env: { K: '${V}' } }));
+    const first = await print(base, { V: 'one' });
+    expect(await print(base, { V: 'one' })).toBe(first);
+    expect(await print({ ...base, enabled: false }, { V: 'one' })).toBe(first);
+    expect(await print(base, { V: 'two' })).not.toBe(first);
+    expect(await print({ ...base, trusted: true }, { V: 'one' })).not.toBe(first);
+  });
+});
+
+describe('resolveConfig', () => {
+  const config: McpConfig = {
+    servers: [
+      server('good', stdio({ env: { TOKEN: '${GOOD_TOKEN}' } })),
+      server('bad', stdio({ args: ['${MISSING_VAR}'] })),
+      server('remote', {
+        type: 'http',
+        url: 'https://example.test/mcp',
+        headers: { Authorization: 'Bearer ${input:token}' },
+      }),
+      server('asks', stdio({ env: { K: '${input:other}' } })),
+    ],
+    inputs: [{ id: 'token', type: 'promptString', password: true }],
+    defaults: { restart: { crashLimit: 3 }, pins: 'strict', maxResultBytes: 1000 },
+    files: [{ file, dialect: 'mcp-host' }],
+  };
+
+  it('resolves the servers it can; each failure stays with its server', async () => {
+    using resolved = await resolveConfig(config, {
+      env: { GOOD_TOKEN: 'good-token-canary', MCP_HOST_INPUTS: '{"token":"input-canary-1"}' },
+    });
+    expect([...resolved.servers.keys()]).toEqual(['good', 'remote']);
+    expect([...resolved.errors.keys()]).toEqual(['bad', 'asks']);
+    expect(resolved.errors.get('bad')?.code).toBe('CONFIG_VARIABLE_UNSET');
+    expect(resolved.errors.get('asks')?.code).toBe('CONFIG_INPUT_REQUIRED');
+    expect(resolved.host).toMatchObject({
+      restart: { crashLimit: 3 },
+      pins: 'strict',
+      maxResultBytes: 1000,
+    });
+    expect(resolved.host.servers.map((s) => s.name)).toEqual(['good', 'remote']);
+    expect(resolved.diagnostics.map((d) => [d.severity, d.kind, d.server])).toEqual([
+      ['error', 'unset-variable', 'bad'],
+      ['error', 'input-required', 'asks'],
+    ]);
+
+    const shown = [inspect(resolved, { depth: 10 }), JSON.stringify(resolved)];
+    for (const text of shown) {
+      expect(text).not.toContain('good-token-canary');
+      expect(text).not.toContain('input-canary-1');
+      expect(text).toContain('Bearer ${input:token}');
+    }
+    expect(inspect(resolved.servers.get('remote'), { depth: 10 })).not.toContain('input-canary');
+    expect(JSON.stringify(resolved.print({ reveal: true }))).toContain('${GOOD_TOKEN}');
+    expect(redact('Bearer input-canary-1 and good-token-canary')).not.toMatch(/canary/);
+  });
+
+  it('releases its secrets when disposed', async () => {
+    const resolved = await resolveConfig(config, {
+      env: { GOOD_TOKEN: 'good-token-canary', MCP_HOST_INPUTS: '{"token":"input-canary-1"}' },
+    });
+    resolved.dispose();
+    resolved.dispose();
+    expect(resolved.disposed).toBe(true);
+    expect(redact('good-token-canary')).toBe('good-token-canary');
+  });
+});

@@ -14,3 +14,16 @@ export {
   type ParsedDocument,
   type TextPosition,
 } from './config/parse.js';
+export {
+  ConfigReloader,
+  watchConfig,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_RELOAD_DEBOUNCE_MS,
+  type ConfigReloaderOptions,
+  type LoadedConfig,
+  type ReloadErrorEvent,
+  type ReloadEvent,
+  type ReloadOutcome,
+  type ReloadTrigger,
+  type ResolvedServer as ReloadResolvedServer,
+} from './config/reload.js';

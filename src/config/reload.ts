@@ -1,0 +1,611 @@
+/**
+ * Hot reload: watches the config files and applies each edit to a running `McpHost`, touching
+ * only the servers whose effective configuration changed.
+ *
+ * - **Watching.** `node:fs` `watch` on each file's directory (not the file: editors save by
+ *   writing a temporary file and renaming it over the old one, which a watch on the file itself
+ *   loses), filtered by file name, debounced (`debounceMs`); no polling. A reload whose files read
+ *   the same bytes as the last attempt is skipped (one save often fires several events).
+ * - **Diff.** Per server, by name, over the *effective* configuration: the normalised config
+ *   without `source` (line numbers, file) and unknown keys, the resolved definition's plain data
+ *   (with the defaults folded in) and what the resolver reports as `effective` (the expanded
+ *   values, e.g. the command and environment a variable now gives). Only a SHA-256 digest of that
+ *   is kept, never the values. New names are added, missing ones removed, changed ones replaced
+ *   (`McpHost.replaceServer`), the others keep running untouched (same process).
+ * - **Invalid edits.** An error that concerns a whole file (syntax, unreadable file, no config)
+ *   refuses the whole reload: the running config stays, `onReloadError` reports the diagnostics
+ *   (file, line, column). An error that concerns one server (an unset variable, an invalid entry)
+ *   fails only that server: a running one keeps its old config, a new one is not added, and
+ *   `onReload` lists it under `failed` with its diagnostics.
+ * - **Calls in flight** to a changed or removed server: drained. New calls go to the new server
+ *   at once (a removed server's tools leave the list at once); the old connection keeps serving
+ *   the calls it has for up to `drainTimeoutMs`, then it is closed, and a call still pending then
+ *   fails with a typed error (`CONNECTION_CLOSED`, or `SERVER_UNAVAILABLE` for one that was
+ *   waiting to be resent). No call is dropped without an answer or an error.
+ *
+ * Reloads run one at a time, in order; edits during a reload are applied by the next one. Only the
+ * servers this reloader added are its own: it never removes a server the application added.
+ */
+import { createHash } from 'node:crypto';
+import { watch, type FSWatcher } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, resolve as resolvePath } from 'node:path';
+import { McpHostError, toMcpHostError } from '../errors/index.js';
+import type { HostServerDefinition } from '../host/host-options.js';
+import type { McpHost } from '../host/mcp-host.js';
+import type { Disposable } from '../internal/disposable.js';
+import { Emitter } from '../internal/emitter.js';
+import { silentLogger, type Logger } from '../internal/logger.js';
+import { canonicalJson } from '../state/canonical-json.js';
+import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } from './model.js';
+
+export const DEFAULT_RELOAD_DEBOUNCE_MS = 100;
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+
+/** What a loader gives: the merged config (undefined when nothing usable was read) and problems. */
+export interface LoadedConfig {
+  config: McpConfig | undefined;
+  diagnostics: readonly ConfigDiagnostic[];
+}
+
+/** What a resolver gives for one server: what the host runs, or why it cannot. */
+export type ResolvedServer =
+  | {
+      definition: HostServerDefinition;
+      /**
+       * A digest of everything that takes effect when the server (re)connects, after expansion
+       * (`resolveServer` gives one): equal digests mean the server need not restart. Without it
+       * the reloader digests the config itself (see `fingerprint`) and `effective`.
+       */
+      fingerprint?: string;
+      /**
+       * The expanded values the definition was built from (plain JSON: command, args, env, url,
+       * headers after expansion, ...), compared between reloads so that a changed variable or
+       * env file restarts the server. Only a digest of it is kept. Unused with `fingerprint`.
+       */
+      effective?: unknown;
+      /** Warnings about this server (secrets in argv, world-readable files, ...). */
+      diagnostics?: readonly ConfigDiagnostic[];
+      /**
+       * The server's registrations with the redactor: kept while its config runs, released when
+       * the server is removed or replaced (or when this resolution is not used).
+       */
+      secrets?: readonly Disposable[];
+    }
+  | { error: unknown };
+
+export interface ConfigReloaderOptions {
+  /** The config files, in merge order (they need not exist yet: creating one triggers a reload). */
+  files: readonly string[];
+  /** Reads and merges the files (e.g. `loadConfig` of `mcp-host/config`). */
+  load(files: readonly string[]): Promise<LoadedConfig> | LoadedConfig;
+  /** Turns one server's config into a host definition (expansion, inputs, defaults). */
+  resolve(server: ServerConfig, config: McpConfig): Promise<ResolvedServer> | ResolvedServer;
+  /** Quiet time after the last file event before reloading (default 100 ms). */
+  debounceMs?: number;
+  /**
+   * How long a changed or removed server may take to finish its calls in flight before it is
+   * closed and what is still pending fails (default 10 s).
+   */
+  drainTimeoutMs?: number;
+  /** Watch the files (default true); with false, only `reload()` reloads. */
+  watch?: boolean;
+  logger?: Logger;
+}
+
+/** One applied reload: server names by what happened to them. */
+export interface ReloadEvent {
+  trigger: ReloadTrigger;
+  added: string[];
+  removed: string[];
+  /** Restarted with their new config (the old connection drained, then closed). */
+  changed: string[];
+  /** Left running as they were (same connection, same process). */
+  unchanged: string[];
+  /** Whose new config could not be applied: a running one keeps its old config. */
+  failed: string[];
+  /** Everything the loader and resolver reported (warnings too), and why each failure failed. */
+  diagnostics: ConfigDiagnostic[];
+}
+
+/** A refused reload: the running config is kept. */
+export interface ReloadErrorEvent {
+  trigger: ReloadTrigger;
+  /** One line: the first error. */
+  message: string;
+  /** Every diagnostic of the attempt (errors with file, line and column when known). */
+  diagnostics: ConfigDiagnostic[];
+}
+
+export type ReloadTrigger = 'start' | 'watch' | 'manual';
+
+export type ReloadOutcome = ({ ok: true } & ReloadEvent) | ({ ok: false } & ReloadErrorEvent);
+
+interface Applied {
+  fingerprint: string;
+  secrets: readonly Disposable[];
+}
+
+interface Planned {
+  server: ServerConfig;
+  definition: HostServerDefinition;
+  fingerprint: string;
+  secrets: readonly Disposable[];
+}
+
+/**
+ * Keeps a host's servers in step with its config files. `start()` applies the files as they are
+ * and starts watching; every edit then reloads (see the module comment for the rules); `close()`
+ * stops watching (the servers keep running: the host owns them).
+ */
+export class ConfigReloader implements AsyncDisposable {
+  readonly #host: McpHost;
+  readonly #options: ConfigReloaderOptions;
+  readonly #files: readonly string[];
+  readonly #logger: Logger;
+  readonly #applied = new Map<string, Applied>();
+  readonly #reloadEmitter = new Emitter<ReloadEvent>();
+  readonly #errorEmitter = new Emitter<ReloadErrorEvent>();
+  readonly #watchers: FSWatcher[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Reloads run one after another on this chain. */
+  #tail: Promise<unknown> = Promise.resolve();
+  /** A watch-triggered reload is queued and not yet started (later events join it). */
+  #watchQueued = false;
+  /** Digest of the files' bytes at the last attempt. */
+  #lastContent: string | undefined;
+  #started = false;
+  #closing: Promise<void> | undefined;
+
+  /** A reload was applied (also when nothing changed after an edit). */
+  readonly onReload = this.#reloadEmitter.event;
+  /** A reload was refused (an invalid file): the running config is kept. */
+  readonly onReloadError = this.#errorEmitter.event;
+
+  constructor(host: McpHost, options: ConfigReloaderOptions) {
+    this.#host = host;
+    this.#options = options;
+    this.#files = options.files.map((file) => resolvePath(file));
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  /** The names of the servers this reloader manages, as last applied. */
+  get servers(): string[] {
+    return [...this.#applied.keys()];
+  }
+
+  /** Starts watching, then applies the files as they are now (the first reload). */
+  start(): Promise<ReloadOutcome> {
+    if (this.#closing !== undefined)
+      return Promise.reject(new McpHostError('CONNECTION_CLOSED', 'the config reloader is closed'));
+    if (this.#started)
+      return Promise.reject(
+        new McpHostError('INVALID_ARGUMENT', 'the config reloader is already started'),
+      );
+    this.#started = true;
+    if (this.#options.watch !== false) this.#watch();
+    return this.#enqueue('start').then((outcome) => outcome!);
+  }
+
+  /** Reloads now (e.g. on SIGHUP), after any reload under way; resolves with what happened. */
+  async reload(): Promise<ReloadOutcome> {
+    if (this.#closing !== undefined)
+      throw new McpHostError('CONNECTION_CLOSED', 'the config reloader is closed');
+    const outcome = await this.#enqueue('manual');
+    if (outcome === undefined)
+      throw new McpHostError('CONNECTION_CLOSED', 'the config reloader is closed');
+    return outcome;
+  }
+
+  /**
+   * Stops watching and waits for a reload under way (bounded by its drains); the servers keep
+   * running. Idempotent.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #close(): Promise<void> {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    for (const watcher of this.#watchers.splice(0)) watcher.close();
+    await this.#tail;
+    this.#reloadEmitter.clear();
+    this.#errorEmitter.clear();
+  }
+
+  // ---- watching -------------------------------------------------------------------------------
+
+  #watch(): void {
+    const byDirectory = new Map<string, Set<string>>();
+    for (const file of this.#files) {
+      const names = byDirectory.get(dirname(file)) ?? new Set<string>();
+      names.add(basename(file));
+      byDirectory.set(dirname(file), names);
+    }
+    for (const [directory, names] of byDirectory) {
+      let watcher: FSWatcher;
+      try {
+        watcher = watch(directory, { persistent: true }, (_event, name) => {
+          // Some platforms give no name: then any event in the directory counts.
+          if (name === null || names.has(String(name))) this.#schedule();
+        });
+      } catch (error) {
+        this.#logger.warn(`config: cannot watch ${directory}: ${String(error)}`);
+        this.#errorEmitter.fire({
+          trigger: 'watch',
+          message: `cannot watch ${directory} for changes: ${describeError(error)}`,
+          diagnostics: [
+            {
+              severity: 'error',
+              kind: 'watch-failed',
+              message: `cannot watch ${directory}: ${describeError(error)}`,
+            },
+          ],
+        });
+        continue;
+      }
+      watcher.on('error', (error) => {
+        this.#logger.warn(`config: watching ${directory} failed: ${String(error)}`);
+        watcher.close();
+      });
+      this.#watchers.push(watcher);
+    }
+  }
+
+  #schedule(): void {
+    if (this.#closing !== undefined) return;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (this.#watchQueued) return;
+      this.#watchQueued = true;
+      void this.#enqueue('watch');
+    }, this.#options.debounceMs ?? DEFAULT_RELOAD_DEBOUNCE_MS);
+    this.#timer.unref?.();
+  }
+
+  #enqueue(trigger: ReloadTrigger): Promise<ReloadOutcome | undefined> {
+    const run = this.#tail.then(async () => {
+      if (trigger === 'watch') this.#watchQueued = false;
+      if (this.#closing !== undefined) return undefined;
+      return this.#reloadOnce(trigger);
+    });
+    this.#tail = run.catch((error: unknown) =>
+      this.#logger.error(`config: reload failed: ${String(error)}`),
+    );
+    return run;
+  }
+
+  // ---- reloading ------------------------------------------------------------------------------
+
+  async #reloadOnce(trigger: ReloadTrigger): Promise<ReloadOutcome | undefined> {
+    const content = await this.#contentDigest();
+    if (trigger === 'watch' && content === this.#lastContent) return undefined;
+    this.#lastContent = content;
+
+    let loaded: LoadedConfig;
+    try {
+      loaded = await this.#options.load(this.#files);
+    } catch (error) {
+      loaded = {
+        config: undefined,
+        diagnostics: [{ severity: 'error', kind: 'load-failed', message: describeError(error) }],
+      };
+    }
+    const diagnostics = [...loaded.diagnostics];
+    const config = loaded.config;
+    // An error not tied to one server fails its whole file: the running config is kept.
+    const fatal = diagnostics.filter((d) => d.severity === 'error' && d.server === undefined);
+    if (config === undefined || fatal.length > 0) {
+      const first = fatal[0] ?? diagnostics.find((d) => d.severity === 'error');
+      return this.#refuse(trigger, first === undefined ? 'no config' : where(first), diagnostics);
+    }
+
+    const broken = new Set(
+      diagnostics
+        .filter((d) => d.severity === 'error' && d.server !== undefined)
+        .map((d) => d.server!),
+    );
+    const wanted = new Map<string, ServerConfig>();
+    for (const server of config.servers) wanted.set(server.name, server);
+
+    const added: Planned[] = [];
+    const changed: Planned[] = [];
+    const unchanged: string[] = [];
+    const failed: string[] = [];
+    await Promise.all(
+      [...wanted.values()].map(async (server) => {
+        if (broken.has(server.name)) return;
+        const planned = await this.#plan(server, config, diagnostics);
+        if (planned === undefined) {
+          failed.push(server.name);
+          return;
+        }
+        const applied = this.#applied.get(server.name);
+        if (applied === undefined) added.push(planned);
+        else if (applied.fingerprint !== planned.fingerprint) changed.push(planned);
+        else {
+          unchanged.push(server.name);
+          release(planned.secrets); // the running config holds its own
+        }
+      }),
+    );
+    failed.push(...[...broken].filter((name) => !failed.includes(name)));
+    const removed = [...this.#applied.keys()].filter(
+      (name) => !wanted.has(name) && !broken.has(name),
+    );
+    diagnostics.push(...this.#hostWideChanges(config.defaults));
+
+    const drainTimeoutMs = this.#options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
+    const done = { added: [] as string[], removed: [] as string[], changed: [] as string[] };
+    const fail = (server: ServerConfig | string, error: unknown): void => {
+      const name = typeof server === 'string' ? server : server.name;
+      failed.push(name);
+      diagnostics.push(diagnosticOf(error, name, typeof server === 'string' ? undefined : server));
+    };
+    await Promise.all([
+      ...removed.map(async (name) => {
+        try {
+          await this.#host.removeServer(name, { drainTimeoutMs });
+          done.removed.push(name);
+        } catch (error) {
+          // Already gone (the application removed it): forgotten all the same.
+          if (!isUnknownServer(error)) fail(name, error);
+          else done.removed.push(name);
+        }
+        release(this.#applied.get(name)?.secrets);
+        this.#applied.delete(name);
+      }),
+      ...changed.map(async (planned) => {
+        try {
+          await this.#host.replaceServer(planned.definition, { drainTimeoutMs });
+          release(this.#applied.get(planned.server.name)?.secrets);
+          this.#applied.set(planned.server.name, planned);
+          done.changed.push(planned.server.name);
+        } catch (error) {
+          fail(planned.server, error);
+          release(planned.secrets);
+          // Removed behind our back: the next reload adds it again.
+          if (isUnknownServer(error)) {
+            release(this.#applied.get(planned.server.name)?.secrets);
+            this.#applied.delete(planned.server.name);
+          }
+        }
+      }),
+      ...added.map(async (planned) => {
+        try {
+          await this.#host.addServer(planned.definition);
+          this.#applied.set(planned.server.name, planned);
+          done.added.push(planned.server.name);
+        } catch (error) {
+          fail(planned.server, error);
+          release(planned.secrets);
+        }
+      }),
+    ]);
+
+    const order = [...wanted.keys(), ...removed];
+    const sorted = (names: string[]): string[] =>
+      [...new Set(names)].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    const event: ReloadEvent = {
+      trigger,
+      added: sorted(done.added),
+      removed: sorted(done.removed),
+      changed: sorted(done.changed),
+      unchanged: sorted(unchanged),
+      failed: sorted(failed),
+      diagnostics,
+    };
+    this.#logger.info(
+      `config: reloaded (${event.added.length} added, ${event.removed.length} removed, ${event.changed.length} changed, ${event.unchanged.length} unchanged, ${event.failed.length} failed)`,
+    );
+    this.#reloadEmitter.fire(event);
+    return { ok: true, ...event };
+  }
+
+  /** Resolves one server and computes its fingerprint; undefined (and a diagnostic) if it fails. */
+  async #plan(
+    server: ServerConfig,
+    config: McpConfig,
+    diagnostics: ConfigDiagnostic[],
+  ): Promise<Planned | undefined> {
+    let resolved: ResolvedServer;
+    try {
+      resolved = await this.#options.resolve(server, config);
+    } catch (error) {
+      resolved = { error };
+    }
+    if ('error' in resolved) {
+      diagnostics.push(diagnosticOf(resolved.error, server.name, server));
+      return undefined;
+    }
+    diagnostics.push(...(resolved.diagnostics ?? []));
+    const secrets = resolved.secrets ?? [];
+    if (resolved.definition.name !== server.name) {
+      release(secrets);
+      diagnostics.push(
+        diagnosticOf(
+          new McpHostError(
+            'INVALID_ARGUMENT',
+            `the resolver named server '${server.name}' '${resolved.definition.name}'`,
+          ),
+          server.name,
+          server,
+        ),
+      );
+      return undefined;
+    }
+    return {
+      server,
+      definition: resolved.definition,
+      fingerprint:
+        resolved.fingerprint === undefined
+          ? fingerprint(server, config.defaults, resolved.definition, resolved.effective)
+          : // Switching a server on or off goes through a replace too (the old one drains).
+            digestOf({ resolved: resolved.fingerprint, enabled: resolved.definition.enabled }),
+      secrets,
+    };
+  }
+
+  #refuse(trigger: ReloadTrigger, message: string, diagnostics: ConfigDiagnostic[]): ReloadOutcome {
+    this.#logger.warn(`config: reload refused, the running config is kept: ${message}`);
+    const event: ReloadErrorEvent = { trigger, message, diagnostics };
+    this.#errorEmitter.fire(event);
+    return { ok: false, ...event };
+  }
+
+  #lastHostWide: string | undefined;
+
+  /** Host-wide settings cannot change on a running host: a warning when they did. */
+  #hostWideChanges(defaults: HostDefaultsConfig | undefined): ConfigDiagnostic[] {
+    const { timeouts: _t, retry: _r, toolsTtlMs: _ttl, ...hostWide } = defaults ?? {};
+    const digest = digestOf(hostWide);
+    const before = this.#lastHostWide;
+    this.#lastHostWide = digest;
+    if (before === undefined || before === digest) return [];
+    return [
+      {
+        severity: 'warning',
+        kind: 'restart-required',
+        message:
+          'host-wide settings (restart, health, naming, maxResultBytes, pins) changed: they take effect when the host is next started',
+      },
+    ];
+  }
+
+  /** A digest of the files' bytes (a missing file counts as such), to skip no-op events. */
+  async #contentDigest(): Promise<string> {
+    const hash = createHash('sha256');
+    for (const file of this.#files) {
+      hash.update(file).update('\0');
+      try {
+        hash.update(await readFile(file));
+      } catch (error) {
+        hash.update(`<unreadable: ${(error as NodeJS.ErrnoException).code ?? 'error'}>`);
+      }
+      hash.update('\0');
+    }
+    return hash.digest('hex');
+  }
+}
+
+/** Creates a reloader for `host` and starts it (applies the files, then watches them). */
+export async function watchConfig(
+  host: McpHost,
+  options: ConfigReloaderOptions,
+): Promise<{ reloader: ConfigReloader; outcome: ReloadOutcome }> {
+  const reloader = new ConfigReloader(host, options);
+  try {
+    return { reloader, outcome: await reloader.start() };
+  } catch (error) {
+    await reloader.close();
+    throw error;
+  }
+}
+
+// ---- helpers ----------------------------------------------------------------------------------
+
+/**
+ * The digest of what decides how a server runs: its normalised config without where it was
+ * written (`source`) and unknown keys (`extra`), the per-server defaults, the resolved
+ * definition's plain data (functions such as the transport factory left out) and the expanded
+ * values the resolver reports.
+ */
+function fingerprint(
+  server: ServerConfig,
+  defaults: HostDefaultsConfig | undefined,
+  definition: HostServerDefinition,
+  effective: unknown,
+): string {
+  const { source: _source, extra: _extra, ...config } = server;
+  return digestOf({
+    config,
+    defaults: {
+      timeouts: defaults?.timeouts,
+      retry: defaults?.retry,
+      toolsTtlMs: defaults?.toolsTtlMs,
+    },
+    definition: plainData(definition),
+    effective: plainData(effective),
+  });
+}
+
+/** The JSON data of a value (functions and undefined dropped); a value with none gives null. */
+function plainData(value: unknown): unknown {
+  if (value === undefined) return null;
+  try {
+    return JSON.parse(JSON.stringify(value) ?? 'null') as unknown;
+  } catch {
+    return '<opaque>';
+  }
+}
+
+function release(secrets: readonly Disposable[] | undefined): void {
+  for (const secret of secrets ?? []) secret.dispose();
+}
+
+function digestOf(value: unknown): string {
+  return createHash('sha256')
+    .update(canonicalJson(plainData(value)))
+    .digest('hex');
+}
+
+const KIND_OF_CODE: Readonly<Record<string, string>> = {
+  CONFIG_VARIABLE_UNSET: 'unset-variable',
+  CONFIG_INPUT_REQUIRED: 'input-required',
+  CONFIG_INVALID: 'invalid-config',
+};
+
+function isDiagnostic(value: unknown): value is ConfigDiagnostic {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !(value instanceof Error) &&
+    ((value as ConfigDiagnostic).severity === 'error' ||
+      (value as ConfigDiagnostic).severity === 'warning') &&
+    typeof (value as ConfigDiagnostic).message === 'string'
+  );
+}
+
+function diagnosticOf(
+  error: unknown,
+  name: string,
+  server: ServerConfig | undefined,
+): ConfigDiagnostic {
+  if (isDiagnostic(error)) return { ...error, server: error.server ?? name };
+  const failure = toMcpHostError(error, { serverName: name });
+  const code = failure instanceof McpHostError ? failure.code : 'JSONRPC';
+  return {
+    severity: 'error',
+    kind: KIND_OF_CODE[code] ?? code.toLowerCase().replaceAll('_', '-'),
+    message: failure.message,
+    server: name,
+    ...(server === undefined ? {} : { location: server.source }),
+  };
+}
+
+function isUnknownServer(error: unknown): boolean {
+  return (
+    error instanceof McpHostError &&
+    error.code === 'INVALID_ARGUMENT' &&
+    error.message.startsWith('no server is named')
+  );
+}
+
+/** `file:line:column: message` of a diagnostic. */
+function where(diagnostic: ConfigDiagnostic): string {
+  const location = diagnostic.location;
+  if (location === undefined) return diagnostic.message;
+  const position = location.line === undefined ? '' : `:${location.line}:${location.column ?? 1}`;
+  return `${location.file}${position}: ${diagnostic.message}`;
+}
+
+function describeError(error: unknown): string {
+  return toMcpHostError(error).message;
+}

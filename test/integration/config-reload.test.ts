@@ -1,0 +1,443 @@
+/**
+ * Hot reload of real config files (a scratch directory) into an McpHost running real stdio
+ * servers (test/fixtures/servers/reloadable.mjs), so processes can be compared by pid: an added
+ * server starts, a removed one stops, a changed one restarts while the others keep their process,
+ * a broken edit keeps the running config and says where the error is, calls in flight to a
+ * changed server finish on the old process or fail with a typed error after the drain bound, and
+ * an editor's rename-over-the-file save is seen. Every wait is on an event (a reload, a server
+ * status, a line the fixture prints); the leak guard proves nothing is left behind.
+ */
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseConfigText } from '../../src/config/parse.js';
+import {
+  ConfigReloader,
+  type ConfigReloaderOptions,
+  type LoadedConfig,
+  type ReloadErrorEvent,
+  type ReloadEvent,
+} from '../../src/config/reload.js';
+import { resolveServer } from '../../src/config/resolve-config.js';
+import type { ConfigDiagnostic, ServerConfig } from '../../src/config/model.js';
+import { McpHost, McpHostError, type CallToolResult, type ServerStatus } from '../../src/index.js';
+import { StdioTransport } from '../../src/stdio.js';
+import { leakGuard } from '../helpers/leak-guard.js';
+import { isRunning } from '../helpers/processes.js';
+import { tempDir } from '../helpers/scratch.js';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/servers/reloadable.mjs', import.meta.url));
+
+/** Generous: proves a call fails after the drain bound instead of hanging, not a budget. */
+const DRAIN_SLACK_MS = 5_000;
+
+interface ServerEntry {
+  label: string;
+  enabled?: boolean;
+}
+
+/** The config file text: `servers` by name, each the fixture with its label, in this order. */
+function configText(servers: Record<string, ServerEntry>, indent = 2): string {
+  const entries = Object.fromEntries(
+    Object.entries(servers).map(([name, entry]) => [
+      name,
+      {
+        command: process.execPath,
+        args: [FIXTURE, `--label=${entry.label}`],
+        ...(entry.enabled === undefined ? {} : { enabled: entry.enabled }),
+      },
+    ]),
+  );
+  return `${JSON.stringify({ servers: entries }, null, indent)}\n`;
+}
+
+/**
+ * A minimal native-format loader for these tests: `{ servers: { name: { command, args, enabled } } }`
+ * through the real parser (syntax errors are diagnostics with file, line and column).
+ */
+async function loadJson(files: readonly string[]): Promise<LoadedConfig> {
+  const servers: ServerConfig[] = [];
+  const diagnostics: ConfigDiagnostic[] = [];
+  for (const file of files) {
+    const text = await readFile(file, 'utf8');
+    const document = parseConfigText(text, file, 'json');
+    diagnostics.push(...document.diagnostics);
+    if (document.diagnostics.some((d) => d.severity === 'error')) continue;
+    const value = document.value as {
+      servers?: Record<string, { command: string; args?: string[]; enabled?: boolean }>;
+    };
+    for (const [name, entry] of Object.entries(value.servers ?? {})) {
+      const at = document.locate(['servers', name]);
+      servers.push({
+        name,
+        enabled: entry.enabled ?? true,
+        transport: { type: 'stdio', command: entry.command, args: entry.args ?? [], env: {} },
+        source: {
+          file,
+          dialect: 'mcp-host',
+          path: ['servers', name],
+          ...(at === undefined ? {} : { line: at.line, column: at.column }),
+        },
+      });
+    }
+  }
+  return {
+    config: { servers, files: files.map((file) => ({ file, dialect: 'mcp-host' as const })) },
+    diagnostics,
+  };
+}
+
+/** What the servers printed on stderr, by pid, with a wait for a line. */
+class StderrLines {
+  readonly #lines: { pid: number | undefined; line: string }[] = [];
+  readonly #waiters = new Set<() => void>();
+
+  add(pid: number | undefined, line: string): void {
+    this.#lines.push({ pid, line });
+    for (const wake of [...this.#waiters]) wake();
+  }
+
+  /** Resolves once `count` lines of `pid` start with `prefix`. */
+  waitFor(pid: number, prefix: string, count = 1): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        const seen = this.#lines.filter((l) => l.pid === pid && l.line.startsWith(prefix));
+        if (seen.length < count) return;
+        this.#waiters.delete(check);
+        resolve();
+      };
+      this.#waiters.add(check);
+      check();
+    });
+  }
+}
+
+/** A host, its config file and a reloader over them; disposing closes both. */
+class Rig implements AsyncDisposable {
+  readonly host = new McpHost({ health: { intervalMs: 0 }, callTimeoutMs: 60_000 });
+  readonly stderr = new StderrLines();
+  readonly reloader: ConfigReloader;
+  readonly file: string;
+
+  constructor(directory: string, options: Partial<ConfigReloaderOptions> = {}) {
+    this.file = join(directory, 'mcp.json');
+    this.reloader = new ConfigReloader(this.host, {
+      files: [this.file],
+      load: loadJson,
+      resolve: async (server, config) => {
+        const resolved = await resolveServer(server, {
+          env: process.env,
+          defaults: config.defaults,
+        });
+        if ('error' in resolved) return resolved;
+        const make = resolved.definition.transport;
+        // Each process's stderr lines, so a test can wait for what the fixture says.
+        const transport = (): ReturnType<typeof make> => {
+          const made = make();
+          if (made instanceof StdioTransport)
+            made.onStderrLine((line) => this.stderr.add(made.pid, line));
+          return made;
+        };
+        return { ...resolved, definition: { ...resolved.definition, transport } };
+      },
+      debounceMs: 20,
+      ...options,
+    });
+  }
+
+  write(servers: Record<string, ServerEntry>, indent?: number): Promise<void> {
+    return writeFile(this.file, configText(servers, indent));
+  }
+
+  pid(name: string): number {
+    const pid = this.host.serverStatus(name).pid;
+    if (pid === undefined) throw new Error(`server '${name}' has no process`);
+    return pid;
+  }
+
+  pids(): Record<string, number | undefined> {
+    return Object.fromEntries(this.host.status().map((s) => [s.name, s.pid]));
+  }
+
+  /** The next reload, applied or refused (subscribe before the edit). */
+  nextReload(): Promise<ReloadEvent | ReloadErrorEvent> {
+    return new Promise((resolve) => {
+      const subscriptions = [
+        this.reloader.onReload((event) => done(event)),
+        this.reloader.onReloadError((event) => done(event)),
+      ];
+      const done = (event: ReloadEvent | ReloadErrorEvent): void => {
+        for (const subscription of subscriptions) subscription.dispose();
+        resolve(event);
+      };
+    });
+  }
+
+  /** Resolves when `name` is ready on a process other than `oldPid`. */
+  readyAgain(name: string, oldPid: number): Promise<ServerStatus> {
+    return new Promise((resolve) => {
+      const check = (status: ServerStatus): boolean => {
+        if (status.name !== name || status.state !== 'ready') return false;
+        if (status.pid === undefined || status.pid === oldPid) return false;
+        subscription.dispose();
+        resolve(status);
+        return true;
+      };
+      const subscription = this.host.onServerStatus(check);
+      check(this.host.serverStatus(name));
+    });
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.reloader.close();
+    await this.host.close();
+  }
+}
+
+function text(result: CallToolResult): string {
+  return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+}
+
+function applied(event: ReloadEvent | ReloadErrorEvent): ReloadEvent {
+  if (!('added' in event)) throw new Error(`the reload was refused: ${event.message}`);
+  return event;
+}
+
+function refused(event: ReloadEvent | ReloadErrorEvent): ReloadErrorEvent {
+  if ('added' in event) throw new Error('the reload was applied, not refused');
+  return event;
+}
+
+describe('config hot reload', () => {
+  it('adds, removes and restarts only the servers whose config changed; the others keep their process', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    await using rig = new Rig(dir.path);
+    await rig.write({ a: { label: 'a1' }, b: { label: 'b1' } });
+    const first = applied(await rig.reloader.start());
+    expect(first).toMatchObject({ added: ['a', 'b'], removed: [], changed: [], failed: [] });
+    const a1 = rig.pid('a');
+    const b1 = rig.pid('b');
+    expect(text(await rig.host.callTool('mcp__a__who'))).toBe(`a1 ${a1}`);
+
+    // Added (first, so every other entry moves down a few lines: positions are not config).
+    let next = rig.nextReload();
+    await rig.write({ c: { label: 'c1' }, a: { label: 'a1' }, b: { label: 'b1' } });
+    expect(applied(await next)).toMatchObject({
+      trigger: 'watch',
+      added: ['c'],
+      removed: [],
+      changed: [],
+      unchanged: ['a', 'b'],
+    });
+    const c1 = rig.pid('c');
+    expect(rig.pids()).toEqual({ a: a1, b: b1, c: c1 });
+
+    // Removed: its process stops, the others keep theirs.
+    next = rig.nextReload();
+    await rig.write({ c: { label: 'c1' }, a: { label: 'a1' } });
+    expect(applied(await next)).toMatchObject({ removed: ['b'], unchanged: ['c', 'a'] });
+    expect(isRunning(b1)).toBe(false);
+    expect(rig.pids()).toEqual({ a: a1, c: c1 });
+    expect(rig.host.tools().map((tool) => tool.name)).not.toContain('mcp__b__who');
+
+    // Changed: only that server restarts.
+    next = rig.nextReload();
+    await rig.write({ c: { label: 'c1' }, a: { label: 'a2' } });
+    expect(applied(await next)).toMatchObject({
+      added: [],
+      removed: [],
+      changed: ['a'],
+      unchanged: ['c'],
+    });
+    const a2 = rig.pid('a');
+    expect(a2).not.toBe(a1);
+    expect(isRunning(a1)).toBe(false);
+    expect(rig.pid('c')).toBe(c1);
+    expect(text(await rig.host.callTool('mcp__a__who'))).toBe(`a2 ${a2}`);
+
+    // Reformatted only (other indentation, so other lines and columns): nothing restarts.
+    next = rig.nextReload();
+    await rig.write({ c: { label: 'c1' }, a: { label: 'a2' } }, 6);
+    expect(applied(await next)).toMatchObject({ changed: [], unchanged: ['c', 'a'] });
+    expect(rig.pids()).toEqual({ a: a2, c: c1 });
+
+    // Switched off: drained and replaced by a disabled entry (no process); on again: a new one.
+    next = rig.nextReload();
+    await rig.write({ c: { label: 'c1' }, a: { label: 'a2', enabled: false } });
+    expect(applied(await next)).toMatchObject({ changed: ['a'], unchanged: ['c'] });
+    expect(rig.host.serverStatus('a').state).toBe('disabled');
+    expect(isRunning(a2)).toBe(false);
+    next = rig.nextReload();
+    await rig.write({ c: { label: 'c1' }, a: { label: 'a2' } });
+    expect(applied(await next)).toMatchObject({ changed: ['a'], unchanged: ['c'] });
+    expect(rig.host.serverStatus('a').state).toBe('ready');
+    expect(rig.pid('c')).toBe(c1);
+  });
+
+  it('keeps the running config when an edit breaks the file, and says where', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    await using rig = new Rig(dir.path);
+    await rig.write({ a: { label: 'a1' }, b: { label: 'b1' } });
+    applied(await rig.reloader.start());
+    const before = rig.pids();
+
+    // A missing comma on line 4, where `b` would have changed and `a` been removed.
+    let next = rig.nextReload();
+    const broken = configText({ b: { label: 'b2' } }).replace(
+      `"command": "${process.execPath}",`,
+      `"command": "${process.execPath}"`,
+    );
+    await writeFile(rig.file, broken);
+    const refusal = refused(await next);
+    const error = refusal.diagnostics.find((d) => d.severity === 'error');
+    expect(error?.location?.file).toBe(rig.file);
+    expect(error?.location?.line).toBe(5);
+    expect(refusal.message).toContain(`${rig.file}:5:`);
+    expect(rig.pids()).toEqual(before);
+    expect(text(await rig.host.callTool('mcp__a__who'))).toBe(`a1 ${before.a}`);
+
+    // Fixed: applied from the running config.
+    next = rig.nextReload();
+    await rig.write({ b: { label: 'b2' } });
+    expect(applied(await next)).toMatchObject({ removed: ['a'], changed: ['b'] });
+  });
+
+  it('fails only the server whose new config cannot be resolved; it keeps running as it was', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    await using rig = new Rig(dir.path);
+    await rig.write({ a: { label: 'a1' }, b: { label: 'b1' } });
+    applied(await rig.reloader.start());
+    const before = rig.pids();
+
+    const next = rig.nextReload();
+    const unset = 'MCP_HOST_RELOAD_TEST_UNSET_VARIABLE';
+    await writeFile(
+      rig.file,
+      configText({
+        a: { label: `\${${unset}}` },
+        b: { label: 'b1' },
+        n: { label: `\${${unset}}` },
+      }),
+    );
+    const event = applied(await next);
+    expect(event).toMatchObject({ added: [], changed: [], unchanged: ['b'], failed: ['a', 'n'] });
+    const problems = event.diagnostics.filter((d) => d.severity === 'error');
+    expect(problems.map((d) => d.server).sort()).toEqual(['a', 'n']);
+    for (const problem of problems) {
+      expect(problem.kind).toBe('unset-variable');
+      expect(problem.message).toContain(unset);
+      expect(problem.location?.file).toBe(rig.file);
+    }
+    expect(rig.pids()).toEqual(before); // `a` still runs its old config; `n` was not added
+  });
+
+  it('lets calls in flight to a changed server finish on the old process while new calls go to the new one', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    await using rig = new Rig(dir.path, { drainTimeoutMs: 60_000 });
+    await rig.write({ a: { label: 'a1' }, b: { label: 'b1' } });
+    applied(await rig.reloader.start());
+    const a1 = rig.pid('a');
+    const b1 = rig.pid('b');
+
+    const settled: string[] = [];
+    rig.host.onToolCall((call) => {
+      if (call.phase !== 'started') settled.push(`${call.tool}:${call.outcome}`);
+    });
+    const inFlight = [rig.host.callTool('mcp__a__slow'), rig.host.callTool('mcp__a__slow')];
+    await rig.stderr.waitFor(a1, 'slow-started', 2);
+
+    const next = rig.nextReload();
+    await rig.write({ a: { label: 'a2' }, b: { label: 'b1' } });
+    const a2 = (await rig.readyAgain('a', a1)).pid!;
+    // New calls go to the new process; the old one still holds the two calls.
+    expect(text(await rig.host.callTool('mcp__a__who'))).toBe(`a2 ${a2}`);
+    expect(isRunning(a1)).toBe(true);
+
+    process.kill(a1, 'SIGUSR1'); // the old process answers its calls
+    expect((await Promise.all(inFlight)).map(text)).toEqual(['a1 slow', 'a1 slow']);
+    expect(applied(await next)).toMatchObject({ changed: ['a'], unchanged: ['b'] });
+    expect(isRunning(a1)).toBe(false);
+    expect(rig.pid('b')).toBe(b1);
+    expect(settled.filter((s) => s.startsWith('mcp__a__slow'))).toEqual([
+      'mcp__a__slow:ok',
+      'mcp__a__slow:ok',
+    ]);
+  });
+
+  it('fails a call still in flight after the drain bound with a typed error, none silently dropped', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const drainTimeoutMs = 200;
+    await using rig = new Rig(dir.path, { drainTimeoutMs });
+    await rig.write({ a: { label: 'a1' }, b: { label: 'b1' } });
+    applied(await rig.reloader.start());
+    const a1 = rig.pid('a');
+
+    const failures: unknown[] = [];
+    const inFlight = [rig.host.callTool('mcp__a__slow'), rig.host.callTool('mcp__a__slow')].map(
+      (call) =>
+        call.then(
+          () => 'answered',
+          (error: unknown) => {
+            failures.push(error);
+            return 'failed';
+          },
+        ),
+    );
+    await rig.stderr.waitFor(a1, 'slow-started', 2);
+    const next = rig.nextReload();
+    const editedAt = performance.now();
+    await rig.write({ a: { label: 'a2' }, b: { label: 'b1' } });
+    const outcomes = await Promise.all(inFlight); // the old process never answers them
+    const elapsed = performance.now() - editedAt;
+
+    expect(outcomes).toEqual(['failed', 'failed']);
+    for (const failure of failures) {
+      expect(failure).toBeInstanceOf(McpHostError);
+      expect(['CONNECTION_CLOSED', 'SERVER_UNAVAILABLE']).toContain((failure as McpHostError).code);
+    }
+    expect(elapsed).toBeGreaterThanOrEqual(drainTimeoutMs);
+    expect(elapsed).toBeLessThan(drainTimeoutMs + DRAIN_SLACK_MS);
+    expect(applied(await next)).toMatchObject({ changed: ['a'], unchanged: ['b'] });
+    expect(isRunning(a1)).toBe(false);
+    expect(text(await rig.host.callTool('mcp__a__who'))).toMatch(/^a2 /);
+  });
+
+  it('sees an editor saving by renaming a new file over the old one', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    await using rig = new Rig(dir.path);
+    await rig.write({ a: { label: 'a1' }, b: { label: 'b1' } });
+    applied(await rig.reloader.start());
+    const before = rig.pids();
+
+    for (const label of ['b2', 'b3']) {
+      const next = rig.nextReload();
+      const temporary = join(dir.path, `.mcp.json.${label}.swp`);
+      await writeFile(temporary, configText({ a: { label: 'a1' }, b: { label } }));
+      await rename(temporary, rig.file);
+      expect(applied(await next)).toMatchObject({ changed: ['b'], unchanged: ['a'] });
+    }
+    expect(rig.pid('a')).toBe(before.a);
+    expect(rig.pid('b')).not.toBe(before.b);
+    expect(text(await rig.host.callTool('mcp__b__who'))).toMatch(/^b3 /);
+  });
+
+  it('stops watching on close: later edits change nothing', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    await using rig = new Rig(dir.path);
+    await rig.write({ a: { label: 'a1' } });
+    applied(await rig.reloader.start());
+    const before = rig.pids();
+    await rig.reloader.close();
+    await rig.write({ a: { label: 'a2' } });
+    await expect(rig.reloader.reload()).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    expect(rig.pids()).toEqual(before);
+  });
+});

@@ -151,6 +151,7 @@ export function argvDiagnostics(
     let reason: string | undefined;
     if (carried.length > 0)
       reason = `carries ${carried.map((r) => (r.kind === 'input' ? `\${input:${r.name}}` : `\${${r.name}}`)).join(', ')}`;
+    else if (matchesSecretKeys(server, field.path)) reason = 'is marked secret (secretKeys)';
     else if (SECRET_ARGUMENT.test(field.value) || redact(field.value) !== field.value)
       reason = 'looks like a credential';
     if (reason === undefined) continue;

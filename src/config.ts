@@ -27,3 +27,53 @@ export {
   type ReloadTrigger,
   type ResolvedServer as ReloadResolvedServer,
 } from './config/reload.js';
+export {
+  expandServer,
+  expandableFields,
+  formatKeyPath,
+  type ExpandedField,
+  type ExpandedReference,
+  type ExpandedServer,
+  type ExpandOptions,
+  type ExpandResult,
+  type FieldPath,
+} from './config/expand.js';
+export {
+  parseTemplate,
+  formatTemplate,
+  hasReferences,
+  TemplateSyntaxError,
+  type TemplatePart,
+} from './config/template.js';
+export {
+  InputResolver,
+  envInputProvider,
+  callbackInputProvider,
+  chainInputProviders,
+  ttyInputProvider,
+  DEFAULT_INPUTS_VARIABLE,
+  type InputContext,
+  type InputProvider,
+  type InputResolverOptions,
+  type TtyInputProviderOptions,
+} from './config/input-providers.js';
+export { parseDotenv, DotenvSyntaxError } from './config/dotenv.js';
+export {
+  maskConfig,
+  maskServer,
+  maskTemplate,
+  NON_SECRET_VARIABLES,
+  argvDiagnostics,
+  fileModeDiagnostics,
+  type MaskOptions,
+} from './config/secrets.js';
+export {
+  resolveServer,
+  resolveConfig,
+  clientOptions,
+  type ResolveOptions,
+  type ResolveConfigOptions,
+  type ResolvedServer,
+  type ResolveServerResult,
+} from './config/resolve-config.js';
+export { ResolvedConfig, type ResolvedHostOptions } from './config/resolved-config.js';

@@ -1,0 +1,436 @@
+/**
+ * crewAI-style config objects (the seeds' `MCPServerStdio`, `MCPServerHTTP`, `MCPServerSSE`, as
+ * an agent's `mcps` list), in YAML or JSON:
+ *
+ * ```yaml
+ * mcps:
+ *   - https://mcp.example.com/mcp#get_forecast   # a string reference: HTTP; `#tool` allows one tool
+ *   - name: files                                # optional; otherwise derived from the command/URL
+ *     command: npx                               # MCPServerStdio: command, args, env
+ *     args: [-y, '@modelcontextprotocol/server-filesystem', /tmp]
+ *     tool_filter: { allowed_tool_names: [read_file], blocked_tool_names: [] }
+ *     cache_tools_list: true
+ *   - url: https://api.example.com/mcp           # MCPServerHTTP: url, headers, streamable
+ *   - { url: https://api.example.com/sse, transport: sse }   # MCPServerSSE
+ * ```
+ *
+ * The transport is `transport` (`stdio`, `http`, `streamable-http`, `sse`) or `type` (also the
+ * class names), else `command` → stdio and `url` → http; serde's tagged form `{ Stdio: {…} }`,
+ * `{ Http: {…} }`, `{ Sse: {…} }` is read too. No variables: every string is literal.
+ * `tool_filter` names map to allow/block globs (block wins, as in crewAI); `cache_tools_list: true`
+ * is crewAI's 5-minute cache (`toolsTtlMs: 300000`); `streamable: false` is kept in `extra`.
+ * Catalogue references (`snowflake`, `crewai-amp:…`) cannot be resolved: an error.
+ *
+ * Writing: objects with `name`. Left out with an error: websocket and disabled servers, variables,
+ * tool filters with wildcards (crewAI's static filter takes names). With a warning: `cwd`,
+ * `envFile`, OAuth and host settings.
+ */
+import type { ConfigDiagnostic, McpConfig, ServerConfig, TransportConfig } from '../model.js';
+import { closestKey, isRecord, ReadContext, typeName, type KeyPath } from './read-context.js';
+import { grammarContextOf } from './read-document.js';
+import { globOfName, nameOfGlob, readStringMap } from './server-entry.js';
+import {
+  HOST_SETTINGS,
+  ServerWriter,
+  toJsonText,
+  writeExtra,
+  writeTopLevel,
+} from './server-writer.js';
+import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+
+const LABEL = 'crewAI';
+const CACHE_TTL_MS = 300_000;
+const KEYS = [
+  'name',
+  'transport',
+  'type',
+  'command',
+  'args',
+  'env',
+  'url',
+  'headers',
+  'streamable',
+  'tool_filter',
+  'cache_tools_list',
+];
+const TYPES: Record<string, TransportConfig['type']> = {
+  stdio: 'stdio',
+  MCPServerStdio: 'stdio',
+  http: 'http',
+  'streamable-http': 'http',
+  MCPServerHTTP: 'http',
+  sse: 'sse',
+  MCPServerSSE: 'sse',
+};
+const TAGS: Record<string, TransportConfig['type']> = { Stdio: 'stdio', Http: 'http', Sse: 'sse' };
+
+/** A server name from a command line or a URL. */
+function deriveName(entry: { command?: string; args?: string[]; url?: string }): string {
+  if (entry.url !== undefined) {
+    try {
+      return new URL(entry.url).hostname || 'server';
+    } catch {
+      return 'server';
+    }
+  }
+  const runners = new Set([
+    'npx',
+    'uvx',
+    'node',
+    'python',
+    'python3',
+    'bunx',
+    'deno',
+    'docker',
+    'pipx',
+  ]);
+  const words = [entry.command ?? '', ...(entry.args ?? [])];
+  const word = runners.has(words[0]!)
+    ? (words.slice(1).find((w) => !w.startsWith('-')) ?? words[0]!)
+    : words[0]!;
+  return (
+    word
+      .split(/[\\/]/)
+      .filter(Boolean)
+      .at(-1)
+      ?.replace(/@[^@]*$/, '') || 'server'
+  );
+}
+
+function readEntry(
+  raw: unknown,
+  path: KeyPath,
+  ctx: ReadContext,
+  taken: Set<string>,
+): ServerConfig | undefined {
+  const provisional = `mcps[${String(path.at(-1))}]`;
+  if (typeof raw === 'string') return readReference(raw, path, ctx, taken);
+  if (!isRecord(raw)) {
+    ctx.report(
+      'error',
+      'invalid-type',
+      `expected a URL or an object, found ${typeName(raw)}`,
+      path,
+      provisional,
+    );
+    return undefined;
+  }
+  let tagged: TransportConfig['type'] | undefined;
+  const tags = Object.keys(raw).filter((key) => key in TAGS);
+  if (tags.length === 1 && Object.keys(raw).length === 1 && isRecord(raw[tags[0]!])) {
+    tagged = TAGS[tags[0]!];
+    path = [...path, tags[0]!];
+    raw = raw[tags[0]!];
+  }
+  const entry = raw as Record<string, unknown>;
+  const str = (key: string): string | undefined => {
+    const value = entry[key];
+    if (value === undefined) return undefined;
+    if (typeof value === 'string') return value;
+    ctx.report(
+      'error',
+      'invalid-type',
+      `"${key}": expected a string, found ${typeName(value)}`,
+      [...path, key],
+      provisional,
+    );
+    return undefined;
+  };
+  const command = str('command');
+  const url = str('url');
+  let args: string[] = [];
+  if (Array.isArray(entry.args)) args = entry.args.map(String);
+  else if (entry.args !== undefined && entry.args !== null)
+    ctx.report(
+      'error',
+      'invalid-type',
+      `"args": expected an array, found ${typeName(entry.args)}`,
+      [...path, 'args'],
+      provisional,
+    );
+  const given = str('name');
+  const name = uniqueName(given ?? deriveName({ command, args, url }), taken);
+  if (given !== undefined && given !== name)
+    ctx.report(
+      'warning',
+      'duplicate-name',
+      `a server named "${given}" already exists; this one is "${name}"`,
+      [...path, 'name'],
+      name,
+    );
+  const before = ctx.errorCount(name) + ctx.errorCount(provisional);
+  const typeText = str('transport') ?? str('type');
+  let type = tagged ?? (typeText === undefined ? undefined : TYPES[typeText]);
+  if (typeText !== undefined && type === undefined)
+    ctx.report(
+      'error',
+      'invalid-value',
+      `unknown transport "${typeText}"`,
+      [...path, 'transport'],
+      name,
+      closestKey(typeText, Object.keys(TYPES)),
+    );
+  type ??= command !== undefined ? 'stdio' : url !== undefined ? 'http' : undefined;
+  const extra: Record<string, unknown> = {};
+  for (const key of Object.keys(entry))
+    if (!KEYS.includes(key)) {
+      extra[key] = entry[key];
+      const suggestion = closestKey(key, KEYS);
+      ctx.report(
+        'warning',
+        'unknown-key',
+        `server "${name}": unknown key "${key}" kept as it is${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`,
+        [...path, key],
+        name,
+        suggestion,
+      );
+    }
+  if (entry.streamable === false) extra.streamable = false;
+  let transport: TransportConfig | undefined;
+  const escape = (text: string, at: KeyPath): string =>
+    ctx.template(text, at, undefined, name) ?? text;
+  if (type === 'stdio') {
+    if (command === undefined)
+      ctx.report(
+        'error',
+        'missing-key',
+        `server "${name}": a stdio server needs "command"`,
+        path,
+        name,
+      );
+    else
+      transport = {
+        type,
+        command: escape(command, [...path, 'command']),
+        args: args.map((arg, i) => escape(arg, [...path, 'args', i])),
+        env:
+          entry.env === undefined || entry.env === null
+            ? {}
+            : readStringMap(entry.env, [...path, 'env'], name, undefined, ctx),
+      };
+  } else if (type !== undefined) {
+    if (url === undefined)
+      ctx.report(
+        'error',
+        'missing-key',
+        `server "${name}": a ${type} server needs "url"`,
+        path,
+        name,
+      );
+    else
+      transport = {
+        type,
+        url: escape(url, [...path, 'url']),
+        headers:
+          entry.headers === undefined || entry.headers === null
+            ? {}
+            : readStringMap(entry.headers, [...path, 'headers'], name, undefined, ctx),
+      };
+  } else
+    ctx.report(
+      'error',
+      'missing-key',
+      `server "${name}": expected "command" (stdio) or "url"`,
+      path,
+      name,
+    );
+  const tools = readToolFilter(entry.tool_filter, [...path, 'tool_filter'], name, ctx);
+  if (transport === undefined || ctx.errorCount(name) + ctx.errorCount(provisional) > before)
+    return undefined;
+  return {
+    name,
+    transport,
+    enabled: true,
+    ...(entry.cache_tools_list === true ? { toolsTtlMs: CACHE_TTL_MS } : {}),
+    ...(tools === undefined ? {} : { tools }),
+    ...(Object.keys(extra).length === 0 ? {} : { extra }),
+    source: ctx.location(path),
+  };
+}
+
+function readReference(
+  raw: string,
+  path: KeyPath,
+  ctx: ReadContext,
+  taken: Set<string>,
+): ServerConfig | undefined {
+  const hash = raw.indexOf('#');
+  const url = hash < 0 ? raw : raw.slice(0, hash);
+  const tool = hash < 0 ? undefined : raw.slice(hash + 1);
+  if (!/^https?:\/\//i.test(url)) {
+    ctx.report(
+      'error',
+      'unsupported-reference',
+      `"${raw}" is a crewAI catalogue reference; mcp-host cannot resolve it (write the server's URL or command)`,
+      path,
+      raw,
+    );
+    return undefined;
+  }
+  const name = uniqueName(deriveName({ url }), taken);
+  return {
+    name,
+    transport: { type: 'http', url: ctx.template(url, path, undefined, name) ?? url, headers: {} },
+    enabled: true,
+    ...(tool === undefined || tool === '' ? {} : { tools: { allow: [globOfName(tool)] } }),
+    source: ctx.location(path),
+  };
+}
+
+function readToolFilter(
+  value: unknown,
+  path: KeyPath,
+  name: string,
+  ctx: ReadContext,
+): ServerConfig['tools'] {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value)) {
+    ctx.report(
+      'error',
+      'invalid-type',
+      `expected { allowed_tool_names, blocked_tool_names }, found ${typeName(value)}`,
+      path,
+      name,
+    );
+    return undefined;
+  }
+  const list = (key: string): string[] | undefined => {
+    const items = value[key];
+    if (items === undefined || items === null) return undefined;
+    if (!Array.isArray(items)) {
+      ctx.report(
+        'error',
+        'invalid-type',
+        `expected an array of tool names, found ${typeName(items)}`,
+        [...path, key],
+        name,
+      );
+      return undefined;
+    }
+    return items.map((item) => globOfName(String(item)));
+  };
+  const allow = list('allowed_tool_names');
+  const block = list('blocked_tool_names');
+  for (const key of Object.keys(value))
+    if (key !== 'allowed_tool_names' && key !== 'blocked_tool_names')
+      ctx.report(
+        'warning',
+        'unknown-key',
+        `server "${name}": unknown tool_filter key "${key}" left out`,
+        [...path, key],
+        name,
+      );
+  if (allow === undefined && block === undefined) return undefined;
+  return { ...(allow === undefined ? {} : { allow }), ...(block === undefined ? {} : { block }) };
+}
+
+function uniqueName(base: string, taken: Set<string>): string {
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  taken.add(name);
+  return name;
+}
+
+function writeEntry(
+  server: ServerConfig,
+  diagnostics: ConfigDiagnostic[],
+): Record<string, unknown> | undefined {
+  const w = new ServerWriter(server, 'crewai', LABEL, diagnostics);
+  if (!server.enabled) {
+    w.report('error', 'not-expressible', 'it is disabled and crewAI has no disable flag');
+    return undefined;
+  }
+  const t = server.transport;
+  const out: Record<string, unknown> = { name: server.name };
+  if (t.type === 'websocket') {
+    w.report('error', 'not-expressible', 'crewAI has no websocket servers');
+    return undefined;
+  }
+  if (t.type === 'stdio') {
+    out.command = w.template(t.command, undefined, 'command');
+    out.args = t.args.map((arg, i) => w.template(arg, undefined, `args[${i}]`));
+    if (Object.keys(t.env).length > 0) out.env = w.map(t.env, undefined, 'env');
+    for (const key of ['cwd', 'envFile'] as const)
+      if (t[key] !== undefined)
+        w.report('warning', 'not-expressible', `crewAI has no "${key}"; left out`);
+  } else {
+    if (t.type === 'sse') out.transport = 'sse';
+    out.url = w.template(t.url, undefined, 'url');
+    if (Object.keys(t.headers).length > 0) out.headers = w.map(t.headers, undefined, 'headers');
+  }
+  if (server.tools !== undefined) {
+    const filter: Record<string, string[]> = {};
+    for (const [key, globs] of [
+      ['allowed_tool_names', server.tools.allow],
+      ['blocked_tool_names', server.tools.block],
+    ] as const) {
+      if (globs === undefined) continue;
+      const names = globs.map(nameOfGlob);
+      if (names.some((n) => n === undefined))
+        w.report(
+          'error',
+          'not-expressible',
+          `crewAI's ${key} takes tool names, not globs: ${globs.join(', ')}`,
+        );
+      else filter[key] = names as string[];
+    }
+    out.tool_filter = filter;
+  }
+  if (server.toolsTtlMs !== undefined && server.toolsTtlMs > 0) {
+    out.cache_tools_list = true;
+    if (server.toolsTtlMs !== CACHE_TTL_MS)
+      w.report(
+        'warning',
+        'template-semantics',
+        `crewAI caches the tool list for 5 minutes, not ${server.toolsTtlMs} ms`,
+      );
+  }
+  for (const setting of HOST_SETTINGS)
+    if (server[setting] !== undefined && setting !== 'tools' && setting !== 'toolsTtlMs')
+      w.report('warning', 'not-expressible', `crewAI cannot express "${setting}"; left out`);
+  writeExtra(w, out);
+  return w.ok ? out : undefined;
+}
+
+export const crewai: DialectModule = {
+  dialect: 'crewai',
+  format: 'yaml',
+  read(document: ParsedDocument, file: string, options?: DialectReadOptions) {
+    const ctx = new ReadContext(file, 'crewai', document, grammarContextOf(file, options));
+    const config: McpConfig = { servers: [], files: [{ file, dialect: 'crewai' }] };
+    const root = document.value;
+    const list = Array.isArray(root) ? root : isRecord(root) ? root.mcps : undefined;
+    const base: KeyPath = Array.isArray(root) ? [] : ['mcps'];
+    if (root !== undefined && root !== null && !Array.isArray(list)) {
+      ctx.report(
+        'error',
+        'invalid-type',
+        `expected "mcps": a list of servers, found ${typeName(list)}`,
+        base,
+      );
+      return { config, diagnostics: ctx.diagnostics };
+    }
+    if (isRecord(root)) {
+      const extra = Object.fromEntries(Object.entries(root).filter(([key]) => key !== 'mcps'));
+      for (const key of Object.keys(extra))
+        ctx.report('warning', 'unknown-key', `unknown top-level key "${key}" kept as it is`, [key]);
+      if (Object.keys(extra).length > 0) config.extra = extra;
+    }
+    const taken = new Set<string>();
+    const items: unknown[] = Array.isArray(list) ? list : [];
+    items.forEach((raw, i) => {
+      const server = readEntry(raw, [...base, i], ctx, taken);
+      if (server !== undefined) config.servers.push(server);
+    });
+    return { config, diagnostics: ctx.diagnostics };
+  },
+  write(config: McpConfig) {
+    const diagnostics: ConfigDiagnostic[] = [];
+    const mcps = config.servers
+      .map((s) => writeEntry(s, diagnostics))
+      .filter((e) => e !== undefined);
+    const out: Record<string, unknown> = { mcps };
+    writeTopLevel(config, 'crewai', LABEL, out, diagnostics);
+    return { text: toJsonText(out), diagnostics };
+  },
+};

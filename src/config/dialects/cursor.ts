@@ -1,0 +1,114 @@
+/**
+ * Cursor, `.cursor/mcp.json` (JSON with comments): `{ "mcpServers": { name: { command, args, env,
+ * envFile } | { url, headers, auth } } }`; `type` is optional (`sse` asks for the legacy
+ * transport, a bare `url` is Streamable HTTP).
+ *
+ * Variables (grammars.ts, `cursorGrammar`) in every string of a server: `${env:VAR}` → `${VAR}`;
+ * `${workspaceFolder}`, `${workspaceFolderBasename}`, `${userHome}`, `${pathSeparator}`, `${/}`
+ * resolved at read time; anything else (including `${input:…}`, which Cursor does not have) kept
+ * as literal text with a warning. `$VAR` is literal.
+ *
+ * `auth`: `CLIENT_ID`, `CLIENT_SECRET`, `scopes` map to the model's OAuth settings.
+ *
+ * Writing: stdio, http (`url` only) and sse (`type: "sse"`). Left out with an error: websocket
+ * and disabled servers, inputs, defaults other than empty, literal `${…}` text Cursor would read
+ * as a variable. With a warning: `cwd`, OAuth `redirectUri` / `authorizationServer`, host settings.
+ */
+import type { ConfigDiagnostic, McpConfig, OAuthConfig } from '../model.js';
+import { cursorGrammar } from './grammars.js';
+import { isRecord, typeName } from './read-context.js';
+import { readMapDocument } from './read-document.js';
+import { toJsonText, writeServerMap, writeTopLevel, type ServerWriter } from './server-writer.js';
+import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+
+const LABEL = 'Cursor';
+
+export const cursor: DialectModule = {
+  dialect: 'cursor',
+  format: 'jsonc',
+  read(document: ParsedDocument, file: string, options?: DialectReadOptions) {
+    return readMapDocument(document, file, options, {
+      dialect: 'cursor',
+      serversKey: 'mcpServers',
+      rules: {
+        dialect: 'cursor',
+        grammar: () => cursorGrammar,
+        ownKeys: ['auth'],
+        readOwnKey(_key, value, path, draft, name, ctx) {
+          if (!isRecord(value)) {
+            ctx.report(
+              'error',
+              'invalid-type',
+              `expected an object, found ${typeName(value)}`,
+              path,
+              name,
+            );
+            return;
+          }
+          const oauth: OAuthConfig = {};
+          const rest: Record<string, unknown> = {};
+          for (const [sub, item] of Object.entries(value)) {
+            const at = [...path, sub];
+            if ((sub === 'CLIENT_ID' || sub === 'CLIENT_SECRET') && typeof item === 'string') {
+              const text = ctx.template(item, at, cursorGrammar, name);
+              if (text !== undefined)
+                oauth[sub === 'CLIENT_ID' ? 'clientId' : 'clientSecret'] = text;
+            } else if (sub === 'scopes' && Array.isArray(item)) {
+              oauth.scopes = item.map(
+                (scope, i) => ctx.template(String(scope), [...at, i], cursorGrammar, name) ?? '',
+              );
+            } else {
+              rest[sub] = item;
+              ctx.report(
+                'warning',
+                'unknown-key',
+                `server "${name}": unknown auth key "${sub}" kept as it is`,
+                at,
+                name,
+              );
+            }
+          }
+          draft.oauth = oauth;
+          if (Object.keys(rest).length > 0) draft.extra.auth = rest;
+        },
+      },
+    });
+  },
+  write(config: McpConfig) {
+    const diagnostics: ConfigDiagnostic[] = [];
+    const out: Record<string, unknown> = {
+      mcpServers: writeServerMap(
+        config,
+        {
+          dialect: 'cursor',
+          label: LABEL,
+          transports: ['stdio', 'http', 'sse'],
+          typeValue: (type) => (type === 'sse' ? 'sse' : undefined),
+          grammar: () => cursorGrammar,
+          stdio: { cwd: false, envFile: true },
+          ownSettings: ['oauth'],
+          writeOwn: writeAuth,
+        },
+        diagnostics,
+      ),
+    };
+    writeTopLevel(config, 'cursor', LABEL, out, diagnostics);
+    return { text: toJsonText(out), diagnostics };
+  },
+};
+
+function writeAuth(w: ServerWriter, out: Record<string, unknown>): void {
+  const oauth = w.server.oauth;
+  if (oauth === undefined) return;
+  const auth: Record<string, unknown> = {};
+  if (oauth.clientId !== undefined)
+    auth.CLIENT_ID = w.template(oauth.clientId, cursorGrammar, 'oauth.clientId');
+  if (oauth.clientSecret !== undefined)
+    auth.CLIENT_SECRET = w.template(oauth.clientSecret, cursorGrammar, 'oauth.clientSecret');
+  if (oauth.scopes !== undefined)
+    auth.scopes = oauth.scopes.map((scope) => w.template(scope, cursorGrammar, 'oauth.scopes'));
+  for (const key of ['redirectUri', 'authorizationServer'] as const)
+    if (oauth[key] !== undefined)
+      w.report('warning', 'not-expressible', `Cursor has no OAuth "${key}"; left out`);
+  if (Object.keys(auth).length > 0) out.auth = auth;
+}

@@ -1,0 +1,499 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { ConfigDiagnostic, ConfigDialect, McpConfig, ServerConfig } from '../model.js';
+import { parseConfigText } from '../parse.js';
+import { detectDialect, foreignDialects, readForeignText, type ForeignDialect } from './index.js';
+
+const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/config');
+const HOME = '/home/tester';
+
+const FIXTURE_FILES: Record<ForeignDialect, string> = {
+  'claude-desktop': 'claude_desktop_config.json',
+  'claude-code': '.mcp.json',
+  vscode: '.vscode/mcp.json',
+  cursor: '.cursor/mcp.json',
+  crewai: 'crew.yaml',
+};
+
+function fixture(
+  dialect: ForeignDialect,
+  kind: 'basic' | 'full',
+  name = FIXTURE_FILES[dialect],
+): string {
+  return join(FIXTURES, dialect, kind, name);
+}
+
+function load(file: string, dialect?: ForeignDialect) {
+  return readForeignText(readFileSync(file, 'utf8'), file, {
+    homeDir: HOME,
+    ...(dialect ? { dialect } : {}),
+  });
+}
+
+/** The model without where it came from and without dialect-specific extras. */
+function strip(config: McpConfig): unknown {
+  return {
+    servers: config.servers.map(({ source: _source, extra: _extra, ...rest }) => rest),
+    ...(config.inputs === undefined ? {} : { inputs: config.inputs }),
+  };
+}
+
+function kinds(diagnostics: readonly ConfigDiagnostic[]): string[] {
+  return diagnostics.map(
+    (d) => `${d.severity}:${d.kind}${d.server === undefined ? '' : `:${d.server}`}`,
+  );
+}
+
+const BASIC: Omit<ServerConfig, 'source'>[] = [
+  {
+    name: 'files',
+    transport: {
+      type: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+      env: { LOG_LEVEL: 'info' },
+    },
+    enabled: true,
+  },
+  {
+    name: 'memory',
+    transport: {
+      type: 'stdio',
+      command: 'node',
+      args: ['./memory-server.js', '--verbose'],
+      env: {},
+    },
+    enabled: true,
+  },
+];
+
+const DIALECTS = Object.keys(FIXTURE_FILES) as ForeignDialect[];
+
+describe('basic fixtures: every dialect loads into the same model', () => {
+  it.each(DIALECTS)('%s', (dialect) => {
+    const file = fixture(dialect, 'basic');
+    const read = load(file);
+    expect(read.dialect).toBe(dialect);
+    expect(read.diagnostics).toEqual([]);
+    expect(strip(read.config)).toEqual({ servers: BASIC });
+    expect(read.config.files).toEqual([{ file, dialect }]);
+    for (const server of read.config.servers) {
+      expect(server.source.file).toBe(file);
+      expect(server.source.dialect).toBe(dialect);
+      expect(server.source.line).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('full fixtures', () => {
+  it('claude-desktop: literal strings, remote read with a warning, unknown keys kept', () => {
+    const read = load(fixture('claude-desktop', 'full'));
+    expect(strip(read.config)).toEqual({
+      servers: [
+        {
+          name: 'files',
+          transport: {
+            type: 'stdio',
+            command: 'npx',
+            args: ['-y', '@modelcontextprotocol/server-filesystem', '$${HOME}/docs'],
+            env: { PRICE: '$5', TOKEN: '$TOKEN' },
+          },
+          enabled: true,
+        },
+        {
+          name: 'remote',
+          transport: { type: 'http', url: 'https://example.com/mcp', headers: {} },
+          enabled: true,
+        },
+        {
+          name: 'off',
+          transport: { type: 'stdio', command: 'node', args: ['off.js'], env: {} },
+          enabled: false,
+        },
+      ],
+    });
+    expect(read.config.extra).toEqual({ globalShortcut: 'Ctrl+Space' });
+    expect(kinds(read.diagnostics)).toEqual([
+      'warning:unknown-key',
+      'warning:unsupported-transport:remote',
+    ]);
+    expect(read.diagnostics[0]!.location).toMatchObject({
+      path: ['globalShortcut'],
+      line: 2,
+      column: 3,
+    });
+  });
+
+  it('claude-code: ${VAR:-default} keeps an empty VAR (canonical "-"), oauth, filters, array command', () => {
+    const read = load(fixture('claude-code', 'full'));
+    expect(strip(read.config)).toEqual({
+      servers: [
+        {
+          name: 'github',
+          transport: {
+            type: 'stdio',
+            command: 'npx',
+            args: ['-y', '@modelcontextprotocol/server-github', '--root=${PROJECT_ROOT-.}'],
+            env: {
+              GITHUB_TOKEN: '${GITHUB_TOKEN}',
+              OPTIONAL: '${OPTIONAL-}',
+              PRICE: '$5 and $HOME stay',
+            },
+          },
+          enabled: true,
+        },
+        {
+          name: 'api',
+          transport: {
+            type: 'http',
+            url: '${API_BASE-https://api.example.com}/mcp',
+            headers: { Authorization: 'Bearer ${API_TOKEN}' },
+          },
+          enabled: true,
+          // oauth is not an expanded field in Claude Code: its `${` is literal.
+          oauth: { clientId: 'client-$${NOT_EXPANDED}', scopes: ['read', 'write'] },
+        },
+        {
+          name: 'legacy',
+          transport: { type: 'sse', url: 'https://legacy.example.com/sse', headers: {} },
+          enabled: false,
+        },
+        {
+          name: 'tools',
+          transport: {
+            type: 'stdio',
+            command: 'uvx',
+            args: ['mcp-server-fetch', '--ignore-robots-txt'],
+            env: {},
+          },
+          enabled: true,
+          tools: { block: ['delete', 'rm\\*'] },
+        },
+      ],
+    });
+    const servers = new Map(read.config.servers.map((s) => [s.name, s]));
+    expect(servers.get('api')!.extra).toEqual({ oauth: { callbackPort: 8080 } });
+    expect(servers.get('tools')!.extra).toEqual({ alwaysAllow: ['fetch'], timeoutMs: 5000 });
+    expect(kinds(read.diagnostics)).toEqual([
+      'warning:unsupported-key:tools',
+      'warning:unknown-key:tools',
+    ]);
+    const unknown = read.diagnostics[1]!;
+    expect(unknown.location).toMatchObject({
+      path: ['mcpServers', 'tools', 'timeoutMs'],
+      line: 29,
+      column: 7,
+    });
+  });
+
+  it('vscode: inputs, ${env:}, ${input:}, predefined variables, unsupported ones kept literal', () => {
+    const file = fixture('vscode', 'full');
+    const workspace = resolve(dirname(file), '..');
+    const read = load(file);
+    expect(strip(read.config)).toEqual({
+      servers: [
+        {
+          name: 'github',
+          transport: {
+            type: 'stdio',
+            command: 'docker',
+            args: ['run', '-i', '--rm', '-e', 'GITHUB_TOKEN', 'ghcr.io/github/github-mcp-server'],
+            env: {
+              GITHUB_TOKEN: '${input:api-key}',
+              HOME_DIR: HOME,
+              USER_NAME: '${USER}',
+              LITERAL: '$USER and $${USER}',
+            },
+            cwd: workspace,
+            envFile: `${workspace}/.env`,
+          },
+          enabled: true,
+        },
+        {
+          name: 'api',
+          transport: {
+            type: 'http',
+            url: 'https://api.example.com/${input:region}/mcp',
+            headers: {
+              Authorization: 'Bearer ${API_TOKEN}',
+              'X-Font': '$${config:editor.fontSize}',
+            },
+          },
+          enabled: true,
+        },
+        {
+          name: 'events',
+          transport: { type: 'sse', url: 'http://localhost:3001/sse', headers: {} },
+          enabled: true,
+        },
+      ],
+      inputs: [
+        { id: 'api-key', type: 'promptString', description: 'GitHub token', password: true },
+        {
+          id: 'region',
+          type: 'pickString',
+          description: 'Region',
+          options: ['eu', 'us'],
+          default: 'eu',
+        },
+      ],
+    });
+    expect(read.config.extra).toEqual({
+      inputs: [{ type: 'command', id: 'picked', command: 'extension.pick' }],
+    });
+    expect(read.config.servers[0]!.extra).toEqual({ dev: { watch: 'src/**/*.ts' } });
+    expect(kinds(read.diagnostics)).toEqual([
+      'warning:unsupported-input',
+      'warning:literal-variable:github',
+      'warning:unsupported-key:github',
+      'warning:unsupported-variable:api',
+    ]);
+  });
+
+  it('cursor: ${env:}, auth block, envFile; ${input:} is not Cursor grammar', () => {
+    const file = fixture('cursor', 'full');
+    const workspace = resolve(dirname(file), '..');
+    const read = load(file);
+    expect(strip(read.config)).toEqual({
+      servers: [
+        {
+          name: 'db',
+          transport: {
+            type: 'stdio',
+            command: 'npx',
+            args: ['-y', 'db-mcp', `${workspace}/data.db`],
+            env: { DB_PASSWORD: '${DB_PASSWORD}' },
+            envFile: '.env',
+          },
+          enabled: true,
+        },
+        {
+          name: 'linear',
+          transport: { type: 'http', url: 'https://mcp.linear.app/mcp', headers: {} },
+          enabled: true,
+          oauth: {
+            clientId: '${LINEAR_CLIENT_ID}',
+            clientSecret: '${LINEAR_CLIENT_SECRET}',
+            scopes: ['read', 'write'],
+          },
+        },
+        {
+          name: 'legacy',
+          transport: {
+            type: 'sse',
+            url: 'https://legacy.example.com/sse',
+            headers: { 'X-Key': '$${input:key}' },
+          },
+          enabled: true,
+        },
+      ],
+    });
+    expect(kinds(read.diagnostics)).toEqual(['warning:literal-variable:legacy']);
+  });
+
+  it('crewai: string references, tagged and class forms, tool_filter, cache, catalogue refused', () => {
+    const read = load(fixture('crewai', 'full', 'agents.yaml'));
+    expect(read.dialect).toBe('crewai');
+    expect(strip(read.config)).toEqual({
+      servers: [
+        {
+          name: 'api.weather.com',
+          transport: { type: 'http', url: 'https://api.weather.com/mcp', headers: {} },
+          enabled: true,
+          tools: { allow: ['get_forecast'] },
+        },
+        {
+          name: 'files',
+          transport: {
+            type: 'stdio',
+            command: 'python',
+            args: ['-m', 'mcp_server', '$${NOT_EXPANDED}'],
+            env: { MODE: 'fast' },
+          },
+          enabled: true,
+          toolsTtlMs: 300_000,
+          tools: { allow: ['read_file', 'list\\*'], block: ['delete_file'] },
+        },
+        {
+          name: 'tools.example.com',
+          transport: {
+            type: 'http',
+            url: 'https://tools.example.com/mcp',
+            headers: { Authorization: 'Bearer token123' },
+          },
+          enabled: true,
+        },
+        {
+          name: 'events.example.com',
+          transport: { type: 'sse', url: 'https://events.example.com/sse', headers: {} },
+          enabled: true,
+        },
+      ],
+    });
+    expect(read.config.servers[2]!.extra).toEqual({ streamable: false });
+    expect(read.config.servers[3]!.extra).toEqual({ retries: 3 });
+    expect(kinds(read.diagnostics)).toEqual([
+      'warning:unknown-key:events.example.com',
+      'error:unsupported-reference:snowflake',
+    ]);
+    expect(read.diagnostics[1]!.location).toMatchObject({ path: ['mcps', 4], line: 19 });
+  });
+});
+
+describe('detectDialect', () => {
+  it.each<[string, unknown, ConfigDialect]>([
+    ['/a/claude_desktop_config.json', {}, 'claude-desktop'],
+    ['/a/.mcp.json', {}, 'claude-code'],
+    ['/a/.vscode/mcp.json', {}, 'vscode'],
+    ['/a/.cursor/mcp.json', {}, 'cursor'],
+    ['/a/mcp.yaml', {}, 'mcp-host'],
+    ['/a/mcp.json', { servers: { a: { command: 'x' } } }, 'mcp-host'],
+    ['/u/Code/User/mcp.json', { servers: {}, inputs: [] }, 'vscode'],
+    [
+      '/u/Code/User/mcp.json',
+      { servers: { a: { command: 'x', env: { T: '${input:t}' } } } },
+      'vscode',
+    ],
+    ['/a/x.json', { mcpServers: { a: { command: 'x' } } }, 'claude-desktop'],
+    ['/a/x.json', { mcpServers: { a: { type: 'http', url: 'https://x' } } }, 'claude-code'],
+    ['/a/x.json', { mcpServers: { a: { command: 'x', env: { T: '${T:-1}' } } } }, 'claude-code'],
+    ['/a/x.json', { mcpServers: { a: { url: 'https://x', auth: {} } } }, 'cursor'],
+    ['/a/x.json', { mcpServers: { a: { command: 'x', env: { T: '${env:T}' } } } }, 'cursor'],
+    ['/a/crew.yaml', { mcps: [] }, 'crewai'],
+    ['/a/list.json', ['https://x/mcp'], 'crewai'],
+  ])('%s %j → %s', (file, value, dialect) => {
+    expect(detectDialect(file, value)).toBe(dialect);
+  });
+
+  it('an override wins', () => {
+    expect(detectDialect('/a/.mcp.json', {}, 'cursor')).toBe('cursor');
+  });
+});
+
+describe('round trips', () => {
+  const sources = DIALECTS.flatMap((dialect) => [
+    { dialect, file: fixture(dialect, 'basic') },
+    {
+      dialect,
+      file:
+        dialect === 'crewai' ? fixture(dialect, 'full', 'agents.yaml') : fixture(dialect, 'full'),
+    },
+  ]);
+
+  it.each(DIALECTS)('every basic fixture printed as %s reads back the same', (target) => {
+    for (const source of DIALECTS) {
+      const config = load(fixture(source, 'basic')).config;
+      const written = foreignDialects[target].write(config);
+      expect(written.diagnostics).toEqual([]);
+      expect(written.text.endsWith('\n')).toBe(true);
+      const back = readForeignText(written.text, `/out/${target}.json`, { dialect: target });
+      expect(back.diagnostics).toEqual([]);
+      expect(strip(back.config)).toEqual(strip(config));
+    }
+  });
+
+  it.each(sources.flatMap((s) => DIALECTS.map((target) => ({ ...s, target }))))(
+    '$file as $target: what it can express reads back the same',
+    ({ file, dialect, target }) => {
+      const config = load(file, dialect).config;
+      const written = foreignDialects[target].write(config);
+      const back = readForeignText(written.text, `/out/${target}.json`, {
+        dialect: target,
+        homeDir: HOME,
+      });
+      expect(back.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      const backByName = new Map(back.config.servers.map((s) => [s.name, s]));
+      for (const server of config.servers) {
+        const about = written.diagnostics.filter((d) => d.server === server.name);
+        const { source: _s, extra: _e, ...expected } = server;
+        const found = backByName.get(server.name);
+        if (about.some((d) => d.severity === 'error')) {
+          expect(found, `${server.name} left out`).toBeUndefined();
+          continue;
+        }
+        expect(found, `${server.name} written`).toBeDefined();
+        const { source: _s2, extra: _e2, ...actual } = found!;
+        if (about.length === 0) expect(actual).toEqual(expected);
+        else expect(actual.transport.type).toBe(expected.transport.type);
+      }
+      // Into its own dialect, only disabled servers and VS Code's ${config:…} are left out.
+      if (target === dialect)
+        expect(kinds(written.diagnostics.filter((d) => d.severity === 'error')).sort()).toEqual(
+          {
+            'claude-desktop': ['error:not-expressible:off', 'error:not-expressible:remote'],
+            'claude-code': ['error:not-expressible:legacy'],
+            vscode: ['error:not-expressible:api'],
+          }[file.includes('/full/') ? (dialect as string) : ''] ?? [],
+        );
+    },
+  );
+
+  it('same dialect: extras written back where they were', () => {
+    const config = load(fixture('claude-code', 'full')).config;
+    const written = foreignDialects['claude-code'].write(config);
+    const value = JSON.parse(written.text) as {
+      mcpServers: Record<string, Record<string, unknown>>;
+    };
+    expect(value.mcpServers.api!.oauth).toEqual({
+      clientId: 'client-${NOT_EXPANDED}',
+      scopes: 'read write',
+      callbackPort: 8080,
+    });
+    expect(value.mcpServers.tools).toMatchObject({ alwaysAllow: ['fetch'], timeoutMs: 5000 });
+  });
+
+  it('vscode keeps inputs and unsupported inputs when written back as vscode', () => {
+    const config = load(fixture('vscode', 'full')).config;
+    const written = foreignDialects.vscode.write(config);
+    const value = JSON.parse(written.text) as { inputs: { id: string }[] };
+    expect(value.inputs.map((i) => i.id)).toEqual(['api-key', 'region', 'picked']);
+  });
+});
+
+describe('writers: what the target cannot express', () => {
+  const base: McpConfig = { servers: [], files: [] };
+  const source = { file: '/x/mcp.yaml', dialect: 'mcp-host' as const, path: [] };
+  const stdio = (env: Record<string, string>, name = 's'): ServerConfig => ({
+    name,
+    transport: { type: 'stdio', command: 'node', args: [], env },
+    enabled: true,
+    source,
+  });
+  const write = (dialect: ForeignDialect, ...servers: ServerConfig[]) =>
+    foreignDialects[dialect].write({ ...base, servers });
+
+  it('claude-desktop leaves out http servers and variables with an error, host settings with a warning', () => {
+    const http: ServerConfig = {
+      name: 'h',
+      transport: { type: 'http', url: 'https://x', headers: {} },
+      enabled: true,
+      source,
+    };
+    const timed: ServerConfig = { ...stdio({}, 't'), timeouts: { connectMs: 1 } };
+    const out = write('claude-desktop', http, stdio({ T: '${T}' }, 'v'), timed);
+    expect(JSON.parse(out.text)).toEqual({ mcpServers: { t: { command: 'node', args: [] } } });
+    expect(kinds(out.diagnostics)).toEqual([
+      'error:not-expressible:h',
+      'error:not-expressible:v',
+      'warning:not-expressible:t',
+    ]);
+    expect(out.diagnostics[0]!.message).toContain('server left out');
+  });
+
+  it('a disabled server is left out everywhere', () => {
+    for (const dialect of DIALECTS) {
+      const out = write(dialect, { ...stdio({}), enabled: false });
+      expect(kinds(out.diagnostics)).toEqual(['error:not-expressible:s']);
+    }
+  });
+});
+
+it('parse errors come with the read (JSONC where the dialect allows it, strict JSON for .mcp.json)', () => {
+  const loose = '{ "mcpServers": { "a": { "command": "x", }, }, }';
+  expect(readForeignText(loose, '/p/.cursor/mcp.json').diagnostics).toEqual([]);
+  const strict = readForeignText(loose, '/p/.mcp.json');
+  expect(strict.diagnostics.some((d) => d.kind === 'syntax-error')).toBe(true);
+  expect(parseConfigText('{}', '/p/.mcp.json', 'json').diagnostics).toEqual([]);
+});

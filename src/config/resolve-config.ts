@@ -356,6 +356,13 @@ export async function resolveConfig(
         diagnostics.push(...result.diagnostics);
       }
     }
+    if (config.defaults?.naming !== undefined)
+      diagnostics.push({
+        severity: 'warning',
+        kind: 'unsupported-setting',
+        message:
+          'defaults.naming is not applied by McpHost yet: tools are named mcp__{server}__{tool}',
+      });
     if (options.checkFileModes !== false) diagnostics.push(...(await fileModeDiagnostics(config)));
   } catch (error) {
     for (const server of servers.values()) for (const secret of server.secrets) secret.dispose();

@@ -1,0 +1,84 @@
+/**
+ * Writes a config file the careful way: a backup of the old file first, then the new text into a
+ * temporary file in the same folder (same mode as the old file, `0600` for a new one: configs
+ * hold secrets), flushed, and renamed over the old one, so a reader sees the old file or the new
+ * one, never half of one. A symbolic link is followed: the file it points to is replaced (the link
+ * stays).
+ */
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { copyFile, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export interface WriteConfigFileOptions {
+  /**
+   * `bak` (default): the old file is copied to `<file>.bak` (an older `.bak` is replaced);
+   * `timestamped`: to `<file>.<UTC time>.bak` (kept); `false`: no backup.
+   */
+  backup?: 'bak' | 'timestamped' | false;
+  /** The mode of a new file (default `0o600`); an existing file keeps its mode. */
+  mode?: number;
+}
+
+export interface WriteConfigFileResult {
+  /** The file written (the target of a link). */
+  file: string;
+  /** Where the old file was copied, when there was one. */
+  backupFile?: string;
+}
+
+function timestamp(date: Date): string {
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+}
+
+async function existingTarget(file: string): Promise<string | undefined> {
+  try {
+    return await realpath(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+export async function writeConfigFile(
+  file: string,
+  text: string,
+  options: WriteConfigFileOptions = {},
+): Promise<WriteConfigFileResult> {
+  const { backup = 'bak', mode: newMode = 0o600 } = options;
+  const existing = await existingTarget(file);
+  const target = existing ?? file;
+  let mode = newMode;
+  let backupFile: string | undefined;
+  if (existing !== undefined) {
+    mode = (await stat(existing)).mode & 0o7777;
+    if (backup !== false) {
+      backupFile =
+        backup === 'bak' ? `${existing}.bak` : `${existing}.${timestamp(new Date())}.bak`;
+      // COPYFILE_EXCL for timestamped names: never overwrite a backup from the same second.
+      await copyFile(existing, backupFile, backup === 'timestamped' ? constants.COPYFILE_EXCL : 0);
+    }
+  }
+  const temp = join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
+  const handle = await open(temp, 'wx', mode);
+  try {
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.chmod(mode); // open()'s mode is masked by the umask
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  return { file: target, ...(backupFile === undefined ? {} : { backupFile }) };
+}

@@ -1,6 +1,7 @@
 import { McpClient } from '../client/mcp-client.js';
 import type { CallOptions } from '../client/mcp-client.js';
 import { McpHostError, redact } from '../errors/index.js';
+import { AbortFanout } from '../internal/abort-fanout.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { Logger } from '../internal/logger.js';
 import type { CallToolResult, JsonObject, Tool } from '../protocol/index.js';
@@ -86,6 +87,17 @@ export class ServerSlot {
   #healthTimer: ReturnType<typeof setTimeout> | undefined;
   #healthFailures = 0;
   #opening: Promise<void> | undefined;
+  /**
+   * Per connection, aborted when the host gives up on it (a wedge): its signal, given to calls
+   * without one of their own, and the signals of the calls that have one (see #linkCall).
+   */
+  readonly #abandon = new WeakMap<
+    McpClient,
+    { controller: AbortController; signal: AbortSignal; calls: Set<AbortController> }
+  >();
+  readonly #callerAborts = new AbortFanout<AbortController>((call, signal) =>
+    call.abort(signal.reason),
+  );
   /** Closes of dropped clients still under way (a dropped client is forgotten at once). */
   readonly #closingClients = new Set<Promise<void>>();
   #tools: readonly Tool[] = [];
@@ -224,18 +236,55 @@ export class ServerSlot {
       const client = this.client ?? (await this.ready(tool));
       const waiting = this.limiter.acquire(tool, options.signal);
       if (waiting !== undefined) await waiting;
+      // Aborted also when the host gives up on this connection (a wedge), so that the call fails
+      // then, not when the process is finally gone.
+      const link = this.#linkCall(client, options.signal);
       try {
-        return await client.callTool(tool, args, options);
-      } catch (error) {
+        return await client.callTool(tool, args, { ...options, signal: link.signal });
+      } catch (caught) {
+        const error =
+          link.signal?.aborted === true && options.signal?.aborted !== true
+            ? new McpHostError(
+                'CONNECTION_CLOSED',
+                `server '${this.name}': '${tool}' failed: the server stopped answering and its connection is being closed`,
+                { serverName: this.name, tool, cause: link.signal.reason },
+              )
+            : caught;
         if (attempt > 1 || !mayResend(error, resendDelivered)) throw error;
         this.#host.logger.info(
           `server '${this.name}': '${tool}' failed (${String(error)}); sending it again once the server is back`,
         );
       } finally {
+        link.unlink();
         this.limiter.release();
       }
       await this.#whenBack(tool, options.signal);
     }
+  }
+
+  /**
+   * A call's signal that also aborts when the host abandons `client`: without a caller's signal,
+   * the connection's own (shared: one listener in the peer however many calls); with one, a
+   * signal of the call's own, aborted by either (one listener per caller's signal).
+   */
+  #linkCall(
+    client: McpClient,
+    signal: AbortSignal | undefined,
+  ): { signal: AbortSignal | undefined; unlink(): void } {
+    const connection = this.#abandon.get(client);
+    if (connection === undefined) return { signal, unlink: () => {} };
+    if (signal === undefined) return { signal: connection.signal, unlink: () => {} };
+    const call = new AbortController();
+    if (signal.aborted) call.abort(signal.reason);
+    else this.#callerAborts.add(signal, call);
+    connection.calls.add(call);
+    return {
+      signal: call.signal,
+      unlink: () => {
+        this.#callerAborts.delete(signal, call);
+        connection.calls.delete(call);
+      },
+    };
   }
 
   /** Resolves once the server is ready again; rejects when it will not be soon. */
@@ -329,6 +378,8 @@ export class ServerSlot {
       logger: this.definition.client?.logger ?? this.#host.logger,
     });
     this.#client = client;
+    const controller = new AbortController();
+    this.#abandon.set(client, { controller, signal: controller.signal, calls: new Set() });
     const closed: { reason?: McpHostError } = {};
     this.#clientSubscriptions = [
       client.onClose((reason) => {
@@ -452,17 +503,18 @@ export class ServerSlot {
           `server '${this.name}': ${this.#healthFailures} health checks failed in a row; restarting it`,
         );
         this.#generation++;
-        void this.#dropClient();
-        this.#failed(
-          new McpHostError(
-            'SERVER_UNAVAILABLE',
-            `server '${this.name}' stopped answering health checks`,
-            {
-              serverName: this.name,
-              cause: error,
-            },
-          ),
+        const wedged = new McpHostError(
+          'SERVER_UNAVAILABLE',
+          `server '${this.name}' stopped answering health checks`,
+          { serverName: this.name, cause: error },
         );
+        // Its calls in flight fail now, not when its process is gone (the close ladder of a
+        // process that does not answer takes seconds).
+        const connection = this.#abandon.get(client);
+        connection?.controller.abort(wedged);
+        for (const call of connection?.calls ?? []) call.abort(wedged);
+        void this.#dropClient();
+        this.#failed(wedged);
         return;
       }
       this.#set('degraded');

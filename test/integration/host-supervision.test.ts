@@ -402,6 +402,11 @@ describe('McpHost supervising stdio servers', () => {
       'wedged',
       (s) => s.state === 'ready' && s.pid !== undefined && s.pid !== oldPid,
     );
+    // A call in flight when it wedges (the server said it arrived).
+    let arrived!: () => void;
+    const hangArrived = new Promise<void>((resolve) => (arrived = resolve));
+    const inFlight = rejectionOf(host.callTool('mcp__wedged__hang', {}, { onProgress: arrived }));
+    await hangArrived;
     const stoppedAt = performance.now();
     process.kill(oldPid, 'SIGSTOP');
     const back = await replaced;
@@ -412,6 +417,16 @@ describe('McpHost supervising stdio servers', () => {
     expect(degraded!.lastError?.code).toBe('REQUEST_TIMEOUT');
     expect(restarting!.lastError?.code).toBe('SERVER_UNAVAILABLE');
     expect(back.restartCount).toBe(1);
+    // The call in flight failed when the server was given up on, not seconds later when its
+    // process was finally killed.
+    const { error: inFlightError, at: inFlightFailedAt } = await inFlight;
+    expect(inFlightError).toMatchObject({
+      code: 'CONNECTION_CLOSED',
+      message: expect.stringContaining('stopped answering') as unknown,
+      cause: { code: 'SERVER_UNAVAILABLE' },
+    });
+    const inFlightMs = inFlightFailedAt - performance.timeOrigin - restarting!.seenAt;
+    expect(inFlightMs).toBeLessThan(FAIL_FAST_BOUND_MS);
     expect(back.pid).toBe(wedged.spawns()[1]);
     const result = await host.callTool('mcp__wedged__echo', { message: 'unwedged' });
     expect(result.content).toEqual([{ type: 'text', text: 'unwedged' }]);
@@ -421,7 +436,7 @@ describe('McpHost supervising stdio servers', () => {
     expect(await waitUntilGone([oldPid], 15_000)).toEqual([]);
     const goneMs = performance.now() - stoppedAt;
     console.log(
-      `[measure] wedge: degraded after ${(degraded!.seenAt - stoppedAt).toFixed(0)} ms, restarting after ${(restarting!.seenAt - stoppedAt).toFixed(0)} ms, ready again (new pid) after ${(statuses.at(-1)!.seenAt - stoppedAt).toFixed(0)} ms, stopped process gone after ${goneMs.toFixed(0)} ms`,
+      `[measure] wedge: degraded after ${(degraded!.seenAt - stoppedAt).toFixed(0)} ms, restarting after ${(restarting!.seenAt - stoppedAt).toFixed(0)} ms (the call in flight failed ${inFlightMs.toFixed(1)} ms later), ready again (new pid) after ${(statuses.at(-1)!.seenAt - stoppedAt).toFixed(0)} ms, stopped process gone after ${goneMs.toFixed(0)} ms`,
     );
 
     await probe.calls(BASELINE_CALLS);

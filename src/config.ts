@@ -63,6 +63,7 @@ export {
   maskServer,
   maskTemplate,
   NON_SECRET_VARIABLES,
+  NON_SECRET_HEADERS,
   argvDiagnostics,
   fileModeDiagnostics,
   type MaskOptions,
@@ -77,3 +78,45 @@ export {
   type ResolveServerResult,
 } from './config/resolve-config.js';
 export { ResolvedConfig, type ResolvedHostOptions } from './config/resolved-config.js';
+export {
+  foreignDialects,
+  isForeignDialect,
+  detectDialect,
+  detectByShape,
+  readForeignText,
+  textFormatOf,
+  type ForeignDialect,
+  type DialectModule,
+  type DialectReadOptions,
+  type DialectReadResult,
+  type DialectWriteResult,
+  type ReadForeignOptions,
+  type ReadForeignResult,
+} from './config/dialects/index.js';
+export {
+  writeConfigFile,
+  type WriteConfigFileOptions,
+  type WriteConfigFileResult,
+} from './config/write-config-file.js';
+export {
+  readNativeConfig,
+  readNativeText,
+  writeNativeConfig,
+  toNativeDocument,
+  inferTransportType,
+  nativeDialect,
+  nativeSchema,
+  NATIVE_SCHEMA_ID,
+  type NativeDocument,
+  type NativeReadResult,
+  type NativeWriteOptions,
+  type NativeWriteResult,
+  type SchemaNode,
+} from './config/native.js';
+export {
+  ConfigError,
+  isConfigError,
+  isFileLevelError,
+  formatDiagnostic,
+  closestKey,
+} from './config/diagnostics.js';

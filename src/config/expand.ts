@@ -212,7 +212,7 @@ export async function expandServer(
 }
 
 function isSet(env: Readonly<Record<string, string | undefined>>, name: string): boolean {
-  return Object.hasOwn(env, name) && typeof env[name] === 'string';
+  return typeof env[name] === 'string';
 }
 
 function failure(

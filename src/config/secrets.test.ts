@@ -103,7 +103,7 @@ describe('secret values and warnings', () => {
   it('collects expanded values, env and header values, URL credentials; not HOME or trivia', async () => {
     const server: ServerConfig = {
       ...http(
-        { Authorization: 'Bearer ${TOKEN}', 'X-Mode': 'true' },
+        { Authorization: 'Bearer ${TOKEN}', 'X-Mode': 'true', Accept: 'application/json' },
         'https://u:url-password@h/mcp?api_key=${KEY}&page=2',
       ),
       oauth: { clientSecret: '${OAUTH}' },

@@ -13,8 +13,9 @@
  *   credential without the `Bearer ` scheme), OAuth client secrets, URL user info and credential
  *   query parameters, and the fields named in `secretKeys`. Two exceptions keep messages readable:
  *   the values of well-known non-secret variables (`NON_SECRET_VARIABLES`: HOME, PATH, USER, …)
- *   when they are referenced inside another field, and trivial values (`true`, `info`, numbers),
- *   which are still masked structurally but not hunted for in every message.
+ *   when they are referenced inside another field, the values of headers that describe the request
+ *   (`NON_SECRET_HEADERS`: Accept, Content-Type, User-Agent, …), and trivial values (`true`,
+ *   `info`, numbers): all still masked structurally, but not hunted for in every message.
  */
 import { stat } from 'node:fs/promises';
 import { addSecret, MASK, MIN_SECRET_LENGTH, redact } from '../errors/index.js';
@@ -56,6 +57,17 @@ export const NON_SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'LOCALAPPDATA',
   'PROGRAMFILES',
   'SYSTEMROOT',
+]);
+
+/** Headers whose values describe the request, not who sends it: not registered (still masked). */
+export const NON_SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'cache-control',
+  'content-type',
+  'mcp-protocol-version',
+  'user-agent',
 ]);
 
 const TRIVIAL =
@@ -101,7 +113,13 @@ export function secretValues(server: ServerConfig, expanded: ExpandedServer): st
       if (reference.kind === 'variable' && NON_SECRET_VARIABLES.has(reference.name)) continue;
       values.add(reference.value);
     }
-    if (isSecretField(server, field.path)) {
+    const [group, key] = field.path;
+    const describesRequest =
+      group === 'headers' &&
+      typeof key === 'string' &&
+      NON_SECRET_HEADERS.has(key.toLowerCase()) &&
+      !matchesSecretKeys(server, field.path);
+    if (isSecretField(server, field.path) && !describesRequest) {
       values.add(field.value);
       if (field.path[0] === 'headers')
         values.add(field.value.replace(/^\s*(?:bearer|basic|token)\s+/i, ''));

@@ -1,0 +1,431 @@
+/**
+ * Reads the native format (`mcp.yaml` / `mcp.json`, see docs/config.md) into the normalised model.
+ * Never throws: every problem is a diagnostic with file, line, column and key path. A problem
+ * inside `servers.<name>` fails only that server (it is left out of `config.servers`); a problem
+ * anywhere else (syntax, the top level, `defaults`, `inputs`) has no `server` and fails the file.
+ *
+ * Strings are kept as written: the native format uses the model's canonical template grammar
+ * (`${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${input:id}`, `$${`), expanded later per server.
+ */
+import { serverKeyProblems } from '../host/tool-names.js';
+import type {
+  ConfigDiagnostic,
+  InputConfig,
+  McpConfig,
+  ServerConfig,
+  SourceLocation,
+  TransportConfig,
+} from './model.js';
+import { nativeSchema } from './native-schema.js';
+import type { KeyPath, TextPosition } from './parse.js';
+import { checkAgainstSchema, isRecord, type Path } from './schema-check.js';
+
+/** What the reader needs of a parsed file (`parseConfigText` returns it; a plain `{ value }` works). */
+export interface NativeDocument {
+  value: unknown;
+  locate?: (path: KeyPath) => TextPosition | undefined;
+  locateKey?: (path: KeyPath) => TextPosition | undefined;
+  /** Syntax diagnostics of the parse, passed through. */
+  diagnostics?: readonly ConfigDiagnostic[];
+}
+
+export interface NativeReadResult {
+  config: McpConfig;
+  diagnostics: ConfigDiagnostic[];
+}
+
+type RemoteType = 'http' | 'sse' | 'websocket';
+
+/** The transport a server without `type` gets: stdio for `command`, else by the URL's scheme. */
+export function inferTransportType(server: {
+  command?: unknown;
+  url?: unknown;
+}): TransportConfig['type'] {
+  if (server.command !== undefined) return 'stdio';
+  return typeof server.url === 'string' && /^wss?:/i.test(literalPrefix(server.url))
+    ? 'websocket'
+    : 'http';
+}
+
+/** The text before the first template reference (`${`), unescaping `$${`. */
+function literalPrefix(text: string): string {
+  const index = text.replace(/\$\$\{/g, '\0\0\0').indexOf('${');
+  return index === -1 ? text : text.slice(0, index);
+}
+
+const SCHEMES: Record<RemoteType, readonly string[]> = {
+  http: ['http:', 'https:'],
+  sse: ['http:', 'https:'],
+  websocket: ['ws:', 'wss:', 'http:', 'https:'],
+};
+
+/** Keys of a server entry that belong to one kind of transport. */
+const STDIO_KEYS = ['command', 'args', 'env', 'cwd', 'envFile'] as const;
+const REMOTE_KEYS = ['url', 'headers'] as const;
+
+/** Looks like a regular expression rather than a glob. */
+const REGEX_LIKE = /^\^|\$$|\.\*|\.\+|\\[dws.]|\(.*\|.*\)/;
+
+export function readNativeConfig(document: NativeDocument, file: string): NativeReadResult {
+  // Parse errors (syntax, duplicate keys) fail the file before anything is read.
+  const diagnostics: ConfigDiagnostic[] = [...(document.diagnostics ?? [])];
+  const config: McpConfig = { servers: [], files: [{ file, dialect: 'mcp-host' }] };
+  const location = (path: Path, key = false): SourceLocation => {
+    const position = key
+      ? (document.locateKey ?? document.locate)?.(path)
+      : document.locate?.(path);
+    return {
+      file,
+      dialect: 'mcp-host',
+      path: [...path],
+      ...(position === undefined ? {} : { line: position.line, column: position.column }),
+    };
+  };
+  const report = (
+    severity: ConfigDiagnostic['severity'],
+    kind: string,
+    message: string,
+    path: Path,
+    suggestion?: string,
+  ): void => {
+    const server = path[0] === 'servers' && typeof path[1] === 'string' ? path[1] : undefined;
+    diagnostics.push({
+      severity,
+      kind,
+      message,
+      ...(server === undefined ? {} : { server }),
+      // Unknown and misspelt keys point at the key; everything else at the value.
+      location: location(path, kind === 'unknown-key' || kind === 'invalid-key'),
+      ...(suggestion === undefined ? {} : { suggestion }),
+    });
+  };
+
+  if (diagnostics.some((d) => d.severity === 'error')) return { config, diagnostics };
+  const root = document.value;
+  if (root === undefined || root === null) {
+    report('warning', 'empty-file', 'the file is empty: no servers', []);
+    return { config, diagnostics };
+  }
+  if (!isRecord(root)) {
+    report('error', 'invalid-type', 'expected a mapping with a `servers:` key at the top', []);
+    return { config, diagnostics };
+  }
+
+  const checked = checkAgainstSchema(root, nativeSchema, [], report);
+  const clean = (checked.value ?? {}) as Record<string, unknown>;
+  const extra = checked.extra ?? {};
+
+  if (typeof clean.$schema === 'string') extra.$schema = clean.$schema;
+  const { servers: serverExtras, ...topExtra } = extra;
+  if (Object.keys(topExtra).length > 0) config.extra = topExtra;
+  if (isRecord(clean.defaults) && Object.keys(clean.defaults).length > 0)
+    config.defaults = clean.defaults;
+  if (clean.inputs !== undefined) config.inputs = readInputs(clean.inputs as InputConfig[], report);
+
+  const rawServers = root.servers;
+  if (rawServers === undefined)
+    report('warning', 'missing-key', 'no `servers:` key: no servers', []);
+  if (!isRecord(rawServers)) return { config, diagnostics };
+  const cleanServers = (clean.servers ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const extras = isRecord(serverExtras) ? serverExtras : {};
+
+  for (const [name, raw] of Object.entries(rawServers)) {
+    const path: Path = ['servers', name];
+    const entry = cleanServers[name];
+    if (!isRecord(raw) || entry === undefined) continue; // the type error is reported
+    checkServer(raw, entry, path, report);
+    if (diagnostics.some((d) => d.severity === 'error' && d.server === name)) continue;
+    const serverExtra = extras[name];
+    config.servers.push(
+      toServerConfig(
+        name,
+        entry,
+        isRecord(serverExtra) ? serverExtra : undefined,
+        location(path, true),
+        report,
+      ),
+    );
+  }
+
+  const naming = config.defaults?.naming;
+  let problems: ReturnType<typeof serverKeyProblems> = [];
+  try {
+    problems = serverKeyProblems(Object.keys(rawServers), naming);
+  } catch {
+    // Invalid naming options: reported by the schema check or by the host itself.
+  }
+  for (const problem of problems) {
+    report('error', 'invalid-server-name', problem.message, ['servers', problem.server]);
+    config.servers = config.servers.filter((server) => server.name !== problem.server);
+  }
+  return { config, diagnostics: byPosition(diagnostics) };
+}
+
+/** The rules across keys of one server; `raw` is as written, `entry` what passed the schema. */
+function checkServer(
+  raw: Record<string, unknown>,
+  entry: Record<string, unknown>,
+  path: Path,
+  report: (
+    severity: ConfigDiagnostic['severity'],
+    kind: string,
+    message: string,
+    path: Path,
+    suggestion?: string,
+  ) => void,
+): void {
+  const hasCommand = raw.command !== undefined;
+  const hasUrl = raw.url !== undefined;
+  const type = entry.type as TransportConfig['type'] | undefined;
+  if (hasCommand && hasUrl) {
+    report(
+      'error',
+      'conflicting-keys',
+      'a server has either `command` (stdio) or `url` (http, sse, websocket), not both',
+      [...path, 'url'],
+    );
+    return;
+  }
+  if (!hasCommand && !hasUrl) {
+    const nested = isRecord(raw.transport)
+      ? ': move the keys of `transport:` up into the server'
+      : type === undefined || type === 'stdio'
+        ? ''
+        : `: type ${type} needs \`url\``;
+    report(
+      'error',
+      'missing-key',
+      `missing \`command\` (stdio) or \`url\` (http, sse, websocket)${nested}`,
+      path,
+    );
+    return;
+  }
+  if (type === 'stdio' && hasUrl) {
+    report('error', 'conflicting-keys', 'type stdio needs `command`, found `url`', [
+      ...path,
+      'url',
+    ]);
+    return;
+  }
+  if (type !== undefined && type !== 'stdio' && hasCommand) {
+    report('error', 'conflicting-keys', `type ${type} needs \`url\`, found \`command\``, [
+      ...path,
+      'command',
+    ]);
+    return;
+  }
+  const effective = type ?? inferTransportType(raw);
+  const foreign = effective === 'stdio' ? REMOTE_KEYS : STDIO_KEYS;
+  for (const key of foreign)
+    if (raw[key] !== undefined)
+      report(
+        'warning',
+        'ignored-key',
+        `\`${key}\` does not apply to a ${effective} server (kept, but not used)`,
+        [...path, key],
+      );
+
+  if (typeof entry.url === 'string' && effective !== 'stdio')
+    checkUrl(entry.url, effective, [...path, 'url'], report);
+  if (entry.oauth !== undefined && effective === 'stdio')
+    report('warning', 'ignored-key', '`oauth` applies to remote servers only', [...path, 'oauth']);
+
+  const tools = entry.tools as { allow?: string[]; block?: string[] } | undefined;
+  for (const list of ['allow', 'block'] as const)
+    tools?.[list]?.forEach((pattern, index) => {
+      if (REGEX_LIKE.test(pattern))
+        report(
+          'warning',
+          'suspicious-glob',
+          'this looks like a regular expression; tool filters are globs (`*` any run, `?` one character)',
+          [...path, 'tools', list, index],
+        );
+    });
+
+  const secret = entry.secret as string[] | undefined;
+  if (secret !== undefined) {
+    const keys = [
+      ...Object.keys(isRecord(entry.env) ? entry.env : {}),
+      ...Object.keys(isRecord(entry.headers) ? entry.headers : {}),
+    ];
+    const lower = new Set(keys.map((key) => key.toLowerCase()));
+    secret.forEach((key, index) => {
+      if (lower.has(key.toLowerCase())) return;
+      report(
+        'warning',
+        'unknown-secret-key',
+        `'${key}' names no key of \`env\` or \`headers\``,
+        [...path, 'secret', index],
+        closestKeyOf(key, keys),
+      );
+    });
+  }
+}
+
+function closestKeyOf(key: string, keys: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  return keys.find((candidate) => candidate.toLowerCase().includes(lower));
+}
+
+function checkUrl(
+  url: string,
+  type: RemoteType,
+  path: Path,
+  report: (
+    severity: ConfigDiagnostic['severity'],
+    kind: string,
+    message: string,
+    path: Path,
+  ) => void,
+): void {
+  const prefix = literalPrefix(url);
+  const templated = prefix.length !== url.length;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*:)/.exec(prefix)?.[1]?.toLowerCase();
+  const schemes = SCHEMES[type];
+  if (!templated) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      report(
+        'error',
+        'invalid-url',
+        `expected an absolute URL such as ${schemes[1]}//host/mcp`,
+        path,
+      );
+      return;
+    }
+    if (parsed.username !== '' || parsed.password !== '')
+      report(
+        'warning',
+        'credentials-in-url',
+        'the URL holds credentials; put them in `headers` (and list them in `secret`)',
+        path,
+      );
+  } else if (scheme === undefined && prefix.includes('/') && !prefix.startsWith('/')) {
+    report(
+      'error',
+      'invalid-url',
+      `expected an absolute URL such as ${schemes[1]}//host/mcp`,
+      path,
+    );
+    return;
+  }
+  if (scheme !== undefined && !schemes.includes(scheme))
+    report(
+      'error',
+      'invalid-url',
+      `the ${type} transport needs a URL starting with ${schemes.map((s) => `${s}//`).join(' or ')}, found ${scheme}//`,
+      path,
+    );
+}
+
+function toServerConfig(
+  name: string,
+  entry: Record<string, unknown>,
+  extra: Record<string, unknown> | undefined,
+  source: SourceLocation,
+  report: (
+    severity: ConfigDiagnostic['severity'],
+    kind: string,
+    message: string,
+    path: Path,
+  ) => void,
+): ServerConfig {
+  const path: Path = ['servers', name];
+  const type = (entry.type as TransportConfig['type'] | undefined) ?? inferTransportType(entry);
+  const strings = (key: 'env' | 'headers'): Record<string, string> => {
+    const map = (entry[key] ?? {}) as Record<string, string | number | boolean>;
+    return Object.fromEntries(
+      Object.entries(map).map(([k, v]) => {
+        if (typeof v === 'boolean')
+          report(
+            'warning',
+            'coerced-value',
+            `true/false became the text '${String(v)}'; quote it to say so`,
+            [...path, key, k],
+          );
+        return [k, String(v)];
+      }),
+    );
+  };
+  let transport: TransportConfig;
+  if (type === 'stdio') {
+    transport = {
+      type,
+      command: entry.command as string,
+      args: ((entry.args ?? []) as (string | number)[]).map(String),
+      env: strings('env'),
+      ...(entry.cwd === undefined ? {} : { cwd: entry.cwd as string }),
+      ...(entry.envFile === undefined ? {} : { envFile: entry.envFile as string }),
+    };
+  } else {
+    transport = { type, url: entry.url as string, headers: strings('headers') };
+  }
+  const server: ServerConfig = {
+    name,
+    transport,
+    enabled: (entry.enabled as boolean | undefined) ?? true,
+    source,
+  };
+  const optional = [
+    'lazy',
+    'timeouts',
+    'retry',
+    'toolsTtlMs',
+    'tools',
+    'oauth',
+    'restart',
+    'trusted',
+    'maxInFlight',
+    'maxQueue',
+  ] as const;
+  const target = server as unknown as Record<string, unknown>;
+  for (const key of optional) if (entry[key] !== undefined) target[key] = entry[key];
+  if (entry.secret !== undefined) server.secretKeys = entry.secret as string[];
+  // Keys that do not apply to this transport are kept too (warned about in checkServer).
+  const ignored = Object.fromEntries(
+    (type === 'stdio' ? REMOTE_KEYS : STDIO_KEYS)
+      .filter((key) => entry[key] !== undefined)
+      .map((key) => [key, entry[key]]),
+  );
+  const kept = { ...ignored, ...extra };
+  if (Object.keys(kept).length > 0) server.extra = kept;
+  // Field order as in the model, so JSON output is stable.
+  const { source: at, extra: more, ...rest } = server;
+  return { ...rest, ...(more === undefined ? {} : { extra: more }), source: at };
+}
+
+function readInputs(
+  inputs: InputConfig[],
+  report: (
+    severity: ConfigDiagnostic['severity'],
+    kind: string,
+    message: string,
+    path: Path,
+  ) => void,
+): InputConfig[] {
+  const seen = new Set<string>();
+  inputs.forEach((input, index) => {
+    if (seen.has(input.id))
+      report('error', 'duplicate-input', `the input '${input.id}' is declared twice`, [
+        'inputs',
+        index,
+        'id',
+      ]);
+    seen.add(input.id);
+    if (input.type === 'pickString' && (input.options ?? []).length === 0)
+      report('error', 'missing-key', 'a pickString input needs `options`', ['inputs', index]);
+  });
+  return inputs;
+}
+
+/** Diagnostics in the order of the text (a stable sort: ties keep the order they were found in). */
+function byPosition(diagnostics: ConfigDiagnostic[]): ConfigDiagnostic[] {
+  const key = (d: ConfigDiagnostic) => [d.location?.line ?? 0, d.location?.column ?? 0] as const;
+  return diagnostics.sort((a, b) => {
+    const [la, ca] = key(a);
+    const [lb, cb] = key(b);
+    return la - lb || ca - cb;
+  });
+}

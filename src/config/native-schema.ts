@@ -1,0 +1,296 @@
+/**
+ * The native format (`mcp.yaml` / `mcp.json`) as a JSON Schema (draft-07): the one source of
+ * truth for its keys. The reader (`native.ts`) walks it to check types and ranges and to know the
+ * keys of every object (unknown ones are kept with a warning and a "did you mean"); the published
+ * `schema/mcp-config.schema.json` is this object printed by `scripts/config-schema.ts` (a test
+ * keeps the two equal). Cross-field rules that a schema says poorly (`command` or `url`, not both;
+ * the URL's scheme; server names) live in the reader; the schema repeats what editors can use.
+ */
+
+/** The subset of JSON Schema the reader understands (plus keywords it leaves to editors). */
+export interface SchemaNode {
+  $schema?: string;
+  $id?: string;
+  title?: string;
+  description?: string;
+  type?: JsonTypeName | JsonTypeName[];
+  properties?: Record<string, SchemaNode>;
+  /** `false` for objects of known keys (the reader warns instead of failing), or the value schema of a map. */
+  additionalProperties?: boolean | SchemaNode;
+  propertyNames?: SchemaNode;
+  items?: SchemaNode;
+  enum?: readonly (string | number | boolean | null)[];
+  const?: string | number | boolean | null;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  minItems?: number;
+  pattern?: string;
+  format?: string;
+  anyOf?: SchemaNode[];
+  /** Left to editors; the reader checks these rules itself. */
+  oneOf?: SchemaNode[];
+  allOf?: SchemaNode[];
+  if?: SchemaNode;
+  then?: SchemaNode;
+  not?: SchemaNode;
+  required?: string[];
+  default?: unknown;
+  examples?: unknown[];
+}
+
+export type JsonTypeName =
+  'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
+
+export const NATIVE_SCHEMA_ID = 'https://unpkg.com/mcp-host/schema/mcp-config.schema.json';
+
+const milliseconds = (description: string): SchemaNode => ({
+  type: 'integer',
+  minimum: 0,
+  description,
+});
+
+const count = (description: string, minimum = 0): SchemaNode => ({
+  type: 'integer',
+  minimum,
+  description,
+});
+
+/** env values and header values: strings; numbers and booleans are taken as their text. */
+const stringMap = (description: string, keyPattern?: string): SchemaNode => ({
+  type: 'object',
+  description,
+  ...(keyPattern === undefined ? {} : { propertyNames: { pattern: keyPattern } }),
+  additionalProperties: { type: ['string', 'number', 'boolean'] },
+});
+
+const stringList = (description: string): SchemaNode => ({
+  type: 'array',
+  description,
+  items: { type: 'string' },
+});
+
+const globList = (description: string): SchemaNode => ({
+  type: 'array',
+  description,
+  items: { type: 'string', minLength: 1 },
+});
+
+const timeouts: SchemaNode = {
+  type: 'object',
+  description: 'Timeouts in milliseconds.',
+  additionalProperties: false,
+  properties: {
+    connectMs: milliseconds('Connecting and the handshake.'),
+    requestMs: milliseconds('Each request, restarted by progress notifications.'),
+    discoverMs: milliseconds('Listing tools, resources and prompts after connecting.'),
+  },
+};
+
+const retry: SchemaNode = {
+  description:
+    'Retries of side-effect-free requests over HTTP (capped exponential backoff), or false for none.',
+  anyOf: [
+    { const: false },
+    {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        maxAttempts: count('Attempts in all, the first included.', 1),
+        baseDelayMs: milliseconds('Delay before the first retry; doubles each time.'),
+        maxDelayMs: milliseconds('Longest delay between two attempts.'),
+      },
+    },
+  ],
+};
+
+const restart: SchemaNode = {
+  type: 'object',
+  description: 'Restarts of a server that crashed or lost its connection.',
+  additionalProperties: false,
+  properties: {
+    enabled: { type: 'boolean', description: 'false: a lost server ends failed.' },
+    baseDelayMs: milliseconds('First backoff (default 500).'),
+    maxDelayMs: milliseconds('Longest backoff (default 30000).'),
+    crashLimit: count('Failures within crashWindowMs that make a crash loop (default 5).', 1),
+    crashWindowMs: milliseconds('The crash-loop window (default 180000).'),
+  },
+};
+
+const toolsTtlMs = milliseconds(
+  'How long a tool list is kept when the server does not say it changed (0: until a reconnect).',
+);
+
+const server: SchemaNode = {
+  type: 'object',
+  description:
+    'One MCP server. The transport is stdio when `command` is given and http (websocket for ws:// and wss://) when `url` is; `type` can say so explicitly, and must for sse.',
+  additionalProperties: false,
+  properties: {
+    type: {
+      enum: ['stdio', 'http', 'sse', 'websocket'],
+      description:
+        'stdio, http (Streamable HTTP, falling back to HTTP+SSE by itself), sse (the legacy HTTP+SSE transport) or websocket.',
+    },
+    command: {
+      type: 'string',
+      minLength: 1,
+      description: 'The program to run (stdio). Not run through a shell.',
+    },
+    args: {
+      type: 'array',
+      description: 'Its arguments (stdio).',
+      items: { type: ['string', 'number'] },
+    },
+    env: stringMap(
+      'Environment variables added to the allow-listed environment (stdio).',
+      '^[^=\\u0000]+$',
+    ),
+    cwd: { type: 'string', minLength: 1, description: 'Working directory (stdio).' },
+    envFile: {
+      type: 'string',
+      minLength: 1,
+      description: 'A dotenv file whose variables are added to env (stdio).',
+    },
+    url: {
+      type: 'string',
+      minLength: 1,
+      description: 'The endpoint (http, sse, websocket).',
+      examples: ['https://mcp.example.com/mcp'],
+    },
+    headers: stringMap(
+      'HTTP headers sent with every request (http, sse, websocket); values are secrets.',
+      "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+    ),
+    enabled: { type: 'boolean', description: 'false: registered but not started (default true).' },
+    lazy: { type: 'boolean', description: 'Connect on first use instead of at start.' },
+    trusted: {
+      type: 'boolean',
+      description: 'Believe its tool annotations (read-only, idempotent) when deciding retries.',
+    },
+    timeouts,
+    retry,
+    toolsTtlMs,
+    tools: {
+      type: 'object',
+      description:
+        'Which of its tools exist: globs (`*`, `?`) over tool names; block wins, an empty allow list allows all.',
+      additionalProperties: false,
+      properties: {
+        allow: globList('Only these tools.'),
+        block: globList('Never these tools.'),
+      },
+    },
+    oauth: {
+      type: 'object',
+      description: 'OAuth 2.1 settings of a remote server.',
+      additionalProperties: false,
+      properties: {
+        clientId: { type: 'string', minLength: 1 },
+        clientSecret: { type: 'string', description: 'A secret: masked everywhere.' },
+        scopes: stringList('Scopes to ask for.'),
+        redirectUri: { type: 'string', minLength: 1 },
+        authorizationServer: {
+          type: 'string',
+          minLength: 1,
+          description: 'Authorization server metadata URL, when not discovered.',
+        },
+      },
+    },
+    restart,
+    maxInFlight: count('Calls at once (default 16).', 1),
+    maxQueue: count('Calls waiting beyond maxInFlight (default 256).'),
+    secret: stringList(
+      'Keys of env and headers whose values are secrets beyond the automatic ones (masked everywhere).',
+    ),
+  },
+  oneOf: [{ required: ['command'] }, { required: ['url'] }],
+  allOf: [
+    {
+      if: { required: ['type'], properties: { type: { const: 'stdio' } } },
+      then: { required: ['command'] },
+    },
+    {
+      if: { required: ['type'], properties: { type: { enum: ['http', 'sse', 'websocket'] } } },
+      then: { required: ['url'] },
+    },
+  ],
+};
+
+const defaults: SchemaNode = {
+  type: 'object',
+  description: 'Host-wide settings; a server setting overrides its default.',
+  additionalProperties: false,
+  properties: {
+    timeouts,
+    retry,
+    toolsTtlMs,
+    restart,
+    health: {
+      type: 'object',
+      description: 'Health checks of connected servers.',
+      additionalProperties: false,
+      properties: {
+        intervalMs: milliseconds('Between two checks (default 30000; 0 turns them off).'),
+        timeoutMs: milliseconds('For one check (default 5000).'),
+        failuresBeforeRestart: count(
+          'Failed checks in a row that restart the server (default 2).',
+          1,
+        ),
+      },
+    },
+    naming: {
+      type: 'object',
+      description: 'Exposed tool names: {prefix}{separator}{server}{separator}{tool}.',
+      additionalProperties: false,
+      properties: {
+        prefix: { type: 'string', description: "Default 'mcp'; '' for none." },
+        separator: { type: 'string', minLength: 1, description: "Default '__'." },
+        providerSafe: {
+          type: 'boolean',
+          description: 'Keep names within ^[a-zA-Z0-9_-]{1,64}$ (default true).',
+        },
+      },
+    },
+    maxResultBytes: count('Largest tool result passed on, in bytes.', 1),
+    pins: {
+      description:
+        "Tool pinning: 'trust-on-first-use' (default), 'strict' (new tools wait for approval) or false (off).",
+      anyOf: [{ enum: ['trust-on-first-use', 'strict'] }, { const: false }],
+    },
+  },
+};
+
+const input: SchemaNode = {
+  type: 'object',
+  description: 'A value asked for when a `${input:id}` reference needs it.',
+  additionalProperties: false,
+  required: ['id', 'type'],
+  properties: {
+    id: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$' },
+    type: { enum: ['promptString', 'pickString'] },
+    description: { type: 'string' },
+    password: { type: 'boolean', description: 'Hide what is typed; the value is a secret.' },
+    default: { type: 'string' },
+    options: stringList('The choices of a pickString.'),
+  },
+};
+
+export const nativeSchema: SchemaNode = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: NATIVE_SCHEMA_ID,
+  title: 'mcp-host configuration (mcp.yaml, mcp.json)',
+  description: 'MCP servers by name, and host-wide defaults. See docs/config.md.',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string', description: 'This schema, for editors.' },
+    servers: {
+      type: 'object',
+      description: 'Servers by name; the name is the namespace of their tools.',
+      additionalProperties: server,
+    },
+    defaults,
+    inputs: { type: 'array', items: input },
+  },
+};

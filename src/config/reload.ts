@@ -26,100 +26,31 @@
  * Reloads run one at a time, in order; edits during a reload are applied by the next one. Only the
  * servers this reloader added are its own: it never removes a server the application added.
  */
-import { createHash } from 'node:crypto';
-import { watch, type FSWatcher } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { basename, dirname, resolve as resolvePath } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import { McpHostError, toMcpHostError } from '../errors/index.js';
 import type { HostServerDefinition } from '../host/host-options.js';
 import type { McpHost } from '../host/mcp-host.js';
 import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
-import { canonicalJson } from '../state/canonical-json.js';
+import { ConfigWatcher, DEFAULT_RELOAD_DEBOUNCE_MS, type WatchError } from './config-watcher.js';
 import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } from './model.js';
+import { filesDigest, hostWideDigest, serverFingerprint } from './reload-fingerprint.js';
+import {
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  type ConfigReloaderOptions,
+  type LoadedConfig,
+  type ReloadErrorEvent,
+  type ReloadEvent,
+  type ReloadOutcome,
+  type ReloadTrigger,
+  type ResolvedServer,
+} from './reload-types.js';
 
-export const DEFAULT_RELOAD_DEBOUNCE_MS = 100;
-export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+export { DEFAULT_DRAIN_TIMEOUT_MS };
 
-/** What a loader gives: the merged config (undefined when nothing usable was read) and problems. */
-export interface LoadedConfig {
-  config: McpConfig | undefined;
-  diagnostics: readonly ConfigDiagnostic[];
-}
-
-/** What a resolver gives for one server: what the host runs, or why it cannot. */
-export type ResolvedServer =
-  | {
-      definition: HostServerDefinition;
-      /**
-       * A digest of everything that takes effect when the server (re)connects, after expansion
-       * (`resolveServer` gives one): equal digests mean the server need not restart. Without it
-       * the reloader digests the config itself (see `fingerprint`) and `effective`.
-       */
-      fingerprint?: string;
-      /**
-       * The expanded values the definition was built from (plain JSON: command, args, env, url,
-       * headers after expansion, ...), compared between reloads so that a changed variable or
-       * env file restarts the server. Only a digest of it is kept. Unused with `fingerprint`.
-       */
-      effective?: unknown;
-      /** Warnings about this server (secrets in argv, world-readable files, ...). */
-      diagnostics?: readonly ConfigDiagnostic[];
-      /**
-       * The server's registrations with the redactor: kept while its config runs, released when
-       * the server is removed or replaced (or when this resolution is not used).
-       */
-      secrets?: readonly Disposable[];
-    }
-  | { error: unknown };
-
-export interface ConfigReloaderOptions {
-  /** The config files, in merge order (they need not exist yet: creating one triggers a reload). */
-  files: readonly string[];
-  /** Reads and merges the files (e.g. `loadConfig` of `mcp-host/config`). */
-  load(files: readonly string[]): Promise<LoadedConfig> | LoadedConfig;
-  /** Turns one server's config into a host definition (expansion, inputs, defaults). */
-  resolve(server: ServerConfig, config: McpConfig): Promise<ResolvedServer> | ResolvedServer;
-  /** Quiet time after the last file event before reloading (default 100 ms). */
-  debounceMs?: number;
-  /**
-   * How long a changed or removed server may take to finish its calls in flight before it is
-   * closed and what is still pending fails (default 10 s).
-   */
-  drainTimeoutMs?: number;
-  /** Watch the files (default true); with false, only `reload()` reloads. */
-  watch?: boolean;
-  logger?: Logger;
-}
-
-/** One applied reload: server names by what happened to them. */
-export interface ReloadEvent {
-  trigger: ReloadTrigger;
-  added: string[];
-  removed: string[];
-  /** Restarted with their new config (the old connection drained, then closed). */
-  changed: string[];
-  /** Left running as they were (same connection, same process). */
-  unchanged: string[];
-  /** Whose new config could not be applied: a running one keeps its old config. */
-  failed: string[];
-  /** Everything the loader and resolver reported (warnings too), and why each failure failed. */
-  diagnostics: ConfigDiagnostic[];
-}
-
-/** A refused reload: the running config is kept. */
-export interface ReloadErrorEvent {
-  trigger: ReloadTrigger;
-  /** One line: the first error. */
-  message: string;
-  /** Every diagnostic of the attempt (errors with file, line and column when known). */
-  diagnostics: ConfigDiagnostic[];
-}
-
-export type ReloadTrigger = 'start' | 'watch' | 'manual';
-
-export type ReloadOutcome = ({ ok: true } & ReloadEvent) | ({ ok: false } & ReloadErrorEvent);
+export { DEFAULT_RELOAD_DEBOUNCE_MS };
+export type * from './reload-types.js';
 
 interface Applied {
   fingerprint: string;
@@ -146,8 +77,7 @@ export class ConfigReloader implements AsyncDisposable {
   readonly #applied = new Map<string, Applied>();
   readonly #reloadEmitter = new Emitter<ReloadEvent>();
   readonly #errorEmitter = new Emitter<ReloadErrorEvent>();
-  readonly #watchers: FSWatcher[] = [];
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #watcher: ConfigWatcher | undefined;
   /** Reloads run one after another on this chain. */
   #tail: Promise<unknown> = Promise.resolve();
   /** A watch-triggered reload is queued and not yet started (later events join it). */
@@ -183,8 +113,18 @@ export class ConfigReloader implements AsyncDisposable {
         new McpHostError('INVALID_ARGUMENT', 'the config reloader is already started'),
       );
     this.#started = true;
-    if (this.#options.watch !== false) this.#watch();
-    return this.#enqueue('start').then((outcome) => outcome!);
+    if (this.#options.watch !== false) {
+      const watcher = new ConfigWatcher(this.#files, { debounceMs: this.#options.debounceMs });
+      watcher.onChange(() => this.#changed());
+      watcher.onError((problem) => this.#watchFailed(problem));
+      this.#watcher = watcher;
+      watcher.start();
+    }
+    return this.#enqueue('start').then((outcome) => {
+      if (outcome === undefined)
+        throw new McpHostError('CONNECTION_CLOSED', 'the config reloader is closed');
+      return outcome;
+    });
   }
 
   /** Reloads now (e.g. on SIGHUP), after any reload under way; resolves with what happened. */
@@ -211,9 +151,7 @@ export class ConfigReloader implements AsyncDisposable {
   }
 
   async #close(): Promise<void> {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    for (const watcher of this.#watchers.splice(0)) watcher.close();
+    this.#watcher?.close();
     await this.#tail;
     this.#reloadEmitter.clear();
     this.#errorEmitter.clear();
@@ -221,53 +159,21 @@ export class ConfigReloader implements AsyncDisposable {
 
   // ---- watching -------------------------------------------------------------------------------
 
-  #watch(): void {
-    const byDirectory = new Map<string, Set<string>>();
-    for (const file of this.#files) {
-      const names = byDirectory.get(dirname(file)) ?? new Set<string>();
-      names.add(basename(file));
-      byDirectory.set(dirname(file), names);
-    }
-    for (const [directory, names] of byDirectory) {
-      let watcher: FSWatcher;
-      try {
-        watcher = watch(directory, { persistent: true }, (_event, name) => {
-          // Some platforms give no name: then any event in the directory counts.
-          if (name === null || names.has(String(name))) this.#schedule();
-        });
-      } catch (error) {
-        this.#logger.warn(`config: cannot watch ${directory}: ${String(error)}`);
-        this.#errorEmitter.fire({
-          trigger: 'watch',
-          message: `cannot watch ${directory} for changes: ${describeError(error)}`,
-          diagnostics: [
-            {
-              severity: 'error',
-              kind: 'watch-failed',
-              message: `cannot watch ${directory}: ${describeError(error)}`,
-            },
-          ],
-        });
-        continue;
-      }
-      watcher.on('error', (error) => {
-        this.#logger.warn(`config: watching ${directory} failed: ${String(error)}`);
-        watcher.close();
-      });
-      this.#watchers.push(watcher);
-    }
+  /** The files changed (debounced): one watch reload, joined by later events until it starts. */
+  #changed(): void {
+    if (this.#closing !== undefined || this.#watchQueued) return;
+    this.#watchQueued = true;
+    void this.#enqueue('watch');
   }
 
-  #schedule(): void {
-    if (this.#closing !== undefined) return;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      if (this.#watchQueued) return;
-      this.#watchQueued = true;
-      void this.#enqueue('watch');
-    }, this.#options.debounceMs ?? DEFAULT_RELOAD_DEBOUNCE_MS);
-    this.#timer.unref?.();
+  #watchFailed({ directory, error }: WatchError): void {
+    const message = `cannot watch ${directory} for changes (edits there are missed until a reload()): ${describeError(error)}`;
+    this.#logger.warn(`config: ${message}`);
+    this.#errorEmitter.fire({
+      trigger: 'watch',
+      message,
+      diagnostics: [{ severity: 'error', kind: 'watch-failed', message }],
+    });
   }
 
   #enqueue(trigger: ReloadTrigger): Promise<ReloadOutcome | undefined> {
@@ -285,7 +191,7 @@ export class ConfigReloader implements AsyncDisposable {
   // ---- reloading ------------------------------------------------------------------------------
 
   async #reloadOnce(trigger: ReloadTrigger): Promise<ReloadOutcome | undefined> {
-    const content = await this.#contentDigest();
+    const content = await filesDigest(this.#files);
     if (trigger === 'watch' && content === this.#lastContent) return undefined;
     this.#lastContent = content;
 
@@ -356,7 +262,7 @@ export class ConfigReloader implements AsyncDisposable {
           done.removed.push(name);
         } catch (error) {
           // Already gone (the application removed it): forgotten all the same.
-          if (!isUnknownServer(error)) fail(name, error);
+          if (this.#hosts(name)) fail(name, error);
           else done.removed.push(name);
         }
         release(this.#applied.get(name)?.secrets);
@@ -372,7 +278,7 @@ export class ConfigReloader implements AsyncDisposable {
           fail(planned.server, error);
           release(planned.secrets);
           // Removed behind our back: the next reload adds it again.
-          if (isUnknownServer(error)) {
+          if (!this.#hosts(planned.server.name)) {
             release(this.#applied.get(planned.server.name)?.secrets);
             this.#applied.delete(planned.server.name);
           }
@@ -390,9 +296,11 @@ export class ConfigReloader implements AsyncDisposable {
       }),
     ]);
 
-    const order = [...wanted.keys(), ...removed];
+    // In the config's order, then those it no longer has, in the order they were added.
+    const order = [...new Set([...wanted.keys(), ...this.#applied.keys(), ...removed, ...broken])];
+    const rank = (name: string): number => order.indexOf(name);
     const sorted = (names: string[]): string[] =>
-      [...new Set(names)].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+      [...new Set(names)].sort((a, b) => rank(a) - rank(b));
     const event: ReloadEvent = {
       trigger,
       added: sorted(done.added),
@@ -444,13 +352,14 @@ export class ConfigReloader implements AsyncDisposable {
     return {
       server,
       definition: resolved.definition,
-      fingerprint:
-        resolved.fingerprint === undefined
-          ? fingerprint(server, config.defaults, resolved.definition, resolved.effective)
-          : // Switching a server on or off goes through a replace too (the old one drains).
-            digestOf({ resolved: resolved.fingerprint, enabled: resolved.definition.enabled }),
+      fingerprint: serverFingerprint(server, config.defaults, resolved),
       secrets,
     };
+  }
+
+  /** Whether the host has a server of this name (the application may have removed it). */
+  #hosts(name: string): boolean {
+    return this.#host.status().some((status) => status.name === name);
   }
 
   #refuse(trigger: ReloadTrigger, message: string, diagnostics: ConfigDiagnostic[]): ReloadOutcome {
@@ -464,8 +373,7 @@ export class ConfigReloader implements AsyncDisposable {
 
   /** Host-wide settings cannot change on a running host: a warning when they did. */
   #hostWideChanges(defaults: HostDefaultsConfig | undefined): ConfigDiagnostic[] {
-    const { timeouts: _t, retry: _r, toolsTtlMs: _ttl, ...hostWide } = defaults ?? {};
-    const digest = digestOf(hostWide);
+    const digest = hostWideDigest(defaults);
     const before = this.#lastHostWide;
     this.#lastHostWide = digest;
     if (before === undefined || before === digest) return [];
@@ -477,21 +385,6 @@ export class ConfigReloader implements AsyncDisposable {
           'host-wide settings (restart, health, naming, maxResultBytes, pins) changed: they take effect when the host is next started',
       },
     ];
-  }
-
-  /** A digest of the files' bytes (a missing file counts as such), to skip no-op events. */
-  async #contentDigest(): Promise<string> {
-    const hash = createHash('sha256');
-    for (const file of this.#files) {
-      hash.update(file).update('\0');
-      try {
-        hash.update(await readFile(file));
-      } catch (error) {
-        hash.update(`<unreadable: ${(error as NodeJS.ErrnoException).code ?? 'error'}>`);
-      }
-      hash.update('\0');
-    }
-    return hash.digest('hex');
   }
 }
 
@@ -511,49 +404,8 @@ export async function watchConfig(
 
 // ---- helpers ----------------------------------------------------------------------------------
 
-/**
- * The digest of what decides how a server runs: its normalised config without where it was
- * written (`source`) and unknown keys (`extra`), the per-server defaults, the resolved
- * definition's plain data (functions such as the transport factory left out) and the expanded
- * values the resolver reports.
- */
-function fingerprint(
-  server: ServerConfig,
-  defaults: HostDefaultsConfig | undefined,
-  definition: HostServerDefinition,
-  effective: unknown,
-): string {
-  const { source: _source, extra: _extra, ...config } = server;
-  return digestOf({
-    config,
-    defaults: {
-      timeouts: defaults?.timeouts,
-      retry: defaults?.retry,
-      toolsTtlMs: defaults?.toolsTtlMs,
-    },
-    definition: plainData(definition),
-    effective: plainData(effective),
-  });
-}
-
-/** The JSON data of a value (functions and undefined dropped); a value with none gives null. */
-function plainData(value: unknown): unknown {
-  if (value === undefined) return null;
-  try {
-    return JSON.parse(JSON.stringify(value) ?? 'null') as unknown;
-  } catch {
-    return '<opaque>';
-  }
-}
-
 function release(secrets: readonly Disposable[] | undefined): void {
   for (const secret of secrets ?? []) secret.dispose();
-}
-
-function digestOf(value: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson(plainData(value)))
-    .digest('hex');
 }
 
 const KIND_OF_CODE: Readonly<Record<string, string>> = {
@@ -588,14 +440,6 @@ function diagnosticOf(
     server: name,
     ...(server === undefined ? {} : { location: server.source }),
   };
-}
-
-function isUnknownServer(error: unknown): boolean {
-  return (
-    error instanceof McpHostError &&
-    error.code === 'INVALID_ARGUMENT' &&
-    error.message.startsWith('no server is named')
-  );
 }
 
 /** `file:line:column: message` of a diagnostic. */

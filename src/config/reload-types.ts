@@ -1,0 +1,86 @@
+/** The options and events of hot reload (see reload.ts). */
+import type { HostServerDefinition } from '../host/host-options.js';
+import type { Disposable } from '../internal/disposable.js';
+import type { Logger } from '../internal/logger.js';
+import type { ConfigDiagnostic, McpConfig, ServerConfig } from './model.js';
+
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+
+/** What a loader gives: the merged config (undefined when nothing usable was read) and problems. */
+export interface LoadedConfig {
+  config: McpConfig | undefined;
+  diagnostics: readonly ConfigDiagnostic[];
+}
+
+/** What a resolver gives for one server: what the host runs, or why it cannot. */
+export type ResolvedServer =
+  | {
+      definition: HostServerDefinition;
+      /**
+       * A digest of everything that takes effect when the server (re)connects, after expansion
+       * (`resolveServer` gives one): equal digests mean the server need not restart. Without it
+       * the reloader digests the config itself (see `fingerprint`) and `effective`.
+       */
+      fingerprint?: string;
+      /**
+       * The expanded values the definition was built from (plain JSON: command, args, env, url,
+       * headers after expansion, ...), compared between reloads so that a changed variable or
+       * env file restarts the server. Only a digest of it is kept. Unused with `fingerprint`.
+       */
+      effective?: unknown;
+      /** Warnings about this server (secrets in argv, world-readable files, ...). */
+      diagnostics?: readonly ConfigDiagnostic[];
+      /**
+       * The server's registrations with the redactor: kept while its config runs, released when
+       * the server is removed or replaced (or when this resolution is not used).
+       */
+      secrets?: readonly Disposable[];
+    }
+  | { error: unknown };
+
+export interface ConfigReloaderOptions {
+  /** The config files, in merge order (they need not exist yet: creating one triggers a reload). */
+  files: readonly string[];
+  /** Reads and merges the files (e.g. `loadConfig` of `mcp-host/config`). */
+  load(files: readonly string[]): Promise<LoadedConfig> | LoadedConfig;
+  /** Turns one server's config into a host definition (expansion, inputs, defaults). */
+  resolve(server: ServerConfig, config: McpConfig): Promise<ResolvedServer> | ResolvedServer;
+  /** Quiet time after the last file event before reloading (default 100 ms). */
+  debounceMs?: number;
+  /**
+   * How long a changed or removed server may take to finish its calls in flight before it is
+   * closed and what is still pending fails (default 10 s).
+   */
+  drainTimeoutMs?: number;
+  /** Watch the files (default true); with false, only `reload()` reloads. */
+  watch?: boolean;
+  logger?: Logger;
+}
+
+/** One applied reload: server names by what happened to them. */
+export interface ReloadEvent {
+  trigger: ReloadTrigger;
+  added: string[];
+  removed: string[];
+  /** Restarted with their new config (the old connection drained, then closed). */
+  changed: string[];
+  /** Left running as they were (same connection, same process). */
+  unchanged: string[];
+  /** Whose new config could not be applied: a running one keeps its old config. */
+  failed: string[];
+  /** Everything the loader and resolver reported (warnings too), and why each failure failed. */
+  diagnostics: ConfigDiagnostic[];
+}
+
+/** A refused reload: the running config is kept. */
+export interface ReloadErrorEvent {
+  trigger: ReloadTrigger;
+  /** One line: the first error. */
+  message: string;
+  /** Every diagnostic of the attempt (errors with file, line and column when known). */
+  diagnostics: ConfigDiagnostic[];
+}
+
+export type ReloadTrigger = 'start' | 'watch' | 'manual';
+
+export type ReloadOutcome = ({ ok: true } & ReloadEvent) | ({ ok: false } & ReloadErrorEvent);

@@ -22,6 +22,7 @@ import { tempDir } from '../helpers/scratch.js';
 import { rejectionOf } from '../helpers/timing.js';
 
 const envDump = fileURLToPath(new URL('../fixtures/servers/env-dump.mjs', import.meta.url));
+const legacySdk = fileURLToPath(new URL('../fixtures/mcp/legacy-sdk-server.mjs', import.meta.url));
 const canary = (kind: string): string => `canary-${kind}-${randomBytes(8).toString('hex')}`;
 
 describe('secrets in a config', () => {
@@ -92,6 +93,18 @@ describe('secrets in a config', () => {
           source: source('oauth-variable'),
         },
         {
+          // A healthy neighbour: it still starts and answers.
+          name: 'healthy',
+          enabled: true,
+          transport: {
+            type: 'stdio',
+            command: process.execPath,
+            args: [legacySdk],
+            env: { HEALTHY_SECRET: '${ENV_SECRET}' },
+          },
+          source: source('healthy'),
+        },
+        {
           name: 'unset',
           enabled: true,
           transport: {
@@ -126,7 +139,7 @@ describe('secrets in a config', () => {
     const show = (label: string, text: string): void => void shown.push(`${label}: ${text}`);
 
     // The unset variable fails only its server, before anything is spawned.
-    expect([...resolved.servers.keys()]).toEqual(['leaky', 'remote', 'oauth-variable']);
+    expect([...resolved.servers.keys()]).toEqual(['leaky', 'remote', 'oauth-variable', 'healthy']);
     const unset = resolved.errors.get('unset');
     expect(unset?.code).toBe('CONFIG_VARIABLE_UNSET');
     expect(unset?.message).toBe(
@@ -187,7 +200,9 @@ describe('secrets in a config', () => {
       ['leaky', 'failed'],
       ['remote', 'failed'],
       ['oauth-variable', 'failed'],
+      ['healthy', 'ready'],
     ]);
+    expect(host.tools().some((tool) => tool.name.startsWith('mcp__healthy__'))).toBe(true);
     const remoteError = await rejectionOf(host.callTool('mcp__remote__anything', {}));
     show('call error', inspect(remoteError.error));
     show('call error JSON', JSON.stringify(remoteError.error));

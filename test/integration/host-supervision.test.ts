@@ -1,10 +1,12 @@
 /**
  * McpHost supervising real stdio server processes (test/fixtures/servers/supervised.mjs): a
  * server that dies at every start ends in `crash_loop` after `crashLimit` spawns, backing off
- * between them; a wedged (SIGSTOPped) server is found by the health checks and replaced; calls to
- * a dead server fail at once instead of waiting for their timeout; a second, healthy server keeps
- * answering throughout (its latency during each fault is printed beside its baseline); and after
- * `close()` no process of any server is left.
+ * between them; a wedged (SIGSTOPped) server is found by the health checks and replaced, and the
+ * call in flight on it fails at once; one that misses a single check is only degraded; calls to a
+ * dead server (in flight, queued, or made while it waits to restart) fail at once instead of
+ * waiting for their timeout; a server that exits while its listing is in the pin check is
+ * restarted; a second, healthy server keeps answering throughout (its latency during each fault
+ * is printed beside its baseline); and after `close()` no process of any server is left.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -446,6 +448,38 @@ describe('McpHost supervising stdio servers', () => {
 
     await host.close();
     expect(rig.pids().filter(isRunning)).toEqual([]);
+  });
+
+  it('a server that misses one health check is degraded, then ready again when it answers (no restart)', async () => {
+    await using rig = new Rig({
+      restart: { baseDelayMs: 100 },
+      health: { intervalMs: 100, timeoutMs: 200, failuresBeforeRestart: 2 },
+    });
+    const { host } = rig;
+    const paused = rig.server('paused');
+    const first = await host.addServer(paused.definition);
+    const pid = first.pid!;
+    const statuses = recordStatuses(host, 'paused');
+    // Stopped until its first missed check, resumed at once: the next check finds it answering.
+    const subscription = host.onServerStatus((status) => {
+      if (status.name === 'paused' && status.state === 'degraded') process.kill(pid, 'SIGCONT');
+    });
+    const recovered = statusWhere(
+      host,
+      'paused',
+      (s) => s.state === 'ready' && statuses.some((seen) => seen.state === 'degraded'),
+    );
+    process.kill(pid, 'SIGSTOP');
+    const back = await recovered;
+    subscription.dispose();
+
+    expect(statuses.map((s) => s.state)).toEqual(['degraded', 'ready']);
+    expect(statuses[0]!.lastError?.code).toBe('REQUEST_TIMEOUT');
+    expect(back).toMatchObject({ pid, restartCount: 0 });
+    expect(paused.spawns()).toEqual([pid]);
+    await expect(host.callTool('mcp__paused__echo', { message: 'ok' })).resolves.toMatchObject({
+      content: [{ type: 'text', text: 'ok' }],
+    });
   });
 
   it('calls to a dead server fail at once: in flight, queued, and while it waits to restart', async () => {

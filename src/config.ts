@@ -79,8 +79,11 @@ export {
 } from './config/resolve-config.js';
 export { ResolvedConfig, type ResolvedHostOptions } from './config/resolved-config.js';
 export {
+  dialects,
   foreignDialects,
   isForeignDialect,
+  importConfig,
+  importConfigText,
   detectDialect,
   detectByShape,
   readForeignText,
@@ -92,6 +95,8 @@ export {
   type DialectWriteResult,
   type ReadForeignOptions,
   type ReadForeignResult,
+  type ImportConfigOptions,
+  type ImportConfigResult,
 } from './config/dialects/index.js';
 export {
   writeConfigFile,

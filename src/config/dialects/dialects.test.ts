@@ -4,7 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ConfigDiagnostic, ConfigDialect, McpConfig, ServerConfig } from '../model.js';
 import { parseConfigText } from '../parse.js';
-import { detectDialect, foreignDialects, readForeignText, type ForeignDialect } from './index.js';
+import { readNativeText } from '../native.js';
+import {
+  detectDialect,
+  dialects,
+  foreignDialects,
+  importConfig,
+  importConfigText,
+  readForeignText,
+  type ForeignDialect,
+} from './index.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/config');
 const HOME = '/home/tester';
@@ -241,7 +250,7 @@ describe('full fixtures', () => {
       ],
     });
     expect(read.config.extra).toEqual({
-      inputs: [{ type: 'command', id: 'picked', command: 'extension.pick' }],
+      vscodeInputs: [{ type: 'command', id: 'picked', command: 'extension.pick' }],
     });
     expect(read.config.servers[0]!.extra).toEqual({ dev: { watch: 'src/**/*.ts' } });
     expect(kinds(read.diagnostics)).toEqual([
@@ -496,4 +505,48 @@ it('parse errors come with the read (JSONC where the dialect allows it, strict J
   const strict = readForeignText(loose, '/p/.mcp.json');
   expect(strict.diagnostics.some((d) => d.kind === 'syntax-error')).toBe(true);
   expect(parseConfigText('{}', '/p/.mcp.json', 'json').diagnostics).toEqual([]);
+});
+
+describe('importConfig: a foreign file as native mcp.yaml', () => {
+  const files = DIALECTS.flatMap((dialect) => [
+    fixture(dialect, 'basic'),
+    dialect === 'crewai' ? fixture(dialect, 'full', 'agents.yaml') : fixture(dialect, 'full'),
+  ]);
+
+  it.each(files)('%s', async (file) => {
+    const imported = await importConfig(file, { homeDir: HOME });
+    expect(
+      imported.diagnostics.filter((d) => d.severity === 'error' && d.server !== 'snowflake'),
+    ).toEqual([]);
+    const back = readNativeText(imported.text, '/out/mcp.yaml');
+    expect(back.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(strip(back.config)).toEqual(strip(imported.config));
+    // Keys mcp-host does not know travel along.
+    expect(back.config.servers.map((s) => s.extra ?? {})).toEqual(
+      imported.config.servers.map((s) => s.extra ?? {}),
+    );
+  });
+
+  it('JSON on request', () => {
+    const file = fixture('claude-code', 'basic');
+    const imported = importConfigText(readFileSync(file, 'utf8'), file, { format: 'json' });
+    expect(JSON.parse(imported.text)).toMatchObject({ servers: { files: { command: 'npx' } } });
+  });
+
+  it('a native file is refused', () => {
+    const result = importConfigText('servers: {}\n', '/p/mcp.yaml');
+    expect(kinds(result.diagnostics)).toEqual(['error:wrong-dialect']);
+  });
+});
+
+it('dialects holds all six, the native one included', () => {
+  expect(Object.keys(dialects).sort()).toEqual([
+    'claude-code',
+    'claude-desktop',
+    'crewai',
+    'cursor',
+    'mcp-host',
+    'vscode',
+  ]);
+  for (const [name, module] of Object.entries(dialects)) expect(module.dialect).toBe(name);
 });

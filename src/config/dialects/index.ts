@@ -10,7 +10,13 @@ export { crewai } from './crewai.js';
 export { cursor } from './cursor.js';
 export { vscode } from './vscode.js';
 export { detectByShape, detectDialect } from './detect.js';
-export { foreignDialects, isForeignDialect, type ForeignDialect } from './registry.js';
+export { dialects, foreignDialects, isForeignDialect, type ForeignDialect } from './registry.js';
+export {
+  importConfig,
+  importConfigText,
+  type ImportConfigOptions,
+  type ImportConfigResult,
+} from './import-config.js';
 export {
   readForeignText,
   textFormatOf,

@@ -1,8 +1,9 @@
 /**
- * The foreign dialects by name. The native `mcp-host` format is src/config/native.ts; `dialects`
- * in index.ts holds all six.
+ * The dialects by name: the five foreign ones (this folder) and, in `dialects`, the native
+ * `mcp-host` format too (src/config/native.ts).
  */
 import type { ConfigDialect } from '../model.js';
+import { nativeDialect } from '../native.js';
 import { claudeCode } from './claude-code.js';
 import { claudeDesktop } from './claude-desktop.js';
 import { crewai } from './crewai.js';
@@ -23,3 +24,9 @@ export const foreignDialects: Readonly<Record<ForeignDialect, DialectModule>> = 
 export function isForeignDialect(dialect: ConfigDialect): dialect is ForeignDialect {
   return dialect !== 'mcp-host';
 }
+
+/** Every dialect, the native one included. */
+export const dialects: Readonly<Record<ConfigDialect, DialectModule>> = {
+  'mcp-host': nativeDialect,
+  ...foreignDialects,
+};

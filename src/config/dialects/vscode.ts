@@ -11,7 +11,7 @@
  * is literal. VS Code has no escape.
  *
  * `inputs`: `promptString` and `pickString` map to the model; other input types (`command`) are
- * kept in `extra.inputs` with a warning. `dev`, `gallery`, `version` are kept in `extra`.
+ * kept in `extra.vscodeInputs` with a warning (written back into `inputs` by this writer only). `dev`, `gallery`, `version` are kept in `extra`.
  *
  * Writing: stdio, http and sse, always with `type`. Left out with an error: websocket and
  * disabled servers, defaults other than empty, literal `${…}` text VS Code would read as a
@@ -25,6 +25,8 @@ import { toJsonText, writeServerMap, writeTopLevel } from './server-writer.js';
 import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
 
 const LABEL = 'VS Code';
+/** Where inputs of types mcp-host does not ask for are kept. */
+const KEPT_INPUTS = 'vscodeInputs';
 const INPUT_KEYS = ['type', 'id', 'description', 'password', 'default', 'options'];
 
 export const vscode: DialectModule = {
@@ -58,7 +60,7 @@ export const vscode: DialectModule = {
     const out: Record<string, unknown> = {};
     const inputs: unknown[] = (config.inputs ?? []).map((input) => ({ ...input }));
     const keptInputs = config.files.every((f) => f.dialect === 'vscode')
-      ? config.extra?.inputs
+      ? config.extra?.[KEPT_INPUTS]
       : undefined;
     if (Array.isArray(keptInputs)) inputs.push(...(keptInputs as unknown[]));
     if (inputs.length > 0) out.inputs = inputs;
@@ -75,7 +77,8 @@ export const vscode: DialectModule = {
       },
       diagnostics,
     );
-    writeTopLevel(config, 'vscode', LABEL, out, diagnostics, { inputs: true });
+    const { [KEPT_INPUTS]: _kept, ...extra } = config.extra ?? {};
+    writeTopLevel({ ...config, extra }, 'vscode', LABEL, out, diagnostics, { inputs: true });
     return { text: toJsonText(out), diagnostics };
   },
 };
@@ -125,5 +128,5 @@ function readInputs(value: unknown, path: KeyPath, config: McpConfig, ctx: ReadC
     inputs.push(input);
   });
   config.inputs = inputs;
-  if (kept.length > 0) config.extra = { ...config.extra, inputs: kept };
+  if (kept.length > 0) config.extra = { ...config.extra, [KEPT_INPUTS]: kept };
 }

@@ -71,6 +71,7 @@ export {
 export {
   resolveServer,
   resolveConfig,
+  createServerResolver,
   clientOptions,
   type ResolveOptions,
   type ResolveConfigOptions,
@@ -125,3 +126,18 @@ export {
   formatDiagnostic,
   closestKey,
 } from './config/diagnostics.js';
+export {
+  loadConfig,
+  tryLoadConfig,
+  readConfigText,
+  mergeConfigs,
+  type LoadConfigOptions,
+  type LoadConfigResult,
+  type ReadConfigResult,
+} from './config/load.js';
+export {
+  discoverConfigFiles,
+  configSearchPaths,
+  userConfigDir,
+  type ConfigFileSpec,
+} from './config/discover.js';

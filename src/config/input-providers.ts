@@ -37,7 +37,7 @@ export interface InputResolverOptions {
 
 /** Asks the provider once per input id and remembers the answer (a failure is not remembered). */
 export class InputResolver {
-  readonly #declared: ReadonlyMap<string, InputConfig>;
+  #declared: ReadonlyMap<string, InputConfig>;
   readonly #provider: InputProvider | undefined;
   readonly #values = new Map<string, Promise<string>>();
 
@@ -54,6 +54,14 @@ export class InputResolver {
       pending.catch(() => this.#values.delete(id));
     }
     return pending;
+  }
+
+  /**
+   * Replaces the declared inputs (a reloaded config's `inputs`); answers already given are kept,
+   * so a reload does not ask again.
+   */
+  declare(inputs: readonly InputConfig[]): void {
+    this.#declared = new Map(inputs.map((input) => [input.id, input]));
   }
 
   /** Forgets every answer (the next resolve asks again). */

@@ -9,7 +9,13 @@ import { StreamableHttpTransport } from '../transport/http/streamable-http-trans
 import { StdioTransport } from '../transport/stdio/stdio-transport.js';
 import { WebSocketTransport } from '../transport/websocket/websocket-transport.js';
 import type { McpConfig, ServerConfig, TransportConfig } from './model.js';
-import { clientOptions, resolveConfig, resolveServer } from './resolve-config.js';
+import {
+  clientOptions,
+  createServerResolver,
+  resolveConfig,
+  resolveServer,
+} from './resolve-config.js';
+import { callbackInputProvider } from './input-providers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-host-resolve-'));
 const file = join(dir, 'mcp.json');
@@ -200,5 +206,31 @@ describe('resolveConfig', () => {
     resolved.dispose();
     expect(resolved.disposed).toBe(true);
     expect(redact('good-token-canary')).toBe('good-token-canary');
+  });
+});
+
+describe('createServerResolver', () => {
+  it("applies each config's defaults and inputs, asking an input once across reloads", async () => {
+    let asked = 0;
+    const resolve = createServerResolver({
+      env: {},
+      inputs: callbackInputProvider(() => (++asked === 1 ? undefined : 'never')),
+    });
+    const s = server('r', stdio({ env: { K: '${input:region}' } }));
+    const first: McpConfig = {
+      servers: [s],
+      inputs: [{ id: 'region', type: 'promptString', default: 'eu-west-1' }],
+      defaults: { timeouts: { requestMs: 5 } },
+      files: [],
+    };
+    const a = await resolve(s, first);
+    if ('error' in a) throw a.error;
+    expect(a.definition.client).toEqual({ requestTimeoutMs: 5 });
+    const b = await resolve(s, { ...first, defaults: { timeouts: { requestMs: 6 } } });
+    if ('error' in b) throw b.error;
+    expect(b.definition.client).toEqual({ requestTimeoutMs: 6 });
+    expect(b.fingerprint).not.toBe(a.fingerprint);
+    expect(asked).toBe(1);
+    for (const secret of [...a.secrets, ...b.secrets]) secret.dispose();
   });
 });

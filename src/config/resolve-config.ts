@@ -371,6 +371,29 @@ export async function resolveConfig(
   return new ResolvedConfig({ config, servers, errors, diagnostics });
 }
 
+/**
+ * A resolver for hot reload (`ConfigReloader`'s `resolve`): each call resolves one server with
+ * the given config's `defaults` and `inputs`, through one `InputResolver` kept for the resolver's
+ * life, so an input answered once is not asked again on a later reload. (World-readable files are
+ * checked per config: call `fileModeDiagnostics(config)` where the config is loaded.)
+ */
+export function createServerResolver(
+  options: Omit<ResolveConfigOptions, 'checkFileModes'>,
+): (server: ServerConfig, config: McpConfig) => Promise<ResolveServerResult> {
+  const inputs =
+    options.inputs instanceof InputResolver
+      ? options.inputs
+      : new InputResolver({ provider: options.inputs ?? envInputProvider({ env: options.env }) });
+  return (server, config) => {
+    inputs.declare(config.inputs ?? []);
+    return resolveServer(server, {
+      ...options,
+      inputs,
+      ...(config.defaults === undefined ? {} : { defaults: config.defaults }),
+    });
+  };
+}
+
 function diagnosticKind(error: McpHostError): string {
   if (error.code === 'CONFIG_VARIABLE_UNSET') return 'unset-variable';
   if (error.code === 'CONFIG_INPUT_REQUIRED') return 'input-required';

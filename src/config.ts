@@ -71,7 +71,6 @@ export {
 export {
   resolveServer,
   resolveConfig,
-  createServerResolver,
   clientOptions,
   type ResolveOptions,
   type ResolveConfigOptions,

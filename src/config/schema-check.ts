@@ -44,6 +44,17 @@ export function checkAgainstSchema(
       report('error', 'invalid-type', mismatch(schema, value), path, enumSuggestion(schema, value));
       return { value: undefined };
     }
+    if (branch.enum !== undefined && !branch.enum.includes(value as string)) {
+      // Name every choice (`'strict' or false`), not only those of the branch.
+      report(
+        'error',
+        'invalid-value',
+        mismatch(schema, value),
+        path,
+        enumSuggestion(schema, value),
+      );
+      return { value: undefined };
+    }
     return checkAgainstSchema(value, branch, path, report);
   }
   if (schema.const !== undefined && value !== schema.const) {

@@ -1,0 +1,244 @@
+/**
+ * Loading: read each config file in its dialect (native or foreign, detected by name and shape
+ * unless told), then merge them in order into one `McpConfig` (see docs/config.md, "Loading").
+ *
+ * Merge rules, in file order (the order given, or discovery order: user, then project):
+ * - **servers**: a later file's server replaces an earlier one of the same name, whole (no
+ *   key-by-key merge), keeping the earlier one's place in the list, with a `duplicate-server`
+ *   warning naming both places; `duplicates: 'error'` makes it an error that fails that server
+ *   instead. A server that a later file gets wrong fails: the earlier definition is not used
+ *   in its place. Each server keeps `source`, the file it came from.
+ * - **defaults**: per setting; the objects (`timeouts`, `restart`, `health`, `naming`) key by key.
+ * - **inputs**: by `id`, the later one wins. **extra**: per top-level key, the later one wins.
+ *
+ * File-level problems (unreadable file, syntax error, invalid top level, defaults or inputs) make
+ * `loadConfig` throw a `ConfigError` with every diagnostic; `tryLoadConfig` returns them with
+ * `config: undefined` instead. A problem inside one server only leaves that server out.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { serverKeyProblems } from '../host/tool-names.js';
+import { ConfigError, formatLocation, isFileLevelError } from './diagnostics.js';
+import { detectDialect } from './dialects/detect.js';
+import { readForeignText } from './dialects/read-text.js';
+import type { DialectReadOptions } from './dialects/types.js';
+import { discoverConfigFiles, type ConfigFileSpec, type Env } from './discover.js';
+import type {
+  ConfigDiagnostic,
+  ConfigDialect,
+  HostDefaultsConfig,
+  InputConfig,
+  McpConfig,
+  ServerConfig,
+} from './model.js';
+import { readNativeConfig } from './native-read.js';
+import { formatOfFile, parseConfigText, type ConfigTextFormat } from './parse.js';
+
+export interface LoadConfigOptions extends DialectReadOptions {
+  /**
+   * The files, in merge order (relative to `cwd`); each a path or `{ path, dialect }`. Without
+   * it the default locations are searched (`discoverConfigFiles`).
+   */
+  files?: readonly (string | ConfigFileSpec)[];
+  /** Where relative paths and the project files are (default `process.cwd()`). */
+  cwd?: string;
+  /** The environment for finding the user config directory (default `process.env`). Not expanded here. */
+  env?: Env;
+  /** The dialect of every file, instead of detecting it (a file's own `dialect` wins). */
+  dialect?: ConfigDialect;
+  /** Two files defining the same server: the later replaces the earlier (default), or an error. */
+  duplicates?: 'override' | 'error';
+}
+
+export interface LoadConfigResult {
+  config: McpConfig;
+  diagnostics: ConfigDiagnostic[];
+}
+
+export interface ReadConfigResult extends LoadConfigResult {
+  dialect: ConfigDialect;
+}
+
+/**
+ * Reads and merges config files. Throws `ConfigError` (CONFIG_INVALID) when a file cannot be used;
+ * per-server problems are in `diagnostics` (that server is left out).
+ */
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadConfigResult> {
+  const { config, diagnostics } = await tryLoadConfig(options);
+  if (config === undefined) throw new ConfigError(diagnostics);
+  return { config, diagnostics };
+}
+
+/** `loadConfig` without the throw: `config` is undefined when a file-level error was found. */
+export async function tryLoadConfig(
+  options: LoadConfigOptions = {},
+): Promise<{ config: McpConfig | undefined; diagnostics: ConfigDiagnostic[] }> {
+  const cwd = options.cwd ?? process.cwd();
+  const specs =
+    options.files?.map((file) => (typeof file === 'string' ? { path: file } : file)) ??
+    (await discoverConfigFiles(cwd, options.env ?? process.env));
+  const results: ReadConfigResult[] = [];
+  for (const spec of specs) {
+    const file = resolve(cwd, spec.path);
+    const dialect = spec.dialect ?? options.dialect;
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      results.push(unreadable(file, dialect ?? 'mcp-host', error));
+      continue;
+    }
+    results.push(readConfigText(text, file, { ...options, dialect }));
+  }
+  const merged = mergeConfigs(results, options);
+  if (merged.diagnostics.some(isFileLevelError))
+    return { config: undefined, diagnostics: merged.diagnostics };
+  return merged;
+}
+
+/** One file's text in any dialect (detected by name and shape unless `dialect` says). */
+export function readConfigText(
+  text: string,
+  file: string,
+  options: DialectReadOptions & { dialect?: ConfigDialect | undefined } = {},
+): ReadConfigResult {
+  const { dialect: override, ...readOptions } = options;
+  const probe: ConfigTextFormat = formatOfFile(file) === 'yaml' ? 'yaml' : 'jsonc';
+  const dialect = override ?? detectDialect(file, parseConfigText(text, file, probe).value);
+  if (dialect === 'mcp-host') {
+    const document = parseConfigText(text, file, formatOfFile(file), 'mcp-host');
+    return { dialect, ...readNativeConfig(document, file) };
+  }
+  return readForeignText(text, file, { ...readOptions, dialect });
+}
+
+function unreadable(file: string, dialect: ConfigDialect, error: unknown): ReadConfigResult {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reason =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : (code ?? 'read failed');
+  return {
+    dialect,
+    config: { servers: [], files: [{ file, dialect }] },
+    diagnostics: [
+      {
+        severity: 'error',
+        kind: 'file-unreadable',
+        message: `cannot read the config file: ${reason}`,
+        location: { file, dialect, path: [] },
+      },
+    ],
+  };
+}
+
+/** Merges configs read from files, in order (see the module comment for the rules). */
+export function mergeConfigs(
+  parts: readonly { config: McpConfig; diagnostics: readonly ConfigDiagnostic[] }[],
+  options: { duplicates?: 'override' | 'error' } = {},
+): LoadConfigResult {
+  const diagnostics: ConfigDiagnostic[] = [];
+  const servers = new Map<string, ServerConfig>();
+  const poisoned = new Set<string>();
+  const inputs = new Map<string, InputConfig>();
+  let defaults: HostDefaultsConfig | undefined;
+  let extra: Record<string, unknown> | undefined;
+  const files: McpConfig['files'] = [];
+
+  for (const { config, diagnostics: own } of parts) {
+    diagnostics.push(...own);
+    files.push(...config.files);
+    // A server this file gets wrong does not fall back to an earlier file's definition.
+    for (const d of own)
+      if (d.severity === 'error' && d.server !== undefined) servers.delete(d.server);
+    for (const server of config.servers) {
+      if (poisoned.has(server.name)) continue;
+      const earlier = servers.get(server.name);
+      if (earlier !== undefined) {
+        const where = formatLocation({
+          severity: 'warning',
+          kind: '',
+          message: '',
+          location: earlier.source,
+        });
+        if (options.duplicates === 'error') {
+          diagnostics.push({
+            severity: 'error',
+            kind: 'duplicate-server',
+            message: `the server '${server.name}' is also defined at ${where}`,
+            server: server.name,
+            location: server.source,
+          });
+          servers.delete(server.name);
+          poisoned.add(server.name);
+          continue;
+        }
+        diagnostics.push({
+          severity: 'warning',
+          kind: 'duplicate-server',
+          message: `replaces the server '${server.name}' defined at ${where}`,
+          server: server.name,
+          location: server.source,
+        });
+      }
+      servers.set(server.name, server);
+    }
+    if (config.defaults !== undefined) defaults = mergeDefaults(defaults, config.defaults);
+    for (const input of config.inputs ?? []) inputs.set(input.id, input);
+    if (config.extra !== undefined) extra = { ...extra, ...config.extra };
+  }
+
+  const merged: McpConfig = { servers: [...servers.values()], files };
+  if (defaults !== undefined) merged.defaults = defaults;
+  if (inputs.size > 0) merged.inputs = [...inputs.values()];
+  if (extra !== undefined) merged.extra = extra;
+
+  // Names that clash only once servers of several files are together (`a.b` and `a_b`).
+  let problems: ReturnType<typeof serverKeyProblems> = [];
+  try {
+    problems = serverKeyProblems(servers.keys(), merged.defaults?.naming);
+  } catch {
+    // Invalid naming options were reported where they were read.
+  }
+  for (const problem of problems) {
+    const server = servers.get(problem.server);
+    if (server === undefined) continue;
+    const known = diagnostics.some(
+      (d) => d.kind === 'invalid-server-name' && d.server === problem.server,
+    );
+    if (!known)
+      diagnostics.push({
+        severity: 'error',
+        kind: 'invalid-server-name',
+        message: problem.message,
+        server: problem.server,
+        location: server.source,
+      });
+    merged.servers = merged.servers.filter((s) => s.name !== problem.server);
+  }
+  return { config: merged, diagnostics };
+}
+
+const NESTED_DEFAULTS = ['timeouts', 'restart', 'health', 'naming'] as const;
+
+function mergeDefaults(
+  earlier: HostDefaultsConfig | undefined,
+  later: HostDefaultsConfig,
+): HostDefaultsConfig {
+  const result: HostDefaultsConfig = { ...earlier, ...later };
+  for (const key of NESTED_DEFAULTS) {
+    const a = earlier?.[key];
+    const b = later[key];
+    if (a !== undefined && b !== undefined)
+      (result as Record<string, unknown>)[key] = { ...a, ...b };
+  }
+  const retryA = earlier?.retry;
+  const retryB = later.retry;
+  if (typeof retryA === 'object' && typeof retryB === 'object')
+    result.retry = { ...retryA, ...retryB };
+  return result;
+}

@@ -71,6 +71,7 @@ export {
 export {
   resolveServer,
   resolveConfig,
+  createServerResolver,
   clientOptions,
   type ResolveOptions,
   type ResolveConfigOptions,

@@ -68,6 +68,7 @@ class World {
       name: config.name,
       enabled: config.enabled,
       transport: (): Transport => {
+        if (label === 'broken') throw new Error('cannot start');
         const [client, peer] = createLinkedTransports();
         void new FakeMcpServer(peer, {
           era: 'legacy',
@@ -278,6 +279,24 @@ describe('ConfigReloader', () => {
     const perServer = ok(await reloader.reload());
     expect(perServer.changed).toEqual(['a']);
     expect(perServer.diagnostics).toEqual([]);
+  });
+
+  it('warns about a server whose applied config does not connect', async () => {
+    await using _guard = leakGuard();
+    await using host = new McpHost({ health: { intervalMs: 0 }, restart: { enabled: false } });
+    const world = new World();
+    await using reloader = rig(world, host);
+    world.servers = [server('a', 'a1'), server('b', 'broken')];
+    const first = ok(await reloader.start());
+    expect(first.added).toEqual(['a', 'b']);
+    expect(first.diagnostics.map((d) => [d.server, d.kind, d.severity])).toEqual([
+      ['b', 'not-connected', 'warning'],
+    ]);
+    world.servers = [server('a', 'broken'), server('b', 'b1')];
+    const second = ok(await reloader.reload());
+    expect(second.changed).toEqual(['a', 'b']);
+    expect(second.diagnostics.map((d) => d.server)).toEqual(['a']);
+    expect(host.status().map((s) => s.state)).toEqual(['failed', 'ready']);
   });
 
   it('runs reloads one at a time, in order, and refuses work once closed', async () => {

@@ -30,6 +30,7 @@ import { resolve as resolvePath } from 'node:path';
 import { McpHostError, toMcpHostError } from '../errors/index.js';
 import type { HostServerDefinition } from '../host/host-options.js';
 import type { McpHost } from '../host/mcp-host.js';
+import type { ServerState, ServerStatus } from '../host/server-status.js';
 import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
@@ -270,7 +271,8 @@ export class ConfigReloader implements AsyncDisposable {
       }),
       ...changed.map(async (planned) => {
         try {
-          await this.#host.replaceServer(planned.definition, { drainTimeoutMs });
+          const status = await this.#host.replaceServer(planned.definition, { drainTimeoutMs });
+          diagnostics.push(...notConnected(status, planned.server));
           release(this.#applied.get(planned.server.name)?.secrets);
           this.#applied.set(planned.server.name, planned);
           done.changed.push(planned.server.name);
@@ -286,7 +288,8 @@ export class ConfigReloader implements AsyncDisposable {
       }),
       ...added.map(async (planned) => {
         try {
-          await this.#host.addServer(planned.definition);
+          const status = await this.#host.addServer(planned.definition);
+          diagnostics.push(...notConnected(status, planned.server));
           this.#applied.set(planned.server.name, planned);
           done.added.push(planned.server.name);
         } catch (error) {
@@ -403,6 +406,31 @@ export async function watchConfig(
 }
 
 // ---- helpers ----------------------------------------------------------------------------------
+
+/**
+ * A warning when a server whose config was applied did not connect (its status says why; the
+ * host's supervision retries what can be retried).
+ */
+function notConnected(status: ServerStatus, server: ServerConfig): ConfigDiagnostic[] {
+  if (!DOWN_STATES.has(status.state)) return [];
+  const why = status.lastError === undefined ? '' : `: ${status.lastError.message}`;
+  return [
+    {
+      severity: 'warning',
+      kind: 'not-connected',
+      message: `server '${server.name}' is ${status.state}${why}`,
+      server: server.name,
+      location: server.source,
+    },
+  ];
+}
+
+const DOWN_STATES: ReadonlySet<ServerState> = new Set<ServerState>([
+  'restarting',
+  'needs_auth',
+  'failed',
+  'crash_loop',
+]);
 
 function release(secrets: readonly Disposable[] | undefined): void {
   for (const secret of secrets ?? []) secret.dispose();

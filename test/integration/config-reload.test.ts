@@ -369,6 +369,39 @@ describe('config hot reload', () => {
     ]);
   });
 
+  it('lets a call in flight to a removed server finish before its process stops', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    await using rig = new Rig(dir.path, { drainTimeoutMs: 60_000 });
+    await rig.write({ a: { label: 'a1' }, b: { label: 'b1' } });
+    applied(await rig.reloader.start());
+    const a1 = rig.pid('a');
+    const b1 = rig.pid('b');
+
+    const inFlight = rig.host.callTool('mcp__b__slow');
+    await rig.stderr.waitFor(b1, 'slow-started');
+    const removed = new Promise<void>((resolve) => {
+      const subscription = rig.host.onToolsChanged((change) => {
+        if (!change.removed.includes('mcp__b__who')) return;
+        subscription.dispose();
+        resolve();
+      });
+    });
+    const next = rig.nextReload();
+    await rig.write({ a: { label: 'a1' } });
+    await removed; // its tools left the list at once; its process still holds the call
+    await expect(rig.host.callTool('mcp__b__who')).rejects.toMatchObject({
+      code: 'TOOL_NOT_FOUND',
+    });
+    expect(isRunning(b1)).toBe(true);
+
+    process.kill(b1, 'SIGUSR1');
+    expect(text(await inFlight)).toBe('b1 slow');
+    expect(applied(await next)).toMatchObject({ removed: ['b'], unchanged: ['a'] });
+    expect(isRunning(b1)).toBe(false);
+    expect(rig.pids()).toEqual({ a: a1 });
+  });
+
   it('fails a call still in flight after the drain bound with a typed error, none silently dropped', async () => {
     await using _guard = leakGuard();
     using dir = tempDir();

@@ -208,6 +208,7 @@ describe('secrets in a config', () => {
     show('call error JSON', JSON.stringify(remoteError.error));
     await host.close();
     show('logs', logger.text());
+    expect(logger.text()).toContain('env LITERAL_SECRET is <masked>'); // the stderr log, masked
 
     const text = shown.join('\n');
     for (const secret of all) expect(text).not.toContain(secret);

@@ -557,3 +557,23 @@ describe('native format: writing', () => {
     expect(nativeDialect.write(config).text).toBe('servers:\n  a:\n    command: x\n');
   });
 });
+
+describe('docs/config.md', () => {
+  const docs = readFileSync(new URL('../../docs/config.md', import.meta.url), 'utf8');
+  const blocks = (language: string) =>
+    [...docs.matchAll(new RegExp('^```' + language + '\\n([^]*?)^```$', 'gm'))].map((m) => m[1]!);
+
+  it('the complete example is the full fixture', () => {
+    const example = readNativeText(blocks('yaml')[0]!, 'mcp.yaml');
+    expect(example.diagnostics).toEqual([]);
+    expect(withoutPositions({ ...example.config, files: [] })).toEqual(
+      withoutPositions({ ...read('valid/full.yaml').config, files: [] }),
+    );
+  });
+
+  it('the validation example prints what the docs show', () => {
+    const { config, diagnostics } = readNativeText(blocks('yaml')[1]!, 'mcp.yaml');
+    expect(config.servers.map((s) => s.name)).toEqual(['remote']);
+    expect(diagnostics.map(formatDiagnostic).join('\n') + '\n').toBe(blocks('text')[0]);
+  });
+});

@@ -2,6 +2,7 @@
  * What a dialect reader carries while it walks one file: where it is (file, dialect, positions),
  * the diagnostics so far, and the translation of one string field into the canonical grammar.
  */
+export { closestKey } from '../diagnostics.js';
 import type { ConfigDiagnostic, ConfigDialect, SourceLocation } from '../model.js';
 import { escapeCanonical, printCanonical } from './canonical-template.js';
 import type { DialectGrammar, GrammarContext } from './grammars.js';
@@ -86,33 +87,4 @@ export class ReadContext {
     }
     return printed.value;
   }
-}
-
-/** The closest of `candidates` to `key` (edit distance at most 2, or a case-only difference). */
-export function closestKey(key: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of candidates) {
-    const distance =
-      candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

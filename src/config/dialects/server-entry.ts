@@ -5,7 +5,7 @@
  *
  * - transport: `type` (or `transport`) `stdio` | `http` | `streamable-http` | `sse` | `ws`;
  *   without one, `command` means stdio and `url`, `serverUrl` or `httpUrl` Streamable HTTP (the
- *   client falls back to HTTP+SSE by itself); `command` may be an array (`["npx", "-y", "x"]`:
+ *   client falls back to HTTP+SSE by itself), or WebSocket for a `ws://` / `wss://` URL; `command` may be an array (`["npx", "-y", "x"]`:
  *   the rest goes before `args`);
  * - enable flags: `disabled: true` or `enabled: false`;
  * - tool filters: `disabledTools` / `excludeTools` block, `includeTools` allows (names, escaped as
@@ -321,7 +321,8 @@ export function readServerEntry(
         name,
       );
     else if (command !== undefined || raw.command !== undefined) type = 'stdio';
-    else if (urlKey !== undefined) type = 'http';
+    else if (urlKey !== undefined)
+      type = url !== undefined && /^wss?:\/\//i.test(url) ? 'websocket' : 'http';
     else
       ctx.report(
         'error',

@@ -134,6 +134,12 @@ describe('expansion of the canonical grammar', () => {
     },
     { name: 'a lone ~', template: '~', env: {}, want: '~', wantArg: HOME },
     { name: '~user is not expanded', template: '~bob/x', env: {}, want: '~bob/x' },
+    {
+      name: '~ before a variable is not ~user',
+      template: '~${A}',
+      env: { A: 'bob' },
+      want: '~bob',
+    },
     { name: '~ elsewhere is not expanded', template: 'a/~/x', env: {}, want: 'a/~/x' },
     {
       name: 'a ~ given by a variable is not expanded',

@@ -202,9 +202,9 @@ export async function expandServer(
         }
       }
     }
-    const first = parts[0];
-    if (slot.tilde && first?.kind === 'text' && /^~(?:[/\\]|$)/.test(first.text))
-      value = homeDir + value.slice(1);
+    // The written template, not the value: `~${USER}` is not `~user` expanded, and a `~` that a
+    // variable gave stays.
+    if (slot.tilde && /^~(?:[/\\]|$)/.test(slot.template)) value = homeDir + value.slice(1);
     return { path: slot.path, template: slot.template, value, references };
   });
 

@@ -168,6 +168,10 @@ describe('secret values and warnings', () => {
       const referenced = at(http({ Authorization: 'Bearer ${TOKEN}' }));
       expect(hasLiteralSecret(literal)).toBe(true);
       expect(hasLiteralSecret(referenced)).toBe(false);
+      expect(hasLiteralSecret(stdio([], { LOG_LEVEL: 'debug', PORT: '8080' }))).toBe(false);
+      expect(hasLiteralSecret(http({ Accept: 'application/json' }))).toBe(false);
+      expect(hasLiteralSecret(http({ Authorization: 'Bearer literal-token' }))).toBe(true);
+      expect(hasLiteralSecret(http({ Authorization: '${T:-fallback-token}' }))).toBe(true);
       const config: McpConfig = {
         servers: [literal, referenced],
         files: [{ file, dialect: 'mcp-host' }],

@@ -184,20 +184,41 @@ export function argvDiagnostics(
   return diagnostics;
 }
 
-/** True when a secret field of the server holds literal text (not only references). */
+/**
+ * True when a secret field of the server holds a literal secret: written text (an auth scheme
+ * word aside) or a reference's default, that is not trivial (`debug`, `true`, a number) and not in
+ * a header that describes the request (`Accept`, ...). `Bearer ${TOKEN}` holds none.
+ */
 export function hasLiteralSecret(server: ServerConfig): boolean {
   return expandableFields(server).some((slot) => {
     if (!isSecretField(server, slot.path)) return false;
+    const [group, key] = slot.path;
+    if (
+      group === 'headers' &&
+      typeof key === 'string' &&
+      NON_SECRET_HEADERS.has(key.toLowerCase()) &&
+      !matchesSecretKeys(server, slot.path)
+    )
+      return false;
     let parts: TemplatePart[];
     try {
       parts = parseTemplate(slot.template);
     } catch {
-      return slot.template.trim() !== '';
+      return isRegistrableSecret(slot.template);
     }
-    return parts.some(
-      (part) =>
-        (part.kind === 'text' && !SCHEME_ONLY.test(part.text)) ||
-        (part.kind === 'variable' && part.fallback !== undefined && part.fallback.text !== ''),
+    const literal = parts
+      .map((part) => (part.kind === 'text' ? part.text : ' '))
+      .join('')
+      .replace(/^\s*(?:bearer|basic|token)\s+/i, '')
+      .trim();
+    return (
+      isRegistrableSecret(literal) ||
+      parts.some(
+        (part) =>
+          part.kind === 'variable' &&
+          part.fallback !== undefined &&
+          isRegistrableSecret(part.fallback.text),
+      )
     );
   });
 }

@@ -8,6 +8,7 @@
  * (`${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${input:id}`, `$${`), expanded later per server.
  */
 import { serverKeyProblems } from '../host/tool-names.js';
+import { expandableFields } from './expand.js';
 import type {
   ConfigDiagnostic,
   InputConfig,
@@ -19,6 +20,7 @@ import type {
 import { nativeSchema } from './native-schema.js';
 import type { KeyPath, TextPosition } from './parse.js';
 import { checkAgainstSchema, isRecord, type Path } from './schema-check.js';
+import { parseTemplate, TemplateSyntaxError } from './template.js';
 
 /** What the reader needs of a parsed file (`parseConfigText` returns it; a plain `{ value }` works). */
 export interface NativeDocument {
@@ -136,15 +138,25 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
     checkServer(raw, entry, path, report);
     if (diagnostics.some((d) => d.severity === 'error' && d.server === name)) continue;
     const serverExtra = extras[name];
-    config.servers.push(
-      toServerConfig(
-        name,
-        entry,
-        isRecord(serverExtra) ? serverExtra : undefined,
-        location(path, true),
-        report,
-      ),
+    const server = toServerConfig(
+      name,
+      entry,
+      isRecord(serverExtra) ? serverExtra : undefined,
+      location(path, true),
+      report,
     );
+    // Templates are checked here, where the line and column are known; expanding them waits.
+    let templatesOk = true;
+    for (const field of expandableFields(server)) {
+      try {
+        parseTemplate(field.template);
+      } catch (error) {
+        if (!(error instanceof TemplateSyntaxError)) throw error;
+        report('error', 'invalid-template', error.message, [...path, ...field.path]);
+        templatesOk = false;
+      }
+    }
+    if (templatesOk) config.servers.push(server);
   }
 
   const naming = config.defaults?.naming;

@@ -162,6 +162,16 @@ interface MistakeCase {
 
 const mistakes: MistakeCase[] = [
   {
+    fixture: 'bad-template.yaml',
+    kind: 'invalid-template',
+    path: 'servers.api.headers.Authorization',
+    line: 5,
+    column: 22,
+    server: 'api',
+    message: /unterminated `\$\{`/,
+    servers: ['ok'],
+  },
+  {
     fixture: 'wrong-type.yaml',
     kind: 'invalid-type',
     path: 'servers.github.args',

@@ -2,6 +2,7 @@
 import type { HostServerDefinition } from '../host/host-options.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { Logger } from '../internal/logger.js';
+import type { InputProvider, InputResolver } from './input-providers.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from './model.js';
 
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
@@ -41,10 +42,25 @@ export type ResolvedServer =
 export interface ConfigReloaderOptions {
   /** The config files, in merge order (they need not exist yet: creating one triggers a reload). */
   files: readonly string[];
-  /** Reads and merges the files (e.g. `loadConfig` of `mcp-host/config`). */
-  load(files: readonly string[]): Promise<LoadedConfig> | LoadedConfig;
-  /** Turns one server's config into a host definition (expansion, inputs, defaults). */
-  resolve(server: ServerConfig, config: McpConfig): Promise<ResolvedServer> | ResolvedServer;
+  /**
+   * Reads and merges the files. Default: `tryLoadConfig({ files, cwd, env })` (every dialect,
+   * detected by name and shape).
+   */
+  load?(files: readonly string[]): Promise<LoadedConfig> | LoadedConfig;
+  /**
+   * Turns one server's config into a host definition (expansion, inputs, defaults). Default:
+   * `resolveServer(server, { env, inputs, defaults: config.defaults, logger })`.
+   */
+  resolve?(server: ServerConfig, config: McpConfig): Promise<ResolvedServer> | ResolvedServer;
+  /** For the default loader: where relative paths are (default `process.cwd()`). */
+  cwd?: string;
+  /** For the default loader and resolver: the environment (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * For the default resolver: gives `${input:id}` values. A provider is wrapped in one
+   * `InputResolver` for the reloader's life, so an input is asked once, not at every reload.
+   */
+  inputs?: InputResolver | InputProvider;
   /** Quiet time after the last file event before reloading (default 100 ms). */
   debounceMs?: number;
   /**

@@ -36,6 +36,9 @@ import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import { ConfigWatcher, DEFAULT_RELOAD_DEBOUNCE_MS, type WatchError } from './config-watcher.js';
 import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } from './model.js';
+import { InputResolver } from './input-providers.js';
+import { tryLoadConfig } from './load.js';
+import { resolveServer } from './resolve-config.js';
 import { filesDigest, hostWideDigest, serverFingerprint } from './reload-fingerprint.js';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -198,7 +201,7 @@ export class ConfigReloader implements AsyncDisposable {
 
     let loaded: LoadedConfig;
     try {
-      loaded = await this.#options.load(this.#files);
+      loaded = await (this.#options.load ?? this.#defaultLoad)(this.#files);
     } catch (error) {
       loaded = {
         config: undefined,
@@ -328,7 +331,7 @@ export class ConfigReloader implements AsyncDisposable {
   ): Promise<Planned | undefined> {
     let resolved: ResolvedServer;
     try {
-      resolved = await this.#options.resolve(server, config);
+      resolved = await (this.#options.resolve ?? this.#defaultResolve)(server, config);
     } catch (error) {
       resolved = { error };
     }
@@ -359,6 +362,33 @@ export class ConfigReloader implements AsyncDisposable {
       secrets,
     };
   }
+
+  readonly #defaultLoad = (files: readonly string[]): Promise<LoadedConfig> =>
+    tryLoadConfig({
+      files,
+      ...(this.#options.cwd === undefined ? {} : { cwd: this.#options.cwd }),
+      ...(this.#options.env === undefined ? {} : { env: this.#options.env }),
+    });
+
+  #inputs: InputResolver | undefined;
+
+  readonly #defaultResolve = (server: ServerConfig, config: McpConfig): Promise<ResolvedServer> => {
+    const inputs = this.#options.inputs;
+    // One resolver for the reloader's life: an input is asked once, not at every reload.
+    this.#inputs ??=
+      inputs instanceof InputResolver
+        ? inputs
+        : new InputResolver({
+            ...(config.inputs === undefined ? {} : { inputs: config.inputs }),
+            ...(inputs === undefined ? {} : { provider: inputs }),
+          });
+    return resolveServer(server, {
+      env: this.#options.env ?? process.env,
+      inputs: this.#inputs,
+      ...(config.defaults === undefined ? {} : { defaults: config.defaults }),
+      ...(this.#options.logger === undefined ? {} : { logger: this.#options.logger }),
+    });
+  };
 
   /** Whether the host has a server of this name (the application may have removed it). */
   #hosts(name: string): boolean {

@@ -4,23 +4,22 @@
  * server starts, a removed one stops, a changed one restarts while the others keep their process,
  * a broken edit keeps the running config and says where the error is, calls in flight to a
  * changed server finish on the old process or fail with a typed error after the drain bound, and
- * an editor's rename-over-the-file save is seen. Every wait is on an event (a reload, a server
- * status, a line the fixture prints); the leak guard proves nothing is left behind.
+ * an editor's rename-over-the-file save is seen. Files are read by the default loader
+ * (`tryLoadConfig`) and servers resolved by `resolveServer`, wrapped to hear each process's
+ * stderr. Every wait is on an event (a reload, a server status, a line the fixture prints); the
+ * leak guard proves nothing is left behind.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseConfigText } from '../../src/config/parse.js';
 import {
   ConfigReloader,
   type ConfigReloaderOptions,
-  type LoadedConfig,
   type ReloadErrorEvent,
   type ReloadEvent,
 } from '../../src/config/reload.js';
 import { resolveServer } from '../../src/config/resolve-config.js';
-import type { ConfigDiagnostic, ServerConfig } from '../../src/config/model.js';
 import { McpHost, McpHostError, type CallToolResult, type ServerStatus } from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';
 import { leakGuard } from '../helpers/leak-guard.js';
@@ -50,42 +49,6 @@ function configText(servers: Record<string, ServerEntry>, indent = 2): string {
     ]),
   );
   return `${JSON.stringify({ servers: entries }, null, indent)}\n`;
-}
-
-/**
- * A minimal native-format loader for these tests: `{ servers: { name: { command, args, enabled } } }`
- * through the real parser (syntax errors are diagnostics with file, line and column).
- */
-async function loadJson(files: readonly string[]): Promise<LoadedConfig> {
-  const servers: ServerConfig[] = [];
-  const diagnostics: ConfigDiagnostic[] = [];
-  for (const file of files) {
-    const text = await readFile(file, 'utf8');
-    const document = parseConfigText(text, file, 'json');
-    diagnostics.push(...document.diagnostics);
-    if (document.diagnostics.some((d) => d.severity === 'error')) continue;
-    const value = document.value as {
-      servers?: Record<string, { command: string; args?: string[]; enabled?: boolean }>;
-    };
-    for (const [name, entry] of Object.entries(value.servers ?? {})) {
-      const at = document.locate(['servers', name]);
-      servers.push({
-        name,
-        enabled: entry.enabled ?? true,
-        transport: { type: 'stdio', command: entry.command, args: entry.args ?? [], env: {} },
-        source: {
-          file,
-          dialect: 'mcp-host',
-          path: ['servers', name],
-          ...(at === undefined ? {} : { line: at.line, column: at.column }),
-        },
-      });
-    }
-  }
-  return {
-    config: { servers, files: files.map((file) => ({ file, dialect: 'mcp-host' as const })) },
-    diagnostics,
-  };
 }
 
 /** What the servers printed on stderr, by pid, with a wait for a line. */
@@ -120,27 +83,27 @@ class Rig implements AsyncDisposable {
   readonly reloader: ConfigReloader;
   readonly file: string;
 
-  constructor(directory: string, options: Partial<ConfigReloaderOptions> = {}) {
+  /**
+   * With `hearStderr`, servers are resolved by `resolveServer` wrapped to hear each process's
+   * stderr; without, the reloader's own defaults load and resolve everything.
+   */
+  constructor(directory: string, options: Partial<ConfigReloaderOptions> = {}, hearStderr = true) {
     this.file = join(directory, 'mcp.json');
+    const resolve: ConfigReloaderOptions['resolve'] = async (server, config) => {
+      const resolved = await resolveServer(server, { env: process.env, defaults: config.defaults });
+      if ('error' in resolved) return resolved;
+      const make = resolved.definition.transport;
+      const transport = (): ReturnType<typeof make> => {
+        const made = make();
+        if (made instanceof StdioTransport)
+          made.onStderrLine((line) => this.stderr.add(made.pid, line));
+        return made;
+      };
+      return { ...resolved, definition: { ...resolved.definition, transport } };
+    };
     this.reloader = new ConfigReloader(this.host, {
       files: [this.file],
-      load: loadJson,
-      resolve: async (server, config) => {
-        const resolved = await resolveServer(server, {
-          env: process.env,
-          defaults: config.defaults,
-        });
-        if ('error' in resolved) return resolved;
-        const make = resolved.definition.transport;
-        // Each process's stderr lines, so a test can wait for what the fixture says.
-        const transport = (): ReturnType<typeof make> => {
-          const made = make();
-          if (made instanceof StdioTransport)
-            made.onStderrLine((line) => this.stderr.add(made.pid, line));
-          return made;
-        };
-        return { ...resolved, definition: { ...resolved.definition, transport } };
-      },
+      ...(hearStderr ? { resolve } : {}),
       debounceMs: 20,
       ...options,
     });
@@ -213,7 +176,7 @@ describe('config hot reload', () => {
   it('adds, removes and restarts only the servers whose config changed; the others keep their process', async () => {
     await using _guard = leakGuard();
     using dir = tempDir();
-    await using rig = new Rig(dir.path);
+    await using rig = new Rig(dir.path, {}, false);
     await rig.write({ a: { label: 'a1' }, b: { label: 'b1' } });
     const first = applied(await rig.reloader.start());
     expect(first).toMatchObject({ added: ['a', 'b'], removed: [], changed: [], failed: [] });
@@ -444,7 +407,7 @@ describe('config hot reload', () => {
   it('sees an editor saving by renaming a new file over the old one', async () => {
     await using _guard = leakGuard();
     using dir = tempDir();
-    await using rig = new Rig(dir.path);
+    await using rig = new Rig(dir.path, {}, false);
     await rig.write({ a: { label: 'a1' }, b: { label: 'b1' } });
     applied(await rig.reloader.start());
     const before = rig.pids();
@@ -459,6 +422,40 @@ describe('config hot reload', () => {
     expect(rig.pid('a')).toBe(before.a);
     expect(rig.pid('b')).not.toBe(before.b);
     expect(text(await rig.host.callTool('mcp__b__who'))).toMatch(/^b3 /);
+  });
+
+  it('asks an input once for the reloader, not at every reload', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const asked: string[] = [];
+    await using rig = new Rig(
+      dir.path,
+      {
+        inputs: (input) => {
+          asked.push(input.id);
+          return Promise.resolve('from-input');
+        },
+      },
+      false,
+    );
+    const withInput = (b: string): string =>
+      JSON.stringify({
+        inputs: [{ id: 'label', type: 'promptString', description: 'Label of a' }],
+        servers: {
+          a: { command: process.execPath, args: [FIXTURE, '--label=${input:label}'] },
+          b: { command: process.execPath, args: [FIXTURE, `--label=${b}`] },
+        },
+      });
+    await writeFile(rig.file, withInput('b1'));
+    applied(await rig.reloader.start());
+    const a1 = rig.pid('a');
+    expect(text(await rig.host.callTool('mcp__a__who'))).toBe(`from-input ${a1}`);
+
+    const next = rig.nextReload();
+    await writeFile(rig.file, withInput('b2'));
+    expect(applied(await next)).toMatchObject({ changed: ['b'], unchanged: ['a'] });
+    expect(asked).toEqual(['label']);
+    expect(rig.pid('a')).toBe(a1);
   });
 
   it('stops watching on close: later edits change nothing', async () => {

@@ -26,7 +26,14 @@
  * `envFile`, OAuth and host settings.
  */
 import type { ConfigDiagnostic, McpConfig, ServerConfig, TransportConfig } from '../model.js';
-import { closestKey, isRecord, ReadContext, typeName, type KeyPath } from './read-context.js';
+import {
+  closestKey,
+  dropBadServerNames,
+  isRecord,
+  ReadContext,
+  typeName,
+  type KeyPath,
+} from './read-context.js';
 import { grammarContextOf } from './read-document.js';
 import { globOfName, nameOfGlob, readStringMap } from './server-entry.js';
 import {
@@ -422,6 +429,7 @@ export const crewai: DialectModule = {
       const server = readEntry(raw, [...base, i], ctx, taken);
       if (server !== undefined) config.servers.push(server);
     });
+    config.servers = dropBadServerNames(config.servers, ctx);
     return { config, diagnostics: ctx.diagnostics };
   },
   write(config: McpConfig) {

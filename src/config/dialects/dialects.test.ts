@@ -674,3 +674,13 @@ describe('mistakes: each a located diagnostic, the other servers still load', ()
     expect(read.config.servers[0]!.transport.type).toBe('websocket');
   });
 });
+
+it('a server name that cannot namespace its tools fails that server only', () => {
+  const read = readForeignText(
+    '{ "mcpServers": { "a__b": { "command": "x" }, "ok": { "command": "y" } } }',
+    '/p/.mcp.json',
+  );
+  expect(kinds(read.diagnostics)).toEqual(['error:invalid-server-name:a__b']);
+  expect(read.diagnostics[0]!.location).toMatchObject({ path: ['mcpServers', 'a__b'], line: 1 });
+  expect(read.config.servers.map((s) => s.name)).toEqual(['ok']);
+});

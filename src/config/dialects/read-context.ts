@@ -3,7 +3,8 @@
  * the diagnostics so far, and the translation of one string field into the canonical grammar.
  */
 export { closestKey } from '../diagnostics.js';
-import type { ConfigDiagnostic, ConfigDialect, SourceLocation } from '../model.js';
+import { serverKeyProblems } from '../../host/tool-names.js';
+import type { ConfigDiagnostic, ConfigDialect, ServerConfig, SourceLocation } from '../model.js';
 import { escapeCanonical, printCanonical } from './canonical-template.js';
 import type { DialectGrammar, GrammarContext } from './grammars.js';
 import type { ParsedDocument } from './types.js';
@@ -87,4 +88,26 @@ export class ReadContext {
     }
     return printed.value;
   }
+}
+
+/**
+ * Servers whose names cannot namespace their tools (the `__` separator, empty, too long, the same
+ * as another once sanitised) fail with `invalid-server-name`, as in the native format.
+ */
+export function dropBadServerNames(servers: ServerConfig[], ctx: ReadContext): ServerConfig[] {
+  const problems = serverKeyProblems(servers.map((server) => server.name));
+  if (problems.length === 0) return servers;
+  const bad = new Set<string>();
+  for (const problem of problems) {
+    bad.add(problem.server);
+    const server = servers.find((s) => s.name === problem.server);
+    ctx.report(
+      'error',
+      'invalid-server-name',
+      problem.message,
+      server?.source.path ?? [],
+      problem.server,
+    );
+  }
+  return servers.filter((server) => !bad.has(server.name));
 }

@@ -6,7 +6,14 @@ import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import type { ConfigDialect, McpConfig, ServerConfig } from '../model.js';
 import type { GrammarContext } from './grammars.js';
-import { closestKey, isRecord, ReadContext, typeName, type KeyPath } from './read-context.js';
+import {
+  closestKey,
+  dropBadServerNames,
+  isRecord,
+  ReadContext,
+  typeName,
+  type KeyPath,
+} from './read-context.js';
 import { readServerEntry, type EntryRules } from './server-entry.js';
 import type { DialectReadOptions, DialectReadResult, ParsedDocument } from './types.js';
 
@@ -82,7 +89,7 @@ export function readMapDocument(
         const server = readServerEntry(name, entry, [key, name], spec.rules, ctx);
         if (server !== undefined) servers.push(server);
       }
-      config.servers = servers;
+      config.servers = dropBadServerNames(servers, ctx);
     } else if (spec.topKeys?.includes(key)) spec.readTopKey?.(key, value, [key], config, ctx);
     else {
       extra[key] = value;

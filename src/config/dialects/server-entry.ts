@@ -371,11 +371,17 @@ export function readServerEntry(
           name,
         );
     } else transport = { type, url, headers };
-    if (command !== undefined || cwd !== undefined || envFile !== undefined || args.length > 0)
+    const stdioOnly =
+      command !== undefined ||
+      cwd !== undefined ||
+      envFile !== undefined ||
+      args.length > 0 ||
+      Object.keys(env).length > 0;
+    if (stdioOnly)
       ctx.report(
         'warning',
         'ignored-key',
-        `server "${name}": "command", "args", "cwd" and "envFile" do not apply to ${type}`,
+        `server "${name}": "command", "args", "env", "cwd" and "envFile" do not apply to ${type}`,
         path,
         name,
       );

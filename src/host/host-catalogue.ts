@@ -156,6 +156,13 @@ function hostTool(exposed: string, server: string, tool: Tool): HostTool {
 }
 
 function sameDefinition(a: HostTool, b: HostTool): boolean {
+  // The same listing object (a server that did not relist) is the common case: no stringify.
+  if (
+    a.inputSchema === b.inputSchema &&
+    a.outputSchema === b.outputSchema &&
+    a.annotations === b.annotations
+  )
+    return a.description === b.description && a.title === b.title;
   return (
     a.description === b.description &&
     a.title === b.title &&

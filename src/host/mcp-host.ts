@@ -724,7 +724,8 @@ export class McpHost implements AsyncDisposable {
             this.#statusEmitter.fire(changed.status());
         },
         toolsChanged: (changed) => {
-          if (this.#slots.get(changed.name) !== changed) return;
+          // Closing: no rebuild per server leaving, nobody will list tools again.
+          if (this.#closing !== undefined || this.#slots.get(changed.name) !== changed) return;
           this.#catalogue.setServerTools(changed, changed.tools, (event) =>
             this.#toolsEmitter.fire(event),
           );

@@ -174,6 +174,22 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses a file larger than maxFileBytes, and a directory, unread', async () => {
+    using dir = tempDir();
+    const big = write(dir.path, 'big.yaml', `servers: {}\n# ${'x'.repeat(2000)}\n`);
+    const error = (await loadConfig({ files: [big], maxFileBytes: 1000 }).catch(
+      (e: unknown) => e,
+    )) as ConfigError;
+    expect(error.message).toBe(
+      `invalid configuration: ${big}: error: cannot read the config file: it is larger than 1000 bytes`,
+    );
+    expect((await loadConfig({ files: [big] })).config.servers).toEqual([]);
+    const folder = (await loadConfig({ files: [dir.path] }).catch(
+      (e: unknown) => e,
+    )) as ConfigError;
+    expect(folder.message).toMatch(/it is a directory$/);
+  });
+
   it('invalid defaults fail the file (a typo in pins must not fall back to a weaker policy)', async () => {
     using dir = tempDir();
     const file = write(

@@ -15,7 +15,7 @@
  * `loadConfig` throw a `ConfigError` with every diagnostic; `tryLoadConfig` returns them with
  * `config: undefined` instead. A problem inside one server only leaves that server out.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { serverKeyProblems } from '../host/tool-names.js';
 import { ConfigError, formatLocation, isFileLevelError } from './diagnostics.js';
@@ -48,7 +48,12 @@ export interface LoadConfigOptions extends DialectReadOptions {
   dialect?: ConfigDialect;
   /** Two files defining the same server: the later replaces the earlier (default), or an error. */
   duplicates?: 'override' | 'error';
+  /** A larger file is refused unread (default `MAX_CONFIG_FILE_BYTES`, 4 MiB). */
+  maxFileBytes?: number;
 }
+
+/** The largest config file read by default: far beyond any real one, small enough to hold. */
+export const MAX_CONFIG_FILE_BYTES = 4 * 1024 * 1024;
 
 export interface LoadConfigResult {
   config: McpConfig;
@@ -83,7 +88,7 @@ export async function tryLoadConfig(
     const dialect = spec.dialect ?? options.dialect;
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = await readBounded(file, options.maxFileBytes ?? MAX_CONFIG_FILE_BYTES);
     } catch (error) {
       results.push(unreadable(file, dialect ?? 'mcp-host', error));
       continue;
@@ -112,16 +117,48 @@ export function readConfigText(
   return readForeignText(text, file, { ...readOptions, dialect });
 }
 
+class FileTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`larger than ${limit} bytes`);
+  }
+}
+
+/** The file's text, refused unread when it is larger than `limit` bytes (a stray log, a device). */
+async function readBounded(file: string, limit: number): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (info.size > limit) throw new FileTooLarge(limit);
+    // Read in chunks, whatever stat said: a file that grows (or a FIFO with no size) is caught too.
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > limit) throw new FileTooLarge(limit);
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+    return Buffer.concat(chunks, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 function unreadable(file: string, dialect: ConfigDialect, error: unknown): ReadConfigResult {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const reason =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'EISDIR'
-          ? 'it is a directory'
-          : (code ?? 'read failed');
+    error instanceof FileTooLarge
+      ? `it is ${error.message}`
+      : code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : (code ?? 'read failed');
   return {
     dialect,
     config: { servers: [], files: [{ file, dialect }] },

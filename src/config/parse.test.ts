@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOfFile, parseConfigText } from './parse.js';
+import { MAX_SYNTAX_DIAGNOSTICS, formatOfFile, parseConfigText } from './parse.js';
 
 describe('parseConfigText', () => {
   it('parses YAML and locates values and keys (1-based)', () => {
@@ -96,5 +96,18 @@ describe('parseConfigText', () => {
     expect(formatOfFile('A.YML')).toBe('yaml');
     expect(formatOfFile('x.jsonc')).toBe('jsonc');
     expect(formatOfFile('.mcp.json')).toBe('json');
+  });
+
+  it('never throws on documents nested too deeply, and bounds the diagnostics', () => {
+    for (const [text, format] of [
+      ['['.repeat(100_000), 'json'],
+      ['['.repeat(100_000) + ']'.repeat(100_000), 'jsonc'],
+      ['a: ' + '['.repeat(100_000), 'yaml'],
+    ] as const) {
+      const doc = parseConfigText(text, 'deep', format);
+      expect(doc.diagnostics.length).toBeGreaterThan(0);
+      expect(doc.diagnostics.length).toBeLessThanOrEqual(MAX_SYNTAX_DIAGNOSTICS + 1);
+      expect(doc.diagnostics.every((d) => d.severity === 'error')).toBe(true);
+    }
   });
 });

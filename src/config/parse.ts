@@ -61,10 +61,44 @@ export function parseConfigText(
   // A byte order mark is not part of the document (editors on Windows write one).
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const offset = body === text ? 0 : 1;
-  return format === 'yaml'
-    ? parseYaml(body, file, dialect, offset)
-    : parseJson(body, file, format, dialect, offset);
+  let parsed: ParsedDocument;
+  try {
+    parsed =
+      format === 'yaml'
+        ? parseYaml(body, file, dialect, offset)
+        : parseJson(body, file, format, dialect, offset);
+  } catch (error) {
+    // The parsers recurse: a document nested thousands of levels deep overflows the stack.
+    if (!(error instanceof RangeError)) throw error;
+    return {
+      value: undefined,
+      locate: () => undefined,
+      locateKey: () => undefined,
+      diagnostics: [
+        {
+          severity: 'error',
+          kind: 'syntax-error',
+          message: 'the document is nested too deeply to read',
+          location: { file, dialect, path: [], line: 1, column: 1 },
+        },
+      ],
+    };
+  }
+  if (parsed.diagnostics.length > MAX_SYNTAX_DIAGNOSTICS) {
+    const more = parsed.diagnostics.length - MAX_SYNTAX_DIAGNOSTICS;
+    parsed.diagnostics = parsed.diagnostics.slice(0, MAX_SYNTAX_DIAGNOSTICS);
+    parsed.diagnostics.push({
+      severity: 'error',
+      kind: 'syntax-error',
+      message: `${more} more syntax errors not shown`,
+      location: { file, dialect, path: [] },
+    });
+  }
+  return parsed;
 }
+
+/** Syntax errors kept per document: after the first few, the rest are usually echoes. */
+export const MAX_SYNTAX_DIAGNOSTICS = 20;
 
 function parseYaml(
   text: string,

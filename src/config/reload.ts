@@ -6,12 +6,11 @@
  *   writing a temporary file and renaming it over the old one, which a watch on the file itself
  *   loses), filtered by file name, debounced (`debounceMs`); no polling. A reload whose files read
  *   the same bytes as the last attempt is skipped (one save often fires several events).
- * - **Diff.** Per server, by name, over the *effective* configuration: the normalised config
- *   without `source` (line numbers, file) and unknown keys, the resolved definition's plain data
- *   (with the defaults folded in) and what the resolver reports as `effective` (the expanded
- *   values, e.g. the command and environment a variable now gives). Only a SHA-256 digest of that
- *   is kept, never the values. New names are added, missing ones removed, changed ones replaced
- *   (`McpHost.replaceServer`), the others keep running untouched (same process).
+ * - **Diff.** Per server, by name, over the *effective* configuration (see reload-fingerprint.ts):
+ *   `resolveServer`'s fingerprint (after expansion, env file included) and `enabled`; never where
+ *   it was written (file, line, column) nor unknown keys. Only digests are kept, never the values.
+ *   New names are added, missing ones removed, changed ones replaced (`McpHost.replaceServer`),
+ *   the others keep running untouched (same process).
  * - **Invalid edits.** An error that concerns a whole file (syntax, unreadable file, no config)
  *   refuses the whole reload: the running config stays, `onReloadError` reports the diagnostics
  *   (file, line, column). An error that concerns one server (an unset variable, an invalid entry)
@@ -263,12 +262,11 @@ export class ConfigReloader implements AsyncDisposable {
       ...removed.map(async (name) => {
         try {
           await this.#host.removeServer(name, { drainTimeoutMs });
-          done.removed.push(name);
         } catch (error) {
-          // Already gone (the application removed it): forgotten all the same.
-          if (this.#hosts(name)) fail(name, error);
-          else done.removed.push(name);
+          // Already gone (the application removed it) counts as removed; else it still runs.
+          if (this.#hosts(name)) return fail(name, error);
         }
+        done.removed.push(name);
         release(this.#applied.get(name)?.secrets);
         this.#applied.delete(name);
       }),

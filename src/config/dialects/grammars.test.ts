@@ -196,3 +196,22 @@ describe('the translation keeps what the tool would have done (expanded by the c
     );
   });
 });
+
+it('messages name variables, never defaults or values (either may be a secret)', () => {
+  const canary = 'sk-CANARY-4711';
+  const messages = [
+    ...claudeCodeGrammar.read(`\${bad name:-${canary}}`, {}).problems,
+    ...claudeCodeGrammar.read(`\${A:-x:-${canary}}`, {}).problems,
+    ...vscodeGrammar.adapt([
+      { kind: 'variable', name: 'X', fallback: { text: canary, ifEmpty: true } },
+    ]).problems,
+    ...(() => {
+      const written = writeTemplate(claudeCodeGrammar, [
+        { kind: 'text', text: `${canary} \${HOME}` },
+      ]);
+      return written.problems;
+    })(),
+  ].map((p) => p.message);
+  expect(messages).toHaveLength(4);
+  for (const message of messages) expect(message).not.toContain('CANARY');
+});

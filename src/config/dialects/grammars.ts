@@ -64,7 +64,7 @@ export function writeTemplate(
         {
           severity: 'error',
           kind: 'not-expressible',
-          message: `${grammar.label} would read ${JSON.stringify(text)} differently: literal "\${…}" text cannot be written there`,
+          message: `${grammar.label} would read literal "\${…}" text in it as a variable: it cannot be written there`,
         },
       ],
     };
@@ -91,6 +91,14 @@ export function literalGrammar(label: string): DialectGrammar {
     },
     print: (parts) => parts.map((part) => (part.kind === 'text' ? part.text : '')).join(''),
   };
+}
+
+/**
+ * A reference's name for a message, shortened. Messages never quote a default or a whole value
+ * (either may be a secret).
+ */
+function quoteName(name: string): string {
+  return JSON.stringify(name.length <= 40 ? name : `${name.slice(0, 39)}…`);
 }
 
 function describe(part: TemplatePart): string {
@@ -125,7 +133,7 @@ export const claudeCodeGrammar: DialectGrammar = {
         problems.push({
           severity: 'warning',
           kind: 'template-truncated',
-          message: `Claude Code ignores the text after the second ":-" in ${JSON.stringify(match[0])}`,
+          message: `Claude Code ignores the text after the second ":-" in the default of ${quoteName(name)}`,
         });
       if (ENV_NAME.test(name)) {
         parts.push(
@@ -137,14 +145,14 @@ export const claudeCodeGrammar: DialectGrammar = {
         problems.push({
           severity: 'warning',
           kind: 'invalid-variable',
-          message: `${JSON.stringify(name)} is not a variable name: ${JSON.stringify(match[0])} is read as its default`,
+          message: `${quoteName(name)} is not a variable name: Claude Code always gives its default`,
         });
         parts.push(text(fallback));
       } else {
         problems.push({
           severity: 'error',
           kind: 'invalid-variable',
-          message: `${JSON.stringify(match[0])} is not a variable mcp-host can expand (Claude Code reports it missing)`,
+          message: `${quoteName(name)} is not a variable mcp-host can expand (Claude Code reports it missing)`,
         });
         parts.push(text(match[0]));
       }
@@ -255,12 +263,12 @@ function editorGrammar(label: string, inputs: boolean, known: RegExp): DialectGr
             ? {
                 severity: 'warning',
                 kind: 'unsupported-variable',
-                message: `${label} variable ${JSON.stringify(match[0])} is not supported by mcp-host here; kept as literal text`,
+                message: `${label} variable ${quoteName(match[0])} is not supported by mcp-host here; kept as literal text`,
               }
             : {
                 severity: 'warning',
                 kind: LITERAL_VARIABLE,
-                message: `${JSON.stringify(match[0])} is not a ${label} variable: ${label} leaves it as it is, and so does mcp-host`,
+                message: `${quoteName(match[0])} is not a ${label} variable: ${label} leaves it as it is, and so does mcp-host`,
               },
         );
         parts.push(text(match[0]));
@@ -282,7 +290,7 @@ function editorGrammar(label: string, inputs: boolean, known: RegExp): DialectGr
           problems.push({
             severity: 'error',
             kind: 'not-expressible',
-            message: `${label} has no defaults: \${${part.name}${part.fallback.ifEmpty ? ':-' : '-'}${part.fallback.text}} cannot be written`,
+            message: `${label} has no defaults: the default of \${${part.name}} cannot be written`,
           });
           return part;
         }

@@ -131,6 +131,7 @@ export {
   tryLoadConfig,
   readConfigText,
   mergeConfigs,
+  MAX_CONFIG_FILE_BYTES,
   type LoadConfigOptions,
   type LoadConfigResult,
   type ReadConfigResult,

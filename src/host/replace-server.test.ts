@@ -100,6 +100,50 @@ describe('McpHost.replaceServer', () => {
   });
 });
 
+describe('McpHost.replaceServer, edges', () => {
+  it('sends a call looked up before the swap (held by the approval hook) to the new server', async () => {
+    await using _guard = leakGuard();
+    const asked = deferred();
+    const approve = deferred<boolean>();
+    await using host = new McpHost({
+      health: { intervalMs: 0 },
+      approve: () => {
+        asked.resolve();
+        return approve.promise;
+      },
+    });
+    await host.addServer(definition('s', 'old', []));
+    const call = host.callTool('mcp__s__who');
+    await asked.promise;
+    await host.replaceServer(definition('s', 'new', [])); // the old one is closed by now
+    approve.resolve(true);
+    expect(text(await call)).toBe('new');
+  });
+
+  it('offers no tools of the old server when the tool filter changed, until the new one lists', async () => {
+    await using _guard = leakGuard();
+    await using host = new McpHost({ health: { intervalMs: 0 } });
+    await host.addServer(definition('s', 'old', [gate('old').tool]));
+    expect(host.tools().map((tool) => tool.name)).toEqual(['mcp__s__slow', 'mcp__s__who']);
+    const replaced = host.replaceServer({
+      ...definition('s', 'new', [gate('new').tool]),
+      tools: { block: ['slow'] },
+    });
+    expect(host.tools()).toEqual([]);
+    await replaced;
+    expect(host.tools().map((tool) => tool.name)).toEqual(['mcp__s__who']);
+  });
+
+  it('refuses an unknown name', async () => {
+    await using _guard = leakGuard();
+    await using host = new McpHost({ health: { intervalMs: 0 } });
+    await expect(host.replaceServer(definition('s', 'new', []))).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    expect(host.status()).toEqual([]);
+  });
+});
+
 describe('McpHost.removeServer with a drain', () => {
   it('takes the tools off the list at once and lets the call in flight finish', async () => {
     await using _guard = leakGuard();

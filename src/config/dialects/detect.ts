@@ -10,7 +10,6 @@
  * `mcpServers` with Cursor's `auth`/`envFile` or `${env:…}` → cursor, with a `type`, a `url` or a
  * `${…}` → claude-code, else claude-desktop (stdio only, no variables).
  */
-import { basename, dirname } from 'node:path';
 import type { ConfigDialect } from '../model.js';
 import { isRecord } from './read-context.js';
 
@@ -20,8 +19,10 @@ export function detectDialect(
   override?: ConfigDialect,
 ): ConfigDialect {
   if (override !== undefined) return override;
-  const name = basename(file).toLowerCase();
-  const folder = basename(dirname(file)).toLowerCase();
+  // Both separators, so a Windows path is named right on any platform.
+  const segments = file.toLowerCase().split(/[\\/]/);
+  const name = segments.at(-1) ?? '';
+  const folder = segments.at(-2) ?? '';
   if (name === 'claude_desktop_config.json') return 'claude-desktop';
   if (name === '.mcp.json') return 'claude-code';
   if (name === 'mcp.json' && folder === '.vscode') return 'vscode';

@@ -367,6 +367,7 @@ describe('detectDialect', () => {
     ['/a/.mcp.json', {}, 'claude-code'],
     ['/a/.vscode/mcp.json', {}, 'vscode'],
     ['/a/.cursor/mcp.json', {}, 'cursor'],
+    ['C:\\work\\.VSCode\\mcp.json', {}, 'vscode'],
     ['/a/mcp.yaml', {}, 'mcp-host'],
     ['/a/mcp.json', { servers: { a: { command: 'x' } } }, 'mcp-host'],
     ['/u/Code/User/mcp.json', { servers: {}, inputs: [] }, 'vscode'],

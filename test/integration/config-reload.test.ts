@@ -23,7 +23,7 @@ import { resolveServer } from '../../src/config/resolve-config.js';
 import { McpHost, McpHostError, type CallToolResult, type ServerStatus } from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';
 import { leakGuard } from '../helpers/leak-guard.js';
-import { isRunning } from '../helpers/processes.js';
+import { isRunning, runningDescendants } from '../helpers/processes.js';
 import { tempDir } from '../helpers/scratch.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/servers/reloadable.mjs', import.meta.url));
@@ -422,6 +422,32 @@ describe('config hot reload', () => {
     expect(rig.pid('a')).toBe(before.a);
     expect(rig.pid('b')).not.toBe(before.b);
     expect(text(await rig.host.callTool('mcp__b__who'))).toMatch(/^b3 /);
+  });
+
+  it('applies the last of a burst of edits, one reload at a time, leaving one process per server', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    await using rig = new Rig(dir.path, {}, false);
+    await rig.write({ a: { label: 'a0' }, b: { label: 'b0' } });
+    applied(await rig.reloader.start());
+    const b0 = rig.pid('b');
+    const seen: ReloadEvent[] = [];
+    rig.reloader.onReload((event) => seen.push(event));
+
+    for (let i = 1; i <= 5; i++) await rig.write({ a: { label: `a${i}` }, b: { label: 'b0' } });
+    // Queued behind any reload the edits started: it reads the files as they are now.
+    const last = await rig.reloader.reload();
+    expect(last.ok).toBe(true);
+    const a = rig.pid('a');
+    expect(text(await rig.host.callTool('mcp__a__who'))).toBe(`a5 ${a}`);
+    expect(rig.pid('b')).toBe(b0);
+    expect(
+      runningDescendants(process.pid)
+        .map((p) => p.pid)
+        .sort(),
+    ).toEqual([a, b0].sort());
+    for (const event of seen) expect(event.unchanged).toContain('b');
+    expect(seen.flatMap((event) => event.failed)).toEqual([]);
   });
 
   it('asks an input once for the reloader, not at every reload', async () => {

@@ -17,7 +17,7 @@ import type {
   SourceLocation,
   TransportConfig,
 } from './model.js';
-import { nativeSchema } from './native-schema.js';
+import { nativeSchema, transportProperties } from './native-schema.js';
 import type { KeyPath, TextPosition } from './parse.js';
 import { checkAgainstSchema, isRecord, type Path } from './schema-check.js';
 import { parseTemplate, TemplateSyntaxError } from './template.js';
@@ -135,12 +135,13 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
     const path: Path = ['servers', name];
     const entry = cleanServers[name];
     if (!isRecord(raw) || entry === undefined) continue; // the type error is reported
-    checkServer(raw, entry, path, report);
+    const lifted = liftTransport(raw, entry, path, report);
+    checkServer(lifted.raw, lifted.entry, path, lifted.where, report);
     if (diagnostics.some((d) => d.severity === 'error' && d.server === name)) continue;
     const serverExtra = extras[name];
     const server = toServerConfig(
       name,
-      entry,
+      lifted.entry,
       isRecord(serverExtra) ? serverExtra : undefined,
       location(path, true),
       report,
@@ -173,11 +174,56 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
   return { config, diagnostics: byPosition(diagnostics) };
 }
 
+/**
+ * The A3S layout (`transport: { type, command, args, url, headers }`) is the same server with its
+ * transport keys nested: they are lifted onto the server (a key set at both levels is an error),
+ * and `where` gives the path each key was written at, for diagnostics.
+ */
+function liftTransport(
+  raw: Record<string, unknown>,
+  entry: Record<string, unknown>,
+  path: Path,
+  report: (
+    severity: ConfigDiagnostic['severity'],
+    kind: string,
+    message: string,
+    path: Path,
+  ) => void,
+): { raw: Record<string, unknown>; entry: Record<string, unknown>; where: (key: string) => Path } {
+  const nested = raw.transport;
+  if (!isRecord(nested)) return { raw, entry, where: (key) => [...path, key] };
+  const nestedClean = isRecord(entry.transport) ? entry.transport : {};
+  const { transport: _raw, ...liftedRaw } = raw;
+  const { transport: _entry, ...liftedEntry } = entry;
+  const moved = new Set<string>();
+  for (const [key, value] of Object.entries(nested)) {
+    if (!Object.hasOwn(transportProperties, key)) continue; // unknown: warned about, kept in extra
+    if (raw[key] !== undefined) {
+      report(
+        'error',
+        'conflicting-keys',
+        `\`${key}\` is set both on the server and under \`transport:\``,
+        [...path, 'transport', key],
+      );
+      continue;
+    }
+    moved.add(key);
+    liftedRaw[key] = value;
+    if (nestedClean[key] !== undefined) liftedEntry[key] = nestedClean[key];
+  }
+  return {
+    raw: liftedRaw,
+    entry: liftedEntry,
+    where: (key) => (moved.has(key) ? [...path, 'transport', key] : [...path, key]),
+  };
+}
+
 /** The rules across keys of one server; `raw` is as written, `entry` what passed the schema. */
 function checkServer(
   raw: Record<string, unknown>,
   entry: Record<string, unknown>,
   path: Path,
+  where: (key: string) => Path,
   report: (
     severity: ConfigDiagnostic['severity'],
     kind: string,
@@ -194,16 +240,12 @@ function checkServer(
       'error',
       'conflicting-keys',
       'a server has either `command` (stdio) or `url` (http, sse, websocket), not both',
-      [...path, 'url'],
+      where('url'),
     );
     return;
   }
   if (!hasCommand && !hasUrl) {
-    const nested = isRecord(raw.transport)
-      ? ': move the keys of `transport:` up into the server'
-      : type === undefined || type === 'stdio'
-        ? ''
-        : `: type ${type} needs \`url\``;
+    const nested = type === undefined || type === 'stdio' ? '' : `: type ${type} needs \`url\``;
     report(
       'error',
       'missing-key',
@@ -213,17 +255,16 @@ function checkServer(
     return;
   }
   if (type === 'stdio' && hasUrl) {
-    report('error', 'conflicting-keys', 'type stdio needs `command`, found `url`', [
-      ...path,
-      'url',
-    ]);
+    report('error', 'conflicting-keys', 'type stdio needs `command`, found `url`', where('url'));
     return;
   }
   if (type !== undefined && type !== 'stdio' && hasCommand) {
-    report('error', 'conflicting-keys', `type ${type} needs \`url\`, found \`command\``, [
-      ...path,
-      'command',
-    ]);
+    report(
+      'error',
+      'conflicting-keys',
+      `type ${type} needs \`url\`, found \`command\``,
+      where('command'),
+    );
     return;
   }
   const effective = type ?? inferTransportType(raw);
@@ -234,11 +275,11 @@ function checkServer(
         'warning',
         'ignored-key',
         `\`${key}\` does not apply to a ${effective} server (kept, but not used)`,
-        [...path, key],
+        where(key),
       );
 
   if (typeof entry.url === 'string' && effective !== 'stdio')
-    checkUrl(entry.url, effective, [...path, 'url'], report);
+    checkUrl(entry.url, effective, where('url'), report);
   if (entry.oauth !== undefined && effective === 'stdio')
     report('warning', 'ignored-key', '`oauth` applies to remote servers only', [...path, 'oauth']);
 

@@ -98,12 +98,20 @@ describe('the published JSON Schema', () => {
         authorizationServer: 'https://a',
       },
     };
-    const used = new Set([...Object.keys(everyKey), ...Object.keys(remote)]);
+    const nested = { transport: { type: 'stdio', command: 'x' } };
+    const used = new Set([
+      ...Object.keys(everyKey),
+      ...Object.keys(remote),
+      ...Object.keys(nested),
+    ]);
     expect([...used].sort()).toEqual(keysOf(server).sort());
-    const text = JSON.stringify({ servers: { a: everyKey, b: remote } });
+    expect(keysOf(server.properties!.transport).sort()).toEqual(
+      ['type', 'command', 'args', 'env', 'cwd', 'envFile', 'url', 'headers'].sort(),
+    );
+    const text = JSON.stringify({ servers: { a: everyKey, b: remote, c: nested } });
     const { config, diagnostics } = readNativeText(text, 'every-key.json');
     expect(diagnostics).toEqual([]);
-    expect(config.servers.map((s) => s.extra)).toEqual([undefined, undefined]);
+    expect(config.servers.map((s) => s.extra)).toEqual([undefined, undefined, undefined]);
     expect(validate(JSON.parse(text))).toBe(true);
   });
 });

@@ -121,47 +121,87 @@ const toolsTtlMs = milliseconds(
   'How long a tool list is kept when the server does not say it changed (0: until a reconnect).',
 );
 
+/** The keys that make the transport (on the server, or nested under `transport:`). */
+export const transportProperties: Record<string, SchemaNode> = {
+  type: {
+    enum: ['stdio', 'http', 'sse', 'websocket'],
+    description:
+      'stdio, http (Streamable HTTP, falling back to HTTP+SSE by itself), sse (the legacy HTTP+SSE transport) or websocket.',
+  },
+  command: {
+    type: 'string',
+    minLength: 1,
+    description: 'The program to run (stdio). Not run through a shell.',
+  },
+  args: {
+    type: 'array',
+    description: 'Its arguments (stdio).',
+    items: { type: ['string', 'number'] },
+  },
+  env: stringMap(
+    'Environment variables added to the allow-listed environment (stdio).',
+    '^[^=\\u0000]+$',
+  ),
+  cwd: { type: 'string', minLength: 1, description: 'Working directory (stdio).' },
+  envFile: {
+    type: 'string',
+    minLength: 1,
+    description: 'A dotenv file whose variables are added to env (stdio).',
+  },
+  url: {
+    type: 'string',
+    minLength: 1,
+    description: 'The endpoint (http, sse, websocket).',
+    examples: ['https://mcp.example.com/mcp'],
+  },
+  headers: stringMap(
+    'HTTP headers sent with every request (http, sse, websocket); values are secrets.',
+    "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+  ),
+};
+
+/** Transport rules for editors: `command` or `url`, and a `type` that agrees (the reader says why). */
+const transportRules = (alternative: string[]): Pick<SchemaNode, 'oneOf' | 'allOf'> => ({
+  oneOf: [
+    { required: ['command'] },
+    { required: ['url'] },
+    ...alternative.map((key) => ({ required: [key] })),
+  ],
+  allOf: [
+    {
+      if: {
+        required: ['type'],
+        properties: { type: { const: 'stdio' } },
+        not: { required: ['transport'] },
+      },
+      then: { required: ['command'] },
+    },
+    {
+      if: {
+        required: ['type'],
+        properties: { type: { enum: ['http', 'sse', 'websocket'] } },
+        not: { required: ['transport'] },
+      },
+      then: { required: ['url'] },
+    },
+  ],
+});
+
 const server: SchemaNode = {
   type: 'object',
   description:
     'One MCP server. The transport is stdio when `command` is given and http (websocket for ws:// and wss://) when `url` is; `type` can say so explicitly, and must for sse.',
   additionalProperties: false,
   properties: {
-    type: {
-      enum: ['stdio', 'http', 'sse', 'websocket'],
+    ...transportProperties,
+    transport: {
+      type: 'object',
       description:
-        'stdio, http (Streamable HTTP, falling back to HTTP+SSE by itself), sse (the legacy HTTP+SSE transport) or websocket.',
+        'The transport keys nested, as in the A3S design (`transport: { type, command, args, url, headers }`): the same as writing them on the server, which is how mcp-host writes them.',
+      additionalProperties: false,
+      properties: transportProperties,
+      ...transportRules([]),
     },
-    command: {
-      type: 'string',
-      minLength: 1,
-      description: 'The program to run (stdio). Not run through a shell.',
-    },
-    args: {
-      type: 'array',
-      description: 'Its arguments (stdio).',
-      items: { type: ['string', 'number'] },
-    },
-    env: stringMap(
-      'Environment variables added to the allow-listed environment (stdio).',
-      '^[^=\\u0000]+$',
-    ),
-    cwd: { type: 'string', minLength: 1, description: 'Working directory (stdio).' },
-    envFile: {
-      type: 'string',
-      minLength: 1,
-      description: 'A dotenv file whose variables are added to env (stdio).',
-    },
-    url: {
-      type: 'string',
-      minLength: 1,
-      description: 'The endpoint (http, sse, websocket).',
-      examples: ['https://mcp.example.com/mcp'],
-    },
-    headers: stringMap(
-      'HTTP headers sent with every request (http, sse, websocket); values are secrets.',
-      "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
-    ),
     enabled: { type: 'boolean', description: 'false: registered but not started (default true).' },
     lazy: { type: 'boolean', description: 'Connect on first use instead of at start.' },
     trusted: {
@@ -204,17 +244,7 @@ const server: SchemaNode = {
       'Keys of env and headers whose values are secrets beyond the automatic ones (masked everywhere).',
     ),
   },
-  oneOf: [{ required: ['command'] }, { required: ['url'] }],
-  allOf: [
-    {
-      if: { required: ['type'], properties: { type: { const: 'stdio' } } },
-      then: { required: ['command'] },
-    },
-    {
-      if: { required: ['type'], properties: { type: { enum: ['http', 'sse', 'websocket'] } } },
-      then: { required: ['url'] },
-    },
-  ],
+  ...transportRules(['transport']),
 };
 
 const defaults: SchemaNode = {

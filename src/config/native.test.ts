@@ -98,6 +98,49 @@ describe('native format: reading', () => {
     expect(json.config.servers[0]!.source).toMatchObject({ line: 3, column: 5 });
   });
 
+  it('reads the A3S layout (transport keys under `transport:`) as the flat one', () => {
+    const { config, diagnostics } = read('valid/a3s-layout.yaml');
+    expect(diagnostics).toEqual([]);
+    expect(config.servers.map((s) => [s.name, s.transport])).toEqual([
+      [
+        'github',
+        {
+          type: 'stdio',
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-github'],
+          env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' },
+        },
+      ],
+      [
+        'filesystem',
+        {
+          type: 'stdio',
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-filesystem', '/workspace'],
+          env: {},
+        },
+      ],
+      [
+        'custom-api',
+        {
+          type: 'http',
+          url: 'https://mcp.example.com/api',
+          headers: { Authorization: 'Bearer ${API_TOKEN}' },
+        },
+      ],
+    ]);
+    // Written flat.
+    expect(writeNativeConfig(config).text).toContain(
+      '  custom-api:\n    url: https://mcp.example.com/api\n    headers:\n',
+    );
+    // A type error under `transport:` points there.
+    const bad = readNativeText('servers:\n  a:\n    transport:\n      url: 5\n', 'm.yaml');
+    expect(bad.diagnostics.map(formatDiagnostic)).toEqual([
+      'm.yaml:4:12: error: servers.a.transport.url: expected a non-empty string, found 5',
+    ]);
+    expect(bad.config.servers).toEqual([]);
+  });
+
   it('infers transports from command and url, and keeps templates as written', () => {
     const { config, diagnostics } = read('valid/remote.json');
     expect(diagnostics).toEqual([]);
@@ -367,12 +410,12 @@ const mistakes: MistakeCase[] = [
   },
   {
     fixture: 'nested-transport.yaml',
-    kind: 'missing-key',
-    path: 'servers.files',
-    line: 3,
-    column: 5,
+    kind: 'conflicting-keys',
+    path: 'servers.files.transport.command',
+    line: 5,
+    column: 16,
     server: 'files',
-    message: /move the keys of `transport:` up/,
+    message: /`command` is set both on the server and under `transport:`/,
     servers: [],
   },
   {
@@ -581,8 +624,14 @@ describe('docs/config.md', () => {
     );
   });
 
+  it('every other YAML example reads cleanly', () => {
+    for (const block of blocks('yaml').filter((b) => !b.includes('enabeld')))
+      expect(readNativeText(block, 'mcp.yaml').diagnostics).toEqual([]);
+  });
+
   it('the validation example prints what the docs show', () => {
-    const { config, diagnostics } = readNativeText(blocks('yaml')[1]!, 'mcp.yaml');
+    const example = blocks('yaml').find((block) => block.includes('enabeld'))!;
+    const { config, diagnostics } = readNativeText(example, 'mcp.yaml');
     expect(config.servers.map((s) => s.name)).toEqual(['remote']);
     expect(diagnostics.map(formatDiagnostic).join('\n') + '\n').toBe(blocks('text')[0]);
   });

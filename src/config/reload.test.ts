@@ -13,7 +13,7 @@ import type { Transport } from '../jsonrpc/transport.js';
 import { FakeMcpServer } from '../testing/index.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
 import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } from './model.js';
-import { ConfigReloader, type ReloadOutcome, type ResolvedServer } from './reload.js';
+import { ConfigReloader, watchConfig, type ReloadOutcome, type ResolvedServer } from './reload.js';
 
 /** A server config whose `args[0]` is its label; `line` only moves its source. */
 function server(name: string, label: string, line = 1): ServerConfig {
@@ -297,6 +297,22 @@ describe('ConfigReloader', () => {
     expect(second.changed).toEqual(['a', 'b']);
     expect(second.diagnostics.map((d) => d.server)).toEqual(['a']);
     expect(host.status().map((s) => s.state)).toEqual(['failed', 'ready']);
+  });
+
+  it('watchConfig creates and starts a reloader', async () => {
+    await using _guard = leakGuard();
+    await using host = new McpHost({ health: { intervalMs: 0 } });
+    const world = new World();
+    world.servers = [server('a', 'a1')];
+    const { reloader, outcome } = await watchConfig(host, {
+      files: ['/config/mcp.json'],
+      load: world.load,
+      resolve: world.resolve,
+      watch: false,
+    });
+    await using _reloader = reloader;
+    expect(ok(outcome).added).toEqual(['a']);
+    expect(reloader.servers).toEqual(['a']);
   });
 
   it('runs reloads one at a time, in order, and refuses work once closed', async () => {

@@ -268,34 +268,47 @@ describe('config hot reload', () => {
     expect(applied(await next)).toMatchObject({ removed: ['a'], changed: ['b'] });
   });
 
-  it('fails only the server whose new config cannot be resolved; it keeps running as it was', async () => {
+  it('fails only the server whose new entry is invalid or cannot be resolved; it keeps running as it was', async () => {
     await using _guard = leakGuard();
     using dir = tempDir();
     await using rig = new Rig(dir.path);
-    await rig.write({ a: { label: 'a1' }, b: { label: 'b1' } });
+    await rig.write({ a: { label: 'a1' }, b: { label: 'b1' }, c: { label: 'c1' } });
     applied(await rig.reloader.start());
     const before = rig.pids();
 
+    // `a` and the new `n` use an unset variable, `c`'s args are no list, `b` changes.
     const next = rig.nextReload();
     const unset = 'MCP_HOST_RELOAD_TEST_UNSET_VARIABLE';
-    await writeFile(
-      rig.file,
-      configText({
-        a: { label: `\${${unset}}` },
-        b: { label: 'b1' },
-        n: { label: `\${${unset}}` },
-      }),
-    );
+    const written = configText({
+      a: { label: `\${${unset}}` },
+      b: { label: 'b2' },
+      n: { label: `\${${unset}}` },
+    });
+    const document = JSON.parse(written) as { servers: Record<string, unknown> };
+    document.servers.c = { command: process.execPath, args: 5 };
+    await writeFile(rig.file, JSON.stringify(document, null, 2));
     const event = applied(await next);
-    expect(event).toMatchObject({ added: [], changed: [], unchanged: ['b'], failed: ['a', 'n'] });
+    expect(event).toMatchObject({
+      added: [],
+      changed: ['b'],
+      unchanged: [],
+      failed: ['a', 'n', 'c'],
+    });
     const problems = event.diagnostics.filter((d) => d.severity === 'error');
-    expect(problems.map((d) => d.server).sort()).toEqual(['a', 'n']);
-    for (const problem of problems) {
-      expect(problem.kind).toBe('unset-variable');
-      expect(problem.message).toContain(unset);
-      expect(problem.location?.file).toBe(rig.file);
-    }
-    expect(rig.pids()).toEqual(before); // `a` still runs its old config; `n` was not added
+    expect(problems.map((d) => [d.server, d.kind]).sort()).toEqual([
+      ['a', 'unset-variable'],
+      ['c', 'invalid-type'],
+      ['n', 'unset-variable'],
+    ]);
+    for (const problem of problems) expect(problem.location?.file).toBe(rig.file);
+    expect(problems.find((d) => d.server === 'a')?.message).toContain(unset);
+    expect(problems.find((d) => d.server === 'c')?.location).toMatchObject({
+      path: ['servers', 'c', 'args'],
+      line: expect.any(Number) as number,
+    });
+    // `a` and `c` still run their old config; `n` was not added.
+    expect(rig.pids()).toEqual({ ...before, b: rig.pid('b') });
+    expect(rig.pid('b')).not.toBe(before.b);
   });
 
   it('lets calls in flight to a changed server finish on the old process while new calls go to the new one', async () => {

@@ -65,6 +65,22 @@ const SCHEMES: Record<RemoteType, readonly string[]> = {
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd', 'envFile'] as const;
 const REMOTE_KEYS = ['url', 'headers'] as const;
 
+/** Keys of other tools' server entries, and what the native format calls them. */
+const FOREIGN_KEYS: Record<
+  string,
+  { key: string; hint: string; severity?: ConfigDiagnostic['severity'] } | undefined
+> = {
+  disabled: { key: 'enabled', hint: '`enabled: false`', severity: 'error' },
+  serverUrl: { key: 'url', hint: '`url`' },
+  httpUrl: { key: 'url', hint: '`url`' },
+  disabledTools: { key: 'tools', hint: '`tools: { block: [...] }`' },
+  excludeTools: { key: 'tools', hint: '`tools: { block: [...] }`' },
+  includeTools: { key: 'tools', hint: '`tools: { allow: [...] }`' },
+  tool_filter: { key: 'tools', hint: '`tools: { allow: [...], block: [...] }`' },
+  cache_tools_list: { key: 'toolsTtlMs', hint: '`toolsTtlMs`' },
+  timeout: { key: 'timeouts', hint: '`timeouts: { connectMs, requestMs }`' },
+};
+
 /** Looks like a regular expression rather than a glob. */
 const REGEX_LIKE = /^\^|\$$|\.\*|\.\+|\\[dws.]|\(.*\|.*\)/;
 
@@ -91,13 +107,31 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
     suggestion?: string,
   ): void => {
     const server = path[0] === 'servers' && typeof path[1] === 'string' ? path[1] : undefined;
+    const key = path[path.length - 1];
+    const foreign =
+      kind === 'unknown-key' && path.length === 3 && server !== undefined && typeof key === 'string'
+        ? Object.hasOwn(FOREIGN_KEYS, key)
+          ? FOREIGN_KEYS[key]
+          : undefined
+        : undefined;
+    if (foreign !== undefined) {
+      // Another tool's spelling: say what mcp.yaml calls it (and fail the server where ignoring
+      // the key would start something the file meant to keep off).
+      severity = foreign.severity ?? severity;
+      kind = foreign.severity === 'error' ? 'foreign-key' : kind;
+      message = `'${key}' is how other tools say it; mcp.yaml says ${foreign.hint}`;
+      suggestion = foreign.key;
+    }
     diagnostics.push({
       severity,
       kind,
       message,
       ...(server === undefined ? {} : { server }),
       // Unknown and misspelt keys point at the key; everything else at the value.
-      location: location(path, kind === 'unknown-key' || kind === 'invalid-key'),
+      location: location(
+        path,
+        kind === 'unknown-key' || kind === 'invalid-key' || kind === 'foreign-key',
+      ),
       ...(suggestion === undefined ? {} : { suggestion }),
     });
   };
@@ -122,6 +156,8 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
   if (Object.keys(topExtra).length > 0) config.extra = topExtra;
   if (isRecord(clean.defaults) && Object.keys(clean.defaults).length > 0)
     config.defaults = clean.defaults;
+  for (const key of ['retry', 'restart'] as const)
+    checkDelays(config.defaults?.[key], ['defaults', key], report);
   if (clean.inputs !== undefined) config.inputs = readInputs(clean.inputs as InputConfig[], report);
 
   const rawServers = root.servers;
@@ -295,6 +331,7 @@ function checkServer(
         );
     });
 
+  for (const key of ['retry', 'restart'] as const) checkDelays(entry[key], [...path, key], report);
   const secret = entry.secret as string[] | undefined;
   if (secret !== undefined) {
     const keys = [
@@ -481,4 +518,26 @@ function byPosition(diagnostics: ConfigDiagnostic[]): ConfigDiagnostic[] {
     const [lb, cb] = key(b);
     return la - lb || ca - cb;
   });
+}
+
+/** `baseDelayMs` above `maxDelayMs` is almost certainly a mistake (the cap wins). */
+export function checkDelays(
+  value: unknown,
+  path: Path,
+  report: (
+    severity: ConfigDiagnostic['severity'],
+    kind: string,
+    message: string,
+    path: Path,
+  ) => void,
+): void {
+  if (!isRecord(value)) return;
+  const { baseDelayMs, maxDelayMs } = value;
+  if (typeof baseDelayMs === 'number' && typeof maxDelayMs === 'number' && baseDelayMs > maxDelayMs)
+    report(
+      'warning',
+      'inconsistent-values',
+      `baseDelayMs (${baseDelayMs}) is above maxDelayMs (${maxDelayMs}): every delay will be ${maxDelayMs}`,
+      [...path, 'baseDelayMs'],
+    );
 }

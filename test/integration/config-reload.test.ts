@@ -11,6 +11,7 @@
  */
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -24,7 +25,7 @@ import { McpHost, McpHostError, type CallToolResult, type ServerStatus } from '.
 import { StdioTransport } from '../../src/stdio.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { isRunning, runningDescendants } from '../helpers/processes.js';
-import { tempDir } from '../helpers/scratch.js';
+import { patchEnv, tempDir } from '../helpers/scratch.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/servers/reloadable.mjs', import.meta.url));
 
@@ -495,6 +496,52 @@ describe('config hot reload', () => {
     expect(applied(await next)).toMatchObject({ changed: ['b'], unchanged: ['a'] });
     expect(asked).toEqual(['label']);
     expect(rig.pid('a')).toBe(a1);
+  });
+
+  it('never shows a secret in its events, diagnostics or logs', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const canary = 'reload-canary-5f1c0e7a9b3d';
+    using _env = patchEnv({ MCP_HOST_RELOAD_CANARY: canary });
+    const logged: string[] = [];
+    const log = (message: string, fields?: object): void =>
+      void logged.push(`${message} ${inspect(fields)}`);
+    await using rig = new Rig(
+      dir.path,
+      { logger: { debug: log, info: log, warn: log, error: log } },
+      false,
+    );
+    const events: unknown[] = [];
+    rig.reloader.onReload((event) => events.push(event));
+    rig.reloader.onReloadError((event) => events.push(event));
+    const withSecret = (label: string, extra = ''): string =>
+      JSON.stringify({
+        servers: {
+          a: {
+            command: process.execPath,
+            args: [FIXTURE, `--label=${label}`],
+            env: { API_TOKEN: '${MCP_HOST_RELOAD_CANARY}', OTHER: '${MCP_HOST_RELOAD_UNSET}' },
+          },
+          b: {
+            command: process.execPath,
+            args: [FIXTURE, '--label=b'],
+            env: { API_TOKEN: `\${MCP_HOST_RELOAD_CANARY}${extra}` },
+          },
+        },
+      });
+    await writeFile(rig.file, withSecret('a1'));
+    await rig.reloader.start(); // `a` fails (an unset variable beside the secret), `b` runs
+    let next = rig.nextReload();
+    await writeFile(rig.file, withSecret('a2', '-x')); // `b` changes
+    await next;
+    next = rig.nextReload();
+    await writeFile(rig.file, `${withSecret('a3')} }`); // broken
+    await next;
+
+    expect(events).toHaveLength(3);
+    const shown = [JSON.stringify(events), inspect(events, { depth: 10 }), ...logged].join('\n');
+    expect(shown).not.toContain(canary);
+    expect(shown).toContain('MCP_HOST_RELOAD_UNSET'); // the variable is named, never a value
   });
 
   it('stops watching on close: later edits change nothing', async () => {

@@ -12,7 +12,7 @@ import { connect, type Socket } from 'node:net';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { McpHostError} from '../../src/index.js';
+import type { McpHostError } from '../../src/index.js';
 import { type TransportProblem } from '../../src/index.js';
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from '../../src/http.js';
 import { leakGuard } from '../helpers/leak-guard.js';

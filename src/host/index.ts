@@ -3,6 +3,7 @@ export {
   McpHost,
   DEFAULT_HOST_CLOSE_TIMEOUT_MS,
   type CatalogueSnapshot,
+  type DrainOptions,
   type HostCallOptions,
   type McpHostOptions,
   type ToolCallEvent,

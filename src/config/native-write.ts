@@ -7,7 +7,7 @@
  */
 import { stringify } from 'yaml';
 import type { ConfigDiagnostic, InputConfig, McpConfig, ServerConfig } from './model.js';
-import { inferTransportType } from './native-read.js';
+import { inferTransportType } from './native-rules.js';
 import { isRecord } from './schema-check.js';
 
 export interface NativeWriteOptions {

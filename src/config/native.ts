@@ -7,12 +7,8 @@ import { readNativeConfig, type NativeDocument, type NativeReadResult } from './
 import { writeNativeConfig } from './native-write.js';
 import { formatOfFile, parseConfigText } from './parse.js';
 
-export {
-  readNativeConfig,
-  inferTransportType,
-  type NativeDocument,
-  type NativeReadResult,
-} from './native-read.js';
+export { readNativeConfig, type NativeDocument, type NativeReadResult } from './native-read.js';
+export { inferTransportType } from './native-rules.js';
 export {
   writeNativeConfig,
   toNativeDocument,

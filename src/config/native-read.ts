@@ -109,7 +109,14 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
     return { config, diagnostics };
   }
 
-  const checked = checkAgainstSchema(root, nativeSchema, [], report);
+  const top: Record<string, unknown> = { ...root };
+  // `servers:` with nothing under it (a file being written) is no servers, not an error.
+  for (const key of ['servers', 'defaults', 'inputs'] as const)
+    if (top[key] === null) {
+      report('warning', 'empty-value', `\`${key}:\` is empty`, [key]);
+      delete top[key];
+    }
+  const checked = checkAgainstSchema(top, nativeSchema, [], report);
   const clean = (checked.value ?? {}) as Record<string, unknown>;
   const extra = checked.extra ?? {};
 
@@ -122,8 +129,8 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
     checkDelays(config.defaults?.[key], ['defaults', key], report);
   if (clean.inputs !== undefined) config.inputs = readInputs(clean.inputs as InputConfig[], report);
 
-  const rawServers = root.servers;
-  if (rawServers === undefined)
+  const rawServers = top.servers;
+  if (!Object.hasOwn(top, 'servers') && !diagnostics.some((d) => d.kind === 'empty-value'))
     report('warning', 'missing-key', 'no `servers:` key: no servers', []);
   if (!isRecord(rawServers)) return { config, diagnostics };
   const cleanServers = (clean.servers ?? {}) as Record<string, Record<string, unknown> | undefined>;

@@ -658,3 +658,17 @@ describe('docs/config.md', () => {
     expect(diagnostics.map(formatDiagnostic).join('\n') + '\n').toBe(blocks('text')[0]);
   });
 });
+
+describe('native format: empty values', () => {
+  it('`servers:`, `defaults:` or `inputs:` with nothing under them is a warning, not an error', () => {
+    const value = { servers: null, defaults: null };
+    const { config, diagnostics } = readNativeText('servers:\ndefaults:\n', 'mcp.yaml');
+    expect(config.servers).toEqual([]);
+    expect(diagnostics.map((d) => [d.severity, d.kind, d.location?.line])).toEqual([
+      ['warning', 'empty-value', 1],
+      ['warning', 'empty-value', 2],
+    ]);
+    readNativeConfig({ value }, '<inline>');
+    expect(value).toEqual({ servers: null, defaults: null }); // the document is not changed
+  });
+});

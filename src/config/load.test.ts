@@ -5,6 +5,7 @@ import { tempDir } from '../../test/helpers/scratch.js';
 import { ConfigError, formatDiagnostic } from './diagnostics.js';
 import { configSearchPaths, discoverConfigFiles, userConfigDir } from './discover.js';
 import { loadConfig, mergeConfigs, readConfigText, tryLoadConfig } from './load.js';
+import { resolveConfig } from './resolve-config.js';
 
 function write(dir: string, name: string, text: string): string {
   const file = join(dir, name);
@@ -248,5 +249,46 @@ describe('loadConfig', () => {
     using dir = tempDir();
     const result = await loadConfig({ cwd: dir.path, env: { HOME: dir.path } });
     expect(result).toEqual({ config: { servers: [], files: [] }, diagnostics: [] });
+  });
+
+  it('what it loads resolves into host server definitions (expansion happens there, per server)', async () => {
+    using dir = tempDir();
+    const file = write(
+      dir.path,
+      'mcp.yaml',
+      [
+        'servers:',
+        '  files:',
+        '    command: node',
+        "    args: [server.js, '${ROOT:-/srv}']",
+        '    env:',
+        '      TOKEN: ${FILES_TOKEN}',
+        '  search:',
+        '    url: https://search.example/mcp',
+        "    headers: { Authorization: 'Bearer ${SEARCH_TOKEN}' }",
+        '  live:',
+        '    url: wss://live.example/mcp',
+        '  legacy:',
+        '    type: sse',
+        '    url: http://127.0.0.1:9/sse',
+        '  broken:',
+        '    command: node',
+        '    env:',
+        '      KEY: ${UNSET_VARIABLE}',
+        '',
+      ].join('\n'),
+    );
+    const { config, diagnostics } = await loadConfig({ files: [file] });
+    expect(diagnostics).toEqual([]);
+    using resolved = await resolveConfig(config, {
+      env: { FILES_TOKEN: 'files-secret-1234', SEARCH_TOKEN: 'search-secret-5678' },
+      checkFileModes: false,
+    });
+    expect([...resolved.servers.keys()]).toEqual(['files', 'search', 'live', 'legacy']);
+    expect([...resolved.errors.keys()]).toEqual(['broken']);
+    const error = resolved.errors.get('broken')!;
+    expect(error.code).toBe('CONFIG_VARIABLE_UNSET');
+    expect(error.message).toContain('UNSET_VARIABLE');
+    expect(error.message).toContain(file);
   });
 });

@@ -110,4 +110,15 @@ describe('parseConfigText', () => {
       expect(doc.diagnostics.every((d) => d.severity === 'error')).toBe(true);
     }
   });
+
+  it('says to quote a template when one breaks a YAML flow collection', () => {
+    const doc = parseConfigText('args: [a, ${ROOT:-/srv}]\nenv: ${X}\n', 'm.yaml', 'yaml');
+    expect(doc.diagnostics[0]!.message).toMatch(/quote a template: '\$\{VAR\}'\)$/);
+    expect(
+      parseConfigText("args: [a, '${ROOT:-/srv}']\nenv: ${X}\n", 'm.yaml', 'yaml'),
+    ).toMatchObject({
+      value: { args: ['a', '${ROOT:-/srv}'], env: '${X}' },
+      diagnostics: [],
+    });
+  });
 });

@@ -128,7 +128,7 @@ function parseYaml(
       diagnostics.push({
         severity,
         kind: problem.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'syntax-error',
-        message: `YAML: ${firstLine(problem.message)}`,
+        message: `YAML: ${firstLine(problem.message)}${templateHint(text, problem.pos[0])}`,
         location: { file, dialect, path: [], ...at },
       });
     }
@@ -303,4 +303,17 @@ function computeLineStarts(text: string): number[] {
 function firstLine(message: string): string {
   const end = message.indexOf('\n');
   return end === -1 ? message : message.slice(0, end);
+}
+
+/**
+ * `{` and `}` end a flow collection, so `[a, ${X}]` or `{ K: ${X} }` is broken YAML: the usual
+ * cause of a syntax error on a line that holds a template, worth saying so.
+ */
+function templateHint(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const end = text.indexOf('\n', offset);
+  const line = text.slice(start, end === -1 ? undefined : end);
+  return /\$\{/.test(line) && /[[{]/.test(line.replace(/\$\{[^}]*\}/g, ''))
+    ? " (inside [ ] or { }, quote a template: '${VAR}')"
+    : '';
 }

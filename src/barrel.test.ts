@@ -34,4 +34,14 @@ describe('entry points', () => {
     expect([...external].every((s) => s.startsWith('node:') || allowed.has(s))).toBe(true);
     expect(external).toContain('undici');
   });
+
+  it("the config entry uses Node built-ins, the two parsers and the transports' dependencies only", () => {
+    const { external } = importGraph('config.ts');
+    // yaml and jsonc-parser read files; undici, eventsource-parser and ws come with the transports
+    // that resolving a config builds.
+    const allowed = new Set(['yaml', 'jsonc-parser', 'undici', 'eventsource-parser', 'ws']);
+    expect([...external].filter((s) => !s.startsWith('node:') && !allowed.has(s))).toEqual([]);
+    expect(external).toContain('yaml');
+    expect(external).toContain('jsonc-parser');
+  });
 });

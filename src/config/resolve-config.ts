@@ -73,7 +73,7 @@ export interface ResolvedServer {
   diagnostics: ConfigDiagnostic[];
   /** The expanded OAuth settings, for the auth layer (not enumerable: never inspected). */
   oauth: OAuthConfig | undefined;
-  /** Its restart policy (the host applies only the host-wide one for now). */
+  /** Its own restart policy (also in `definition.restart`, over the host-wide one). */
   restart: RestartOptions | undefined;
   /**
    * SHA-256 (hex) of everything that takes effect when the server (re)connects, after expansion
@@ -109,7 +109,7 @@ export async function resolveServer(
       for (const secret of secrets) secret.dispose();
       return transport;
     }
-    const diagnostics = [...argvDiagnostics(server, expanded), ...unappliedSettings(server)];
+    const diagnostics = [...argvDiagnostics(server, expanded)];
     const client = clientOptions(server, options.defaults);
     const toolsTtlMs = server.toolsTtlMs ?? options.defaults?.toolsTtlMs;
     const identity = await serverIdentity(server.name, transport.definition);
@@ -125,6 +125,7 @@ export async function resolveServer(
       ...(server.tools === undefined ? {} : { tools: { ...server.tools } }),
       ...(server.trusted === undefined ? {} : { trusted: server.trusted }),
       ...(toolsTtlMs === undefined ? {} : { toolsTtlMs }),
+      ...(server.restart === undefined ? {} : { restart: { ...server.restart } }),
     };
     const restart = server.restart ?? undefined;
     const fingerprint = await sha256Hex(
@@ -293,19 +294,6 @@ function mergeRetry(
   return { ...defaults, ...own };
 }
 
-function unappliedSettings(server: ServerConfig): ConfigDiagnostic[] {
-  if (server.restart === undefined) return [];
-  return [
-    {
-      severity: 'warning',
-      kind: 'unsupported-setting',
-      message: `server '${server.name}': a per-server restart policy is not applied by McpHost yet; the host-wide defaults.restart is`,
-      server: server.name,
-      location: { ...server.source, path: [...server.source.path, 'restart'] },
-    },
-  ];
-}
-
 export interface ResolveConfigOptions extends Omit<ResolveOptions, 'defaults'> {
   /**
    * Gives `${input:id}` values (asked once per id for the whole config). Default: the
@@ -356,13 +344,6 @@ export async function resolveConfig(
         diagnostics.push(...result.diagnostics);
       }
     }
-    if (config.defaults?.naming !== undefined)
-      diagnostics.push({
-        severity: 'warning',
-        kind: 'unsupported-setting',
-        message:
-          'defaults.naming is not applied by McpHost yet: tools are named mcp__{server}__{tool}',
-      });
     if (options.checkFileModes !== false) diagnostics.push(...(await fileModeDiagnostics(config)));
   } catch (error) {
     for (const server of servers.values()) for (const secret of server.secrets) secret.dispose();

@@ -9,7 +9,7 @@ import { maskConfig, type MaskOptions } from './secrets.js';
 /** The host-wide part of a resolved config: pass it (spread) to `new McpHost(...)`. */
 export type ResolvedHostOptions = Pick<
   McpHostOptions,
-  'restart' | 'health' | 'maxResultBytes' | 'pins'
+  'restart' | 'health' | 'maxResultBytes' | 'pins' | 'naming'
 > & { servers: HostServerDefinition[] };
 
 /**
@@ -47,6 +47,7 @@ export class ResolvedConfig implements Disposable {
       ...(defaults.health === undefined ? {} : { health: defaults.health }),
       ...(defaults.maxResultBytes === undefined ? {} : { maxResultBytes: defaults.maxResultBytes }),
       ...(defaults.pins === undefined ? {} : { pins: defaults.pins }),
+      ...(defaults.naming === undefined ? {} : { naming: { ...defaults.naming } }),
     };
   }
 

@@ -3,6 +3,7 @@ import type { Transport } from '../jsonrpc/transport.js';
 import type { McpClientOptions } from '../client/client-options.js';
 import type { CallToolResult, JsonObject, Tool, ToolAnnotations } from '../protocol/index.js';
 import type { StateStore } from '../state/state-store.js';
+import type { RestartOptions } from './restart-policy.js';
 
 /** One server the host manages. */
 export interface HostServerDefinition {
@@ -36,6 +37,8 @@ export interface HostServerDefinition {
    * are hints from the server, not guarantees.
    */
   trusted?: boolean;
+  /** This server's restart policy, over the host-wide `restart` (field by field). */
+  restart?: RestartOptions;
   /** How long a tool listing is reused when the server gives no hint and no list_changed (ms). */
   toolsTtlMs?: number;
 }

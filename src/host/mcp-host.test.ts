@@ -463,6 +463,19 @@ describe('McpHost', () => {
     expect(h.serverStatus('alpha').state).toBe('ready');
   });
 
+  it('names tools with the configured prefix and separator', async () => {
+    await using _guard = leakGuard();
+    const a = fake('alpha');
+    await using h = await host({
+      servers: [a.definition],
+      naming: { prefix: 'x', separator: '-' },
+    });
+    expect(h.tools().map((t) => t.name)).toEqual(['x-alpha-echo']);
+    expect((await h.callTool('x-alpha-echo', { text: 'n' })).content).toEqual([
+      { type: 'text', text: 'echo:n' },
+    ]);
+  });
+
   it('refuses a server key that cannot namespace tools', async () => {
     await using _guard = leakGuard();
     await using h = await host({});

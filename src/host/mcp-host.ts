@@ -20,7 +20,7 @@ import { HostMetrics, type MetricsSnapshot } from './metrics.js';
 import type { PinEvent, PinPolicy } from './pin-types.js';
 import { quarantinedError } from './quarantined-error.js';
 import { ToolPins } from './tool-pins.js';
-import { serverKeyProblems } from './tool-names.js';
+import { serverKeyProblems, type ToolNamingOptions } from './tool-names.js';
 import { ToolAccess, type AccessDenial } from './tool-filters.js';
 import { MemoryStateStore } from '../state/state-store.js';
 import { applyResultBudget, resultByteLength } from './result-budget.js';
@@ -98,6 +98,11 @@ export interface McpHostOptions extends HostOptions {
   validateArguments?: boolean;
   schemaValidator?: SchemaValidator;
   /**
+   * How MCP tools are named: `prefix` (default `mcp`), `separator` (default `__`), a `format`
+   * function, or `providerSafe: false` to keep names as the format makes them (see ToolNames).
+   */
+  naming?: ToolNamingOptions;
+  /**
    * Tool pinning (rug-pull defence): `trust-on-first-use` (default) pins each server's first
    * listing and quarantines a tool whose definition changes later; `strict` also holds new tools;
    * or a policy object; `false` turns it off. Pins live in `stateStore` (in memory without one).
@@ -133,7 +138,7 @@ export class McpHost implements AsyncDisposable {
   readonly #slots = new Map<string, ServerSlot>();
   /** Servers removed or replaced that are still finishing their calls (see DrainOptions). */
   readonly #retiring = new Set<ServerSlot>();
-  readonly #catalogue = new HostCatalogue();
+  readonly #catalogue: HostCatalogue;
   readonly #validator: SchemaValidator | undefined;
   readonly #statusEmitter = new Emitter<ServerStatus>();
   readonly #toolsEmitter = new Emitter<ToolsChangedEvent>();
@@ -156,6 +161,7 @@ export class McpHost implements AsyncDisposable {
   constructor(options: McpHostOptions = {}) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
+    this.#catalogue = new HostCatalogue(options.naming);
     this.#validator =
       options.validateArguments === false
         ? undefined
@@ -682,9 +688,10 @@ export class McpHost implements AsyncDisposable {
       );
     // A key that cannot namespace tools (empty, too long, containing the separator, or the same
     // as another key once sanitised) is refused here rather than silently offering no tools.
-    const problem = serverKeyProblems([...this.#slots.keys(), definition.name]).find(
-      (p) => p.server === definition.name,
-    );
+    const problem = serverKeyProblems(
+      [...this.#slots.keys(), definition.name],
+      this.#options.naming,
+    ).find((p) => p.server === definition.name);
     if (problem !== undefined)
       throw new McpHostError(
         'INVALID_ARGUMENT',

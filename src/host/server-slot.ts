@@ -113,7 +113,7 @@ export class ServerSlot {
     this.name = definition.name;
     this.definition = definition;
     this.#host = host;
-    this.#policy = new RestartPolicy(host.restart);
+    this.#policy = new RestartPolicy({ ...host.restart, ...definition.restart });
     this.limiter = new CallLimiter(
       definition.name,
       definition.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,

@@ -1,3 +1,4 @@
+import { endpointUrl } from './endpoint-url.js';
 import type { Dispatcher } from 'undici';
 import { addSecret, McpHostError, preview } from '../../errors/index.js';
 import { debugLogger } from '../../internal/debug-logger.js';
@@ -100,22 +101,7 @@ export class StreamableHttpTransport implements Transport {
   constructor(options: StreamableHttpTransportOptions) {
     this.#options = options;
     this.serverName = options.serverName;
-    try {
-      this.url = new URL(options.url);
-    } catch (error) {
-      throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}invalid URL`, { cause: error });
-    }
-    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:')
-      throw new McpHostError(
-        'INVALID_ARGUMENT',
-        `${this.#where()}the URL must be http: or https:, not ${this.url.protocol}`,
-      );
-    // Credentials in the URL would never be sent (nor should they be): say so once, here.
-    if (this.url.username !== '' || this.url.password !== '')
-      throw new McpHostError(
-        'INVALID_ARGUMENT',
-        `${this.#where()}the URL must not carry credentials (user:password@); give them with the auth option`,
-      );
+    this.url = endpointUrl(options.url, this.#where());
     this.#configuredSecrets = registerCredentialValues(this.url, options.headers);
     this.#logger = options.logger ?? debugLogger;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;

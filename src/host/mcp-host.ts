@@ -272,35 +272,25 @@ export class McpHost implements AsyncDisposable {
 
   /** Connects a server now (an idle or lazy one, or one waiting for its next restart). */
   async connectServer(name: string): Promise<ServerStatus> {
-    const slot = this.#slot(name);
-    await slot.connect();
-    return slot.status();
+    return this.#act(name, (slot) => slot.connect());
   }
 
   /** Closes a server's connection but keeps it enabled (`idle`): its next call reconnects it. */
   async disconnectServer(name: string): Promise<ServerStatus> {
-    const slot = this.#slot(name);
-    await slot.disconnect();
-    return slot.status();
+    return this.#act(name, (slot) => slot.disconnect());
   }
 
   async enableServer(name: string): Promise<ServerStatus> {
-    const slot = this.#slot(name);
-    await slot.enable();
-    return slot.status();
+    return this.#act(name, (slot) => slot.enable());
   }
 
   async disableServer(name: string): Promise<ServerStatus> {
-    const slot = this.#slot(name);
-    await slot.disable();
-    return slot.status();
+    return this.#act(name, (slot) => slot.disable());
   }
 
   /** Reconnects a server now: also the way out of `crash_loop`, `failed` and `needs_auth`. */
   async restartServer(name: string): Promise<ServerStatus> {
-    const slot = this.#slot(name);
-    await slot.restart();
-    return slot.status();
+    return this.#act(name, (slot) => slot.restart());
   }
 
   /**
@@ -312,6 +302,12 @@ export class McpHost implements AsyncDisposable {
     for (const slot of this.#slots.values())
       if (slot.tools.length > 0) servers[slot.name] = { tools: structuredClone([...slot.tools]) };
     return { version: 1, servers };
+  }
+
+  async #act(name: string, action: (slot: ServerSlot) => Promise<void>): Promise<ServerStatus> {
+    const slot = this.#slot(name);
+    await action(slot);
+    return slot.status();
   }
 
   /** Every server's status, in registration order. */

@@ -1,24 +1,17 @@
 #!/usr/bin/env node
-/**
- * The `mcp-host` command. This release ships the library's foundation only; the commands
- * (`servers`, `tools`, `call`, `config`, `doctor`, `watch`) arrive with the host and config layers.
- */
-const version = '0.1.0';
-const argv = process.argv.slice(2);
+/** The `mcp-host` command (see README "Command line"). */
+import { CommanderError } from 'commander';
+import { installSignalHandlers } from './command.js';
+import { ExitCode } from './exit-codes.js';
+import { createProgram } from './program.js';
 
-if (argv.includes('--version') || argv.includes('-v')) {
-  process.stdout.write(`mcp-host ${version}\n`);
-} else {
-  process.stdout.write(
-    [
-      `mcp-host ${version}`,
-      '',
-      'This release provides the library (JSON-RPC peer, stdio and in-memory transports).',
-      'The command line (servers, tools, call, config, doctor, watch) is not part of it yet.',
-      '',
-      'Usage: mcp-host --version | --help',
-      '',
-    ].join('\n'),
-  );
-  if (argv.length > 0 && !argv.includes('--help') && !argv.includes('-h')) process.exitCode = 1;
+installSignalHandlers();
+const program = createProgram();
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Help and version exit 0; any other parse error is a usage error (commander printed it).
+    process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  } else throw error;
 }

@@ -1,0 +1,205 @@
+/**
+ * `mcp-host servers [list|status|enable|disable|restart <name>]`: the configured servers.
+ * `list` reads the config only (instant); `status` connects them all at once, each within
+ * `--timeout`, and shows what each is; `enable`/`disable` set `enabled` in the server's own config
+ * file; `restart` connects one server, restarts it and shows its status.
+ */
+import type { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { applyEdits, modify } from 'jsonc-parser';
+import { parseDocument } from 'yaml';
+import { writeConfigFile, type ServerConfig } from '../../config.js';
+import type { ServerStatus } from '../../host/index.js';
+import { action, usageError } from '../command.js';
+import { EMBEDDED_CONFIG_LABEL } from '../default-config.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import type { Column } from '../output.js';
+import { unavailableError, type CliRuntime } from '../runtime.js';
+
+export function registerServers(program: Command): void {
+  const servers = program
+    .command('servers')
+    .description('the configured servers (default: status)')
+    .action(action((cli) => status(cli)));
+  servers
+    .command('list')
+    .description('the servers in the config, without connecting (instant)')
+    .action(action((cli) => list(cli)));
+  servers
+    .command('status')
+    .description('connect every server (within --timeout) and show its state')
+    .action(action((cli) => status(cli)));
+  servers
+    .command('enable <name>')
+    .description("set `enabled: true` in the server's config file")
+    .action(action((cli, [name]) => setEnabled(cli, name!, true)));
+  servers
+    .command('disable <name>')
+    .description("set `enabled: false` in the server's config file")
+    .action(action((cli, [name]) => setEnabled(cli, name!, false)));
+  servers
+    .command('restart <name>')
+    .description('connect a server, restart it and show its status')
+    .action(action((cli, [name]) => restart(cli, name!)));
+}
+
+/** Where a server was configured, as `file:line` (the file's base name on a TTY table). */
+export function sourceOf(server: ServerConfig, short = false): string {
+  const file = server.source.file;
+  const name = short && file !== EMBEDDED_CONFIG_LABEL ? basename(file) : file;
+  return server.source.line === undefined ? name : `${name}:${server.source.line}`;
+}
+
+function transportOf(server: ServerConfig): string {
+  const transport = server.transport as { type?: string; command?: string; url?: string };
+  return transport.command ?? transport.url ?? transport.type ?? '-';
+}
+
+async function list(cli: CliRuntime): Promise<void> {
+  const { config } = await cli.loadConfig();
+  const rows = config.servers.map((server) => ({
+    name: server.name,
+    enabled: server.enabled,
+    transport: (server.transport as { type?: string }).type ?? 'stdio',
+    target: transportOf(server),
+    source: sourceOf(server),
+  }));
+  cli.output.result(rows, () =>
+    cli.output.table(rows, [
+      { header: 'NAME', value: (r) => r.name },
+      { header: 'ENABLED', value: (r) => (r.enabled ? 'yes' : 'no') },
+      { header: 'TRANSPORT', value: (r) => r.transport },
+      { header: 'COMMAND/URL', value: (r) => r.target, maxWidth: 40 },
+      { header: 'SOURCE', value: (r) => shortSource(r.source) },
+    ]),
+  );
+}
+
+function shortSource(source: string): string {
+  return source.startsWith('<') ? source : source.replace(/^.*[\\/]/, '');
+}
+
+interface StatusRow {
+  name: string;
+  state: string;
+  era: string | null;
+  version: string | null;
+  tools: number;
+  pid: number | null;
+  restarts: number;
+  lastError: { code: string; message: string } | null;
+  source: string;
+}
+
+async function status(cli: CliRuntime): Promise<ExitCode> {
+  const { config } = await cli.loadConfig();
+  const { statuses, resolved } = await cli.openHost();
+  const byName = new Map(statuses.map((s) => [s.name, s]));
+  const rows: StatusRow[] = config.servers.map((server) => {
+    const live = byName.get(server.name);
+    const configError = resolved.errors.get(server.name);
+    return toRow(server, live, configError);
+  });
+  cli.output.result(rows, () => cli.output.table(rows, statusColumns(cli)));
+  // Exit 0 when every enabled server is up; otherwise the first failure's code.
+  for (const row of rows) {
+    if (row.state === 'disabled') continue;
+    const error = resolved.errors.get(row.name);
+    if (error !== undefined) return error.code === 'CONFIG_INPUT_REQUIRED' ? 3 : 1;
+    const live = byName.get(row.name);
+    const down = live === undefined ? undefined : unavailableError(live);
+    if (down !== undefined) return down.exitCode;
+  }
+  return ExitCode.ok;
+}
+
+function toRow(
+  server: ServerConfig,
+  live: ServerStatus | undefined,
+  configError: { code: string; message: string } | undefined,
+): StatusRow {
+  const version = live?.serverInfo ? `${live.serverInfo.name}@${live.serverInfo.version}` : null;
+  return {
+    name: server.name,
+    state:
+      configError !== undefined
+        ? 'config_error'
+        : (live?.state ?? (server.enabled ? 'idle' : 'disabled')),
+    era: live?.era ?? null,
+    version,
+    tools: live?.toolCount ?? 0,
+    pid: live?.pid ?? null,
+    restarts: live?.restartCount ?? 0,
+    lastError:
+      configError !== undefined
+        ? { code: configError.code, message: configError.message }
+        : (live?.lastError ?? null),
+    source: sourceOf(server),
+  };
+}
+
+function statusColumns(cli: CliRuntime): Column<StatusRow>[] {
+  return [
+    { header: 'NAME', value: (r) => r.name },
+    {
+      header: 'STATE',
+      value: (r) => r.state,
+      style: (text) =>
+        text === 'ready' ? 'green' : text === 'degraded' || text === 'disabled' ? 'yellow' : 'red',
+    },
+    { header: 'ERA', value: (r) => r.era },
+    { header: 'SERVER', value: (r) => r.version, maxWidth: 32 },
+    { header: 'TOOLS', value: (r) => r.tools },
+    { header: 'PID', value: (r) => r.pid },
+    { header: 'RESTARTS', value: (r) => r.restarts },
+    {
+      header: 'LAST ERROR',
+      value: (r) => (r.lastError === null ? null : `${r.lastError.code}: ${r.lastError.message}`),
+      maxWidth: cli.options.verbose ? undefined : 60,
+    },
+    { header: 'SOURCE', value: (r) => shortSource(r.source) },
+  ];
+}
+
+async function restart(cli: CliRuntime, name: string): Promise<ExitCode> {
+  const server = await cli.server(name);
+  const { host } = await cli.openHost({ servers: [name] });
+  const after = await host.restartServer(name);
+  const row = toRow(server, after, undefined);
+  cli.output.result(row, () => cli.output.table([row], statusColumns(cli)));
+  return unavailableError(after)?.exitCode ?? ExitCode.ok;
+}
+
+async function setEnabled(cli: CliRuntime, name: string, enabled: boolean): Promise<void> {
+  const server = await cli.server(name);
+  const file = server.source.file;
+  if (file === EMBEDDED_CONFIG_LABEL)
+    throw usageError('the embedded demo config cannot be changed: write an mcp.yaml first');
+  if (server.source.dialect !== 'mcp-host')
+    throw new CliError(
+      'CONFIG_READ_ONLY',
+      `${file} is a ${server.source.dialect} file: enable or disable '${name}' there, or import it (mcp-host config import)`,
+      { exitCode: ExitCode.usage, server: name },
+    );
+  const text = await readFile(file, 'utf8');
+  const path = [...server.source.path, 'enabled'];
+  let updated: string;
+  if (/\.jsonc?$/i.test(file)) {
+    updated = applyEdits(
+      text,
+      modify(text, path, enabled, { formattingOptions: { insertSpaces: true, tabSize: 2 } }),
+    );
+  } else {
+    const document = parseDocument(text);
+    document.setIn(path, enabled);
+    updated = document.toString();
+  }
+  if (updated !== text) await writeConfigFile(file, updated, { backup: false });
+  const result = { name, enabled, file, changed: updated !== text };
+  cli.output.result(result, () =>
+    cli.output.line(
+      `${name}: ${enabled ? 'enabled' : 'disabled'}${result.changed ? '' : ' (already)'} in ${file}`,
+    ),
+  );
+}

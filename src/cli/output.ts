@@ -1,0 +1,191 @@
+/**
+ * Everything the CLI writes. Results go to stdout: a table or text for a person, or exactly one
+ * `{"result": ...}` envelope with `--format json`. Errors, notices and the progress line go to
+ * stderr (an error in JSON mode is one line `{"error":{"code","message","server"}}`).
+ *
+ * Colours only when the stream is a TTY and neither `--no-color` nor `NO_COLOR` is set, through
+ * Node's own `util.styleText` (20.12+; plain text on older Node 20). Tables are hand-rolled
+ * aligned columns: no borders (so they grep and cut well when piped), no dependency; widths count
+ * code points, which is right for the names and states shown here.
+ */
+import * as util from 'node:util';
+import { errorJsonOf } from './exit-codes.js';
+
+export type OutputFormat = 'table' | 'json';
+type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan';
+
+export interface OutputOptions {
+  format: OutputFormat;
+  color: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  stdout?: NodeJS.WriteStream | NodeJS.WritableStream;
+  stderr?: NodeJS.WriteStream | NodeJS.WritableStream;
+}
+
+/** A column of a table: its heading and how to read a cell from a row. */
+export interface Column<Row> {
+  header: string;
+  value: (row: Row) => string | number | undefined | null;
+  /** Colour a cell by its text (applied after padding is computed). */
+  style?: (text: string) => Style | undefined;
+  /** Cut cells longer than this (with `…`). */
+  maxWidth?: number;
+}
+
+const styleText = (util as { styleText?: (format: Style, text: string) => string }).styleText;
+
+export class Output {
+  readonly format: OutputFormat;
+  readonly verbose: boolean;
+  readonly quiet: boolean;
+  readonly #stdout: NodeJS.WritableStream;
+  readonly #stderr: NodeJS.WritableStream;
+  readonly #colorOut: boolean;
+  readonly #colorErr: boolean;
+  readonly #progressOn: boolean;
+  #progressShown = false;
+  #resultWritten = false;
+
+  constructor(options: OutputOptions) {
+    this.format = options.format;
+    this.verbose = options.verbose;
+    this.quiet = options.quiet;
+    this.#stdout = options.stdout ?? process.stdout;
+    this.#stderr = options.stderr ?? process.stderr;
+    const tty = (stream: NodeJS.WritableStream) => (stream as NodeJS.WriteStream).isTTY === true;
+    const colour = options.color && styleText !== undefined;
+    this.#colorOut = colour && tty(this.#stdout);
+    this.#colorErr = colour && tty(this.#stderr);
+    this.#progressOn = tty(this.#stderr) && !options.quiet;
+  }
+
+  get json(): boolean {
+    return this.format === 'json';
+  }
+
+  /** Styles text for stdout (a no-op when colours are off). */
+  style(style: Style, text: string): string {
+    return this.#colorOut && styleText !== undefined ? styleText(style, text) : text;
+  }
+
+  #styleErr(style: Style, text: string): string {
+    return this.#colorErr && styleText !== undefined ? styleText(style, text) : text;
+  }
+
+  /**
+   * The command's result: in JSON mode the one envelope `{"result": data}`; otherwise `human()`
+   * is called to print it for a person.
+   */
+  result(data: unknown, human: () => void): void {
+    this.clearProgress();
+    if (this.json) {
+      if (this.#resultWritten) throw new Error('output: a second result in JSON mode');
+      this.#resultWritten = true;
+      this.#stdout.write(`${JSON.stringify({ result: data })}\n`);
+    } else human();
+  }
+
+  /** A line of text on stdout (table mode). */
+  line(text = ''): void {
+    this.clearProgress();
+    this.#stdout.write(`${text}\n`);
+  }
+
+  /** Aligned columns with a heading row, or `empty` when there are no rows. */
+  table<Row>(rows: readonly Row[], columns: readonly Column<Row>[], empty = '(none)'): void {
+    if (rows.length === 0) {
+      this.line(this.style('dim', empty));
+      return;
+    }
+    const cells = rows.map((row) =>
+      columns.map((column) => cut(cellText(column.value(row)), column.maxWidth)),
+    );
+    const widths = columns.map((column, i) =>
+      Math.max(width(column.header), ...cells.map((row) => width(row[i] ?? ''))),
+    );
+    const render = (texts: string[], styles: (Style | undefined)[]) =>
+      texts
+        .map((text, i) => {
+          const last = i === texts.length - 1;
+          const padded = last ? text : text + ' '.repeat((widths[i] ?? 0) - width(text));
+          const style = styles[i];
+          return style === undefined ? padded : this.style(style, padded);
+        })
+        .join('  ')
+        .trimEnd();
+    this.line(
+      render(
+        columns.map((column) => column.header),
+        columns.map(() => 'bold'),
+      ),
+    );
+    for (const row of cells)
+      this.line(
+        render(
+          row,
+          row.map((text, i) => columns[i]?.style?.(text)),
+        ),
+      );
+  }
+
+  /** A notice on stderr (not with --quiet). */
+  notice(text: string): void {
+    if (this.quiet) return;
+    this.clearProgress();
+    this.#stderr.write(`${this.#styleErr('dim', text)}\n`);
+  }
+
+  /** A warning on stderr (not with --quiet). */
+  warn(text: string): void {
+    if (this.quiet) return;
+    this.clearProgress();
+    this.#stderr.write(`${this.#styleErr('yellow', 'warning:')} ${text}\n`);
+  }
+
+  /** Detail for --verbose, on stderr. */
+  debug(text: string): void {
+    if (!this.verbose) return;
+    this.clearProgress();
+    this.#stderr.write(`${this.#styleErr('dim', text)}\n`);
+  }
+
+  /** An error on stderr: one JSON line in JSON mode, `error: message` otherwise. */
+  error(error: unknown): void {
+    this.clearProgress();
+    const json = errorJsonOf(error);
+    if (this.json) {
+      this.#stderr.write(`${JSON.stringify({ error: json })}\n`);
+      return;
+    }
+    const where = json.server === null ? '' : ` [${json.server}]`;
+    this.#stderr.write(`${this.#styleErr('red', 'error:')}${where} ${json.message}\n`);
+  }
+
+  /** A one-line progress message on stderr, rewritten in place; only on a TTY. */
+  progress(text: string): void {
+    if (!this.#progressOn) return;
+    this.#stderr.write(`\r\x1b[2K${this.#styleErr('cyan', '…')} ${text}`);
+    this.#progressShown = true;
+  }
+
+  clearProgress(): void {
+    if (!this.#progressShown) return;
+    this.#progressShown = false;
+    this.#stderr.write('\r\x1b[2K');
+  }
+}
+
+function cellText(value: string | number | undefined | null): string {
+  if (value === undefined || value === null || value === '') return '-';
+  return String(value).replace(/\s+/g, ' ');
+}
+
+function width(text: string): number {
+  return [...text].length;
+}
+
+function cut(text: string, max: number | undefined): string {
+  if (max === undefined || width(text) <= max) return text;
+  return `${[...text].slice(0, max - 1).join('')}…`;
+}

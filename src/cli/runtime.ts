@@ -1,0 +1,208 @@
+/**
+ * What a command runs on: its global options, the output layer, the config (explicit `--config`
+ * files, else the discovered ones, else the embedded default) and an `McpHost` over it, closed
+ * gracefully at the end or on SIGINT/SIGTERM.
+ */
+import {
+  chainInputProviders,
+  discoverConfigFiles,
+  envInputProvider,
+  formatDiagnostic,
+  readConfigText,
+  resolveConfig,
+  tryLoadConfig,
+  ttyInputProvider,
+  type ConfigDiagnostic,
+  type McpConfig,
+  type ResolvedConfig,
+  type ServerConfig,
+} from '../config.js';
+import { McpHost, type ServerStatus } from '../host/index.js';
+import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import type { GlobalOptions } from './global-options.js';
+import { Output } from './output.js';
+
+export interface LoadedCliConfig {
+  config: McpConfig;
+  diagnostics: ConfigDiagnostic[];
+  /** True when no config file was found and the demo config is used. */
+  embedded: boolean;
+}
+
+export interface OpenHostOptions {
+  /** Start only these servers (default all); an unknown name is a usage error. */
+  servers?: readonly string[];
+  /** Connect them (default true); false gives a host whose servers are idle. */
+  start?: boolean;
+}
+
+export interface OpenedHost {
+  host: McpHost;
+  resolved: ResolvedConfig;
+  loaded: LoadedCliConfig;
+  /** The status of each started server once connected (or the timeout passed). */
+  statuses: ServerStatus[];
+}
+
+/** One run of one command. */
+export class CliRuntime {
+  readonly options: GlobalOptions;
+  readonly output: Output;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly #cleanups: Array<() => Promise<void>> = [];
+  #loaded: Promise<LoadedCliConfig> | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: GlobalOptions, env = process.env, cwd = process.cwd()) {
+    this.options = options;
+    this.env = env;
+    this.cwd = cwd;
+    this.output = new Output({
+      format: options.format,
+      color: options.color,
+      verbose: options.verbose,
+      quiet: options.quiet,
+    });
+  }
+
+  /** The merged config; file-level errors are a usage error (exit 1) listing every diagnostic. */
+  loadConfig(): Promise<LoadedCliConfig> {
+    this.#loaded ??= this.#load();
+    return this.#loaded;
+  }
+
+  async #load(): Promise<LoadedCliConfig> {
+    const explicit = this.options.config;
+    const files = explicit.length > 0 ? explicit : await discoverConfigFiles(this.cwd, this.env);
+    if (files.length === 0) {
+      const embedded = await createEmbeddedConfig();
+      this.#cleanups.push(() => embedded.cleanup());
+      this.output.notice(
+        'mcp-host: no config file found (mcp.yaml, mcp.json, .mcp.json or --config): using the embedded demo (everything, filesystem, memory)',
+      );
+      const read = readConfigText(embedded.text, EMBEDDED_CONFIG_LABEL, { dialect: 'mcp-host' });
+      return { config: read.config, diagnostics: read.diagnostics, embedded: true };
+    }
+    const { config, diagnostics } = await tryLoadConfig({ files, cwd: this.cwd, env: this.env });
+    for (const diagnostic of diagnostics)
+      if (diagnostic.severity === 'warning') this.output.debug(formatDiagnostic(diagnostic));
+    if (config === undefined) {
+      const errors = diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
+      throw new CliError('CONFIG_INVALID', errors.join('\n'), { exitCode: ExitCode.usage });
+    }
+    return { config, diagnostics, embedded: false };
+  }
+
+  /** A configured server by name, or a usage error listing the names there are. */
+  async server(name: string): Promise<ServerConfig> {
+    const { config } = await this.loadConfig();
+    const server = config.servers.find((s) => s.name === name);
+    if (server === undefined)
+      throw new CliError(
+        'SERVER_NOT_FOUND',
+        `no server is named '${name}' (configured: ${config.servers.map((s) => s.name).join(', ') || 'none'})`,
+        { exitCode: ExitCode.usage, server: name },
+      );
+    return server;
+  }
+
+  /**
+   * Resolves the config and opens a host over it, connecting the servers (or the ones named)
+   * with a progress line on a TTY, each within `--timeout`. A server named here that could not
+   * be resolved (unset variable, input required) fails the command with its error.
+   */
+  async openHost(options: OpenHostOptions = {}): Promise<OpenedHost> {
+    const loaded = await this.loadConfig();
+    for (const name of options.servers ?? []) await this.server(name);
+    const wanted = options.servers === undefined ? undefined : new Set(options.servers);
+    const config: McpConfig =
+      wanted === undefined
+        ? loaded.config
+        : { ...loaded.config, servers: loaded.config.servers.filter((s) => wanted.has(s.name)) };
+    const resolved = await resolveConfig(config, {
+      env: this.env,
+      cwd: this.cwd,
+      inputs: chainInputProviders(envInputProvider({ env: this.env }), ttyInputProvider()),
+    });
+    this.#cleanups.push(() => Promise.resolve(resolved.dispose()));
+    for (const diagnostic of resolved.diagnostics)
+      if (diagnostic.severity === 'warning') this.output.debug(formatDiagnostic(diagnostic));
+    if (wanted !== undefined) for (const [, error] of resolved.errors) throw error;
+    const timeoutMs = this.options.timeoutMs;
+    const host = new McpHost({
+      ...resolved.host,
+      // A one-shot command reports a server that is down; it does not wait for restarts.
+      restart: { ...resolved.host.restart, enabled: false },
+      servers: resolved.host.servers.map((definition) => ({
+        ...definition,
+        restart: { ...definition.restart, enabled: false },
+        client: { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, ...definition.client },
+      })),
+      callTimeoutMs: timeoutMs,
+    });
+    this.#cleanups.push(() => host.close());
+    const statuses = options.start === false ? host.status() : await this.#start(host, timeoutMs);
+    return { host, resolved, loaded, statuses };
+  }
+
+  async #start(host: McpHost, timeoutMs: number): Promise<ServerStatus[]> {
+    const pending = new Set(host.status().map((s) => s.name));
+    const total = pending.size;
+    const show = () =>
+      this.output.progress(
+        `connecting ${total - pending.size}/${total} servers: ${[...pending].join(', ')}`,
+      );
+    const listener = host.onServerStatus((status) => {
+      if (status.state !== 'connecting' && status.state !== 'idle') pending.delete(status.name);
+      if (pending.size > 0) show();
+    });
+    if (total > 0) show();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        host.start(),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, timeoutMs);
+          timer.unref();
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      listener.dispose();
+      this.output.clearProgress();
+    }
+    return host.status();
+  }
+
+  /** Closes every host and removes the demo's scratch files (idempotent). */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      for (const cleanup of this.#cleanups.splice(0).reverse()) {
+        try {
+          await cleanup();
+        } catch (error) {
+          this.output.debug(`cleanup failed: ${String(error)}`);
+        }
+      }
+    })();
+    return this.#closing;
+  }
+}
+
+/** The error of a server that did not come up (for exit code 4 or 3), or undefined if it is up. */
+export function unavailableError(status: ServerStatus): CliError | undefined {
+  if (status.state === 'ready' || status.state === 'degraded') return undefined;
+  const reason = status.lastError
+    ? `${status.lastError.code}: ${status.lastError.message}`
+    : `still ${status.state}`;
+  return new CliError(
+    status.lastError?.code ?? 'SERVER_UNAVAILABLE',
+    `server '${status.name}' is ${status.state} (${reason})`,
+    {
+      exitCode: status.state === 'needs_auth' ? ExitCode.authRequired : ExitCode.unreachable,
+      server: status.name,
+    },
+  );
+}

@@ -54,6 +54,24 @@ describe('documentation examples', () => {
     }
   });
 
+  it("the README's host example runs against the built package with two official servers", async () => {
+    await using _guard = leakGuard();
+    const code = codeBlockAfter(readFileSync(`${root}README.md`, 'utf8'), '### Many servers');
+    const file = `${root}test/.readme-host-example-${process.pid}.mts`;
+    writeFileSync(file, code);
+    try {
+      const { stdout, stderr, code: exitCode } = await runTs(file, 60_000);
+      expect(stderr.replace(/^npm warn .*\n/gm, '')).toBe('');
+      expect(exitCode).toBe(0);
+      expect(stdout).toContain('everything: ready, memory: ready');
+      expect(stdout).toContain('true true');
+      expect(stdout).toContain('Echo: hi');
+      expect(stdout).toMatch(/^1$/m);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
   it('the quick start (npm start) talks to the official everything server and closes', async () => {
     await using _guard = leakGuard();
     const { stdout, code } = await runTs('examples/quickstart.ts', 60_000);

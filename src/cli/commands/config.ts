@@ -1,0 +1,129 @@
+/**
+ * `mcp-host config validate [files] | show [--show-secrets] | import --from <tool> [file] |
+ * print --for <dialect>`: the config files, checked, merged, converted (see config-tasks.ts).
+ */
+import { Option, type Command } from 'commander';
+import { isForeignDialect, type ConfigDialect } from '../../config.js';
+import { action, usageError } from '../command.js';
+import {
+  importConfigFile,
+  importDialects,
+  printConfigFor,
+  printDialects,
+  showConfig,
+  validateConfig,
+  type CliDiagnostic,
+} from '../config-tasks.js';
+import { ExitCode } from '../exit-codes.js';
+import type { CliRuntime } from '../runtime.js';
+
+export function registerConfig(program: Command): void {
+  const config = program
+    .command('config')
+    .description('check, show, import and convert config files');
+  config
+    .command('validate [files...]')
+    .description(
+      'check config files (default: --config, else the discovered ones); exit 1 on errors',
+    )
+    .action(action((cli, files) => validate(cli, files)));
+  config
+    .command('show')
+    .description('the merged config as mcp.yaml, secrets masked')
+    .option('--show-secrets', 'show secret values as written (the output then holds secrets)')
+    .action(action<{ showSecrets?: boolean }>((cli, _args, options) => show(cli, options)));
+  config
+    .command('import [file]')
+    .description("another tool's config as mcp.yaml (a backup of an existing one is kept)")
+    .addOption(
+      new Option('--from <tool>', 'the tool the file comes from')
+        .choices(importDialects)
+        .makeOptionMandatory(),
+    )
+    .option('-o, --out <file>', 'where to write (default ./mcp.yaml; a .json name writes JSON)')
+    .option('--dry-run', 'print the result instead of writing it')
+    .action(
+      action<{ from: string; out?: string; dryRun?: boolean }>((cli, [file], options) =>
+        importCommand(cli, file, options),
+      ),
+    );
+  config
+    .command('print')
+    .description("the merged config in another tool's format")
+    .addOption(
+      new Option('--for <dialect>', 'the target format')
+        .choices(printDialects)
+        .makeOptionMandatory(),
+    )
+    .action(action<{ for: string }>((cli, _args, options) => print(cli, options.for)));
+}
+
+function reportDiagnostics(cli: CliRuntime, diagnostics: readonly CliDiagnostic[]): void {
+  for (const d of diagnostics) if (!cli.output.json) cli.output.warn(d.text);
+}
+
+async function validate(cli: CliRuntime, files: string[]): Promise<ExitCode> {
+  const explicit = files.length > 0 ? files : cli.options.config;
+  const result = await validateConfig(explicit, { cwd: cli.cwd, env: cli.env });
+  if (result.files.length === 0)
+    throw usageError('no config file found (mcp.yaml, mcp.json, .mcp.json): give one');
+  cli.output.result(result, () => {
+    for (const d of result.diagnostics) {
+      const text = d.text.replace(/\b(error|warning):/, (word) =>
+        cli.output.style(d.severity === 'error' ? 'red' : 'yellow', word),
+      );
+      cli.output.line(text);
+    }
+    const summary = `${result.files.length} file${result.files.length === 1 ? '' : 's'}, ${result.servers.length} server${result.servers.length === 1 ? '' : 's'}: ${result.errors} error${result.errors === 1 ? '' : 's'}, ${result.warnings} warning${result.warnings === 1 ? '' : 's'}`;
+    cli.output.line(cli.output.style(result.valid ? 'green' : 'red', summary));
+  });
+  return result.valid ? ExitCode.ok : ExitCode.usage;
+}
+
+async function show(cli: CliRuntime, options: { showSecrets?: boolean }): Promise<void> {
+  const { config } = await cli.loadConfig();
+  const shown = showConfig(config, { reveal: options.showSecrets === true });
+  if (options.showSecrets === true) cli.output.warn('--show-secrets: the output holds secrets');
+  cli.output.result(shown.config, () => process.stdout.write(shown.text));
+}
+
+async function importCommand(
+  cli: CliRuntime,
+  file: string | undefined,
+  options: { from: string; out?: string; dryRun?: boolean },
+): Promise<ExitCode> {
+  const from = options.from as ConfigDialect;
+  if (!isForeignDialect(from))
+    throw usageError(`--from must be one of ${importDialects.join(', ')}`);
+  const result = await importConfigFile({
+    from,
+    ...(file === undefined ? {} : { file }),
+    ...(options.out === undefined ? {} : { out: options.out }),
+    format: options.out?.toLowerCase().endsWith('.json') === true ? 'json' : 'yaml',
+    dryRun: options.dryRun === true,
+    cwd: cli.cwd,
+    env: cli.env,
+  }).catch((error: unknown) => {
+    throw usageError(error instanceof Error ? error.message : String(error));
+  });
+  reportDiagnostics(cli, result.diagnostics);
+  cli.output.result(result, () => {
+    if (options.dryRun === true) {
+      process.stdout.write(result.text);
+      return;
+    }
+    cli.output.line(
+      `imported ${result.servers.length} server${result.servers.length === 1 ? '' : 's'} (${result.servers.join(', ')}) from ${result.source} into ${result.written ?? ''}${result.backup === undefined ? '' : ` (old file kept as ${result.backup})`}`,
+    );
+  });
+  return ExitCode.ok;
+}
+
+async function print(cli: CliRuntime, dialect: string): Promise<void> {
+  const { config } = await cli.loadConfig();
+  if (!(printDialects as string[]).includes(dialect))
+    throw usageError(`--for must be one of ${printDialects.join(', ')}`);
+  const result = printConfigFor(config, dialect as ConfigDialect);
+  reportDiagnostics(cli, result.diagnostics);
+  cli.output.result(result, () => process.stdout.write(result.text));
+}

@@ -1,0 +1,47 @@
+/**
+ * `mcp-host doctor [servers...]`: checks each server and says what to do about each problem
+ * (see ../doctor.ts). Exit code: the worst finding's (1 config, 3 auth or input, 4 unreachable).
+ */
+import type { Command } from 'commander';
+import { action } from '../command.js';
+import { renderDoctor, runDoctor } from '../doctor.js';
+import type { ExitCode } from '../exit-codes.js';
+import type { CliRuntime } from '../runtime.js';
+
+export function registerDoctor(program: Command): void {
+  program
+    .command('doctor [servers...]')
+    .description(
+      'check each server (command, variables, handshake, tools, auth) and say what to fix',
+    )
+    .action(action((cli, servers) => doctor(cli, servers)));
+}
+
+async function doctor(cli: CliRuntime, servers: string[]): Promise<ExitCode> {
+  const { config, diagnostics } = await cli.loadConfig();
+  for (const name of servers) await cli.server(name);
+  const pending = new Set<string>();
+  const report = await runDoctor(config, {
+    env: cli.env,
+    timeoutMs: cli.options.timeoutMs,
+    diagnostics,
+    ...(servers.length === 0 ? {} : { only: servers }),
+    onCheck: (server, finding) => {
+      if (finding === undefined) pending.add(server);
+      else pending.delete(server);
+      if (pending.size > 0) cli.output.progress(`checking ${[...pending].join(', ')}`);
+    },
+  });
+  cli.output.clearProgress();
+  cli.output.result(report, () =>
+    cli.output.line(
+      renderDoctor(report, {
+        ok: (s) => cli.output.style('green', s),
+        warn: (s) => cli.output.style('yellow', s),
+        bad: (s) => cli.output.style('red', s),
+        dim: (s) => cli.output.style('dim', s),
+      }),
+    ),
+  );
+  return report.exitCode as ExitCode;
+}

@@ -1,0 +1,50 @@
+/**
+ * `mcp-host watch [servers...]`: opens the servers and prints every host event (server states,
+ * tool list changes, tool calls made through this host) as it happens, until SIGINT or SIGTERM,
+ * which close the servers. A line per event for a person; NDJSON with `--format json`.
+ */
+import type { Command } from 'commander';
+import { action } from '../command.js';
+import type { CliRuntime } from '../runtime.js';
+import { formatWatchEvent, snapshotEvents, watchHost, type WatchEvent } from '../watch-events.js';
+
+export function registerWatch(program: Command): void {
+  program
+    .command('watch [servers...]')
+    .description(
+      'a live view of server states and tool calls until Ctrl-C (NDJSON with --format json)',
+    )
+    .action(action((cli, servers) => watch(cli, servers)));
+}
+
+async function watch(cli: CliRuntime, servers: string[]): Promise<void> {
+  const { host } = await cli.openHost({
+    ...(servers.length === 0 ? {} : { servers }),
+    start: false,
+  });
+  const print = (event: WatchEvent) =>
+    cli.output.line(
+      cli.output.json
+        ? JSON.stringify(event)
+        : formatWatchEvent(event, (style, text) => cli.output.style(style, text)),
+    );
+  for (const event of snapshotEvents(host)) print(event);
+  const subscription = watchHost(host, print);
+  const stopped = new Promise<void>((resolve) => {
+    // Keeps the process alive (with no server running there is nothing else) until a signal.
+    const keepAlive = setInterval(() => {}, 1 << 30);
+    const stop = () => {
+      clearInterval(keepAlive);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  if (!cli.output.json) cli.output.notice('watching; Ctrl-C to stop');
+  try {
+    await host.start();
+    await stopped;
+  } finally {
+    subscription.dispose();
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * `mcp-host completion bash|zsh|fish`: shell completion scripts. Commands and their options are
+ * written into the script when it is generated (from the program itself, so they never drift);
+ * server and tool names are asked of mcp-host at completion time through the hidden
+ * `mcp-host __complete servers|tools` (servers from the config only: instant; tools connect to
+ * the servers, each within 3 s, so they take a moment). The current `--config` is not seen.
+ */
+import type { Command } from 'commander';
+
+export const completionShells = ['bash', 'zsh', 'fish'] as const;
+export type CompletionShell = (typeof completionShells)[number];
+
+/** What the script needs to know: each command path and its options. */
+export interface CompletionTree {
+  /** Top-level command names. */
+  commands: string[];
+  /** Subcommands by parent (`servers` → `list status …`). */
+  subcommands: Record<string, string[]>;
+  /** Global options. */
+  options: string[];
+  /** Commands whose first argument is a server name. */
+  serverCommands: string[];
+  /** Commands whose first argument is a tool (`server/tool`). */
+  toolCommands: string[];
+}
+
+const SERVER_ARGUMENT = new Set(['tools', 'inspect', 'resources', 'prompts', 'doctor', 'watch']);
+const SERVER_SUBCOMMAND = new Set(['enable', 'disable', 'restart']);
+const TOOL_ARGUMENT = new Set(['call']);
+
+export function completionTree(program: Command): CompletionTree {
+  const visible = (c: Command) => !c.name().startsWith('_');
+  const commands = program.commands.filter(visible);
+  const subcommands: Record<string, string[]> = {};
+  for (const c of commands) {
+    const subs = c.commands.filter(visible).map((s) => s.name());
+    if (subs.length > 0) subcommands[c.name()] = subs;
+  }
+  const options = program.options.flatMap((o) => [o.long, o.short]).filter((o) => o !== undefined);
+  const names = commands.map((c) => c.name());
+  return {
+    commands: names,
+    subcommands,
+    options: [...options, '--help'],
+    serverCommands: [
+      ...names.filter((n) => SERVER_ARGUMENT.has(n)),
+      ...Object.entries(subcommands).flatMap(([parent, subs]) =>
+        subs.filter((s) => SERVER_SUBCOMMAND.has(s)).map((s) => `${parent} ${s}`),
+      ),
+    ],
+    toolCommands: names.filter((n) => TOOL_ARGUMENT.has(n)),
+  };
+}
+
+export function completionScript(
+  shell: CompletionShell,
+  tree: CompletionTree,
+  bin = 'mcp-host',
+): string {
+  switch (shell) {
+    case 'bash':
+      return bashScript(tree, bin);
+    case 'zsh':
+      return zshScript(tree, bin);
+    case 'fish':
+      return fishScript(tree, bin);
+  }
+}
+
+function bashScript(tree: CompletionTree, bin: string): string {
+  const fn = `_${bin.replace(/[^A-Za-z0-9]/g, '_')}_complete`;
+  const subs = Object.entries(tree.subcommands)
+    .map(([parent, list]) => `    ${parent}) subs="${list.join(' ')}" ;;`)
+    .join('\n');
+  return `# ${bin} completion for bash. Install: ${bin} completion bash > ~/.local/share/bash-completion/completions/${bin}
+# (or: source <(${bin} completion bash) in ~/.bashrc)
+${fn}() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" cmd="" sub="" i w
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    w="\${COMP_WORDS[i]}"
+    case "$w" in -*) continue ;; esac
+    if [[ -z "$cmd" ]]; then cmd="$w"; elif [[ -z "$sub" ]]; then sub="$w"; fi
+  done
+  if [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "${tree.options.join(' ')}" -- "$cur")); return
+  fi
+  if [[ -z "$cmd" ]]; then
+    COMPREPLY=($(compgen -W "${tree.commands.join(' ')}" -- "$cur")); return
+  fi
+  local subs=""
+  case "$cmd" in
+${subs}
+  esac
+  if [[ -n "$subs" && -z "$sub" ]]; then
+    COMPREPLY=($(compgen -W "$subs" -- "$cur")); return
+  fi
+  case "$cmd $sub" in
+${tree.serverCommands.map((c) => `    "${c.includes(' ') ? c : `${c} `}"*) COMPREPLY=($(compgen -W "$(${bin} __complete servers 2>/dev/null)" -- "$cur")) ;;`).join('\n')}
+${tree.toolCommands.map((c) => `    "${c} "*) COMPREPLY=($(compgen -W "$(${bin} __complete tools 2>/dev/null)" -- "$cur")) ;;`).join('\n')}
+  esac
+}
+complete -o default -F ${fn} ${bin}
+`;
+}
+
+function zshScript(tree: CompletionTree, bin: string): string {
+  const subs = Object.entries(tree.subcommands)
+    .map(([parent, list]) => `      ${parent}) compadd -- ${list.join(' ')} ;;`)
+    .join('\n');
+  const servers = tree.serverCommands.filter((c) => !c.includes(' '));
+  const serverSubs = tree.serverCommands.filter((c) => c.includes(' '));
+  return `#compdef ${bin}
+# ${bin} completion for zsh. Install: ${bin} completion zsh > "\${fpath[1]}/_${bin}" (or: source <(${bin} completion zsh))
+_${bin.replace(/[^A-Za-z0-9]/g, '_')}() {
+  local -a words_; words_=(\${words[2,CURRENT-1]:#-*})
+  if [[ "$PREFIX" == -* ]]; then compadd -- ${tree.options.join(' ')}; return; fi
+  if (( \${#words_} == 0 )); then compadd -- ${tree.commands.join(' ')}; return; fi
+  local cmd="\${words_[1]}" sub="\${words_[2]}"
+  if (( \${#words_} == 1 )); then
+    case "$cmd" in
+${subs}
+${servers.map((c) => `      ${c}) compadd -- \${(f)"$(${bin} __complete servers 2>/dev/null)"} ;;`).join('\n')}
+${tree.toolCommands.map((c) => `      ${c}) compadd -- \${(f)"$(${bin} __complete tools 2>/dev/null)"} ;;`).join('\n')}
+    esac
+    return
+  fi
+  case "$cmd $sub" in
+${serverSubs.map((c) => `    "${c}") compadd -- \${(f)"$(${bin} __complete servers 2>/dev/null)"} ;;`).join('\n')}
+  esac
+}
+compdef _${bin.replace(/[^A-Za-z0-9]/g, '_')} ${bin}
+`;
+}
+
+function fishScript(tree: CompletionTree, bin: string): string {
+  const lines = [
+    `# ${bin} completion for fish. Install: ${bin} completion fish > ~/.config/fish/completions/${bin}.fish`,
+    `complete -c ${bin} -f`,
+    `complete -c ${bin} -n __fish_use_subcommand -a '${tree.commands.join(' ')}'`,
+  ];
+  for (const [parent, list] of Object.entries(tree.subcommands))
+    lines.push(
+      `complete -c ${bin} -n '__fish_seen_subcommand_from ${parent}; and not __fish_seen_subcommand_from ${list.join(' ')}' -a '${list.join(' ')}'`,
+    );
+  for (const c of tree.serverCommands) {
+    const [parent, sub] = c.split(' ');
+    const condition =
+      sub === undefined
+        ? `__fish_seen_subcommand_from ${parent}`
+        : `__fish_seen_subcommand_from ${parent}; and __fish_seen_subcommand_from ${sub}`;
+    lines.push(`complete -c ${bin} -n '${condition}' -a '(${bin} __complete servers 2>/dev/null)'`);
+  }
+  for (const c of tree.toolCommands)
+    lines.push(
+      `complete -c ${bin} -n '__fish_seen_subcommand_from ${c}' -a '(${bin} __complete tools 2>/dev/null)'`,
+    );
+  for (const option of tree.options)
+    if (option.startsWith('--')) lines.push(`complete -c ${bin} -l ${option.slice(2)}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -3,16 +3,16 @@
  * the program. Order here is the order in `--help`.
  */
 import type { CommandGroup } from '../command.js';
-import { registerCompletion } from './completion.js';
-import { registerConfig } from './config.js';
-import { registerDoctor } from './doctor.js';
+import { registerCall } from './call.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
 import { registerServers } from './servers.js';
-import { registerWatch } from './watch.js';
+import { registerTools } from './tools.js';
 
 export const commandGroups: readonly CommandGroup[] = [
   registerServers,
-  registerConfig,
-  registerDoctor,
-  registerWatch,
-  registerCompletion,
+  registerTools,
+  registerCall,
+  registerResources,
+  registerPrompts,
 ];

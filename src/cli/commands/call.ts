@@ -1,0 +1,119 @@
+/**
+ * `mcp-host call <server>/<tool> | <exposed_name> [-]`: calls one tool with arguments from
+ * `--args '<json>'`, JSON on stdin (`-` or `--args -`) and `--arg key=value` (coerced by the tool's
+ * input schema, see tool-arguments.ts). Prints the content for a person, or with `--raw` (and in
+ * JSON mode) the whole result. A result with `isError: true` is printed, then exits 5.
+ */
+import type { Command } from 'commander';
+import type { HostTool, McpHost } from '../../host/index.js';
+import type { JsonObject } from '../../jsonrpc/index.js';
+import { action, usageError } from '../command.js';
+import { toolResultLines } from '../content.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { unavailableError, type CliRuntime } from '../runtime.js';
+import { parseArgPairs, parseArgsJson, readStdin } from '../tool-arguments.js';
+import { findTool, splitTarget } from './tools.js';
+
+interface CallOptions {
+  args?: string;
+  arg?: string[];
+  raw?: boolean;
+}
+
+export function registerCall(program: Command): void {
+  program
+    .command('call <tool> [stdin]')
+    .description(
+      "call a tool: <server>/<tool> or its exposed name; '-' reads JSON arguments from stdin",
+    )
+    .option('--args <json>', "the arguments as a JSON object ('-': from stdin)")
+    .option(
+      '--arg <key=value>',
+      "one argument, typed by the tool's schema (repeatable)",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--raw', 'print the whole result as JSON')
+    .action(
+      action<CallOptions>((cli, [target, stdin], options) => call(cli, target!, stdin, options)),
+    );
+}
+
+async function call(
+  cli: CliRuntime,
+  target: string,
+  stdin: string | undefined,
+  options: CallOptions,
+): Promise<ExitCode> {
+  if (stdin !== undefined && stdin !== '-')
+    throw usageError(`unexpected argument '${stdin}' (only '-', for JSON on stdin)`);
+  const fromStdin = stdin === '-' || options.args === '-';
+  // Read stdin before any server starts (a server must not see our stdin).
+  let args: JsonObject = fromStdin ? parseArgsJson(await readStdin(), 'stdin') : {};
+  if (options.args !== undefined && options.args !== '-')
+    args = { ...args, ...parseArgsJson(options.args, '--args') };
+
+  const { server, tool: toolName } = splitTarget(target);
+  let tool: HostTool;
+  if (toolName !== undefined) {
+    const { host, statuses } = await cli.openHost({ servers: [server] });
+    const down = unavailableError(statuses[0]!);
+    if (down !== undefined) throw down;
+    tool = findTool(host, server, toolName);
+    return run(cli, host, tool, args, options);
+  }
+  const { host, statuses } = await cli.openHost();
+  const found = host.tools().find((t) => t.name === target);
+  if (found === undefined) {
+    for (const status of statuses) {
+      const down = unavailableError(status);
+      if (down !== undefined && status.state !== 'disabled') cli.output.warn(down.message);
+    }
+    throw new CliError(
+      'TOOL_NOT_FOUND',
+      `no tool is named '${target}' (write <server>/<tool>, or see mcp-host tools)`,
+      { exitCode: ExitCode.toolError },
+    );
+  }
+  return run(cli, host, found, args, options);
+}
+
+async function run(
+  cli: CliRuntime,
+  host: McpHost,
+  tool: HostTool,
+  args: JsonObject,
+  options: CallOptions,
+): Promise<ExitCode> {
+  const all = { ...args, ...parseArgPairs(options.arg ?? [], tool.inputSchema) };
+  cli.output.debug(`calling ${tool.name} with ${JSON.stringify(Object.keys(all))}`);
+  const result = await host.callTool(tool.name, all, {
+    onProgress: (progress) => {
+      const {
+        progress: done,
+        total,
+        message,
+      } = progress as {
+        progress: number;
+        total?: number;
+        message?: string;
+      };
+      cli.output.progress(
+        `${tool.originalName}: ${total === undefined ? done : `${done}/${total}`}${message ? ` ${message}` : ''}`,
+      );
+    },
+  });
+  cli.output.result(result, () => {
+    if (options.raw === true) cli.output.line(JSON.stringify(result, null, 2));
+    else for (const line of toolResultLines(result)) cli.output.line(line);
+  });
+  if (result.isError === true) {
+    cli.output.error(
+      new CliError('TOOL_ERROR', `tool '${tool.originalName}' returned an error`, {
+        exitCode: ExitCode.toolError,
+        server: tool.server,
+      }),
+    );
+    return ExitCode.toolError;
+  }
+  return ExitCode.ok;
+}

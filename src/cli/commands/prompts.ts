@@ -1,0 +1,85 @@
+/**
+ * `mcp-host prompts [server]`: the prompts of every server (or one), with their arguments;
+ * `mcp-host prompt <name> --arg k=v`: one prompt's messages (`<server>/<prompt>` or its exposed name).
+ */
+import type { Command } from 'commander';
+import { action, usageError } from '../command.js';
+import { promptLines } from '../content.js';
+import { ExitCode } from '../exit-codes.js';
+import { unavailableError, type CliRuntime } from '../runtime.js';
+import { splitTarget } from './tools.js';
+
+export function registerPrompts(program: Command): void {
+  program
+    .command('prompts [server]')
+    .description('the prompts of every server (or one)')
+    .action(action((cli, [server]) => prompts(cli, server)));
+  program
+    .command('prompt <name>')
+    .description('get a prompt: <server>/<prompt> or its exposed name')
+    .option(
+      '--arg <key=value>',
+      'one argument (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .action(
+      action<{ arg?: string[] }>((cli, [name], options) => prompt(cli, name!, options.arg ?? [])),
+    );
+}
+
+async function prompts(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
+  const { host, statuses } = await cli.openHost(server === undefined ? {} : { servers: [server] });
+  if (server !== undefined) {
+    const down = unavailableError(statuses[0]!);
+    if (down !== undefined) throw down;
+  }
+  const rows = (await host.prompts()).map((p) => ({
+    name: p.name,
+    server: p.server,
+    originalName: p.originalName,
+    description: p.description ?? null,
+    arguments: p.arguments ?? [],
+  }));
+  cli.output.result(rows, () =>
+    cli.output.table(
+      rows,
+      [
+        { header: 'SERVER', value: (r) => r.server },
+        { header: 'PROMPT', value: (r) => r.originalName },
+        { header: 'EXPOSED AS', value: (r) => r.name },
+        {
+          header: 'ARGUMENTS',
+          value: (r) => r.arguments.map((a) => `${a.name}${a.required ? '' : '?'}`).join(' '),
+          maxWidth: 40,
+        },
+        { header: 'DESCRIPTION', value: (r) => r.description, maxWidth: 50 },
+      ],
+      'no prompts',
+    ),
+  );
+  return ExitCode.ok;
+}
+
+async function prompt(cli: CliRuntime, name: string, pairs: string[]): Promise<ExitCode> {
+  const args: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw usageError(`--arg '${pair}' is not key=value`);
+    args[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  const { server, tool: promptName } = splitTarget(name);
+  const opened = await cli.openHost(promptName === undefined ? {} : { servers: [server] });
+  let exposed = name;
+  if (promptName !== undefined) {
+    const down = unavailableError(opened.statuses[0]!);
+    if (down !== undefined) throw down;
+    const listed = await opened.host.prompts();
+    exposed =
+      listed.find((p) => p.server === server && p.originalName === promptName)?.name ?? name;
+  }
+  const result = await opened.host.getPrompt(exposed, args);
+  cli.output.result(result, () => {
+    for (const line of promptLines(result)) cli.output.line(line);
+  });
+  return ExitCode.ok;
+}

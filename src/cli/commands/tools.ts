@@ -1,0 +1,160 @@
+/**
+ * `mcp-host tools [server]`: every tool (exposed and original names, server, description);
+ * `mcp-host inspect <server>[/<tool>]`: one server (status, capabilities, its tools) or one tool
+ * (its names, description, annotations and input/output schemas).
+ */
+import type { Command } from 'commander';
+import type { HostTool, McpHost } from '../../host/index.js';
+import { action } from '../command.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { unavailableError, type CliRuntime } from '../runtime.js';
+
+export function registerTools(program: Command): void {
+  program
+    .command('tools [server]')
+    .description('the tools of every server (or one)')
+    .action(action((cli, [server]) => tools(cli, server)));
+  program
+    .command('inspect <target>')
+    .description('a server (<server>) or one tool (<server>/<tool>): names, descriptions, schemas')
+    .action(action((cli, [target]) => inspect(cli, target!)));
+}
+
+/** `server/tool` split at the first slash (tool names may hold more). */
+export function splitTarget(target: string): { server: string; tool: string | undefined } {
+  const at = target.indexOf('/');
+  return at < 0
+    ? { server: target, tool: undefined }
+    : { server: target.slice(0, at), tool: target.slice(at + 1) };
+}
+
+/** A server's tool by its original name, or TOOL_NOT_FOUND (exit 5) naming the ones there are. */
+export function findTool(host: McpHost, server: string, tool: string): HostTool {
+  const all = host.tools().filter((t) => t.server === server);
+  const found = all.find((t) => t.originalName === tool) ?? all.find((t) => t.name === tool);
+  if (found === undefined)
+    throw new CliError(
+      'TOOL_NOT_FOUND',
+      `server '${server}' has no tool '${tool}' (it has: ${all.map((t) => t.originalName).join(', ') || 'none'})`,
+      { exitCode: ExitCode.toolError, server },
+    );
+  return found;
+}
+
+interface ToolRow {
+  name: string;
+  server: string | null;
+  originalName: string;
+  description: string | null;
+}
+
+async function tools(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
+  const { host, statuses } = await cli.openHost(server === undefined ? {} : { servers: [server] });
+  // Config order of servers (the host lists them as they connected), each server's own order.
+  const order = new Map(statuses.map((s, i) => [s.name, i]));
+  const listed = host
+    .tools()
+    .map((tool, i) => ({ tool, i }))
+    .sort(
+      (a, b) =>
+        (order.get(a.tool.server ?? '') ?? -1) - (order.get(b.tool.server ?? '') ?? -1) ||
+        a.i - b.i,
+    )
+    .map(({ tool }) => tool);
+  const rows: ToolRow[] = listed.map((tool) => ({
+    name: tool.name,
+    server: tool.server ?? null,
+    originalName: tool.originalName,
+    description: tool.description ?? null,
+  }));
+  cli.output.result(rows, () =>
+    cli.output.table(
+      rows,
+      [
+        { header: 'SERVER', value: (r) => r.server },
+        { header: 'TOOL', value: (r) => r.originalName },
+        { header: 'EXPOSED AS', value: (r) => r.name },
+        { header: 'DESCRIPTION', value: (r) => r.description, maxWidth: 60 },
+      ],
+      'no tools',
+    ),
+  );
+  // Servers that did not come up: a warning each (the tools of the others are still shown).
+  let code: ExitCode = ExitCode.ok;
+  for (const status of statuses) {
+    const down = unavailableError(status);
+    if (down === undefined || status.state === 'disabled') continue;
+    cli.output.warn(down.message);
+    if (server !== undefined) code = down.exitCode;
+  }
+  return code;
+}
+
+async function inspect(cli: CliRuntime, target: string): Promise<ExitCode> {
+  const { server, tool } = splitTarget(target);
+  const { host, statuses } = await cli.openHost({ servers: [server] });
+  const status = statuses.find((s) => s.name === server)!;
+  const down = unavailableError(status);
+  if (down !== undefined) throw down;
+  if (tool !== undefined) {
+    const found = findTool(host, server, tool);
+    cli.output.result(found, () => {
+      const out = cli.output;
+      out.line(
+        `${out.style('bold', found.originalName)}  (exposed as ${found.name}, server ${server})`,
+      );
+      if (found.title) out.line(`title: ${found.title}`);
+      if (found.description) out.line(found.description);
+      if (found.annotations) out.line(`annotations: ${JSON.stringify(found.annotations)}`);
+      out.line('');
+      out.line(out.style('bold', 'input schema:'));
+      out.line(JSON.stringify(found.inputSchema, null, 2));
+      if (found.outputSchema) {
+        out.line(out.style('bold', 'output schema:'));
+        out.line(JSON.stringify(found.outputSchema, null, 2));
+      }
+    });
+    return ExitCode.ok;
+  }
+  const tools = host.tools().filter((t) => t.server === server);
+  const result = { status, tools };
+  cli.output.result(result, () => {
+    const out = cli.output;
+    const info = status.serverInfo ? `${status.serverInfo.name}@${status.serverInfo.version}` : '-';
+    out.line(
+      `${out.style('bold', server)}: ${status.state}, ${info}, era ${status.era ?? '-'}, protocol ${status.protocolVersion ?? '-'}, pid ${status.pid ?? '-'}`,
+    );
+    out.line('');
+    out.table(
+      tools,
+      [
+        { header: 'TOOL', value: (t) => t.originalName },
+        { header: 'EXPOSED AS', value: (t) => t.name },
+        { header: 'ARGUMENTS', value: (t) => argumentSummary(t), maxWidth: 50 },
+        { header: 'DESCRIPTION', value: (t) => t.description, maxWidth: 50 },
+      ],
+      'no tools',
+    );
+  });
+  return ExitCode.ok;
+}
+
+/** `name:type` per property, `?` marking the optional ones. */
+export function argumentSummary(tool: HostTool): string {
+  const schema = tool.inputSchema as {
+    properties?: Record<string, { type?: unknown }>;
+    required?: string[];
+  };
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {})
+    .map(([key, value]) => {
+      const declared = value?.type;
+      const type = Array.isArray(declared)
+        ? declared.join('|')
+        : typeof declared === 'string'
+          ? declared
+          : 'any';
+      return `${key}${required.has(key) ? '' : '?'}:${type}`;
+    })
+    .join(' ');
+}

@@ -52,8 +52,15 @@ export function sourceOf(server: ServerConfig, short = false): string {
 }
 
 function transportOf(server: ServerConfig): string {
-  const transport = server.transport as { type?: string; command?: string; url?: string };
-  return transport.command ?? transport.url ?? transport.type ?? '-';
+  const transport = server.transport as {
+    type?: string;
+    command?: string;
+    args?: string[];
+    url?: string;
+  };
+  if (transport.command !== undefined)
+    return [transport.command, ...(transport.args ?? [])].join(' ');
+  return transport.url ?? transport.type ?? '-';
 }
 
 async function list(cli: CliRuntime): Promise<void> {
@@ -70,7 +77,7 @@ async function list(cli: CliRuntime): Promise<void> {
       { header: 'NAME', value: (r) => r.name },
       { header: 'ENABLED', value: (r) => (r.enabled ? 'yes' : 'no') },
       { header: 'TRANSPORT', value: (r) => r.transport },
-      { header: 'COMMAND/URL', value: (r) => r.target, maxWidth: 40 },
+      { header: 'COMMAND/URL', value: (r) => r.target, maxWidth: 60 },
       { header: 'SOURCE', value: (r) => shortSource(r.source) },
     ]),
   );
@@ -101,7 +108,7 @@ async function status(cli: CliRuntime): Promise<ExitCode> {
     const configError = resolved.errors.get(server.name);
     return toRow(server, live, configError);
   });
-  cli.output.result(rows, () => cli.output.table(rows, statusColumns(cli)));
+  cli.output.result(rows, () => printStatus(cli, rows));
   // Exit 0 when every enabled server is up; otherwise the first failure's code.
   for (const row of rows) {
     if (row.state === 'disabled') continue;
@@ -139,7 +146,16 @@ function toRow(
   };
 }
 
-function statusColumns(cli: CliRuntime): Column<StatusRow>[] {
+/** The table, then each last error in full (the column holds only its code). */
+function printStatus(cli: CliRuntime, rows: StatusRow[]): void {
+  cli.output.table(rows, statusColumns());
+  const failed = rows.filter((row) => row.lastError !== null);
+  if (failed.length > 0) cli.output.line();
+  for (const row of failed)
+    cli.output.line(`${cli.output.style('bold', row.name)}: ${row.lastError!.message}`);
+}
+
+function statusColumns(): Column<StatusRow>[] {
   return [
     { header: 'NAME', value: (r) => r.name },
     {
@@ -153,11 +169,7 @@ function statusColumns(cli: CliRuntime): Column<StatusRow>[] {
     { header: 'TOOLS', value: (r) => r.tools },
     { header: 'PID', value: (r) => r.pid },
     { header: 'RESTARTS', value: (r) => r.restarts },
-    {
-      header: 'LAST ERROR',
-      value: (r) => (r.lastError === null ? null : `${r.lastError.code}: ${r.lastError.message}`),
-      maxWidth: cli.options.verbose ? undefined : 60,
-    },
+    { header: 'LAST ERROR', value: (r) => r.lastError?.code },
     { header: 'SOURCE', value: (r) => shortSource(r.source) },
   ];
 }
@@ -167,7 +179,7 @@ async function restart(cli: CliRuntime, name: string): Promise<ExitCode> {
   const { host } = await cli.openHost({ servers: [name] });
   const after = await host.restartServer(name);
   const row = toRow(server, after, undefined);
-  cli.output.result(row, () => cli.output.table([row], statusColumns(cli)));
+  cli.output.result(row, () => printStatus(cli, [row]));
   return unavailableError(after)?.exitCode ?? ExitCode.ok;
 }
 

@@ -39,6 +39,7 @@ export function action<Options = Record<string, unknown>>(
       const code = await body(cli, positional, options, command);
       process.exitCode = code ?? ExitCode.ok;
     } catch (error) {
+      if (error instanceof CliError && error.code === 'INTERRUPTED') return;
       cli.output.error(error);
       if (cli.options.verbose && error instanceof Error && error.stack !== undefined)
         cli.output.debug(error.stack);

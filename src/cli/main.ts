@@ -6,6 +6,12 @@ import { ExitCode } from './exit-codes.js';
 import { createProgram } from './program.js';
 
 installSignalHandlers();
+// A reader that went away (`mcp-host tools | head`) is not a failure: stop writing, still close
+// every server. Anything else on our own output is a bug worth seeing.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
 const program = createProgram();
 try {
   await program.parseAsync(process.argv);

@@ -144,6 +144,8 @@ export class CliRuntime {
     });
     this.#cleanups.push(() => host.close());
     const statuses = options.start === false ? host.status() : await this.#start(host, timeoutMs);
+    // Interrupted (SIGINT/SIGTERM) while connecting: the servers are closing, print nothing more.
+    if (this.#closing !== undefined) throw new CliError('INTERRUPTED', 'interrupted');
     return { host, resolved, loaded, statuses };
   }
 

@@ -1,0 +1,66 @@
+/**
+ * `mcp-host watch --format json` on the built binary: NDJSON, one host event per line (the
+ * server connecting, its tools, ready with its pid), until SIGINT, which closes the server.
+ */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { waitUntilGone } from '../helpers/processes.js';
+import { cliEnv, cliPath, ensureBuiltCli, repoRoot } from '../helpers/run-built-cli.js';
+import { tempDir } from '../helpers/scratch.js';
+
+const everything = join(
+  repoRoot,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
+
+beforeAll(() => ensureBuiltCli());
+
+describe('mcp-host watch', () => {
+  it('prints NDJSON events until SIGINT, which closes the servers', async () => {
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(
+      file,
+      `servers:\n  fine:\n    command: node\n    args: ['${everything}', stdio]\n`,
+      { mode: 0o600 },
+    );
+    const child = spawn(
+      process.execPath,
+      [cliPath, 'watch', '--config', file, '--format', 'json'],
+      {
+        cwd: dir.path,
+        env: cliEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
+    const events: Record<string, unknown>[] = [];
+    const lines = createInterface({ input: child.stdout });
+    let pid: number | undefined;
+    for await (const line of lines) {
+      const event = JSON.parse(line) as Record<string, unknown>;
+      events.push(event);
+      if (event.type === 'server' && event.state === 'ready') {
+        pid = event.pid as number;
+        break;
+      }
+    }
+    child.kill('SIGINT');
+    const code = await exited;
+    expect(code).toBe(130);
+    expect(events.find((e) => e.type === 'server' && e.state === 'connecting')).toBeDefined();
+    const tools = events.find((e) => e.type === 'tools') as { added: string[] } | undefined;
+    expect(tools?.added).toContain('mcp__fine__echo');
+    expect(pid).toBeGreaterThan(0);
+    expect(await waitUntilGone([pid!], 5_000)).toEqual([]);
+  });
+});

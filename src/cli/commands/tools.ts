@@ -50,6 +50,10 @@ interface ToolRow {
 
 async function tools(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
   const { host, statuses } = await cli.openHost(server === undefined ? {} : { servers: [server] });
+  if (server !== undefined) {
+    const down = unavailableError(statuses[0]!);
+    if (down !== undefined) throw down;
+  }
   // Config order of servers (the host lists them as they connected), each server's own order.
   const order = new Map(statuses.map((s, i) => [s.name, i]));
   const listed = host
@@ -80,14 +84,11 @@ async function tools(cli: CliRuntime, server: string | undefined): Promise<ExitC
     ),
   );
   // Servers that did not come up: a warning each (the tools of the others are still shown).
-  let code: ExitCode = ExitCode.ok;
   for (const status of statuses) {
     const down = unavailableError(status);
-    if (down === undefined || status.state === 'disabled') continue;
-    cli.output.warn(down.message);
-    if (server !== undefined) code = down.exitCode;
+    if (down !== undefined && status.state !== 'disabled') cli.output.warn(down.message);
   }
-  return code;
+  return ExitCode.ok;
 }
 
 async function inspect(cli: CliRuntime, target: string): Promise<ExitCode> {

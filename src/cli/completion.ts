@@ -3,7 +3,8 @@
  * written into the script when it is generated (from the program itself, so they never drift);
  * server and tool names are asked of mcp-host at completion time through the hidden
  * `mcp-host __complete servers|tools` (servers from the config only: instant; tools connect to
- * the servers, each within 3 s, so they take a moment). The current `--config` is not seen.
+ * the servers, each within 3 s, so they take a moment). The bash script passes the line's
+ * `--config` on; zsh and fish use the default config (MCP_HOST_CONFIG, or the discovered files).
  */
 import type { Command } from 'commander';
 
@@ -76,9 +77,14 @@ function bashScript(tree: CompletionTree, bin: string): string {
 # (or: source <(${bin} completion bash) in ~/.bashrc)
 ${fn}() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" cmd="" sub="" i w
+  local -a cfg=()
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
-    case "$w" in -*) continue ;; esac
+    case "$w" in
+      --config|-c) cfg+=(--config "\${COMP_WORDS[i+1]}"); ((i++)); continue ;;
+      --format|--timeout) ((i++)); continue ;;
+      -*) continue ;;
+    esac
     if [[ -z "$cmd" ]]; then cmd="$w"; elif [[ -z "$sub" ]]; then sub="$w"; fi
   done
   if [[ "$cur" == -* ]]; then
@@ -95,8 +101,8 @@ ${subs}
     COMPREPLY=($(compgen -W "$subs" -- "$cur")); return
   fi
   case "$cmd $sub" in
-${tree.serverCommands.map((c) => `    "${c.includes(' ') ? c : `${c} `}"*) COMPREPLY=($(compgen -W "$(${bin} __complete servers 2>/dev/null)" -- "$cur")) ;;`).join('\n')}
-${tree.toolCommands.map((c) => `    "${c} "*) COMPREPLY=($(compgen -W "$(${bin} __complete tools 2>/dev/null)" -- "$cur")) ;;`).join('\n')}
+${tree.serverCommands.map((c) => `    "${c.includes(' ') ? c : `${c} `}"*) COMPREPLY=($(compgen -W "$(${bin} "\${cfg[@]}" __complete servers 2>/dev/null)" -- "$cur")) ;;`).join('\n')}
+${tree.toolCommands.map((c) => `    "${c} "*) COMPREPLY=($(compgen -W "$(${bin} "\${cfg[@]}" __complete tools 2>/dev/null)" -- "$cur")) ;;`).join('\n')}
   esac
 }
 complete -o default -F ${fn} ${bin}

@@ -1,0 +1,79 @@
+/**
+ * `mcp-host completion`: the bash script, sourced into a real bash with `mcp-host` pointing at
+ * the built binary, completes commands, subcommands, server names (from the line's --config) and
+ * `server/tool` names; the zsh and fish scripts are generated from the same tree.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, cliPath, ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
+import { tempDir } from '../helpers/scratch.js';
+
+const everything = join(
+  repoRoot,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
+
+beforeAll(() => ensureBuiltCli());
+
+/** Runs the bash completion function for `line` (completing its last word) and returns COMPREPLY. */
+function completeBash(script: string, words: string[], cwd: string): string[] {
+  const program = [
+    `mcp-host() { '${process.execPath}' '${cliPath}' "$@"; }`,
+    script,
+    `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
+    `COMP_CWORD=${words.length - 1}`,
+    '_mcp_host_complete',
+    'printf "%s\\n" "${COMPREPLY[@]}"',
+  ].join('\n');
+  return execFileSync('bash', ['-c', program], { cwd, env: cliEnv(), encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l !== '');
+}
+
+describe('mcp-host completion', () => {
+  it('bash: commands, subcommands, server and tool names', async () => {
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(
+      file,
+      `servers:\n  fine:\n    command: node\n    args: ['${everything}', stdio]\n  other:\n    command: node\n    enabled: false\n`,
+    );
+    const { stdout: script, code } = await runCli(['completion', 'bash']);
+    expect(code).toBe(0);
+    execFileSync('bash', ['-n'], { input: script });
+
+    expect(completeBash(script, ['mcp-host', 'do'], dir.path)).toEqual(['doctor']);
+    expect(completeBash(script, ['mcp-host', 'config', ''], dir.path)).toEqual([
+      'validate',
+      'show',
+      'import',
+      'print',
+    ]);
+    expect(completeBash(script, ['mcp-host', '--config', file, 'doctor', ''], dir.path)).toEqual([
+      'fine',
+      'other',
+    ]);
+    expect(
+      completeBash(script, ['mcp-host', '--config', file, 'servers', 'restart', 'f'], dir.path),
+    ).toEqual(['fine']);
+    const tools = completeBash(script, ['mcp-host', '--config', file, 'call', 'fine/e'], dir.path);
+    expect(tools).toContain('fine/echo');
+  });
+
+  it('zsh and fish scripts name the same commands; an unknown shell is a usage error', async () => {
+    const zsh = await runCli(['completion', 'zsh']);
+    expect(zsh.stdout).toMatch(/^#compdef mcp-host/);
+    expect(zsh.stdout).toContain('doctor');
+    const fish = await runCli(['completion', 'fish']);
+    expect(fish.stdout).toContain("complete -c mcp-host -n __fish_use_subcommand -a '");
+    expect(fish.stdout).toContain('__complete servers');
+    const bad = await runCli(['completion', 'tcsh']);
+    expect(bad.code).toBe(1);
+  });
+});

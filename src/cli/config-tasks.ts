@@ -142,8 +142,10 @@ export interface ImportResult {
   backup?: string;
   servers: string[];
   diagnostics: CliDiagnostic[];
-  /** The native text (printed with `dryRun`). */
+  /** The native text (printed with `dryRun`), secrets masked unless `reveal`. */
   text: string;
+  /** Whether `text` had secrets masked. */
+  masked: boolean;
 }
 
 /** Reads another tool's file and writes it as `mcp.yaml` (after a backup), or only returns it. */
@@ -153,6 +155,8 @@ export async function importConfigFile(options: {
   out?: string;
   dryRun?: boolean;
   format?: 'yaml' | 'json';
+  /** Return `text` with secrets as written (the file written always has them). */
+  reveal?: boolean;
   cwd?: string;
   env?: Readonly<Record<string, string | undefined>>;
 }): Promise<ImportResult> {
@@ -170,12 +174,17 @@ export async function importConfigFile(options: {
   }
   const format = options.format ?? 'yaml';
   const imported = await importConfig(source, { dialect: options.from, format });
+  const shown =
+    options.reveal === true
+      ? imported.text
+      : writeNativeConfig(maskConfig(imported.config), { format }).text;
   const result: ImportResult = {
     from: imported.dialect,
     source,
     servers: imported.config.servers.map((s) => s.name),
     diagnostics: imported.diagnostics.map(toCliDiagnostic),
-    text: imported.text,
+    text: shown,
+    masked: shown !== imported.text,
   };
   if (options.dryRun === true) return result;
   const out = resolve(cwd, options.out ?? (format === 'json' ? 'mcp.json' : 'mcp.yaml'));
@@ -187,13 +196,30 @@ export async function importConfigFile(options: {
   };
 }
 
-/** The merged config in another tool's dialect. */
+/**
+ * The merged config in another tool's dialect, secrets masked unless `reveal` (`masked` says
+ * whether anything was: such a text is for reading, not for use).
+ */
 export function printConfigFor(
   config: McpConfig,
   dialect: ConfigDialect,
-): { dialect: ConfigDialect; text: string; diagnostics: CliDiagnostic[] } {
+  options: { reveal?: boolean } = {},
+): { dialect: ConfigDialect; text: string; masked: boolean; diagnostics: CliDiagnostic[] } {
   const written = dialects[dialect].write(config);
-  return { dialect, text: written.text, diagnostics: written.diagnostics.map(toCliDiagnostic) };
+  if (options.reveal === true)
+    return {
+      dialect,
+      text: written.text,
+      masked: false,
+      diagnostics: written.diagnostics.map(toCliDiagnostic),
+    };
+  const text = dialects[dialect].write(maskConfig(config)).text;
+  return {
+    dialect,
+    text,
+    masked: text !== written.text,
+    diagnostics: written.diagnostics.map(toCliDiagnostic),
+  };
 }
 
 export const importDialects = Object.keys(foreignDialects) as ForeignDialect[];

@@ -138,6 +138,8 @@ describe('mcp-host config import and print', () => {
     );
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^servers:\n {2}memory:\n {4}command: npx/);
+    expect(run.stdout).toContain('GIT_TOKEN: <masked>');
+    expect(run.stdout + run.stderr).not.toContain(CANARY);
     expect(existsSync(join(dir.path, 'mcp.yaml'))).toBe(false);
   });
 
@@ -153,6 +155,8 @@ describe('mcp-host config import and print', () => {
     expect(readFileSync(join(dir.path, 'mcp.yaml.bak'), 'utf8')).toBe('servers: {}\n');
     const written = readFileSync(join(dir.path, 'mcp.yaml'), 'utf8');
     expect(written).toContain('mcp-server-git');
+    expect(written).toContain(CANARY); // the file to use keeps the value
+    expect(run.stdout + run.stderr).not.toContain(CANARY);
     // The imported file loads.
     const check = await runCli(['config', 'validate', 'mcp.yaml'], { cwd: dir.path });
     expect(check.code).toBe(0);
@@ -188,6 +192,15 @@ describe('mcp-host config import and print', () => {
     expect(run.code).toBe(0);
     const printed = JSON.parse(run.stdout) as { mcpServers: Record<string, unknown> };
     expect(Object.keys(printed.mcpServers)).toEqual(['files', 'remote']);
+    // Secrets are masked unless asked for (a masked text is for reading, not for use).
+    expect(run.stdout).not.toContain(CANARY);
+    expect(run.stdout).not.toContain(HEADER_CANARY);
+    expect(run.stderr).toContain('--show-secrets');
+    const revealed = await runCli(
+      ['--config', file, 'config', 'print', '--for', 'claude-code', '--show-secrets'],
+      { cwd: dir.path },
+    );
+    expect(revealed.stdout).toContain(CANARY);
     const desktopRun = await runCli(
       ['--config', file, 'config', 'print', '--for', 'claude-desktop'],
       {

@@ -41,10 +41,11 @@ export function registerConfig(program: Command): void {
         .makeOptionMandatory(),
     )
     .option('-o, --out <file>', 'where to write (default ./mcp.yaml; a .json name writes JSON)')
-    .option('--dry-run', 'print the result instead of writing it')
+    .option('--dry-run', 'print the result instead of writing it (secrets masked)')
+    .option('--show-secrets', 'with --dry-run: print secret values as written')
     .action(
-      action<{ from: string; out?: string; dryRun?: boolean }>((cli, [file], options) =>
-        importCommand(cli, file, options),
+      action<{ from: string; out?: string; dryRun?: boolean; showSecrets?: boolean }>(
+        (cli, [file], options) => importCommand(cli, file, options),
       ),
     );
   config
@@ -55,7 +56,12 @@ export function registerConfig(program: Command): void {
         .choices(printDialects)
         .makeOptionMandatory(),
     )
-    .action(action<{ for: string }>((cli, _args, options) => print(cli, options.for)));
+    .option('--show-secrets', 'secret values as written (needed for a file to use)')
+    .action(
+      action<{ for: string; showSecrets?: boolean }>((cli, _args, options) =>
+        print(cli, options.for, options.showSecrets === true),
+      ),
+    );
 }
 
 function reportDiagnostics(cli: CliRuntime, diagnostics: readonly CliDiagnostic[]): void {
@@ -90,7 +96,7 @@ async function show(cli: CliRuntime, options: { showSecrets?: boolean }): Promis
 async function importCommand(
   cli: CliRuntime,
   file: string | undefined,
-  options: { from: string; out?: string; dryRun?: boolean },
+  options: { from: string; out?: string; dryRun?: boolean; showSecrets?: boolean },
 ): Promise<ExitCode> {
   const from = options.from as ConfigDialect;
   if (!isForeignDialect(from))
@@ -101,12 +107,15 @@ async function importCommand(
     ...(options.out === undefined ? {} : { out: options.out }),
     format: options.out?.toLowerCase().endsWith('.json') === true ? 'json' : 'yaml',
     dryRun: options.dryRun === true,
+    reveal: options.showSecrets === true,
     cwd: cli.cwd,
     env: cli.env,
   }).catch((error: unknown) => {
     throw usageError(error instanceof Error ? error.message : String(error));
   });
   reportDiagnostics(cli, result.diagnostics);
+  if (options.dryRun === true && result.masked)
+    cli.output.notice('secrets masked (--show-secrets prints them); the file written has them');
   cli.output.result(result, () => {
     if (options.dryRun === true) {
       process.stdout.write(result.text);
@@ -119,11 +128,13 @@ async function importCommand(
   return ExitCode.ok;
 }
 
-async function print(cli: CliRuntime, dialect: string): Promise<void> {
+async function print(cli: CliRuntime, dialect: string, reveal: boolean): Promise<void> {
   const { config } = await cli.loadConfig();
   if (!(printDialects as string[]).includes(dialect))
     throw usageError(`--for must be one of ${printDialects.join(', ')}`);
-  const result = printConfigFor(config, dialect as ConfigDialect);
+  const result = printConfigFor(config, dialect as ConfigDialect, { reveal });
   reportDiagnostics(cli, result.diagnostics);
+  if (result.masked)
+    cli.output.notice('secrets masked: add --show-secrets for a file to use (it then holds them)');
   cli.output.result(result, () => process.stdout.write(result.text));
 }

@@ -42,7 +42,13 @@ async function watch(cli: CliRuntime, servers: string[]): Promise<void> {
   });
   if (!cli.output.json) cli.output.notice('watching; Ctrl-C to stop');
   try {
-    await host.start();
+    // Every enabled server at once (the CLI's hosts make them lazy); a failure is an event.
+    await Promise.allSettled(
+      host
+        .status()
+        .filter((status) => status.state !== 'disabled')
+        .map((status) => host.connectServer(status.name)),
+    );
     await stopped;
   } finally {
     subscription.dispose();

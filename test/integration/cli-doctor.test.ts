@@ -5,6 +5,7 @@
  * handshake, an http URL on a closed 127.0.0.1 port, and the official everything server (fine).
  */
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, closedPort, ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
@@ -150,5 +151,30 @@ describe('mcp-host doctor', () => {
     expect(set.stdout).not.toContain('variable-unset');
     expect(set.stdout).toMatch(/✗ unset +handshake-timeout/);
     expect(set.code).toBe(4);
+  });
+
+  it('a server that refuses the credentials (HTTP 401) is needs-auth, exit 3', async () => {
+    using dir = tempDir();
+    const server = createServer((_request, response) => {
+      response.writeHead(401, { 'www-authenticate': 'Bearer' }).end('unauthorized');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await using _ = {
+      [Symbol.asyncDispose]: () => new Promise<void>((r) => server.close(() => r())),
+    };
+    const port = (server.address() as { port: number }).port;
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(
+      file,
+      `servers:\n  locked:\n    url: http://127.0.0.1:${port}/mcp\n    headers:\n      Authorization: Bearer ${TOKEN}\n`,
+      { mode: 0o600 },
+    );
+    const run = await runCli(['doctor', '--config', file, '--timeout', '5s'], { cwd: dir.path });
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(
+      /! locked +needs-auth +the server refused the credentials \(HTTP 401\)/,
+    );
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    server.closeAllConnections();
   });
 });

@@ -1,10 +1,11 @@
 /**
  * `mcp-host doctor [servers...]`: checks each server and says what to do about each problem
- * (see ../doctor.ts). Exit code: the worst finding's (1 config, 3 auth or input, 4 unreachable).
+ * (see ../doctor.ts), each within --timeout (default 10 s here). Exit code: the worst finding's
+ * (1 config, 3 auth or input, 4 unreachable).
  */
 import type { Command } from 'commander';
 import { action } from '../command.js';
-import { renderDoctor, runDoctor } from '../doctor.js';
+import { DEFAULT_DOCTOR_TIMEOUT_MS, renderDoctor, runDoctor } from '../doctor.js';
 import type { ExitCode } from '../exit-codes.js';
 import type { CliRuntime } from '../runtime.js';
 
@@ -14,16 +15,27 @@ export function registerDoctor(program: Command): void {
     .description(
       'check each server (command, variables, handshake, tools, auth) and say what to fix',
     )
-    .action(action((cli, servers) => doctor(cli, servers)));
+    .action(
+      action((cli, servers, _options, command) =>
+        // Without --timeout (or MCP_HOST_TIMEOUT), 10 s per server rather than the CLI's 30 s.
+        doctor(
+          cli,
+          servers,
+          command.optsWithGlobals().timeout === undefined
+            ? DEFAULT_DOCTOR_TIMEOUT_MS
+            : cli.options.timeoutMs,
+        ),
+      ),
+    );
 }
 
-async function doctor(cli: CliRuntime, servers: string[]): Promise<ExitCode> {
+async function doctor(cli: CliRuntime, servers: string[], timeoutMs: number): Promise<ExitCode> {
   const { config, diagnostics } = await cli.loadConfig();
   for (const name of servers) await cli.server(name);
   const pending = new Set<string>();
   const report = await runDoctor(config, {
     env: cli.env,
-    timeoutMs: cli.options.timeoutMs,
+    timeoutMs,
     diagnostics,
     ...(servers.length === 0 ? {} : { only: servers }),
     onCheck: (server, finding) => {

@@ -177,4 +177,18 @@ describe('mcp-host doctor', () => {
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
     server.closeAllConnections();
   });
+
+  it('a host name that does not resolve is unreachable, with the DNS fix', async () => {
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(file, 'servers:\n  nowhere:\n    url: http://mcp-host-doctor.invalid/mcp\n');
+    const run = await runCli(['doctor', '--config', file, '--timeout', '5s', '--json'], {
+      cwd: dir.path,
+    });
+    expect(run.code).toBe(4);
+    const { result } = JSON.parse(run.stdout) as { result: { servers: Finding[] } };
+    expect(result.servers[0]).toMatchObject({ status: 'unreachable' });
+    expect(result.servers[0]!.problem).toMatch(/does not resolve \((ENOTFOUND|EAI_AGAIN)\)/);
+    expect(result.servers[0]!.fix).toContain('host name');
+  });
 });

@@ -391,7 +391,8 @@ export class ServerSlot {
       }),
     ];
     try {
-      await client.connect();
+      // Aborted when the slot is disconnected or closed mid-connect (see #disconnect).
+      await client.connect({ signal: controller.signal });
       const listing = await client.listTools();
       if (generation !== this.#generation) return;
       await this.#accept(listing.items, listing.ttlMs);
@@ -581,6 +582,15 @@ export class ServerSlot {
   async #disconnect(): Promise<void> {
     this.#generation++;
     this.#clearRetry();
+    // A connect under way is given up at once (closing must not wait out its connect timeout,
+    // nor a protocol-era fallback that starts the server again).
+    const connecting = this.#opening === undefined ? undefined : this.#client;
+    if (connecting !== undefined)
+      this.#abandon.get(connecting)?.controller.abort(
+        new McpHostError('CONNECTION_CLOSED', `server '${this.name}' closed while connecting`, {
+          serverName: this.name,
+        }),
+      );
     await this.#opening?.catch(() => {});
     await this.#dropClient();
     // Clients dropped earlier without waiting (a crash, a wedge) may still be shutting their

@@ -14,12 +14,15 @@ export interface GlobalOptions {
   format: OutputFormat;
   /** Connect and request timeout. */
   timeoutMs: number;
+  /** How many servers connect at once. */
+  concurrency: number;
   verbose: boolean;
   quiet: boolean;
   color: boolean;
 }
 
 export const DEFAULT_CLI_TIMEOUT_MS = 30_000;
+export const DEFAULT_CLI_CONCURRENCY = 8;
 
 export function addGlobalOptions(program: Command): void {
   program
@@ -48,6 +51,19 @@ export function addGlobalOptions(program: Command): void {
           }
         }),
     )
+    .addOption(
+      new Option(
+        '--concurrency <n>',
+        `servers connecting at once (default ${DEFAULT_CLI_CONCURRENCY})`,
+      )
+        .env('MCP_HOST_CONCURRENCY')
+        .argParser((value: string) => {
+          const n = Number(value);
+          if (!Number.isInteger(n) || n < 1)
+            throw new InvalidArgumentError(`'${value}' is not a whole number of at least 1`);
+          return n;
+        }),
+    )
     .addOption(new Option('-v, --verbose', 'more detail on stderr').env('MCP_HOST_VERBOSE'))
     .addOption(new Option('-q, --quiet', 'no notices or progress on stderr').env('MCP_HOST_QUIET'))
     .addOption(new Option('--no-color', 'no colours (also NO_COLOR)').env('MCP_HOST_NO_COLOR'));
@@ -64,6 +80,7 @@ export function readGlobalOptions(
     config: Array.isArray(raw.config) ? (raw.config as string[]) : [],
     format,
     timeoutMs: typeof raw.timeout === 'number' ? raw.timeout : DEFAULT_CLI_TIMEOUT_MS,
+    concurrency: typeof raw.concurrency === 'number' ? raw.concurrency : DEFAULT_CLI_CONCURRENCY,
     verbose: raw.verbose === true,
     quiet: raw.quiet === true,
     color: raw.color !== false && !noColorEnv,

@@ -137,6 +137,8 @@ export class CliRuntime {
       restart: { ...resolved.host.restart, enabled: false },
       servers: resolved.host.servers.map((definition) => ({
         ...definition,
+        // Connected by #start, a few at a time (--concurrency), not all at once by host.start().
+        lazy: true,
         restart: { ...definition.restart, enabled: false },
         client: { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, ...definition.client },
       })),
@@ -164,7 +166,7 @@ export class CliRuntime {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        host.start(),
+        connectAll(host, this.options.concurrency),
         new Promise<void>((resolve) => {
           timer = setTimeout(resolve, timeoutMs);
           timer.unref();
@@ -191,6 +193,24 @@ export class CliRuntime {
     })();
     return this.#closing;
   }
+}
+
+/** Connects every enabled server, `concurrency` at a time; resolves when each has settled. */
+async function connectAll(host: McpHost, concurrency: number): Promise<void> {
+  const queue = host
+    .status()
+    .filter((status) => status.state !== 'disabled')
+    .map((status) => status.name);
+  const worker = async () => {
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+      try {
+        await host.connectServer(name);
+      } catch {
+        // Its status says why (and a closed host stops the rest).
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
 }
 
 /** The error of a server that did not come up (for exit code 4 or 3), or undefined if it is up. */

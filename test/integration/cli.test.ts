@@ -6,17 +6,20 @@
  * the exit codes (0, 1, 4, 5), `--arg` typing (zip=01234 stays a string), stdin input, and no
  * process left behind.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leakGuard } from '../helpers/leak-guard.js';
+import { runningDescendants } from '../helpers/processes.js';
 import { tempDir } from '../helpers/scratch.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(root, 'dist', 'cli.js');
 const fixture = join(root, 'test', 'fixtures', 'mcp', 'legacy-sdk-server.mjs');
+const neverAnswers = join(root, 'test', 'fixtures', 'servers', 'never-answers.mjs');
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -321,5 +324,94 @@ describe('usage errors', () => {
     await using _guard = leakGuard();
     const out = await run(['servers', 'list'], { env: { MCP_HOST_FORMAT: 'json' } });
     expect(json(out.stdout).result).toHaveLength(3);
+  });
+});
+
+describe('input, timeouts, signals and pipes', () => {
+  function writeExtra(name: string, lines: string[]): string {
+    const file = join(scratch.path, name);
+    writeFileSync(file, ['servers:', ...lines, ''].join('\n'), { mode: 0o600 });
+    return file;
+  }
+
+  it('an input nobody can give exits 3 (not a TTY, no MCP_HOST_INPUTS)', async () => {
+    await using _guard = leakGuard();
+    const file = writeExtra('input.yaml', [
+      '  asks:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(fixture)}]`,
+      '    env:',
+      '      TOKEN: ${input:token}',
+    ]);
+    const out = await run(['--config', file, 'call', 'asks/echo', '--json']);
+    expect(out.code).toBe(3);
+    expect(JSON.parse(out.stderr.trim()).error).toMatchObject({ code: 'CONFIG_INPUT_REQUIRED' });
+  });
+
+  it('a server that never answers the handshake is unreachable within --timeout (exit 4)', async () => {
+    await using _guard = leakGuard();
+    const file = writeExtra('hang.yaml', [
+      '  hangs:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(neverAnswers)}]`,
+    ]);
+    const started = performance.now();
+    const out = await run(['--config', file, 'call', 'hangs/echo', '--timeout', '500ms']);
+    expect(out.code).toBe(4);
+    expect(out.stderr).toMatch(/hangs/);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('SIGINT while servers connect closes them all and exits 130, printing no result', async () => {
+    await using guard = leakGuard();
+    const file = writeExtra('sigint.yaml', [
+      '  hangs:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(neverAnswers)}]`,
+      '  fixture:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(fixture)}]`,
+    ]);
+    const child = spawn(process.execPath, [cli, '--config', file, 'servers', 'status'], {
+      cwd: scratch.path,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    guard.trackPid(child.pid);
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    // Both servers spawned (the hanging one keeps the command connecting): then interrupt.
+    const deadline = Date.now() + 10_000;
+    while (runningDescendants(child.pid!).length < 2 && Date.now() < deadline)
+      await new Promise((resolve) => setImmediate(resolve));
+    for (const p of runningDescendants(child.pid!)) guard.trackPid(p.pid);
+    expect(runningDescendants(child.pid!).length).toBeGreaterThanOrEqual(2);
+    child.kill('SIGINT');
+    const interrupted = performance.now();
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(130);
+    // Not the 30 s connect timeout of the server that never answers: its connect is given up.
+    expect(performance.now() - interrupted).toBeLessThan(10_000);
+    expect(stdout).toBe('');
+  });
+
+  it('a reader that goes away (| head) is not a crash, and the servers are closed', async () => {
+    await using _guard = leakGuard();
+    const child = spawn(process.execPath, [cli, '--config', configFile, 'tools', 'fixture'], {
+      cwd: scratch.path,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.destroy();
+    const [code] = await once(child, 'exit');
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(code).toBe(0);
+  });
+
+  it('--concurrency 1 still connects every server', async () => {
+    await using _guard = leakGuard();
+    const { body } = await runJson(['servers', 'status', '--concurrency', '1']);
+    expect(body?.result.find((s: { name: string }) => s.name === 'fixture').state).toBe('ready');
+    expect((await run(['servers', 'list', '--concurrency', '0'])).code).toBe(1);
   });
 });

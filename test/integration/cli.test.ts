@@ -179,6 +179,16 @@ describe('mcp-host servers', () => {
     });
   });
 
+  it('restart connects a server, restarts it and shows its row', async () => {
+    await using _guard = leakGuard();
+    const { code, body } = await runJson(['servers', 'restart', 'fixture']);
+    expect(code).toBe(0);
+    expect(body?.result).toMatchObject({ name: 'fixture', state: 'ready', restarts: 1 });
+    const down = await run(['servers', 'restart', 'nowhere']);
+    expect(down.code).toBe(4);
+    expect(down.stdout).toMatch(/nowhere\s+failed/);
+  });
+
   it("disable and enable write `enabled` into the server's own file", async () => {
     await using _guard = leakGuard();
     const copy = join(scratch.path, 'toggle.yaml');

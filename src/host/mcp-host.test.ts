@@ -495,4 +495,22 @@ describe('McpHost', () => {
     expect((await h.disconnectServer('alpha')).state).toBe('idle');
     expect(h.tools()).toEqual([]);
   });
+
+  it('close() while a server is connecting gives the connect up at once, not after its timeout', async () => {
+    await using _guard = leakGuard();
+    // The server side is never started: the handshake gets no answer.
+    const silent: HostServerDefinition = {
+      name: 'silent',
+      transport: () => createLinkedTransports()[0],
+      client: { connectTimeoutMs: 30_000, requestTimeoutMs: 30_000 },
+    };
+    const h = new McpHost({ servers: [silent], health: { intervalMs: 0 } });
+    const starting = h.start();
+    expect(h.serverStatus('silent').state).toBe('connecting');
+    const before = performance.now();
+    await h.close();
+    expect(performance.now() - before).toBeLessThan(1000);
+    await starting;
+    expect(h.serverStatus('silent').state).toBe('closed');
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * Quick start: connect to the official MCP "everything" server over stdio with McpClient, and
- * print what it offers. Run it with `npm start`.
+ * print what it offers. Run it with `npm run quickstart`.
  *
  * The client detects the server's protocol era (a `server/discover` probe; legacy servers get
  * the `initialize` handshake), lists tools, resources and prompts, calls a tool, and closes the

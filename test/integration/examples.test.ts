@@ -1,6 +1,6 @@
 /**
  * The README's code and the quick start run for real: the README's "Use" example (against the
- * built package, through its `exports`) and `examples/quickstart.ts` (the `npm start` job, against
+ * built package, through its `exports`) and `examples/quickstart.ts` (`npm run quickstart`, against
  * the official everything server). Each runs in its own Node process, which must exit on its own
  * (a leaked handle would keep it alive) and leave no process behind.
  */
@@ -72,7 +72,7 @@ describe('documentation examples', () => {
     }
   });
 
-  it('the quick start (npm start) talks to the official everything server and closes', async () => {
+  it('the quick start (npm run quickstart) talks to the official everything server and closes', async () => {
     await using _guard = leakGuard();
     const { stdout, code } = await runTs('examples/quickstart.ts', 60_000);
     expect(code).toBe(0);

@@ -33,7 +33,19 @@ export interface Column<Row> {
   maxWidth?: number;
 }
 
-const styleText = (util as { styleText?: (format: Style, text: string) => string }).styleText;
+const nodeStyleText = (
+  util as {
+    styleText?: (format: Style, text: string, options?: { validateStream?: boolean }) => string;
+  }
+).styleText;
+/**
+ * The decision (TTY, --no-color, NO_COLOR, TERM=dumb) is made here per stream, so Node's own
+ * check (of process.stdout, on Node versions that have it) is turned off.
+ */
+const styleText =
+  nodeStyleText === undefined
+    ? undefined
+    : (style: Style, text: string) => nodeStyleText(style, text, { validateStream: false });
 
 export class Output {
   readonly format: OutputFormat;
@@ -54,7 +66,7 @@ export class Output {
     this.#stdout = options.stdout ?? process.stdout;
     this.#stderr = options.stderr ?? process.stderr;
     const tty = (stream: NodeJS.WritableStream) => (stream as NodeJS.WriteStream).isTTY === true;
-    const colour = options.color && styleText !== undefined;
+    const colour = options.color && styleText !== undefined && process.env.TERM !== 'dumb';
     this.#colorOut = colour && tty(this.#stdout);
     this.#colorErr = colour && tty(this.#stderr);
     this.#progressOn = tty(this.#stderr) && !options.quiet;

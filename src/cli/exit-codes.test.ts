@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { JsonRpcError, McpHostError, type ErrorCode } from '../errors/index.js';
+import { CliError, errorJsonOf, ExitCode, exitCodeOf } from './exit-codes.js';
+
+describe('exit codes', () => {
+  it.each<[ErrorCode, ExitCode]>([
+    ['CONFIG_INVALID', 1],
+    ['CONFIG_VARIABLE_UNSET', 1],
+    ['INVALID_ARGUMENT', 1],
+    ['CONFIG_INPUT_REQUIRED', 3],
+    ['SPAWN_FAILED', 4],
+    ['CONNECT_FAILED', 4],
+    ['CONNECT_TIMEOUT', 4],
+    ['REQUEST_TIMEOUT', 4],
+    ['PROCESS_EXITED', 4],
+    ['SERVER_UNAVAILABLE', 4],
+    ['TOOL_NOT_FOUND', 5],
+    ['TOOL_DENIED', 5],
+    ['INTERNAL', 1],
+  ])('%s exits %d', (code, exit) => expect(exitCodeOf(new McpHostError(code, 'x'))).toBe(exit));
+
+  it('HTTP 401/403 and a needs_auth server are auth required (3); other statuses unreachable (4)', () => {
+    const status = (s: number) => new McpHostError('HTTP_STATUS', 'x', { details: { status: s } });
+    expect(exitCodeOf(status(401))).toBe(3);
+    expect(exitCodeOf(status(403))).toBe(3);
+    expect(exitCodeOf(status(502))).toBe(4);
+    expect(
+      exitCodeOf(new McpHostError('SERVER_UNAVAILABLE', 'x', { details: { state: 'needs_auth' } })),
+    ).toBe(3);
+  });
+
+  it('a server error answer is a tool error (5), named JSONRPC_<code>; a CliError keeps its own', () => {
+    const answer = new JsonRpcError(-32602, 'unknown resource', { serverName: 's' });
+    expect(exitCodeOf(answer)).toBe(5);
+    expect(errorJsonOf(answer)).toEqual({
+      code: 'JSONRPC_-32602',
+      message: 'unknown resource',
+      server: 's',
+    });
+    expect(exitCodeOf(new CliError('X', 'y', { exitCode: ExitCode.unreachable }))).toBe(4);
+    expect(exitCodeOf(new Error('plain'))).toBe(1);
+  });
+});

@@ -1,6 +1,7 @@
 /**
- * `mcp-host watch --format json` on the built binary: NDJSON, one host event per line (the
- * server connecting, its tools, ready with its pid), until SIGINT, which closes the server.
+ * `mcp-host watch` on the built binary: NDJSON with `--format json`, aligned lines for a person
+ * otherwise, one host event each (the server connecting, its tools, ready with its pid), until
+ * SIGINT, which closes the server.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -62,5 +63,38 @@ describe('mcp-host watch', () => {
     expect(tools?.added).toContain('mcp__fine__echo');
     expect(pid).toBeGreaterThan(0);
     expect(await waitUntilGone([pid!], 5_000)).toEqual([]);
+  });
+
+  it('prints one aligned line per event for a person, until SIGINT', async () => {
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(
+      file,
+      `servers:\n  fine:\n    command: node\n    args: ['${everything}', stdio]\n`,
+      { mode: 0o600 },
+    );
+    const child = spawn(process.execPath, [cliPath, 'watch', '--config', file], {
+      cwd: dir.path,
+      env: cliEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
+    const lines: string[] = [];
+    for await (const line of createInterface({ input: child.stdout })) {
+      lines.push(line);
+      if (/\bready\b/.test(line)) break;
+    }
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    const ready = lines.find((line) => /\bready\b/.test(line))!;
+    expect(ready).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3}\s+server\s+fine\s+ready\s+pid (\d+), legacy, \d+ tools$/,
+    );
+    expect(lines.some((line) => /\btools\s+fine\s+\+\d+/.test(line))).toBe(true);
+    expect(lines.join('\n')).not.toContain('\u001b['); // piped: no colour
+    const pid = Number(/pid (\d+)/.exec(ready)![1]);
+    expect(await waitUntilGone([pid], 5_000)).toEqual([]);
   });
 });

@@ -25,12 +25,31 @@ export interface TestHttpServer extends AsyncDisposable {
   /** Connections open now (keep-alive ones included). */
   readonly openSockets: number;
   handle(handler: Handler): void;
+  /** Resolves once the server has recorded `count` requests (on the request event, no polling). */
+  requestsSeen(count: number): Promise<void>;
+  /** Resolves once every connection to the server has closed (on the close events). */
+  socketsClosed(): Promise<void>;
 }
 
 export async function startHttpServer(handler: Handler = defaultHandler): Promise<TestHttpServer> {
   let current = handler;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
+  /** Checks run after every recorded request and every closed socket. */
+  const waiters = new Set<() => void>();
+  const changed = (): void => {
+    for (const check of [...waiters]) check();
+  };
+  const until = (condition: () => boolean): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (!condition()) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -42,6 +61,7 @@ export async function startHttpServer(handler: Handler = defaultHandler): Promis
         body: Buffer.concat(chunks).toString('utf8'),
       };
       requests.push(recorded);
+      changed();
       void Promise.resolve(current(recorded, res, req)).catch((error: unknown) => {
         res.destroy(error as Error);
       });
@@ -49,7 +69,10 @@ export async function startHttpServer(handler: Handler = defaultHandler): Promis
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    socket.once('close', () => {
+      sockets.delete(socket);
+      changed();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -65,6 +88,8 @@ export async function startHttpServer(handler: Handler = defaultHandler): Promis
     handle(next) {
       current = next;
     },
+    requestsSeen: (count) => until(() => requests.length >= count),
+    socketsClosed: () => until(() => sockets.size === 0),
     async [Symbol.asyncDispose]() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

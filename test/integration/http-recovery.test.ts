@@ -64,8 +64,7 @@ async function rejection(promise: Promise<unknown>, code: string): Promise<McpHo
 
 /** Resolves once every connection to `server` has closed. */
 async function socketsClosed(server: TestHttpServer): Promise<void> {
-  for (let i = 0; i < 200 && server.openSockets > 0; i++)
-    await new Promise((resolve) => setImmediate(resolve));
+  await server.socketsClosed();
   expect(server.openSockets).toBe(0);
 }
 

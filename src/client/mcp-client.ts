@@ -6,11 +6,9 @@ import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestOptions } from '../jsonrpc/peer-options.js';
 import type { RequestHeaders } from '../jsonrpc/transport.js';
 import {
-  mcpRequestHeaders,
   McpErrorCode,
   isObject,
   McpMethod,
-  type CacheHints,
   type CallToolResult,
   type CompleteResult,
   type CompletionReference,
@@ -18,7 +16,6 @@ import {
   type Implementation,
   type JsonObject,
   type LoggingLevel,
-  type ProgressNotificationParams,
   type Prompt,
   type ProtocolEra,
   type ReadResourceResult,
@@ -41,29 +38,14 @@ import { collectPages } from './pagination.js';
 import { ModernSubscriptions } from './modern-subscriptions.js';
 import { ServerEvents } from './server-events.js';
 import { ServerInput } from './server-input.js';
-import { backoff, isSideEffectFree, retryDelay } from './request-retry.js';
-import { isInterrupted, isSessionExpired, SessionRecovery } from './session-recovery.js';
+import { RemoteRequests, toolRequestHeaders } from './remote-requests.js';
+import type { RecoveryContext } from './session-recovery.js';
 import { ToolCatalog } from './tool-results.js';
 import { createSchemaValidator } from '../schema/index.js';
 
-export type McpClientState = 'new' | 'connecting' | 'ready' | 'closing' | 'closed';
+import type { CallOptions, Listing, McpClientState, ToolListing } from './client-types.js';
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  /** Progress notifications for this call; they also restart its idle timeout. */
-  onProgress?: (progress: ProgressNotificationParams) => void;
-}
-
-/** A whole list, all pages fetched, with the modern era's cache hints when the server gave them. */
-export interface Listing<T> extends CacheHints {
-  items: T[];
-}
-
-/** Tools, minus those whose definition is unusable (each named with the reason). */
-export interface ToolListing extends Listing<Tool> {
-  excluded: { name: string; reason: string }[];
-}
+export type { CallOptions, Listing, McpClientState, ToolListing } from './client-types.js';
 
 /**
  * One MCP server, whichever era it speaks. `connect()` detects the era (or uses a pinned or
@@ -89,15 +71,12 @@ export class McpClient implements AsyncDisposable {
   #logLevel: LoggingLevel | undefined;
   #subscriptions: Disposable[] = [];
   #listen: ModernSubscriptions | undefined;
-  /** Re-initialises a legacy HTTP session the server forgot (HTTP transports only). */
-  #recovery: SessionRecovery | undefined;
-  /** The transport is HTTP (it carries headers): requests may be retried. */
-  #remote = false;
+  /** The transport is HTTP (it carries headers): the request policy around each era request. */
+  #remote: RemoteRequests | undefined;
   /** Aborted as soon as the client starts closing or loses its connection. */
   readonly #closeController = new AbortController();
   /** MCP's request metadata headers for transports that carry headers (HTTP). */
-  readonly #requestHeaders: RequestHeaders = (message) =>
-    mcpRequestHeaders(message, (tool) => this.#tools.headerParams(tool));
+  readonly #requestHeaders: RequestHeaders;
 
   /** Fires once when the connection is gone: with the reason, or undefined after `close()`. */
   readonly onClose = this.#closeEmitter.event;
@@ -119,6 +98,7 @@ export class McpClient implements AsyncDisposable {
         ? undefined
         : (options.schemaValidator ?? createSchemaValidator()),
     );
+    this.#requestHeaders = toolRequestHeaders(this.#tools);
     this.#input = new ServerInput(options.handlers ?? {}, options.serverName);
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#logLevel = options.logLevel;
@@ -179,22 +159,16 @@ export class McpClient implements AsyncDisposable {
       this.#connected = connected;
       const carriesHeaders = typeof connected.transport.setRequestHeaders === 'function';
       this.#tools.checkHeaderAnnotations = carriesHeaders;
-      this.#remote = carriesHeaders;
-      if (carriesHeaders && connected.session.era === 'legacy') {
-        this.#recovery = new SessionRecovery(() =>
-          this.#connected === undefined || this.#session === undefined
-            ? undefined
-            : {
-                peer: this.#connected.peer,
-                transport: this.#connected.transport,
-                session: this.#session,
-                clientInfo: this.#clientInfo,
-                capabilities: this.#input.capabilities,
-                serverName: this.serverName,
-                timeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-                closeSignal: this.#closeController.signal,
-              },
-        );
+      if (carriesHeaders) {
+        this.#remote = new RemoteRequests({
+          era: connected.session.era,
+          clientOptions: this.#options,
+          recoveryContext: () => this.#recoveryContext(),
+          logger: this.#logger,
+          serverName: this.serverName,
+          closeSignal: this.#closeController.signal,
+          send: (method, params, options) => this.#eraRequest(method, params, options),
+        });
       }
       this.#session = connected.session;
       if (this.#state !== 'connecting') {
@@ -481,75 +455,22 @@ export class McpClient implements AsyncDisposable {
 
   #callRaw<T>(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<T> {
     // stdio and in-memory: the era request itself, nothing wrapped around the hot path.
-    if (!this.#remote) return this.#eraRequest<T>(method, params, options);
-    return this.#remoteRequest<T>(method, params, options);
+    if (this.#remote === undefined) return this.#eraRequest<T>(method, params, options);
+    return this.#remote.request<T>(method, params, options);
   }
 
-  /**
-   * A request over HTTP: a side-effect-free one is retried after a transient status (429, 503,
-   * ... honouring `Retry-After`), and any one is sent once more after the server forgot a legacy
-   * session and a new one was opened (see SessionRecovery).
-   */
-  async #remoteRequest<T>(
-    method: string,
-    params: JsonObject | undefined,
-    options: RequestOptions,
-  ): Promise<T> {
-    const recovery = this.#recovery;
-    const retries = isSideEffectFree(method) ? this.#options.retry : false;
-    // 2026-07-28 over HTTP: closing the response stream is the cancellation; no notification.
-    if (this.#session?.era === 'modern') options = { ...options, sendCancel: false };
-    let sessionRetried = false;
-    let reissued = false;
-    for (let attempt = 1; ; attempt++) {
-      if (recovery?.settled !== undefined) await recovery.settled;
-      const generation = recovery?.generation ?? 0;
-      try {
-        return await this.#eraRequest<T>(method, params, options);
-      } catch (error) {
-        if (recovery !== undefined && !sessionRetried && isSessionExpired(error)) {
-          await recovery.recover(error, generation, method, params);
-          sessionRetried = true;
-          continue;
-        }
-        // Modern era: a response stream that broke before the response is re-issued (a new
-        // request, new id) once, unless the host chose at-most-once for this server or tool.
-        if (!reissued && this.#session?.era === 'modern' && isInterrupted(error)) {
-          if (this.#atMostOnce(method, params)) throw error;
-          this.#logger.info(this.#where(`'${method}' lost its response stream; sending it again`));
-          reissued = true;
-          continue;
-        }
-        const wait = retries === false ? undefined : retryDelay(error, attempt, retries);
-        if (wait === undefined) throw error;
-        this.#logger.debug(
-          this.#where(`'${method}' failed (${String(error)}); retrying in ${wait} ms`),
-        );
-        const signal =
-          options.signal === undefined
-            ? this.#closeController.signal
-            : AbortSignal.any([options.signal, this.#closeController.signal]);
-        await backoff(wait, signal).catch(() => {
-          if (options.signal?.aborted !== true) throw error;
-          throw new McpHostError(
-            'ABORTED',
-            this.#where(`request '${method}' was cancelled by the caller`),
-            {
-              serverName: this.serverName,
-              method,
-              cause: options.signal.reason,
-            },
-          );
-        });
-      }
-    }
-  }
-
-  /** Whether a host asked that this request never be sent twice (see `atMostOnce`). */
-  #atMostOnce(method: string, params: JsonObject | undefined): boolean {
-    const choice = this.#options.atMostOnce;
-    if (choice === undefined || choice === false || method !== McpMethod.ToolsCall) return false;
-    return choice === true || (typeof params?.name === 'string' && choice.includes(params.name));
+  #recoveryContext(): RecoveryContext | undefined {
+    if (this.#connected === undefined || this.#session === undefined) return undefined;
+    return {
+      peer: this.#connected.peer,
+      transport: this.#connected.transport,
+      session: this.#session,
+      clientInfo: this.#clientInfo,
+      capabilities: this.#input.capabilities,
+      serverName: this.serverName,
+      timeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      closeSignal: this.#closeController.signal,
+    };
   }
 
   #eraRequest<T>(

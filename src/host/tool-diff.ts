@@ -11,8 +11,13 @@
  * at the change limit, and previews never serialise more than they keep, so a huge schema costs
  * one pass over it at most.
  */
-import { preview, truncate } from '../errors/redact.js';
+import { truncate } from '../errors/redact.js';
 import type { Tool } from '../protocol/types.js';
+import { pointerSegment } from './json-pointer.js';
+import { summarize } from './tool-diff-summary.js';
+
+export { parsePointer, pointerSegment } from './json-pointer.js';
+export { MAX_DIFF_SUMMARY_CHARS } from './tool-diff-summary.js';
 
 /** The fields of a tool that pinning covers; `_meta` and unknown fields are left out. */
 export const PINNED_TOOL_FIELDS = [
@@ -33,8 +38,6 @@ export const MAX_DIFF_CHANGES = 50;
 export const MAX_DIFF_VALUE_CHARS = 300;
 /** A longer JSON Pointer is cut (and its change marked `truncated`). */
 export const MAX_DIFF_PATH_CHARS = 300;
-/** The summary line is cut to this length. */
-export const MAX_DIFF_SUMMARY_CHARS = 400;
 /** Below this nesting depth two differing subtrees are reported as one change. */
 export const MAX_DIFF_DEPTH = 64;
 
@@ -110,20 +113,6 @@ export function diffToolDefinitions(
   else if (after === undefined) walk.push('', 'removed', pinnedDefinition(before), undefined);
   else walk.walk(pinnedDefinition(before), pinnedDefinition(after), '', 0);
   return walk.result();
-}
-
-/** Escapes one JSON Pointer segment (RFC 6901): `~` as `~0`, `/` as `~1`. */
-export function pointerSegment(segment: string | number): string {
-  return String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-/** The segments of a JSON Pointer, unescaped. */
-export function parsePointer(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
 type Shape = 'array' | 'object' | 'value';
@@ -340,67 +329,4 @@ function boundedJson(value: unknown, maxChars: number): { text: string; complete
   };
   const complete = write(value, 0);
   return { text, complete };
-}
-
-/** A bounded, single-line, redacted name for the summary. */
-function shown(name: string): string {
-  return `'${preview(name, 40)}'`;
-}
-
-/** What one change is about, for the summary: the field it belongs to and a short phrase. */
-function describe(change: ToolChange): { group: string; phrase: string } {
-  const segments = parsePointer(change.path);
-  const { kind } = change;
-  const [field, ...rest] = segments;
-  if (field === undefined) {
-    const phrase =
-      kind === 'added' ? 'new tool' : kind === 'removed' ? 'tool removed' : 'definition changed';
-    return { group: '', phrase };
-  }
-  if (rest.length === 0) return { group: '', phrase: `${preview(field, 40)} ${kind}` };
-  if (field === 'inputSchema' || field === 'outputSchema')
-    return { group: field, phrase: schemaPhrase(rest, kind) };
-  return { group: preview(field, 40), phrase: `${preview(rest.join('.'), 80)} ${kind}` };
-}
-
-function schemaPhrase(segments: readonly string[], kind: ToolChange['kind']): string {
-  const names: string[] = [];
-  let index = 0;
-  while (segments[index] === 'properties' && segments[index + 1] !== undefined) {
-    names.push(segments[index + 1]!);
-    index += 2;
-  }
-  const tail = segments.slice(index);
-  const position = (segment: string | undefined): boolean =>
-    segment !== undefined && /^\d+$/.test(segment);
-  if (names.length > 0) {
-    const subject = `property ${shown(names.join('.'))}`;
-    if (tail.length === 0) return `${subject} ${kind}`;
-    if (tail.length === 2 && position(tail[1])) return `${subject} ${item(tail[0]!)} ${kind}`;
-    return `${subject} ${preview(tail.join('/'), 80)} ${kind}`;
-  }
-  if (tail.length === 2 && position(tail[1])) return `${item(tail[0]!)} ${kind}`;
-  return `${preview(tail.join('/'), 80)} ${kind}`;
-}
-
-/** An item of an array-valued keyword: `enum value`, `required entry`, `anyOf entry`. */
-function item(keyword: string): string {
-  return `${preview(keyword, 40)} ${keyword === 'enum' ? 'value' : 'entry'}`;
-}
-
-function summarize(changes: readonly ToolChange[], truncated: boolean): string {
-  if (changes.length === 0) return 'no change';
-  const groups = new Map<string, Set<string>>();
-  for (const change of changes) {
-    const { group, phrase } = describe(change);
-    let phrases = groups.get(group);
-    if (phrases === undefined) groups.set(group, (phrases = new Set()));
-    phrases.add(phrase);
-  }
-  const parts = [...groups].map(([group, phrases]) => {
-    const list = [...phrases].join(', ');
-    return group === '' ? list : `${group}: ${list}`;
-  });
-  const more = truncated ? '; and more' : '';
-  return truncate(parts.join('; '), MAX_DIFF_SUMMARY_CHARS - more.length) + more;
 }

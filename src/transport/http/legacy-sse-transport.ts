@@ -11,17 +11,18 @@ import { TransportEvents } from '../transport-events.js';
 import { authorizedFetch } from './authorized-fetch.js';
 import { registerCredentialValues } from './credential-values.js';
 import { createDispatcher } from './dispatcher.js';
-import { classifyFetchFailure, errnoOf } from './fetch-errors.js';
+import { errnoOf } from './fetch-errors.js';
+import { HttpProblems, whereOf } from './http-problems.js';
 import { readStatusError } from './http-status-error.js';
 import type { HttpResponse } from './http-response.js';
-import { resolveEndpoint, startFetchFailure, type StartFailure } from './legacy-sse-start.js';
+import type { LegacySseTransportOptions } from './legacy-sse-options.js';
+import { resolveEndpoint } from './legacy-sse-start.js';
+import { startError } from './legacy-sse-start-error.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
   MAX_ERROR_BODY_BYTES,
-  type StreamableHttpTransportOptions,
 } from './http-options.js';
 import {
   isJsonRpcErrorResponse,
@@ -33,27 +34,10 @@ import { readBodyCapped } from './read-body.js';
 import { PostDeadlines, RequestCancel } from './request-cancel.js';
 import { readSseEvents } from './sse-event-reader.js';
 import { contentType } from './sse-stream.js';
+import { acceptEncodingOf } from './streamable-headers.js';
+import { TaskSet } from './task-set.js';
 
-/**
- * Options of the legacy HTTP+SSE transport: those of the Streamable HTTP transport that apply.
- * `url` is the SSE URL (the one the server's GET stream lives at); `connectTimeoutMs` bounds the
- * whole of `start()`, from the TCP connect to the `endpoint` event; `requestTimeoutMs` bounds each
- * POST (the answers arrive on the GET stream, which has no deadline once open).
- */
-export type LegacySseTransportOptions = Pick<
-  StreamableHttpTransportOptions,
-  | 'url'
-  | 'serverName'
-  | 'headers'
-  | 'auth'
-  | 'maxMessageBytes'
-  | 'connectTimeoutMs'
-  | 'headersTimeoutMs'
-  | 'requestTimeoutMs'
-  | 'proxy'
-  | 'ca'
-  | 'logger'
->;
+export type { LegacySseTransportOptions } from './legacy-sse-options.js';
 
 interface Deferred {
   resolve(): void;
@@ -82,8 +66,9 @@ export class LegacySseTransport implements Transport {
   readonly #closeCancel = new RequestCancel();
   /** The total deadlines of the POSTs, on one timer. */
   readonly #deadlines: PostDeadlines;
-  readonly #tasks = new Set<Promise<void>>();
+  readonly #tasks: TaskSet;
   readonly #events: TransportEvents;
+  readonly #problems: HttpProblems;
   /** Credentials from `headers` and the URL's query, and the endpoint's session id, until close. */
   readonly #secrets: Disposable[] = [];
   #state: TransportState = 'new';
@@ -109,7 +94,8 @@ export class LegacySseTransport implements Transport {
   constructor(options: LegacySseTransportOptions) {
     this.#options = options;
     this.serverName = options.serverName;
-    this.url = endpointUrl(options.url, this.#where());
+    const where = whereOf(options.serverName);
+    this.url = endpointUrl(options.url, where);
     this.#secrets.push(...registerCredentialValues(this.url, options.headers));
     this.#logger = options.logger ?? debugLogger;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -118,8 +104,21 @@ export class LegacySseTransport implements Transport {
     this.#deadlines = new PostDeadlines(
       options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
     );
-    this.#acceptEncoding = this.url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate';
-    this.#events = new TransportEvents(this.#logger, this.#where());
+    this.#acceptEncoding = acceptEncodingOf(this.url);
+    this.#events = new TransportEvents(this.#logger, where);
+    this.#tasks = new TaskSet(this.#logger, where);
+    this.#problems = new HttpProblems({
+      serverName: options.serverName,
+      url: this.url,
+      logger: this.#logger,
+      events: this.#events,
+      closeCancel: this.#closeCancel,
+      maxMessageBytes: this.#maxMessageBytes,
+      connectTimeoutMs: options.connectTimeoutMs,
+      headersTimeoutMs: options.headersTimeoutMs,
+      totalTimeoutWhat: 'the POST got no answer',
+      maybeExecutedOnBreak: false,
+    });
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;
     this.onClose = this.#events.close.event;
@@ -141,7 +140,7 @@ export class LegacySseTransport implements Transport {
    */
   async start(options: { signal?: AbortSignal } = {}): Promise<void> {
     if (this.#state !== 'new')
-      throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}start() called twice`);
+      throw new McpHostError('INVALID_ARGUMENT', `${this.#problems.where}start() called twice`);
     this.#state = 'starting';
     const timeoutMs = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     // Ends the wait for the endpoint event: the deadline, the caller's signal or close().
@@ -169,7 +168,7 @@ export class LegacySseTransport implements Transport {
       const type = contentType(response);
       if (type !== 'text/event-stream') {
         response.discard();
-        throw this.#error(
+        throw this.#problems.error(
           'PROTOCOL_VIOLATION',
           `the SSE URL answered with content type '${type}', not text/event-stream`,
         );
@@ -182,7 +181,14 @@ export class LegacySseTransport implements Transport {
       if (this.#state !== 'starting') throw new Error('closed while starting');
       this.#state = 'open';
     } catch (error) {
-      const reason = this.#startError(error, options.signal, stop.timedOut, timeoutMs);
+      const reason = startError(error, {
+        problems: this.#problems,
+        url: this.url,
+        serverName: this.serverName,
+        callerSignal: options.signal,
+        timedOutAfterMs: stop.timedOut ? timeoutMs : undefined,
+        closed: this.#closeCancel.aborted,
+      });
       this.#endpointWaiter = undefined;
       this.#closing ??= this.#close(reason);
       await this.#closing;
@@ -195,21 +201,11 @@ export class LegacySseTransport implements Transport {
   }
 
   send(message: JsonRpcMessage): void {
-    if (this.#state !== 'open') {
-      const code =
-        this.#state === 'new' || this.#state === 'starting' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED';
-      throw this.#error(code, `cannot send: the connection is ${this.#state}`);
-    }
-    let body: string;
-    try {
-      body = JSON.stringify(message);
-    } catch (error) {
-      throw this.#error('INVALID_ARGUMENT', 'message is not serialisable', undefined, error);
-    }
+    const body = this.#problems.bodyOf(message, this.#state);
     const previous = this.#lastPost;
     let accepted!: () => void;
     this.#lastPost = new Promise<void>((resolve) => (accepted = resolve));
-    this.#track(this.#post(body, requestIdOf(message), previous, accepted));
+    this.#tasks.track(this.#post(body, requestIdOf(message), previous, accepted));
   }
 
   close(): Promise<void> {
@@ -228,18 +224,18 @@ export class LegacySseTransport implements Transport {
       await readSseEvents(response.body, this.#maxMessageBytes, {
         onEvent: (event) => this.#onEvent(event),
         onOversized: (bytes) =>
-          this.#problem(
+          this.#problems.report(
             'MESSAGE_TOO_LARGE',
             `discarded an SSE event over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
             undefined,
             { bytes, maxMessageBytes: this.#maxMessageBytes },
           ),
       });
-      reason = this.#error('CONNECTION_CLOSED', 'the server ended the SSE stream');
+      reason = this.#problems.error('CONNECTION_CLOSED', 'the server ended the SSE stream');
     } catch (error) {
       if (this.#closeCancel.aborted) return;
       const errno = errnoOf(error);
-      reason = this.#error(
+      reason = this.#problems.error(
         'STREAM_INTERRUPTED',
         `the SSE stream broke${errno === undefined ? '' : ` (${errno})`}`,
         { maybeExecuted: true, ...(errno === undefined ? {} : { errno }) },
@@ -248,7 +244,7 @@ export class LegacySseTransport implements Transport {
     }
     if (this.#endpointWaiter !== undefined) {
       this.#endpointWaiter.reject(
-        this.#error(
+        this.#problems.error(
           'CONNECT_FAILED',
           `the SSE stream ended before the endpoint event (${reason.message})`,
           undefined,
@@ -269,13 +265,16 @@ export class LegacySseTransport implements Transport {
       return;
     }
     if (event.event !== undefined && event.event !== 'message') {
-      this.#logger.debug(`${this.#where()}ignored an SSE event of type '${event.event}'`);
+      this.#logger.debug(`${this.#problems.where}ignored an SSE event of type '${event.event}'`);
       return;
     }
     if (event.data === '') return;
     const value = parseJson(event.data);
     if (value === undefined) {
-      this.#problem('INVALID_MESSAGE', `SSE event data is not JSON: ${preview(event.data, 80)}`);
+      this.#problems.report(
+        'INVALID_MESSAGE',
+        `SSE event data is not JSON: ${preview(event.data, 80)}`,
+      );
       return;
     }
     if (this.#state === 'open' || this.#state === 'starting') this.#events.message.fire(value);
@@ -284,13 +283,13 @@ export class LegacySseTransport implements Transport {
   #onEndpoint(data: string): void {
     const waiter = this.#endpointWaiter;
     if (waiter === undefined) {
-      this.#logger.debug(`${this.#where()}ignored a second endpoint event`);
+      this.#logger.debug(`${this.#problems.where}ignored a second endpoint event`);
       return;
     }
     this.#endpointWaiter = undefined;
     const endpoint = resolveEndpoint(data, this.url);
     if (!(endpoint instanceof URL)) {
-      waiter.reject(this.#failure(endpoint));
+      waiter.reject(this.#problems.failure(endpoint));
       return;
     }
     // The query usually carries the session id: a capability for the session, kept out of logs.
@@ -298,14 +297,6 @@ export class LegacySseTransport implements Transport {
       if (value.length >= 8) this.#secrets.push(addSecret(value));
     this.#endpoint = endpoint;
     waiter.resolve();
-  }
-
-  #track(task: Promise<void>): void {
-    const tracked = task.catch((error: unknown) =>
-      this.#logger.error(`${this.#where()}internal error`, { error: String(error) }),
-    );
-    this.#tasks.add(tracked);
-    void tracked.finally(() => this.#tasks.delete(tracked));
   }
 
   async #post(
@@ -329,7 +320,11 @@ export class LegacySseTransport implements Transport {
       // 202 Accepted is usual, 200 too; whatever the body says, the answer comes on the stream.
       await readBodyCapped(response.body, MAX_ERROR_BODY_BYTES, { truncate: true });
     } catch (error) {
-      this.#problemFrom(error, requestId, cancel.timedOut ? this.#deadlines.timeoutMs : undefined);
+      this.#problems.reportFailure(
+        error,
+        requestId,
+        cancel.timedOut ? this.#deadlines.timeoutMs : undefined,
+      );
     } finally {
       this.#deadlines.delete(cancel);
       accepted();
@@ -364,7 +359,7 @@ export class LegacySseTransport implements Transport {
       body: request.body,
       cancel: request.cancel,
       dispatcher: this.#agent,
-      where: this.#where(),
+      where: this.#problems.where,
       serverName: this.serverName,
     });
   }
@@ -384,119 +379,19 @@ export class LegacySseTransport implements Transport {
     });
   }
 
-  /** What a failed start means, as one typed error. */
-  #startError(
-    error: unknown,
-    callerSignal: AbortSignal | undefined,
-    timedOut: boolean,
-    timeoutMs: number,
-  ): McpHostError {
-    if (callerSignal?.aborted)
-      return new McpHostError('ABORTED', `${this.#where()}start was cancelled by the caller`, {
-        serverName: this.serverName,
-        cause: callerSignal.reason,
-      });
-    if (timedOut)
-      return this.#error(
-        'CONNECT_TIMEOUT',
-        `no endpoint event from ${this.url.origin} within ${timeoutMs} ms (connectTimeoutMs)`,
-      );
-    if (this.#closeCancel.aborted)
-      return this.#error('CONNECTION_CLOSED', 'the transport was closed while starting');
-    if (error instanceof McpHostError) return error;
-    return this.#failure(startFetchFailure(error, this.url, this.#limits()));
-  }
-
   async #close(reason: McpHostError | undefined): Promise<void> {
     if (this.#state === 'closed') return;
     this.#state = 'closing';
     this.#closeCancel.abort();
     this.#deadlines.abortAll();
-    await Promise.allSettled([this.#reader, ...this.#tasks]);
+    await this.#tasks.settled(this.#reader);
     for (const secret of this.#secrets.splice(0)) secret[Symbol.dispose]();
     await this.#agent.destroy().catch(() => {});
     this.#state = 'closed';
     this.#events.closed(reason);
   }
 
-  #problemFrom(
-    error: unknown,
-    requestId: RequestId | undefined,
-    timedOutAfterMs: number | undefined,
-  ): void {
-    if (error instanceof McpHostError) {
-      this.#events.reportProblem(error, requestId);
-      return;
-    }
-    if (this.#closeCancel.aborted) {
-      this.#problem(
-        'CONNECTION_CLOSED',
-        'the transport closed while the request was in flight',
-        requestId,
-      );
-      return;
-    }
-    if (timedOutAfterMs !== undefined) {
-      this.#problem(
-        'REQUEST_TIMEOUT',
-        `the POST got no answer within ${timedOutAfterMs} ms`,
-        requestId,
-        {
-          kind: 'total',
-        },
-      );
-      return;
-    }
-    const failure = classifyFetchFailure(error, this.url, this.#limits());
-    this.#problem(failure.code, failure.message, requestId, failure.details, error);
-  }
-
-  #problem(
-    code: McpHostError['code'],
-    message: string,
-    requestId?: RequestId,
-    details?: Record<string, unknown>,
-    cause?: unknown,
-  ): void {
-    const error = new McpHostError(code, `${this.#where()}${message}`, {
-      serverName: this.serverName,
-      requestId,
-      details,
-      cause,
-    });
-    this.#logger.debug(error.message);
-    this.#events.reportProblem(error, requestId);
-  }
-
-  #error(
-    code: McpHostError['code'],
-    message: string,
-    details?: Record<string, unknown>,
-    cause?: unknown,
-  ): McpHostError {
-    return new McpHostError(code, `${this.#where()}${message}`, {
-      serverName: this.serverName,
-      details,
-      cause,
-    });
-  }
-
-  #failure(failure: StartFailure): McpHostError {
-    return this.#error(failure.code, failure.message, failure.details, failure.cause);
-  }
-
-  #limits(): { connectTimeoutMs: number; headersTimeoutMs: number } {
-    return {
-      connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      headersTimeoutMs: this.#options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
-    };
-  }
-
   #context(method: string, requestId?: RequestId) {
-    return { method, where: this.#where(), serverName: this.serverName, requestId };
-  }
-
-  #where(): string {
-    return this.serverName === undefined ? '' : `server '${this.serverName}': `;
+    return { method, where: this.#problems.where, serverName: this.serverName, requestId };
   }
 }

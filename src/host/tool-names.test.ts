@@ -6,46 +6,11 @@ import {
   exposedName,
   isProviderSafeName,
   serverKeyProblems,
-  toProviderSafe,
   ToolNames,
-  type NameAssignment,
   type ToolNamingOptions,
   type ToolRef,
 } from './tool-names.js';
-
-const HASHED = /_[0-9a-f]{8}$/;
-
-/** A small seeded PRNG (mulberry32), so the generated names are the same on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffled<T>(items: readonly T[], next: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
-}
-
-function entries(assignment: NameAssignment): [string, ToolRef][] {
-  return [...assignment.names].map(([name, ref]) => [name, { ...ref }]);
-}
-
-function assign(server: string, tools: string[], options?: ToolNamingOptions): NameAssignment {
-  return assignNames(
-    tools.map((tool) => ({ server, tool })),
-    options,
-  );
-}
+import { assign, catchError, entries, HASHED, wellFormed } from './tool-names-test-helpers.js';
 
 describe('exposedName', () => {
   it.each([
@@ -374,160 +339,6 @@ describe('ToolNames', () => {
   });
 });
 
-describe('1,000 hostile names across several servers', () => {
-  const servers = ['github', 'fs', 'my-server', 'Srv2', 'a.b', 'memory', 'x'];
-  const pieces = [
-    'read',
-    'Read',
-    'READ',
-    'file',
-    '.',
-    ' ',
-    '__',
-    '_',
-    '-',
-    '/',
-    ':',
-    'é',
-    'ü',
-    'ß',
-    '中文',
-    'Ελληνικά',
-    '🔥',
-    '👩‍💻',
-    '\u0301',
-    '\n',
-    '\t',
-    '\u202e',
-    '\u0000',
-    '\ud83d',
-    '\ude00',
-    '1',
-    '42',
-    'mcp',
-    'x'.repeat(70),
-    '',
-  ];
-
-  function generate(): ToolRef[] {
-    const next = random(20261122);
-    const seen = new Set<string>();
-    const pairs: ToolRef[] = [];
-    const add = (server: string, tool: string) => {
-      const key = JSON.stringify([server, tool]);
-      if (seen.has(key)) return;
-      seen.add(key);
-      pairs.push({ server, tool });
-    };
-    // Hand-picked hostile cases on every server.
-    for (const server of servers) {
-      for (const tool of [
-        '',
-        '...',
-        ' ',
-        '__',
-        'read file',
-        'read.file',
-        'read_file',
-        'read-file',
-        'Read_File',
-        '1read',
-        '🔥',
-        '🔥🔥',
-        'z'.repeat(500),
-        `${'z'.repeat(499)}!`,
-        'café',
-        'cafe',
-        'cafe\u0301',
-      ])
-        add(server, tool);
-    }
-    while (pairs.length < 1000) {
-      const server = servers[Math.floor(next() * servers.length)]!;
-      let tool = '';
-      const count = 1 + Math.floor(next() * 6);
-      for (let i = 0; i < count; i++) tool += pieces[Math.floor(next() * pieces.length)]!;
-      add(server, tool);
-    }
-    return pairs;
-  }
-
-  const pairs = generate();
-  const result = assignNames(pairs);
-
-  it('generates 1,000 distinct pairs, with clashes among them', () => {
-    expect(pairs).toHaveLength(1000);
-    expect(result.serverProblems).toEqual([]);
-    expect(result.collisions.length).toBeGreaterThan(50);
-  });
-
-  it('every pair gets a valid, unique name that maps back to it', () => {
-    expect(result.names.size).toBe(1000);
-    for (const { server, tool } of pairs) {
-      const name = result.exposed(server, tool);
-      expect(name).toBeDefined();
-      expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-      expect(result.names.get(name!)).toEqual({ server, tool });
-    }
-  });
-
-  it('every name starts with its own server namespace', () => {
-    for (const [name, { server }] of result.names)
-      expect(name.startsWith(`mcp__${toProviderSafe(server)}__`)).toBe(true);
-  });
-
-  it('gives the same names for any input order', () => {
-    const next = random(7);
-    for (let round = 0; round < 5; round++)
-      expect(entries(assignNames(shuffled(pairs, next)))).toEqual(entries(result));
-  });
-
-  it('adding or removing a server never renames another server’s tools', () => {
-    const without = assignNames(pairs.filter((pair) => pair.server !== 'memory'));
-    for (const [name, ref] of without.names)
-      expect(result.exposed(ref.server, ref.tool)).toBe(name);
-  });
-
-  it('a pair that clashes with nothing has the name exposedName gives it', () => {
-    const clashing = new Set(
-      result.collisions.flatMap((c) => c.pairs.map((p) => JSON.stringify([p.server, p.tool]))),
-    );
-    let checked = 0;
-    for (const { server, tool } of pairs) {
-      if (clashing.has(JSON.stringify([server, tool]))) continue;
-      expect(result.exposed(server, tool)).toBe(exposedName(server, tool));
-      checked++;
-    }
-    expect(checked).toBeGreaterThan(500);
-  });
-
-  it('every clash is reported with each pair’s final name', () => {
-    for (const collision of result.collisions) {
-      expect(collision.pairs.length).toBeGreaterThan(1);
-      for (const pair of collision.pairs)
-        expect(result.exposed(pair.server, pair.tool)).toBe(pair.exposed);
-      expect(
-        collision.pairs.filter((p) => p.exposed === collision.name).length,
-      ).toBeLessThanOrEqual(1);
-    }
-  });
-
-  it('holds in the opt-out mode too: non-empty, unique, no control characters, round trip', () => {
-    const loose = assignNames(pairs, {
-      providerSafe: false,
-      format: (server, tool) => `mcp:${server}:${tool}`,
-    });
-    expect(loose.names.size).toBe(1000);
-    for (const [name, ref] of loose.names) {
-      expect(name.length).toBeGreaterThan(0);
-      expect(name.length).toBeLessThanOrEqual(64);
-      expect(name).not.toMatch(/[\p{Cc}\u202e]/u);
-      expect(wellFormed(name)).toBe(true);
-      expect(loose.exposed(ref.server, ref.tool)).toBe(name);
-    }
-  });
-});
-
 describe('name hash', () => {
   it('is pinned: suffixes must not change between versions (names are persisted by users)', () => {
     expect(hash8('')).toBe(hash32('').toString(16).padStart(8, '0'));
@@ -539,17 +350,3 @@ describe('name hash', () => {
     ]);
   });
 });
-
-/** No lone surrogate (String#isWellFormed is ES2024, beyond this project's lib). */
-function wellFormed(text: string): boolean {
-  return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
-}
-
-function catchError(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
-}

@@ -9,6 +9,7 @@ import { deferred, settlesWithin } from '../../internal/wait.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { Transport, TransportState } from '../../jsonrpc/transport.js';
 import { awaitOpen } from './await-open.js';
+import { clientOptions, positive } from './client-options.js';
 import { toConnectError, type ConnectFailure } from './connect-failure.js';
 import { frameBytes, frameText } from './frame-data.js';
 import { registerSecretHeaders } from './secret-headers.js';
@@ -165,17 +166,11 @@ export class WebSocketTransport implements Transport {
     this.#secrets.push(...registerSecretHeaders(this.#options.headers));
     let socket: WebSocket;
     try {
-      const options: WebSocket.ClientOptions & { closeTimeout: number } = {
-        headers: { ...this.#options.headers },
-        maxPayload: this.#maxMessageBytes,
-        // No compression: a small frame cannot inflate into a large one, and no zlib per socket.
-        perMessageDeflate: false,
-        skipUTF8Validation: true,
-        followRedirects: false,
-        autoPong: true,
-        // ws's own wait for the closing handshake (since 8.19; not yet in @types/ws).
-        closeTimeout: this.#closeGraceMs,
-      };
+      const options = clientOptions(
+        this.#options.headers,
+        this.#maxMessageBytes,
+        this.#closeGraceMs,
+      );
       socket = new WebSocket(this.#url, [MCP_SUBPROTOCOL], options);
     } catch (error) {
       // A malformed URL or a scheme other than ws/wss throws synchronously.
@@ -397,11 +392,4 @@ export class WebSocketTransport implements Transport {
   #where(): string {
     return this.serverName === undefined ? '' : `server '${this.serverName}': `;
   }
-}
-
-function positive(value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0)
-    throw new McpHostError('INVALID_ARGUMENT', `expected a positive number of bytes, got ${value}`);
-  return value;
 }

@@ -1,90 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { JsonRpcError, type McpHostError } from '../errors/index.js';
-import type { Logger } from '../internal/logger.js';
 import { deferred } from '../internal/wait.js';
-import { createLinkedTransports, type InMemoryTransport } from '../transport/in-memory.js';
-import type { JsonRpcMessage } from './message.js';
-import type { JsonRpcPeerOptions, RequestContext } from './peer-options.js';
-import { JsonRpcPeer } from './peer.js';
-import { mcpConventions, type Wire } from '../../test/helpers/wire.js';
-
-const conventions = mcpConventions;
-
-interface Harness extends AsyncDisposable {
-  peer: JsonRpcPeer;
-  server: InMemoryTransport;
-  /** Everything the server end received, in order. */
-  received: Wire[];
-  /** Sends anything (including invalid messages) from the server end. */
-  send(message: unknown): void;
-  /** Sends a request from the server end and resolves with the peer's response. */
-  call(id: unknown, method: string, params?: unknown): Promise<Wire>;
-  /**
-   * Round-trips a ping the peer answers: everything the peer sent before answering it has reached
-   * the server by then (delivery is in order).
-   */
-  barrier(): Promise<void>;
-}
-
-async function connect(options: JsonRpcPeerOptions = {}): Promise<Harness> {
-  const [client, server] = createLinkedTransports();
-  const peer = new JsonRpcPeer(client, options);
-  await server.start();
-  await peer.start();
-  const received: Wire[] = [];
-  const waiters = new Map<unknown, (message: Wire) => void>();
-  server.onMessage((message) => {
-    const m = message as Wire;
-    received.push(m);
-    if (m.method === undefined && waiters.has(m.id)) {
-      waiters.get(m.id)!(m);
-      waiters.delete(m.id);
-    }
-  });
-  const send = (message: unknown): void => server.send(message as JsonRpcMessage);
-  const call = (id: unknown, method: string, params?: unknown): Promise<Wire> => {
-    const response = new Promise<Wire>((resolve) => waiters.set(id, resolve));
-    send(
-      params === undefined
-        ? { jsonrpc: '2.0', id, method }
-        : { jsonrpc: '2.0', id, method, params },
-    );
-    return response;
-  };
-  let barriers = 0;
-  peer.setRequestHandler('test/barrier', () => ({}));
-  return {
-    peer,
-    server,
-    received,
-    send,
-    call,
-    async barrier() {
-      await call(`barrier-${++barriers}`, 'test/barrier');
-    },
-    async [Symbol.asyncDispose]() {
-      await peer.close();
-      await server.close();
-    },
-  };
-}
-
-function testLogger(): Logger & { warnings: unknown[][] } {
-  const warnings: unknown[][] = [];
-  return {
-    warnings,
-    debug: () => {},
-    info: () => {},
-    warn: (...args: unknown[]) => {
-      warnings.push(args);
-    },
-    error: () => {},
-  };
-}
+import type { RequestContext } from './peer-options.js';
+import { type Wire } from '../../test/helpers/wire.js';
+import { conventions, connectInbound, testLogger } from '../../test/helpers/peer-harness.js';
 
 describe('JsonRpcPeer: incoming requests', () => {
   it('answers with what the handler returns, sync or async, and gives it params and context', async () => {
-    await using h = await connect();
+    await using h = await connectInbound();
     const contexts: RequestContext[] = [];
     h.peer.setRequestHandler('sampling/createMessage', (params, context) => {
       contexts.push(context);
@@ -114,7 +37,7 @@ describe('JsonRpcPeer: incoming requests', () => {
   });
 
   it('answers a thrown JsonRpcError with its code, message and data', async () => {
-    await using h = await connect();
+    await using h = await connectInbound();
     h.peer.setRequestHandler('elicitation/create', () => {
       throw new JsonRpcError(-32602, 'Invalid schema', { data: { field: 'email' } });
     });
@@ -128,7 +51,7 @@ describe('JsonRpcPeer: incoming requests', () => {
   });
 
   it('answers any other thrown error with -32603', async () => {
-    await using h = await connect();
+    await using h = await connectInbound();
     h.peer.setRequestHandler('broken', () => {
       throw new TypeError('x is undefined');
     });
@@ -136,7 +59,7 @@ describe('JsonRpcPeer: incoming requests', () => {
   });
 
   it('answers an unknown method with -32601, uses the * handler when set, and forgets disposed handlers', async () => {
-    await using h = await connect();
+    await using h = await connectInbound();
     expect((await h.call(1, 'nope')).error).toMatchObject({ code: -32601 });
     const handler = h.peer.setRequestHandler('known', () => 'known');
     const fallback = h.peer.setRequestHandler(
@@ -152,7 +75,7 @@ describe('JsonRpcPeer: incoming requests', () => {
   });
 
   it('aborts the handler signal on an incoming cancel and sends no response', async () => {
-    await using h = await connect({ conventions });
+    await using h = await connectInbound({ conventions });
     const started = deferred<RequestContext>();
     const finish = deferred();
     h.peer.setRequestHandler('tools/call', async (_params, context) => {
@@ -179,7 +102,7 @@ describe('JsonRpcPeer: incoming requests', () => {
   });
 
   it('ignores a cancel for a request it does not know, or of the wrong id type', async () => {
-    await using h = await connect({ conventions });
+    await using h = await connectInbound({ conventions });
     const finish = deferred();
     let signal: AbortSignal | undefined;
     h.peer.setRequestHandler('work', async (_params, context) => {
@@ -199,7 +122,7 @@ describe('JsonRpcPeer: incoming requests', () => {
   });
 
   it('refuses a second request with an id still in flight', async () => {
-    await using h = await connect();
+    await using h = await connectInbound();
     const finish = deferred();
     h.peer.setRequestHandler('slow', async () => {
       await finish.promise;
@@ -223,7 +146,7 @@ describe('JsonRpcPeer: incoming requests', () => {
   });
 
   it('refuses requests past maxInboundRequests with an error response', async () => {
-    await using h = await connect({ maxInboundRequests: 2 });
+    await using h = await connectInbound({ maxInboundRequests: 2 });
     const finish = deferred();
     h.peer.setRequestHandler('slow', async () => {
       await finish.promise;
@@ -241,7 +164,7 @@ describe('JsonRpcPeer: incoming requests', () => {
   });
 
   it('aborts running handlers when the connection closes', async () => {
-    const h = await connect();
+    const h = await connectInbound();
     const started = deferred<AbortSignal>();
     h.peer.setRequestHandler('slow', (_params, { signal }) => {
       started.resolve(signal);
@@ -261,7 +184,7 @@ describe('JsonRpcPeer: incoming requests', () => {
 
 describe('JsonRpcPeer: incoming notifications', () => {
   it('calls the handler for the method, else the * handler', async () => {
-    await using h = await connect();
+    await using h = await connectInbound();
     const specific = vi.fn();
     const fallback = vi.fn();
     h.peer.setNotificationHandler('notifications/tools/list_changed', specific);
@@ -277,7 +200,7 @@ describe('JsonRpcPeer: incoming notifications', () => {
 
   it('survives handlers that throw or reject, and logs them', async () => {
     const logger = testLogger();
-    await using h = await connect({ logger, serverName: 'noisy' });
+    await using h = await connectInbound({ logger, serverName: 'noisy' });
     h.peer.setNotificationHandler('sync', () => {
       throw new Error('sync boom');
     });
@@ -295,7 +218,7 @@ describe('JsonRpcPeer: incoming notifications', () => {
 
 describe('JsonRpcPeer: invalid and hostile input', () => {
   it('counts and reports messages that are not JSON-RPC, and keeps working', async () => {
-    await using h = await connect();
+    await using h = await connectInbound();
     const problems: McpHostError[] = [];
     h.peer.onProblem(({ error }) => problems.push(error));
     for (const junk of [
@@ -317,7 +240,7 @@ describe('JsonRpcPeer: invalid and hostile input', () => {
   });
 
   it('answers a request whose id is not a string or number with -32600 and id null', async () => {
-    await using h = await connect();
+    await using h = await connectInbound();
     h.peer.setRequestHandler('x', () => 'must not run');
     h.send({ jsonrpc: '2.0', id: { nested: 1 }, method: 'x' });
     h.send({ jsonrpc: '2.0', id: null, method: 'x' });
@@ -330,7 +253,7 @@ describe('JsonRpcPeer: invalid and hostile input', () => {
   });
 
   it('handles batch arrays: responses, requests and notifications in one array', async () => {
-    await using h = await connect();
+    await using h = await connectInbound();
     const notified = vi.fn();
     h.peer.setNotificationHandler('n', notified);
     h.peer.setRequestHandler('double', (params) => (params as { v: number }).v * 2);
@@ -356,7 +279,7 @@ describe('JsonRpcPeer: invalid and hostile input', () => {
   });
 
   it('takes __proto__ keys anywhere without crashing or polluting prototypes', async () => {
-    await using h = await connect({ conventions });
+    await using h = await connectInbound({ conventions });
     const hostile = (text: string): unknown => JSON.parse(text) as unknown;
     const seen: unknown[] = [];
     h.peer.setRequestHandler('echo', (params) => {
@@ -404,7 +327,7 @@ describe('JsonRpcPeer: invalid and hostile input', () => {
   });
 
   it('takes absurdly deep nesting in params and results without crashing', async () => {
-    await using h = await connect();
+    await using h = await connectInbound();
     let deep: unknown = 'bottom';
     for (let i = 0; i < 100_000; i++) deep = { d: deep };
     let depth = -1;

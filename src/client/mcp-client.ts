@@ -1,4 +1,4 @@
-import { JsonRpcError, McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/index.js';
 import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
@@ -6,8 +6,6 @@ import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestOptions } from '../jsonrpc/peer-options.js';
 import type { RequestHeaders } from '../jsonrpc/transport.js';
 import {
-  McpErrorCode,
-  isObject,
   McpMethod,
   type CallToolResult,
   type CompleteResult,
@@ -40,6 +38,7 @@ import { ServerEvents } from './server-events.js';
 import { ServerInput } from './server-input.js';
 import { RemoteRequests, toolRequestHeaders } from './remote-requests.js';
 import type { RecoveryContext } from './session-recovery.js';
+import { callTool, type ToolCallContext } from './tool-calls.js';
 import { ToolCatalog } from './tool-results.js';
 import { createSchemaValidator } from '../schema/index.js';
 
@@ -63,6 +62,7 @@ export class McpClient implements AsyncDisposable {
   readonly #closeEmitter = new Emitter<McpHostError | undefined>();
   readonly #events: ServerEvents;
   readonly #tools: ToolCatalog;
+  readonly #toolCalls: ToolCallContext;
   #state: McpClientState = 'new';
   #connected: ConnectedPeer | undefined;
   #session: Session | undefined;
@@ -99,6 +99,13 @@ export class McpClient implements AsyncDisposable {
         : (options.schemaValidator ?? createSchemaValidator()),
     );
     this.#requestHeaders = toolRequestHeaders(this.#tools);
+    this.#toolCalls = {
+      tools: this.#tools,
+      logger: this.#logger,
+      serverName: this.serverName,
+      send: (params, options) => this.#call<CallToolResult>(McpMethod.ToolsCall, params, options),
+      relist: (signal) => this.#listTools(signal),
+    };
     this.#input = new ServerInput(options.handlers ?? {}, options.serverName);
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#logLevel = options.logLevel;
@@ -250,44 +257,7 @@ export class McpClient implements AsyncDisposable {
     args: JsonObject = {},
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    const excluded = this.#tools.excludedReason(name);
-    if (excluded !== undefined) {
-      return Promise.reject(
-        new McpHostError(
-          'INVALID_ARGUMENT',
-          this.#where(`tool '${name}' is excluded: ${excluded}`),
-          {
-            serverName: this.serverName,
-            tool: name,
-          },
-        ),
-      );
-    }
-    // One `.then` on the hot path; the schema check (async, lazily loaded) only for tools that declare an outputSchema.
-    const checked = (result: CallToolResult): CallToolResult | Promise<CallToolResult> => {
-      if (!isObject(result) || !Array.isArray(result.content)) {
-        throw new McpHostError(
-          'PROTOCOL_VIOLATION',
-          this.#where(`malformed result from tool '${name}'`),
-          { serverName: this.serverName, method: McpMethod.ToolsCall, tool: name },
-        );
-      }
-      return this.#tools.check(name, result);
-    };
-    const call = (): Promise<CallToolResult> =>
-      this.#call<CallToolResult>(McpMethod.ToolsCall, { name, arguments: args }, options);
-    return call().then(checked, async (error: unknown) => {
-      // HeaderMismatch: the tool's x-mcp-header annotations changed (or were never listed), so
-      // the Mcp-Param-* headers were wrong. Relist, as the spec advises, and try once more.
-      if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch)
-        throw error;
-      if (!this.#tools.checksHeaderAnnotations) throw error;
-      this.#logger.info(
-        this.#where(`tool '${name}': header mismatch; relisting tools and retrying`),
-      );
-      await this.#listTools(options.signal);
-      return call().then(checked);
-    });
+    return callTool(this.#toolCalls, name, args, options);
   }
 
   async listResources(options: { signal?: AbortSignal } = {}): Promise<Listing<Resource>> {

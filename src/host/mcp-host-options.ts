@@ -4,7 +4,7 @@ import type { AuditSink } from './audit.js';
 import type { HostOptions } from './host-options.js';
 import type { PinPolicy } from './pin-types.js';
 import type { RestartOptions } from './restart-policy.js';
-import type { HealthCheckOptions } from './server-slot.js';
+import type { HealthCheckOptions } from './slot-supervision.js';
 import type { ToolNamingOptions } from './tool-names.js';
 
 /** How a server leaves (`removeServer`) or gives way to a new definition (`replaceServer`). */

@@ -1,68 +1,27 @@
 import { McpClient } from '../client/mcp-client.js';
 import type { CallOptions } from '../client/mcp-client.js';
-import { McpHostError, redact } from '../errors/index.js';
-import { AbortFanout } from '../internal/abort-fanout.js';
+import { McpHostError } from '../errors/index.js';
 import type { Disposable } from '../internal/disposable.js';
-import type { Logger } from '../internal/logger.js';
 import type { CallToolResult, JsonObject, Tool } from '../protocol/index.js';
-import type { StateStore } from '../state/state-store.js';
+import { AbandonLinks } from './abandon-links.js';
 import { CallLimiter } from './call-limiter.js';
 import type { QuarantinedTool } from './pin-types.js';
 import type { HostServerDefinition } from './host-options.js';
-import { RestartPolicy, type RestartOptions } from './restart-policy.js';
+import { mayResend, whenBack, type ComingBack } from './resend-policy.js';
 import type { ServerState, ServerStatus } from './server-status.js';
+import { HealthChecks, RestartSchedule, describe, type Restartable } from './slot-supervision.js';
+import type { SlotHost } from './slot-host.js';
+import { toServerStatus, unavailableError } from './slot-status.js';
+import { SlotTools, TOOLLESS_STATES } from './slot-tools.js';
 
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 export const DEFAULT_MAX_QUEUE = 256;
-export const DEFAULT_TOOLS_TTL_MS = 5 * 60_000;
-export const DEFAULT_HEALTH_INTERVAL_MS = 30_000;
-export const DEFAULT_HEALTH_TIMEOUT_MS = 5_000;
-/** How long a call that lost its connection waits for the server to come back before it fails. */
-export const RETRY_WAIT_MS = 10_000;
-
-/** Failures after which the request certainly never reached the server. */
-const NEVER_SENT = new Set(['NOT_CONNECTED', 'CONNECT_FAILED', 'CONNECT_TIMEOUT']);
-/** Failures after which the server may or may not have run the request. */
-const MAYBE_SENT = new Set([
-  'CONNECTION_CLOSED',
-  'PROCESS_EXITED',
-  'KEEPALIVE_TIMEOUT',
-  'STREAM_INTERRUPTED',
-  'HTTP_REQUEST_FAILED',
-]);
-
-function mayResend(error: unknown, resendDelivered: boolean): boolean {
-  if (!(error instanceof McpHostError)) return false;
-  return NEVER_SENT.has(error.code) || (resendDelivered && MAYBE_SENT.has(error.code));
-}
-
-/** How the host watches a connected server. */
-export interface HealthCheckOptions {
-  /** Between checks (default 30 s; 0 turns them off). */
-  intervalMs?: number;
-  /** A check that takes longer has failed (default 5 s). */
-  timeoutMs?: number;
-  /** Failed checks in a row after which the server counts as wedged and is restarted (default 2). */
-  failuresBeforeRestart?: number;
-}
-
-/** The pin check's verdict on one listing: what may be offered, and what is held back. */
-export interface ToolReview {
-  allowed: Tool[];
-  quarantined: ReadonlyMap<string, QuarantinedTool>;
-}
-
-/** What a slot needs from its host. */
-export interface SlotHost {
-  logger: Logger;
-  stateStore: StateStore | undefined;
-  restart: RestartOptions | undefined;
-  health: HealthCheckOptions | undefined;
-  /** Runs the pin check on a fresh listing (the host's ToolPins), or lets everything through. */
-  review(slot: ServerSlot, tools: Tool[]): Promise<ToolReview>;
-  statusChanged(slot: ServerSlot): void;
-  toolsChanged(slot: ServerSlot, before: readonly Tool[]): void;
-}
+export { DEFAULT_TOOLS_TTL_MS } from './slot-tools.js';
+export type { ToolReview } from './slot-tools.js';
+export { DEFAULT_HEALTH_INTERVAL_MS, DEFAULT_HEALTH_TIMEOUT_MS } from './slot-supervision.js';
+export type { HealthCheckOptions } from './slot-supervision.js';
+export type { SlotHost } from './slot-host.js';
+export { RETRY_WAIT_MS } from './resend-policy.js';
 
 /**
  * One managed server: its client, its state (see ServerState), its tools as last listed and
@@ -75,37 +34,24 @@ export class ServerSlot {
   readonly definition: HostServerDefinition;
   readonly limiter: CallLimiter;
   readonly #host: SlotHost;
-  readonly #policy: RestartPolicy;
   #client: McpClient | undefined;
   #clientSubscriptions: Disposable[] = [];
   #state: ServerState;
   #since = Date.now();
   #lastError: { code: string; message: string } | undefined;
-  #restartCount = 0;
-  #nextRetryAt: number | undefined;
-  #retryTimer: ReturnType<typeof setTimeout> | undefined;
-  #healthTimer: ReturnType<typeof setTimeout> | undefined;
-  #healthFailures = 0;
+  readonly #restarts: RestartSchedule;
+  readonly #health: HealthChecks;
   #opening: Promise<void> | undefined;
-  /**
-   * Per connection, aborted when the host gives up on it (a wedge): its signal, given to calls
-   * without one of their own, and the signals of the calls that have one (see #linkCall).
-   */
-  readonly #abandon = new WeakMap<
-    McpClient,
-    { controller: AbortController; signal: AbortSignal; calls: Set<AbortController> }
-  >();
-  readonly #callerAborts = new AbortFanout<AbortController>((call, signal) =>
-    call.abort(signal.reason),
-  );
+  /** Per connection, aborted when the host gives up on it (a wedge); linked into its calls. */
+  readonly #links = new AbandonLinks();
   /** Closes of dropped clients still under way (a dropped client is forgotten at once). */
   readonly #closingClients = new Set<Promise<void>>();
-  #tools: readonly Tool[] = [];
-  #quarantined: ReadonlyMap<string, QuarantinedTool> = new Map();
-  #toolsFetchedAt = 0;
-  #toolsRefresh: Promise<void> | undefined;
-  /** Called on every state change (calls waiting for the server to come back). */
-  readonly #stateWaiters = new Set<() => void>();
+  /** Its tools as last listed and reviewed. */
+  readonly #tools: SlotTools;
+  /** What calls waiting for the server to come back watch (see whenBack). */
+  readonly #comingBack: ComingBack;
+  /** What restart scheduling moves on (see RestartSchedule). */
+  readonly #restartable: Restartable;
   /** Bumped by every connect and disconnect: late results of an older connection are dropped. */
   #generation = 0;
 
@@ -113,7 +59,41 @@ export class ServerSlot {
     this.name = definition.name;
     this.definition = definition;
     this.#host = host;
-    this.#policy = new RestartPolicy({ ...host.restart, ...definition.restart });
+    this.#restarts = new RestartSchedule({ ...host.restart, ...definition.restart }, host.logger);
+    this.#health = new HealthChecks(host.health, host.logger, {
+      name: this.name,
+      client: (generation) => (generation === this.#generation ? this.client : undefined),
+      isCurrent: (generation) => generation === this.#generation,
+      passed: () => {
+        if (this.#state === 'degraded') this.#set('ready');
+      },
+      degraded: (error) => {
+        this.#lastError = describe(error);
+        this.#set('degraded');
+      },
+      wedged: (client, error, reason) => {
+        this.#lastError = describe(error);
+        this.#generation++;
+        // Its calls in flight fail now, not when its process is gone (the close ladder of a
+        // process that does not answer takes seconds).
+        this.#links.abandon(client, reason);
+        void this.#dropClient();
+        this.#failed(reason);
+      },
+    });
+    this.#restartable = {
+      name: this.name,
+      state: () => this.#state,
+      set: (state) => this.#set(state),
+      reconnect: () => void this.connect(),
+    };
+    this.#comingBack = {
+      name: this.name,
+      stateWaiters: new Set(),
+      isBack: () => this.client !== undefined,
+      isComing: () => this.#state === 'restarting' || this.#state === 'connecting',
+      unavailable: (tool) => this.unavailable(tool),
+    };
     this.limiter = new CallLimiter(
       definition.name,
       definition.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
@@ -122,7 +102,18 @@ export class ServerSlot {
     this.#state =
       definition.enabled === false ? 'disabled' : definition.lazy === true ? 'idle' : 'connecting';
     // From a catalogue snapshot: offered until the first real listing replaces them.
-    if (seedTools !== undefined && this.#state !== 'disabled') this.#tools = seedTools;
+    this.#tools = new SlotTools(
+      {
+        name: this.name,
+        definition,
+        logger: host.logger,
+        client: () => this.client,
+        generation: () => this.#generation,
+        review: (tools) => host.review(this, tools),
+        changed: (before) => host.toolsChanged(this, before),
+      },
+      this.#state === 'disabled' ? undefined : seedTools,
+    );
   }
 
   get state(): ServerState {
@@ -136,41 +127,28 @@ export class ServerSlot {
 
   /** The usable tools of the last listing (after the static filter and the pin check). */
   get tools(): readonly Tool[] {
-    this.#maybeRefreshTools();
-    return this.#tools;
+    return this.#tools.tools;
   }
 
   /** The tools the pin check holds back, by original name, with the reason and diff. */
   get quarantined(): ReadonlyMap<string, QuarantinedTool> {
-    return this.#quarantined;
+    return this.#tools.quarantined;
   }
 
   status(): ServerStatus {
-    const client = this.#client;
-    const session = client?.session;
-    const live = this.#state === 'ready' || this.#state === 'degraded';
-    return {
+    return toServerStatus({
       name: this.name,
       state: this.#state,
-      since: new Date(this.#since).toISOString(),
-      ...(this.#lastError === undefined ? {} : { lastError: { ...this.#lastError } }),
-      ...(live && client?.pid !== undefined ? { pid: client.pid } : {}),
-      ...(live && session !== undefined
-        ? {
-            era: session.era,
-            protocolVersion: session.version,
-            ...(session.serverInfo === undefined ? {} : { serverInfo: { ...session.serverInfo } }),
-          }
-        : {}),
-      toolCount: this.#tools.length,
-      quarantinedCount: this.#quarantined.size,
-      restartCount: this.#restartCount,
-      ...(this.#nextRetryAt === undefined
-        ? {}
-        : { nextRetryAt: new Date(this.#nextRetryAt).toISOString() }),
+      since: this.#since,
+      lastError: this.#lastError,
+      client: this.#client,
+      toolCount: this.#tools.current.length,
+      quarantinedCount: this.#tools.quarantined.size,
+      restartCount: this.#restarts.restartCount,
+      nextRetryAt: this.#restarts.nextRetryAt,
       inFlight: this.limiter.inFlight,
       queued: this.limiter.queued,
-    };
+    });
   }
 
   /**
@@ -203,23 +181,10 @@ export class ServerSlot {
   }
 
   unavailable(tool?: string): McpHostError {
-    const why = this.#lastError === undefined ? '' : `: ${this.#lastError.message}`;
-    const retry =
-      this.#nextRetryAt === undefined
-        ? ''
-        : ` (next attempt in ${Math.max(0, this.#nextRetryAt - Date.now())} ms)`;
-    return new McpHostError(
-      'SERVER_UNAVAILABLE',
-      `server '${this.name}' is ${this.#state}${retry}${why}`,
-      {
-        serverName: this.name,
-        tool,
-        details: { state: this.#state, ...(this.#lastError ? { lastError: this.#lastError } : {}) },
-      },
-    );
+    const nextRetryAt = this.#restarts.nextRetryAt;
+    return unavailableError(this.name, this.#state, this.#lastError, nextRetryAt, tool);
   }
 
-  /** Calls a tool through the limiter, connecting first if needed. */
   /**
    * Calls a tool through the limiter, connecting first if needed. A call that failed because the
    * connection was lost is sent once more, after the server is back (within `RETRY_WAIT_MS`), only
@@ -238,7 +203,7 @@ export class ServerSlot {
       if (waiting !== undefined) await waiting;
       // Aborted also when the host gives up on this connection (a wedge), so that the call fails
       // then, not when the process is finally gone.
-      const link = this.#linkCall(client, options.signal);
+      const link = this.#links.link(client, options.signal);
       try {
         return await client.callTool(tool, args, { ...options, signal: link.signal });
       } catch (caught) {
@@ -258,63 +223,8 @@ export class ServerSlot {
         link.unlink();
         this.limiter.release();
       }
-      await this.#whenBack(tool, options.signal);
+      await whenBack(this.#comingBack, tool, options.signal);
     }
-  }
-
-  /**
-   * A call's signal that also aborts when the host abandons `client`: without a caller's signal,
-   * the connection's own (shared: one listener in the peer however many calls); with one, a
-   * signal of the call's own, aborted by either (one listener per caller's signal).
-   */
-  #linkCall(
-    client: McpClient,
-    signal: AbortSignal | undefined,
-  ): { signal: AbortSignal | undefined; unlink(): void } {
-    const connection = this.#abandon.get(client);
-    if (connection === undefined) return { signal, unlink: () => {} };
-    if (signal === undefined) return { signal: connection.signal, unlink: () => {} };
-    const call = new AbortController();
-    if (signal.aborted) call.abort(signal.reason);
-    else this.#callerAborts.add(signal, call);
-    connection.calls.add(call);
-    return {
-      signal: call.signal,
-      unlink: () => {
-        this.#callerAborts.delete(signal, call);
-        connection.calls.delete(call);
-      },
-    };
-  }
-
-  /** Resolves once the server is ready again; rejects when it will not be soon. */
-  #whenBack(tool: string, signal: AbortSignal | undefined): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const done = (error?: Error): void => {
-        clearTimeout(timer);
-        this.#stateWaiters.delete(check);
-        signal?.removeEventListener('abort', onAbort);
-        if (error === undefined) resolve();
-        else reject(error);
-      };
-      const check = (): void => {
-        if (this.client !== undefined) done();
-        else if (this.#state !== 'restarting' && this.#state !== 'connecting')
-          done(this.unavailable(tool));
-      };
-      const onAbort = (): void =>
-        done(
-          new McpHostError('ABORTED', `server '${this.name}': '${tool}' was cancelled`, {
-            serverName: this.name,
-            tool,
-            cause: signal?.reason,
-          }),
-        );
-      const timer = setTimeout(() => done(this.unavailable(tool)), RETRY_WAIT_MS);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#stateWaiters.add(check);
-      check();
-    });
   }
 
   /** Closes the connection but keeps the server enabled (`idle`): the next call reconnects. */
@@ -333,7 +243,7 @@ export class ServerSlot {
   /** Re-enables a disabled server and connects it. */
   async enable(): Promise<void> {
     if (this.#state !== 'disabled') return;
-    this.#policy.reset();
+    this.#restarts.reset();
     this.#set('connecting');
     await this.connect();
   }
@@ -341,8 +251,7 @@ export class ServerSlot {
   /** A manual restart: forgets past crashes (so it also leaves `crash_loop`) and reconnects. */
   async restart(): Promise<void> {
     if (this.#state === 'closed') return;
-    this.#policy.reset();
-    this.#restartCount++;
+    this.#restarts.restartedByHand();
     await this.#disconnect();
     this.#set('connecting');
     await this.connect();
@@ -354,19 +263,14 @@ export class ServerSlot {
   }
 
   /** Lists tools again now (bypassing the TTL) and reports what changed. */
-  async refreshTools(): Promise<void> {
-    const client = this.client;
-    if (client === undefined) return;
-    const generation = this.#generation;
-    const listing = await client.listTools();
-    if (generation !== this.#generation) return;
-    await this.#accept(listing.items, listing.ttlMs);
+  refreshTools(): Promise<void> {
+    return this.#tools.refresh();
   }
 
   // ---- connecting -----------------------------------------------------------------------------
 
   async #open(): Promise<void> {
-    this.#clearRetry();
+    this.#restarts.clear();
     const generation = ++this.#generation;
     this.#set('connecting');
     const client = new McpClient({
@@ -378,8 +282,7 @@ export class ServerSlot {
       logger: this.definition.client?.logger ?? this.#host.logger,
     });
     this.#client = client;
-    const controller = new AbortController();
-    this.#abandon.set(client, { controller, signal: controller.signal, calls: new Set() });
+    const abandoned = this.#links.register(client);
     const closed: { reason?: McpHostError } = {};
     this.#clientSubscriptions = [
       client.onClose((reason) => {
@@ -387,15 +290,15 @@ export class ServerSlot {
         this.#lost(generation, reason);
       }),
       client.onToolsChanged((change) => {
-        if (generation === this.#generation) void this.#accept(change.items, undefined);
+        if (generation === this.#generation) void this.#tools.accept(change.items, undefined);
       }),
     ];
     try {
       // Aborted when the slot is disconnected or closed mid-connect (see #disconnect).
-      await client.connect({ signal: controller.signal });
+      await client.connect({ signal: abandoned });
       const listing = await client.listTools();
       if (generation !== this.#generation) return;
-      await this.#accept(listing.items, listing.ttlMs);
+      await this.#tools.accept(listing.items, listing.ttlMs);
       if (generation !== this.#generation) return;
       // The server may have gone while its listing was reviewed (the pin check awaits the state
       // store), and #lost leaves a connecting server to this attempt: fail it, never call a
@@ -408,9 +311,8 @@ export class ServerSlot {
           })
         );
       this.#lastError = undefined;
-      this.#healthFailures = 0;
       this.#set('ready');
-      this.#scheduleHealthCheck(generation);
+      this.#health.start(generation);
     } catch (error) {
       if (generation !== this.#generation) return;
       await this.#dropClient();
@@ -432,142 +334,10 @@ export class ServerSlot {
   /** Records a failure and decides: restart after a backoff, give up (crash loop), or stop. */
   #failed(error: unknown): void {
     this.#lastError = describe(error);
-    this.#moveOn(error);
+    this.#restarts.onFailure(this.#restartable, error);
     // Queued calls fail after the transition, so that their error names the state the server is
     // in now (and when it is tried again), not the 'ready' it was in when it died.
     this.limiter.rejectQueued(this.unavailable());
-  }
-
-  #moveOn(error: unknown): void {
-    if (error instanceof McpHostError) {
-      const status = error.details?.status;
-      if (error.code === 'HTTP_STATUS' && (status === 401 || status === 403)) {
-        this.#set('needs_auth');
-        return;
-      }
-      if (error.permanent) {
-        this.#set('failed');
-        return;
-      }
-    }
-    const decision = this.#policy.onFailure(Date.now());
-    if (decision.action === 'stop') {
-      this.#set('failed');
-    } else if (decision.action === 'crash_loop') {
-      this.#host.logger.error(
-        `server '${this.name}': ${decision.failures} failures in a row; not restarting it until a manual restart`,
-      );
-      this.#set('crash_loop');
-    } else {
-      this.#nextRetryAt = Date.now() + decision.delayMs;
-      this.#set('restarting');
-      this.#retryTimer = setTimeout(() => {
-        this.#retryTimer = undefined;
-        this.#nextRetryAt = undefined;
-        if (this.#state !== 'restarting') return;
-        this.#restartCount++;
-        void this.connect();
-      }, decision.delayMs);
-      this.#retryTimer.unref?.();
-    }
-  }
-
-  // ---- health ---------------------------------------------------------------------------------
-
-  #scheduleHealthCheck(generation: number): void {
-    const intervalMs = this.#host.health?.intervalMs ?? DEFAULT_HEALTH_INTERVAL_MS;
-    if (intervalMs <= 0) return;
-    this.#healthTimer = setTimeout(() => {
-      this.#healthTimer = undefined;
-      void this.#checkHealth(generation);
-    }, intervalMs);
-    this.#healthTimer.unref?.();
-  }
-
-  /** One check that bypasses every cache (`ping`, or `server/discover` on modern servers). */
-  async #checkHealth(generation: number): Promise<void> {
-    const client = this.client;
-    if (client === undefined || generation !== this.#generation) return;
-    const timeoutMs = this.#host.health?.timeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
-    try {
-      await client.ping({ timeoutMs });
-      if (generation !== this.#generation) return;
-      this.#healthFailures = 0;
-      if (this.#state === 'degraded') this.#set('ready');
-    } catch (error) {
-      if (generation !== this.#generation) return;
-      this.#healthFailures++;
-      this.#lastError = describe(error);
-      const limit = this.#host.health?.failuresBeforeRestart ?? 2;
-      if (this.#healthFailures >= limit) {
-        this.#host.logger.warn(
-          `server '${this.name}': ${this.#healthFailures} health checks failed in a row; restarting it`,
-        );
-        this.#generation++;
-        const wedged = new McpHostError(
-          'SERVER_UNAVAILABLE',
-          `server '${this.name}' stopped answering health checks`,
-          { serverName: this.name, cause: error },
-        );
-        // Its calls in flight fail now, not when its process is gone (the close ladder of a
-        // process that does not answer takes seconds).
-        const connection = this.#abandon.get(client);
-        connection?.controller.abort(wedged);
-        for (const call of connection?.calls ?? []) call.abort(wedged);
-        void this.#dropClient();
-        this.#failed(wedged);
-        return;
-      }
-      this.#set('degraded');
-    }
-    this.#scheduleHealthCheck(generation);
-  }
-
-  // ---- tools ----------------------------------------------------------------------------------
-
-  async #accept(listed: Tool[], ttlMs: number | undefined): Promise<void> {
-    const generation = this.#generation;
-    const allowed = listed.filter((tool) => staticallyAllowed(this.definition, tool.name));
-    const review = await this.#host.review(this, allowed);
-    if (generation !== this.#generation) return;
-    const before = this.#tools;
-    this.#tools = review.allowed;
-    this.#quarantined = review.quarantined;
-    this.#toolsFetchedAt = Date.now();
-    this.#toolsTtlMs = ttlMs;
-    this.#host.toolsChanged(this, before);
-  }
-
-  #toolsTtlMs: number | undefined;
-
-  /** Stale-while-revalidate: a listing older than its TTL is refreshed in the background. */
-  #maybeRefreshTools(): void {
-    if (this.#toolsRefresh !== undefined || this.client === undefined) return;
-    const ttl = this.#effectiveTtl();
-    if (ttl === undefined || Date.now() - this.#toolsFetchedAt < ttl) return;
-    this.#toolsRefresh = this.refreshTools()
-      .catch((error: unknown) =>
-        this.#host.logger.warn(`server '${this.name}': refreshing tools failed`, {
-          error: String(error),
-        }),
-      )
-      .finally(() => {
-        this.#toolsRefresh = undefined;
-      });
-  }
-
-  /** The server's own hint; none while it promises list_changed; else the configured TTL. */
-  #effectiveTtl(): number | undefined {
-    const capabilities = this.#client?.session?.capabilities as
-      { tools?: { listChanged?: boolean } } | undefined;
-    // A server that promises list_changed is believed: the list is kept until it says so. A
-    // positive ttlMs hint still bounds the age; ttlMs 0 (the v2 SDK's default) does not force a
-    // relist on every read.
-    if (capabilities?.tools?.listChanged === true)
-      return this.#toolsTtlMs !== undefined && this.#toolsTtlMs > 0 ? this.#toolsTtlMs : undefined;
-    if (this.#toolsTtlMs !== undefined) return this.#toolsTtlMs;
-    const ttl = this.definition.toolsTtlMs ?? DEFAULT_TOOLS_TTL_MS;
-    return ttl > 0 ? ttl : undefined;
   }
 
   // ---- plumbing -------------------------------------------------------------------------------
@@ -581,12 +351,13 @@ export class ServerSlot {
 
   async #disconnect(): Promise<void> {
     this.#generation++;
-    this.#clearRetry();
+    this.#restarts.clear();
     // A connect under way is given up at once (closing must not wait out its connect timeout,
     // nor a protocol-era fallback that starts the server again).
     const connecting = this.#opening === undefined ? undefined : this.#client;
     if (connecting !== undefined)
-      this.#abandon.get(connecting)?.controller.abort(
+      this.#links.abortConnect(
+        connecting,
         new McpHostError('CONNECTION_CLOSED', `server '${this.name}' closed while connecting`, {
           serverName: this.name,
         }),
@@ -599,8 +370,7 @@ export class ServerSlot {
   }
 
   async #dropClient(): Promise<void> {
-    if (this.#healthTimer !== undefined) clearTimeout(this.#healthTimer);
-    this.#healthTimer = undefined;
+    this.#health.stop();
     for (const subscription of this.#clientSubscriptions.splice(0)) subscription.dispose();
     const client = this.#client;
     this.#client = undefined;
@@ -611,63 +381,14 @@ export class ServerSlot {
     this.#closingClients.delete(closing);
   }
 
-  #clearRetry(): void {
-    if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
-    this.#retryTimer = undefined;
-    this.#nextRetryAt = undefined;
-  }
-
   #set(state: ServerState): void {
     if (this.#state === state) return;
     this.#state = state;
     this.#since = Date.now();
-    for (const waiter of [...this.#stateWaiters]) waiter();
+    for (const waiter of [...this.#comingBack.stateWaiters]) waiter();
     // A server down for good (or on purpose) offers no tools; one restarting keeps them listed,
     // and calls to them fail at once with SERVER_UNAVAILABLE until it is back.
-    if (TOOLLESS_STATES.has(state) && (this.#tools.length > 0 || this.#quarantined.size > 0)) {
-      const before = this.#tools;
-      this.#tools = [];
-      this.#quarantined = new Map();
-      this.#host.toolsChanged(this, before);
-    }
+    if (TOOLLESS_STATES.has(state)) this.#tools.clear();
     this.#host.statusChanged(this);
   }
-}
-
-const TOOLLESS_STATES: ReadonlySet<ServerState> = new Set<ServerState>([
-  'disabled',
-  'idle',
-  'needs_auth',
-  'failed',
-  'crash_loop',
-  'closed',
-]);
-
-function describe(error: unknown): { code: string; message: string } {
-  if (error instanceof McpHostError) return { code: error.code, message: error.message };
-  if (error instanceof Error) return { code: 'INTERNAL', message: redact(error.message) };
-  return { code: 'INTERNAL', message: redact(String(error)) };
-}
-
-/** The definition's static allow/block lists, by original tool name; block wins. */
-function staticallyAllowed(definition: HostServerDefinition, tool: string): boolean {
-  const filter = definition.tools;
-  if (filter === undefined) return true;
-  if (filter.block?.some((pattern) => globMatches(pattern, tool)) === true) return false;
-  if (filter.allow === undefined || filter.allow.length === 0) return true;
-  return filter.allow.some((pattern) => globMatches(pattern, tool));
-}
-
-const globCache = new Map<string, RegExp>();
-function globMatches(pattern: string, name: string): boolean {
-  let regex = globCache.get(pattern);
-  if (regex === undefined) {
-    const source = pattern
-      .split('')
-      .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('');
-    regex = new RegExp(`^${source}$`, 's');
-    globCache.set(pattern, regex);
-  }
-  return regex.test(name);
 }

@@ -1,8 +1,25 @@
 import type { Logger } from '../internal/logger.js';
 import { reviewTools } from './host-pins.js';
 import type { McpHostOptions } from './mcp-host-options.js';
-import type { ServerSlot, SlotHost } from './server-slot.js';
+import type { Tool } from '../protocol/index.js';
+import type { StateStore } from '../state/state-store.js';
+import type { RestartOptions } from './restart-policy.js';
+import type { ServerSlot } from './server-slot.js';
+import type { HealthCheckOptions } from './slot-supervision.js';
+import type { ToolReview } from './slot-tools.js';
 import type { ToolPins } from './tool-pins.js';
+
+/** What a slot needs from its host. */
+export interface SlotHost {
+  logger: Logger;
+  stateStore: StateStore | undefined;
+  restart: RestartOptions | undefined;
+  health: HealthCheckOptions | undefined;
+  /** Runs the pin check on a fresh listing (the host's ToolPins), or lets everything through. */
+  review(slot: ServerSlot, tools: Tool[]): Promise<ToolReview>;
+  statusChanged(slot: ServerSlot): void;
+  toolsChanged(slot: ServerSlot, before: readonly Tool[]): void;
+}
 
 /** What a host shares with all its slots. */
 export interface SlotHostContext {

@@ -26,11 +26,8 @@
  * servers this reloader added are its own: it never removes a server the application added.
  */
 import { resolve as resolvePath } from 'node:path';
-import { McpHostError, toMcpHostError } from '../errors/index.js';
-import type { HostServerDefinition } from '../host/host-options.js';
+import { McpHostError } from '../errors/index.js';
 import type { McpHost } from '../host/mcp-host.js';
-import type { ServerState, ServerStatus } from '../host/server-status.js';
-import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import { ConfigWatcher, DEFAULT_RELOAD_DEBOUNCE_MS, type WatchError } from './config-watcher.js';
@@ -38,7 +35,15 @@ import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } fr
 import { InputResolver } from './input-providers.js';
 import { tryLoadConfig } from './load.js';
 import { resolveServer } from './resolve-config.js';
-import { filesDigest, hostWideDigest, serverFingerprint } from './reload-fingerprint.js';
+import { filesDigest, hostWideDigest } from './reload-fingerprint.js';
+import {
+  describeError,
+  diagnosticOf,
+  notConnected,
+  RESTART_REQUIRED,
+  where,
+} from './reload-diagnostics.js';
+import { planServer, release, type Applied, type Planned } from './reload-plan.js';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
   type ConfigReloaderOptions,
@@ -54,18 +59,6 @@ export { DEFAULT_DRAIN_TIMEOUT_MS };
 
 export { DEFAULT_RELOAD_DEBOUNCE_MS };
 export type * from './reload-types.js';
-
-interface Applied {
-  fingerprint: string;
-  secrets: readonly Disposable[];
-}
-
-interface Planned {
-  server: ServerConfig;
-  definition: HostServerDefinition;
-  fingerprint: string;
-  secrets: readonly Disposable[];
-}
 
 /**
  * Keeps a host's servers in step with its config files. `start()` applies the files as they are
@@ -231,7 +224,12 @@ export class ConfigReloader implements AsyncDisposable {
     await Promise.all(
       [...wanted.values()].map(async (server) => {
         if (broken.has(server.name)) return;
-        const planned = await this.#plan(server, config, diagnostics);
+        const planned = await planServer(
+          server,
+          config,
+          (s, c) => (this.#options.resolve ?? this.#defaultResolve)(s, c),
+          diagnostics,
+        );
         if (planned === undefined) {
           failed.push(server.name);
           return;
@@ -321,46 +319,6 @@ export class ConfigReloader implements AsyncDisposable {
     return { ok: true, ...event };
   }
 
-  /** Resolves one server and computes its fingerprint; undefined (and a diagnostic) if it fails. */
-  async #plan(
-    server: ServerConfig,
-    config: McpConfig,
-    diagnostics: ConfigDiagnostic[],
-  ): Promise<Planned | undefined> {
-    let resolved: ResolvedServer;
-    try {
-      resolved = await (this.#options.resolve ?? this.#defaultResolve)(server, config);
-    } catch (error) {
-      resolved = { error };
-    }
-    if ('error' in resolved) {
-      diagnostics.push(diagnosticOf(resolved.error, server.name, server));
-      return undefined;
-    }
-    diagnostics.push(...(resolved.diagnostics ?? []));
-    const secrets = resolved.secrets ?? [];
-    if (resolved.definition.name !== server.name) {
-      release(secrets);
-      diagnostics.push(
-        diagnosticOf(
-          new McpHostError(
-            'INVALID_ARGUMENT',
-            `the resolver named server '${server.name}' '${resolved.definition.name}'`,
-          ),
-          server.name,
-          server,
-        ),
-      );
-      return undefined;
-    }
-    return {
-      server,
-      definition: resolved.definition,
-      fingerprint: serverFingerprint(server, config.defaults, resolved),
-      secrets,
-    };
-  }
-
   readonly #defaultLoad = (files: readonly string[]): Promise<LoadedConfig> =>
     tryLoadConfig({
       files,
@@ -407,15 +365,7 @@ export class ConfigReloader implements AsyncDisposable {
     const digest = hostWideDigest(defaults);
     const before = this.#lastHostWide;
     this.#lastHostWide = digest;
-    if (before === undefined || before === digest) return [];
-    return [
-      {
-        severity: 'warning',
-        kind: 'restart-required',
-        message:
-          'host-wide settings (restart, health, naming, maxResultBytes, pins) changed: they take effect when the host is next started',
-      },
-    ];
+    return before === undefined || before === digest ? [] : [RESTART_REQUIRED];
   }
 }
 
@@ -431,81 +381,4 @@ export async function watchConfig(
     await reloader.close();
     throw error;
   }
-}
-
-// ---- helpers ----------------------------------------------------------------------------------
-
-/**
- * A warning when a server whose config was applied did not connect (its status says why; the
- * host's supervision retries what can be retried).
- */
-function notConnected(status: ServerStatus, server: ServerConfig): ConfigDiagnostic[] {
-  if (!DOWN_STATES.has(status.state)) return [];
-  const why = status.lastError === undefined ? '' : `: ${status.lastError.message}`;
-  return [
-    {
-      severity: 'warning',
-      kind: 'not-connected',
-      message: `server '${server.name}' is ${status.state}${why}`,
-      server: server.name,
-      location: server.source,
-    },
-  ];
-}
-
-const DOWN_STATES: ReadonlySet<ServerState> = new Set<ServerState>([
-  'restarting',
-  'needs_auth',
-  'failed',
-  'crash_loop',
-]);
-
-function release(secrets: readonly Disposable[] | undefined): void {
-  for (const secret of secrets ?? []) secret.dispose();
-}
-
-const KIND_OF_CODE: Readonly<Record<string, string>> = {
-  CONFIG_VARIABLE_UNSET: 'unset-variable',
-  CONFIG_INPUT_REQUIRED: 'input-required',
-  CONFIG_INVALID: 'invalid-config',
-};
-
-function isDiagnostic(value: unknown): value is ConfigDiagnostic {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !(value instanceof Error) &&
-    ((value as ConfigDiagnostic).severity === 'error' ||
-      (value as ConfigDiagnostic).severity === 'warning') &&
-    typeof (value as ConfigDiagnostic).message === 'string'
-  );
-}
-
-function diagnosticOf(
-  error: unknown,
-  name: string,
-  server: ServerConfig | undefined,
-): ConfigDiagnostic {
-  if (isDiagnostic(error)) return { ...error, server: error.server ?? name };
-  const failure = toMcpHostError(error, { serverName: name });
-  const code = failure instanceof McpHostError ? failure.code : 'JSONRPC';
-  return {
-    severity: 'error',
-    kind: KIND_OF_CODE[code] ?? code.toLowerCase().replaceAll('_', '-'),
-    message: failure.message,
-    server: name,
-    ...(server === undefined ? {} : { location: server.source }),
-  };
-}
-
-/** `file:line:column: message` of a diagnostic. */
-function where(diagnostic: ConfigDiagnostic): string {
-  const location = diagnostic.location;
-  if (location === undefined) return diagnostic.message;
-  const position = location.line === undefined ? '' : `:${location.line}:${location.column ?? 1}`;
-  return `${location.file}${position}: ${diagnostic.message}`;
-}
-
-function describeError(error: unknown): string {
-  return toMcpHostError(error).message;
 }

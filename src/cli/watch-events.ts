@@ -4,6 +4,7 @@
  * are already redacted by the host (errors); arguments are never part of an event.
  */
 import type { McpHost } from '../host/mcp-host.js';
+import type { ServerStatus } from '../host/server-status.js';
 import type { Disposable } from '../internal/disposable.js';
 
 export type WatchEvent =
@@ -45,20 +46,7 @@ export function watchHost(
   now: () => Date = () => new Date(),
 ): Disposable {
   const subscriptions = [
-    host.onServerStatus((s) =>
-      sink({
-        type: 'server',
-        time: now().toISOString(),
-        server: s.name,
-        state: s.state,
-        ...(s.pid === undefined ? {} : { pid: s.pid }),
-        ...(s.era === undefined ? {} : { era: s.era }),
-        toolCount: s.toolCount,
-        restartCount: s.restartCount,
-        ...(s.nextRetryAt === undefined ? {} : { nextRetryAt: s.nextRetryAt }),
-        ...(s.lastError === undefined ? {} : { error: s.lastError }),
-      }),
-    ),
+    host.onServerStatus((s) => sink(toServerEvent(s, now(), { nextRetryAt: true }))),
     host.onToolsChanged((e) =>
       sink({
         type: 'tools',
@@ -92,17 +80,27 @@ export function watchHost(
 
 /** The initial state as events (one `server` event per server), so a watcher starts complete. */
 export function snapshotEvents(host: McpHost, now: () => Date = () => new Date()): WatchEvent[] {
-  return host.status().map((s) => ({
-    type: 'server' as const,
-    time: now().toISOString(),
+  return host.status().map((s) => toServerEvent(s, now(), { nextRetryAt: false }));
+}
+
+/** A server status as a `server` event; the snapshot leaves out `nextRetryAt`, as it always has. */
+function toServerEvent(
+  s: ServerStatus,
+  time: Date,
+  { nextRetryAt }: { nextRetryAt: boolean },
+): WatchEvent {
+  return {
+    type: 'server',
+    time: time.toISOString(),
     server: s.name,
     state: s.state,
     ...(s.pid === undefined ? {} : { pid: s.pid }),
     ...(s.era === undefined ? {} : { era: s.era }),
     toolCount: s.toolCount,
     restartCount: s.restartCount,
+    ...(!nextRetryAt || s.nextRetryAt === undefined ? {} : { nextRetryAt: s.nextRetryAt }),
     ...(s.lastError === undefined ? {} : { error: s.lastError }),
-  }));
+  };
 }
 
 type Paint = (style: 'green' | 'yellow' | 'red' | 'dim' | 'cyan', text: string) => string;

@@ -26,6 +26,7 @@ import {
   liftTransport,
   REMOTE_KEYS,
   STDIO_KEYS,
+  type Report,
 } from './native-rules.js';
 import type { KeyPath, TextPosition } from './parse.js';
 import { checkAgainstSchema, isRecord, type Path } from './schema-check.js';
@@ -61,13 +62,7 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
       ...(position === undefined ? {} : { line: position.line, column: position.column }),
     };
   };
-  const report = (
-    severity: ConfigDiagnostic['severity'],
-    kind: string,
-    message: string,
-    path: Path,
-    suggestion?: string,
-  ): void => {
+  const report: Report = (severity, kind, message, path, suggestion) => {
     const server = path[0] === 'servers' && typeof path[1] === 'string' ? path[1] : undefined;
     const key = path[path.length - 1];
     const foreign =
@@ -184,12 +179,7 @@ function toServerConfig(
   entry: Record<string, unknown>,
   extra: Record<string, unknown> | undefined,
   source: SourceLocation,
-  report: (
-    severity: ConfigDiagnostic['severity'],
-    kind: string,
-    message: string,
-    path: Path,
-  ) => void,
+  report: Report,
 ): ServerConfig {
   const path: Path = ['servers', name];
   const type = (entry.type as TransportConfig['type'] | undefined) ?? inferTransportType(entry);
@@ -255,15 +245,7 @@ function toServerConfig(
   return { ...rest, ...(more === undefined ? {} : { extra: more }), source: at };
 }
 
-function readInputs(
-  inputs: InputConfig[],
-  report: (
-    severity: ConfigDiagnostic['severity'],
-    kind: string,
-    message: string,
-    path: Path,
-  ) => void,
-): InputConfig[] {
+function readInputs(inputs: InputConfig[], report: Report): InputConfig[] {
   const seen = new Set<string>();
   inputs.forEach((input, index) => {
     if (seen.has(input.id))

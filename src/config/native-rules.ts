@@ -75,12 +75,7 @@ export function liftTransport(
   raw: Record<string, unknown>,
   entry: Record<string, unknown>,
   path: Path,
-  report: (
-    severity: ConfigDiagnostic['severity'],
-    kind: string,
-    message: string,
-    path: Path,
-  ) => void,
+  report: Report,
 ): { raw: Record<string, unknown>; entry: Record<string, unknown>; where: (key: string) => Path } {
   const nested = raw.transport;
   if (!isRecord(nested)) return { raw, entry, where: (key) => [...path, key] };
@@ -116,13 +111,7 @@ export function checkServer(
   entry: Record<string, unknown>,
   path: Path,
   where: (key: string) => Path,
-  report: (
-    severity: ConfigDiagnostic['severity'],
-    kind: string,
-    message: string,
-    path: Path,
-    suggestion?: string,
-  ) => void,
+  report: Report,
 ): void {
   const hasCommand = raw.command !== undefined;
   const hasUrl = raw.url !== undefined;
@@ -213,32 +202,24 @@ function closestKeyOf(key: string, keys: readonly string[]): string | undefined 
   return keys.find((candidate) => candidate.toLowerCase().includes(lower));
 }
 
-function checkUrl(
-  url: string,
-  type: RemoteType,
-  path: Path,
-  report: (
-    severity: ConfigDiagnostic['severity'],
-    kind: string,
-    message: string,
-    path: Path,
-  ) => void,
-): void {
+function checkUrl(url: string, type: RemoteType, path: Path, report: Report): void {
   const prefix = literalPrefix(url);
   const templated = prefix.length !== url.length;
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*:)/.exec(prefix)?.[1]?.toLowerCase();
   const schemes = SCHEMES[type];
+  const notAbsolute = (): void =>
+    report(
+      'error',
+      'invalid-url',
+      `expected an absolute URL such as ${schemes[1]}//host/mcp`,
+      path,
+    );
   if (!templated) {
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
-      report(
-        'error',
-        'invalid-url',
-        `expected an absolute URL such as ${schemes[1]}//host/mcp`,
-        path,
-      );
+      notAbsolute();
       return;
     }
     if (parsed.username !== '' || parsed.password !== '')
@@ -249,12 +230,7 @@ function checkUrl(
         path,
       );
   } else if (scheme === undefined && prefix.includes('/') && !prefix.startsWith('/')) {
-    report(
-      'error',
-      'invalid-url',
-      `expected an absolute URL such as ${schemes[1]}//host/mcp`,
-      path,
-    );
+    notAbsolute();
     return;
   }
   if (scheme !== undefined && !schemes.includes(scheme))
@@ -267,16 +243,7 @@ function checkUrl(
 }
 
 /** `baseDelayMs` above `maxDelayMs` is almost certainly a mistake (the cap wins). */
-export function checkDelays(
-  value: unknown,
-  path: Path,
-  report: (
-    severity: ConfigDiagnostic['severity'],
-    kind: string,
-    message: string,
-    path: Path,
-  ) => void,
-): void {
+export function checkDelays(value: unknown, path: Path, report: Report): void {
   if (!isRecord(value)) return;
   const { baseDelayMs, maxDelayMs } = value;
   if (typeof baseDelayMs === 'number' && typeof maxDelayMs === 'number' && baseDelayMs > maxDelayMs)

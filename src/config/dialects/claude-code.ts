@@ -16,12 +16,13 @@
  * a canonical `${VAR:-default}` is written as Claude Code's `${VAR:-default}`, which keeps an
  * empty VAR.
  */
-import type { ConfigDiagnostic, McpConfig, OAuthConfig } from '../model.js';
+import type { McpConfig } from '../model.js';
 import { claudeCodeGrammar } from './grammars.js';
-import { isRecord, typeName } from './read-context.js';
+import { writeMcpServersJson } from './mcp-servers-writer.js';
+import { readOAuthEntry } from './oauth-entry.js';
 import { readMapDocument } from './read-document.js';
 import type { TemplateField } from './server-entry.js';
-import { toJsonText, writeServerMap, writeTopLevel, type ServerWriter } from './server-writer.js';
+import type { ServerWriter } from './server-writer.js';
 import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
 
 const LABEL = 'Claude Code';
@@ -52,70 +53,41 @@ export const claudeCode: DialectModule = {
             );
             return;
           }
-          if (!isRecord(value)) {
-            ctx.report(
-              'error',
-              'invalid-type',
-              `expected an object, found ${typeName(value)}`,
-              path,
-              name,
-            );
-            return;
-          }
-          const oauth: OAuthConfig = {};
-          const rest: Record<string, unknown> = {};
-          for (const [sub, item] of Object.entries(value)) {
-            const at = [...path, sub];
-            if (sub === 'clientId' && typeof item === 'string') {
-              const text = ctx.template(item, at, undefined, name);
-              if (text !== undefined) oauth.clientId = text;
-            } else if (sub === 'authServerMetadataUrl' && typeof item === 'string') {
-              const text = ctx.template(item, at, undefined, name);
-              if (text !== undefined) oauth.authorizationServer = text;
-            } else if (sub === 'scopes' && (typeof item === 'string' || Array.isArray(item))) {
-              const scopes =
-                typeof item === 'string' ? item.split(/\s+/).filter(Boolean) : item.map(String);
-              oauth.scopes = scopes.map(
-                (scope) => ctx.template(scope, at, undefined, name) ?? scope,
-              );
-            } else {
-              rest[sub] = item;
-              if (sub !== 'callbackPort')
-                ctx.report(
-                  'warning',
-                  'unknown-key',
-                  `server "${name}": unknown oauth key "${sub}" kept as it is`,
-                  at,
-                  name,
+          readOAuthEntry(value, path, draft, name, ctx, {
+            key: 'oauth',
+            quietKeys: ['callbackPort'],
+            readKey(sub, item, at, oauth) {
+              if (sub === 'clientId' && typeof item === 'string') {
+                const text = ctx.template(item, at, undefined, name);
+                if (text !== undefined) oauth.clientId = text;
+              } else if (sub === 'authServerMetadataUrl' && typeof item === 'string') {
+                const text = ctx.template(item, at, undefined, name);
+                if (text !== undefined) oauth.authorizationServer = text;
+              } else if (sub === 'scopes' && (typeof item === 'string' || Array.isArray(item))) {
+                const scopes =
+                  typeof item === 'string' ? item.split(/\s+/).filter(Boolean) : item.map(String);
+                oauth.scopes = scopes.map(
+                  (scope) => ctx.template(scope, at, undefined, name) ?? scope,
                 );
-            }
-          }
-          draft.oauth = oauth;
-          if (Object.keys(rest).length > 0) draft.extra.oauth = rest;
+              } else return false;
+              return true;
+            },
+          });
         },
       },
     });
   },
   write(config: McpConfig) {
-    const diagnostics: ConfigDiagnostic[] = [];
-    const out: Record<string, unknown> = {
-      mcpServers: writeServerMap(
-        config,
-        {
-          dialect: 'claude-code',
-          label: LABEL,
-          transports: ['stdio', 'http', 'sse'],
-          typeValue: (type) => type,
-          grammar,
-          stdio: { cwd: false, envFile: false },
-          ownSettings: ['oauth'],
-          writeOwn: writeOAuth,
-        },
-        diagnostics,
-      ),
-    };
-    writeTopLevel(config, 'claude-code', LABEL, out, diagnostics);
-    return { text: toJsonText(out), diagnostics };
+    return writeMcpServersJson(config, {
+      dialect: 'claude-code',
+      label: LABEL,
+      transports: ['stdio', 'http', 'sse'],
+      typeValue: (type) => type,
+      grammar,
+      stdio: { cwd: false, envFile: false },
+      ownSettings: ['oauth'],
+      writeOwn: writeOAuth,
+    });
   },
 };
 

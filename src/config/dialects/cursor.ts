@@ -14,11 +14,12 @@
  * and disabled servers, inputs, defaults other than empty, literal `${…}` text Cursor would read
  * as a variable. With a warning: `cwd`, OAuth `redirectUri` / `authorizationServer`, host settings.
  */
-import type { ConfigDiagnostic, McpConfig, OAuthConfig } from '../model.js';
+import type { McpConfig } from '../model.js';
 import { cursorGrammar } from './grammars.js';
-import { isRecord, typeName } from './read-context.js';
+import { writeMcpServersJson } from './mcp-servers-writer.js';
+import { readOAuthEntry } from './oauth-entry.js';
 import { readMapDocument } from './read-document.js';
-import { toJsonText, writeServerMap, writeTopLevel, type ServerWriter } from './server-writer.js';
+import type { ServerWriter } from './server-writer.js';
 import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
 
 const LABEL = 'Cursor';
@@ -35,65 +36,36 @@ export const cursor: DialectModule = {
         grammar: () => cursorGrammar,
         ownKeys: ['auth'],
         readOwnKey(_key, value, path, draft, name, ctx) {
-          if (!isRecord(value)) {
-            ctx.report(
-              'error',
-              'invalid-type',
-              `expected an object, found ${typeName(value)}`,
-              path,
-              name,
-            );
-            return;
-          }
-          const oauth: OAuthConfig = {};
-          const rest: Record<string, unknown> = {};
-          for (const [sub, item] of Object.entries(value)) {
-            const at = [...path, sub];
-            if ((sub === 'CLIENT_ID' || sub === 'CLIENT_SECRET') && typeof item === 'string') {
-              const text = ctx.template(item, at, cursorGrammar, name);
-              if (text !== undefined)
-                oauth[sub === 'CLIENT_ID' ? 'clientId' : 'clientSecret'] = text;
-            } else if (sub === 'scopes' && Array.isArray(item)) {
-              oauth.scopes = item.map(
-                (scope, i) => ctx.template(String(scope), [...at, i], cursorGrammar, name) ?? '',
-              );
-            } else {
-              rest[sub] = item;
-              ctx.report(
-                'warning',
-                'unknown-key',
-                `server "${name}": unknown auth key "${sub}" kept as it is`,
-                at,
-                name,
-              );
-            }
-          }
-          draft.oauth = oauth;
-          if (Object.keys(rest).length > 0) draft.extra.auth = rest;
+          readOAuthEntry(value, path, draft, name, ctx, {
+            key: 'auth',
+            readKey(sub, item, at, oauth) {
+              if ((sub === 'CLIENT_ID' || sub === 'CLIENT_SECRET') && typeof item === 'string') {
+                const text = ctx.template(item, at, cursorGrammar, name);
+                if (text !== undefined)
+                  oauth[sub === 'CLIENT_ID' ? 'clientId' : 'clientSecret'] = text;
+              } else if (sub === 'scopes' && Array.isArray(item)) {
+                oauth.scopes = item.map(
+                  (scope, i) => ctx.template(String(scope), [...at, i], cursorGrammar, name) ?? '',
+                );
+              } else return false;
+              return true;
+            },
+          });
         },
       },
     });
   },
   write(config: McpConfig) {
-    const diagnostics: ConfigDiagnostic[] = [];
-    const out: Record<string, unknown> = {
-      mcpServers: writeServerMap(
-        config,
-        {
-          dialect: 'cursor',
-          label: LABEL,
-          transports: ['stdio', 'http', 'sse'],
-          typeValue: (type) => (type === 'sse' ? 'sse' : undefined),
-          grammar: () => cursorGrammar,
-          stdio: { cwd: false, envFile: true },
-          ownSettings: ['oauth'],
-          writeOwn: writeAuth,
-        },
-        diagnostics,
-      ),
-    };
-    writeTopLevel(config, 'cursor', LABEL, out, diagnostics);
-    return { text: toJsonText(out), diagnostics };
+    return writeMcpServersJson(config, {
+      dialect: 'cursor',
+      label: LABEL,
+      transports: ['stdio', 'http', 'sse'],
+      typeValue: (type) => (type === 'sse' ? 'sse' : undefined),
+      grammar: () => cursorGrammar,
+      stdio: { cwd: false, envFile: true },
+      ownSettings: ['oauth'],
+      writeOwn: writeAuth,
+    });
   },
 };
 

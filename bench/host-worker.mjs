@@ -12,7 +12,7 @@
 // connect: 20 stdio echo servers (bench/echo-server.mjs) through StdioTransport: each connected
 //   alone in a fresh host (start() to ready, then closed), against one host starting all 20.
 import { fileURLToPath } from 'node:url';
-import { McpClient, McpHost, assignNames, isProviderSafeName } from 'mcp-host';
+import { McpClient, McpHost, assignNames, isProviderSafeName } from './lib/mcp-host.mjs';
 import { StdioTransport } from 'mcp-host/stdio';
 import { FakeMcpServer, createLinkedTransports } from 'mcp-host/testing';
 import { isRunning } from './lib/child.mjs';

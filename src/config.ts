@@ -14,11 +14,9 @@ export {
   type ParsedDocument,
   type TextPosition,
 } from './config/parse.js';
+export { ConfigReloader, watchConfig } from './config/reload.js';
 export {
-  ConfigReloader,
-  watchConfig,
   DEFAULT_DRAIN_TIMEOUT_MS,
-  DEFAULT_RELOAD_DEBOUNCE_MS,
   type ConfigReloaderOptions,
   type LoadedConfig,
   type ReloadErrorEvent,
@@ -26,7 +24,8 @@ export {
   type ReloadOutcome,
   type ReloadTrigger,
   type ResolvedServer as ReloadResolvedServer,
-} from './config/reload.js';
+} from './config/reload-types.js';
+export { DEFAULT_RELOAD_DEBOUNCE_MS } from './config/config-watcher.js';
 export {
   expandServer,
   expandableFields,
@@ -83,22 +82,27 @@ export {
   dialects,
   foreignDialects,
   isForeignDialect,
+  type ForeignDialect,
+} from './config/dialects/registry.js';
+export {
   importConfig,
   importConfigText,
-  detectDialect,
-  detectByShape,
+  type ImportConfigOptions,
+  type ImportConfigResult,
+} from './config/dialects/import-config.js';
+export { detectDialect, detectByShape } from './config/dialects/detect.js';
+export {
   readForeignText,
   textFormatOf,
-  type ForeignDialect,
+  type ReadForeignOptions,
+  type ReadForeignResult,
+} from './config/dialects/read-text.js';
+export {
   type DialectModule,
   type DialectReadOptions,
   type DialectReadResult,
   type DialectWriteResult,
-  type ReadForeignOptions,
-  type ReadForeignResult,
-  type ImportConfigOptions,
-  type ImportConfigResult,
-} from './config/dialects/index.js';
+} from './config/dialects/types.js';
 export {
   writeConfigFile,
   type WriteConfigFileOptions,
@@ -106,19 +110,18 @@ export {
 } from './config/write-config-file.js';
 export {
   readNativeConfig,
-  readNativeText,
-  writeNativeConfig,
-  toNativeDocument,
-  inferTransportType,
-  nativeDialect,
-  nativeSchema,
-  NATIVE_SCHEMA_ID,
   type NativeDocument,
   type NativeReadResult,
+} from './config/native-read.js';
+export { readNativeText, nativeDialect } from './config/native.js';
+export {
+  writeNativeConfig,
+  toNativeDocument,
   type NativeWriteOptions,
   type NativeWriteResult,
-  type SchemaNode,
-} from './config/native.js';
+} from './config/native-write.js';
+export { inferTransportType } from './config/native-rules.js';
+export { nativeSchema, NATIVE_SCHEMA_ID, type SchemaNode } from './config/native-schema.js';
 export {
   ConfigError,
   isConfigError,

@@ -3,10 +3,8 @@
  * transport of protocol 2024-11-05 that the client falls back to for servers that only speak it.
  */
 export { StreamableHttpTransport } from './transport/http/streamable-http-transport.js';
-export {
-  LegacySseTransport,
-  type LegacySseTransportOptions,
-} from './transport/http/legacy-sse-transport.js';
+export { LegacySseTransport } from './transport/http/legacy-sse-transport.js';
+export { type LegacySseTransportOptions } from './transport/http/legacy-sse-options.js';
 export {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,

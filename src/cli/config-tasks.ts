@@ -11,10 +11,10 @@ import { importConfig } from '../config/dialects/import-config.js';
 import { dialects, foreignDialects, type ForeignDialect } from '../config/dialects/registry.js';
 import { tryLoadConfig } from '../config/load.js';
 import type { ConfigDiagnostic, ConfigDialect, McpConfig } from '../config/model.js';
-import { writeNativeConfig } from '../config/native.js';
+import { writeNativeConfig } from '../config/native-write.js';
 import { fileModeDiagnostics, maskConfig } from '../config/secrets.js';
 import { writeConfigFile } from '../config/write-config-file.js';
-import { redact } from '../errors/index.js';
+import { redact } from '../errors/redact.js';
 
 /** A diagnostic as the CLI shows it: masked, flat, with `file:line:col` in `text`. */
 export interface CliDiagnostic {

@@ -5,7 +5,7 @@ import type {
   GetPromptResult,
   ReadResourceResult,
   ResourceContents,
-} from '../protocol/index.js';
+} from '../protocol/types.js';
 
 /** The lines of a result's content: text as is, binaries summarised, links named. */
 export function contentLines(blocks: readonly ContentBlock[]): string[] {

@@ -4,7 +4,9 @@
  * no answer to the handshake, unreachable URL, refused credentials). Every message is masked.
  */
 import type { ServerConfig } from '../config/model.js';
-import { McpHostError, ProcessExitedError, redact, toMcpHostError } from '../errors/index.js';
+import { McpHostError, ProcessExitedError } from '../errors/mcp-host-error.js';
+import { redact } from '../errors/redact.js';
+import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 import type { DoctorFinding } from './doctor-report.js';
 
 export function resolveFailure(

@@ -3,13 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readConfigText } from '../config/load.js';
-import {
-  DOCTOR_EXIT_CODES,
-  doctorStatuses,
-  findCommand,
-  renderDoctor,
-  runDoctor,
-} from './doctor.js';
+import { DOCTOR_EXIT_CODES, doctorStatuses, renderDoctor } from './doctor-report.js';
+import { findCommand } from './find-command.js';
+import { runDoctor } from './doctor.js';
 
 function load(text: string) {
   return readConfigText(text, '/project/mcp.yaml', { dialect: 'mcp-host' });

@@ -16,21 +16,11 @@ import { formatDiagnostic } from '../config/diagnostics.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../config/model.js';
 import { resolveServer } from '../config/resolve-config.js';
 import { envInputProvider, type InputProvider } from '../config/input-providers.js';
-import { redact } from '../errors/index.js';
+import { redact } from '../errors/redact.js';
 import type { Disposable } from '../internal/disposable.js';
 import { connectFailure, resolveFailure } from './doctor-failures.js';
 import { DOCTOR_EXIT_CODES, type DoctorFinding, type DoctorReport } from './doctor-report.js';
 import { findCommand } from './find-command.js';
-
-export {
-  DOCTOR_EXIT_CODES,
-  doctorStatuses,
-  renderDoctor,
-  type DoctorFinding,
-  type DoctorReport,
-  type DoctorStatus,
-} from './doctor-report.js';
-export { findCommand } from './find-command.js';
 
 export interface DoctorOptions {
   /** Where variables come from (default `process.env`); its `PATH` is searched for commands. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { JsonRpcError, McpHostError, type ErrorCode } from '../errors/index.js';
+import { JsonRpcError } from '../errors/json-rpc-error.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { type ErrorCode } from '../errors/codes.js';
 import { CliError, errorJsonOf, ExitCode, exitCodeOf } from './exit-codes.js';
 
 describe('exit codes', () => {

@@ -2,7 +2,9 @@
  * The CLI's exit codes (the official MCP Inspector's map, so scripts can use either), and the one
  * mapping from an error to its code and its JSON form. Every command's failure goes through here.
  */
-import { JsonRpcError, toMcpHostError, type ErrorCode } from '../errors/index.js';
+import { JsonRpcError } from '../errors/json-rpc-error.js';
+import { toMcpHostError } from '../errors/to-mcp-host-error.js';
+import { type ErrorCode } from '../errors/codes.js';
 
 export const ExitCode = {
   ok: 0,

@@ -17,7 +17,8 @@ import {
   type ResolvedConfig,
   type ServerConfig,
 } from '../config.js';
-import { McpHost, type ServerStatus } from '../host/index.js';
+import { McpHost } from '../host/mcp-host.js';
+import { type ServerStatus } from '../host/server-status.js';
 import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import type { GlobalOptions } from './global-options.js';

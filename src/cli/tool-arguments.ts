@@ -5,7 +5,7 @@
  * parsed and checked, `object`/`array` are JSON; a key without a type is JSON when it parses, else
  * a string. `--arg` wins over `--args` for the same key.
  */
-import type { JsonObject } from '../jsonrpc/index.js';
+import type { JsonObject } from '../jsonrpc/message.js';
 import { CliError, ExitCode } from './exit-codes.js';
 
 type Schema = { properties?: Record<string, { type?: string | string[] } | boolean> };

@@ -1,6 +1,6 @@
 import type { Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
-import type { SchemaValidator } from '../schema/index.js';
+import type { SchemaValidator } from '../schema/schema-validator.js';
 import type { RetryPolicy } from './request-retry.js';
 import type {
   CreateMessageRequestParams,
@@ -9,9 +9,9 @@ import type {
   ElicitResult,
   Implementation,
   LoggingLevel,
-  ProtocolEra,
   Root,
-} from '../protocol/index.js';
+} from '../protocol/types.js';
+import type { ProtocolEra } from '../protocol/versions.js';
 
 /** Context given to a handler of server input. */
 export interface ServerInputContext {

@@ -1,4 +1,4 @@
-import type { CacheHints, ProgressNotificationParams, Tool } from '../protocol/index.js';
+import type { CacheHints, ProgressNotificationParams, Tool } from '../protocol/types.js';
 
 export type McpClientState = 'new' | 'connecting' | 'ready' | 'closing' | 'closed';
 

@@ -1,4 +1,5 @@
-import { JsonRpcError, McpHostError } from '../errors/index.js';
+import { JsonRpcError } from '../errors/json-rpc-error.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { Logger } from '../internal/logger.js';
 import { JsonRpcPeer } from '../jsonrpc/peer.js';
@@ -6,10 +7,10 @@ import type { RequestHeaders, Transport } from '../jsonrpc/transport.js';
 import {
   eraOf,
   LATEST_LEGACY_PROTOCOL_VERSION,
-  mcpPeerConventions,
   MODERN_PROTOCOL_VERSIONS,
-  type Implementation,
-} from '../protocol/index.js';
+} from '../protocol/versions.js';
+import { mcpPeerConventions } from '../protocol/conventions.js';
+import { type Implementation } from '../protocol/types.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_DISCOVER_TIMEOUT_MS,

@@ -1,16 +1,11 @@
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestOptions } from '../jsonrpc/peer-options.js';
-import {
-  isInputRequiredResult,
-  McpMethod,
-  MODERN_PROTOCOL_VERSIONS,
-  pickMutualVersion,
-  type Implementation,
-  type JsonObject,
-  type InputRequest,
-  type LoggingLevel,
-} from '../protocol/index.js';
+import { isInputRequiredResult } from '../protocol/guards.js';
+import { McpMethod } from '../protocol/methods.js';
+import { MODERN_PROTOCOL_VERSIONS, pickMutualVersion } from '../protocol/versions.js';
+import { type Implementation, type InputRequest, type LoggingLevel } from '../protocol/types.js';
+import { type JsonObject } from '../jsonrpc/message.js';
 import {
   modernMeta,
   supportedVersionsOf,

@@ -1,4 +1,4 @@
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 
 /**
  * The statuses that mean "this server does not speak that transport here": per the Streamable

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { McpHostError } from '../errors/index.js';
+import type { McpHostError } from '../errors/mcp-host-error.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
 import { FakeMcpServer } from '../testing/fake-mcp-server.js';
 import { McpClient } from './mcp-client.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonRpcError } from '../errors/index.js';
+import type { JsonRpcError } from '../errors/json-rpc-error.js';
 import { connect } from '../../test/helpers/mcp-client-harness.js';
 
 describe('server input', () => {

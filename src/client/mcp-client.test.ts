@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonRpcError } from '../errors/index.js';
+import { JsonRpcError } from '../errors/json-rpc-error.js';
 import { connect, echo } from '../../test/helpers/mcp-client-harness.js';
 
 describe('era detection', () => {

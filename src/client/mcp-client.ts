@@ -1,26 +1,26 @@
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestOptions } from '../jsonrpc/peer-options.js';
 import type { RequestHeaders } from '../jsonrpc/transport.js';
+import { McpMethod } from '../protocol/methods.js';
 import {
-  McpMethod,
   type CallToolResult,
   type CompleteResult,
   type CompletionReference,
   type GetPromptResult,
   type Implementation,
-  type JsonObject,
   type LoggingLevel,
   type Prompt,
-  type ProtocolEra,
   type ReadResourceResult,
   type Resource,
   type ResourceTemplate,
   type Tool,
-} from '../protocol/index.js';
+} from '../protocol/types.js';
+import { type JsonObject } from '../jsonrpc/message.js';
+import { type ProtocolEra } from '../protocol/versions.js';
 import { connectSession, type ConnectedPeer } from './connect-session.js';
 import {
   DEFAULT_CLIENT_INFO,
@@ -40,11 +40,9 @@ import { RemoteRequests, toolRequestHeaders } from './remote-requests.js';
 import type { RecoveryContext } from './session-recovery.js';
 import { callTool, type ToolCallContext } from './tool-calls.js';
 import { ToolCatalog } from './tool-results.js';
-import { createSchemaValidator } from '../schema/index.js';
+import { createSchemaValidator } from '../schema/schema-validator.js';
 
 import type { CallOptions, Listing, McpClientState, ToolListing } from './client-types.js';
-
-export type { CallOptions, Listing, McpClientState, ToolListing } from './client-types.js';
 
 /**
  * One MCP server, whichever era it speaks. `connect()` detects the era (or uses a pinned or

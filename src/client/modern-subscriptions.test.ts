@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonRpcError } from '../errors/index.js';
+import { JsonRpcError } from '../errors/json-rpc-error.js';
 import { createFakeServer } from '../testing/fake-mcp-server.js';
 import { McpClient } from './mcp-client.js';
 

@@ -1,6 +1,7 @@
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
-import type { JsonObject, ServerCapabilities } from '../protocol/index.js';
+import type { JsonObject } from '../jsonrpc/message.js';
+import type { ServerCapabilities } from '../protocol/types.js';
 
 /** Opens one `subscriptions/listen` request with this filter; settles when the stream ends. */
 export type OpenListen = (filter: JsonObject, signal: AbortSignal) => Promise<unknown>;

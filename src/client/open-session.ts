@@ -1,25 +1,23 @@
-import { JsonRpcError, McpHostError } from '../errors/index.js';
+import { JsonRpcError } from '../errors/json-rpc-error.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import {
   eraOf,
-  isDiscoverResult,
-  isInitializeResult,
-  isObject,
   LEGACY_PROTOCOL_VERSIONS,
-  McpErrorCode,
-  McpMethod,
-  MetaKey,
-  MODERN_ERROR_CODES,
   MODERN_PROTOCOL_VERSIONS,
   pickMutualVersion,
+  type ProtocolEra,
+} from '../protocol/versions.js';
+import { isDiscoverResult, isInitializeResult, isObject } from '../protocol/guards.js';
+import { McpErrorCode, McpMethod, MetaKey, MODERN_ERROR_CODES } from '../protocol/methods.js';
+import {
   type ClientCapabilities,
   type DiscoverResult,
   type Implementation,
-  type JsonObject,
   type LoggingLevel,
-  type ProtocolEra,
   type ServerCapabilities,
-} from '../protocol/index.js';
+} from '../protocol/types.js';
+import { type JsonObject } from '../jsonrpc/message.js';
 
 /** What opening a connection learnt about the server. */
 export interface Session {

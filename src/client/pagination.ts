@@ -1,5 +1,7 @@
-import { McpHostError } from '../errors/index.js';
-import { isObject, type CacheHints, type JsonObject } from '../protocol/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { isObject } from '../protocol/guards.js';
+import { type CacheHints } from '../protocol/types.js';
+import { type JsonObject } from '../jsonrpc/message.js';
 
 /**
  * Fetches every page of a paginated list: follows `nextCursor` up to `maxPages` pages, and stops

@@ -1,13 +1,11 @@
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
 import type { RequestOptions } from '../jsonrpc/peer-options.js';
 import type { RequestHeaders } from '../jsonrpc/transport.js';
-import {
-  mcpRequestHeaders,
-  McpMethod,
-  type JsonObject,
-  type ProtocolEra,
-} from '../protocol/index.js';
+import { mcpRequestHeaders } from '../protocol/http-headers.js';
+import { McpMethod } from '../protocol/methods.js';
+import { type JsonObject } from '../jsonrpc/message.js';
+import { type ProtocolEra } from '../protocol/versions.js';
 import type { McpClientOptions } from './client-options.js';
 import { backoff, isSideEffectFree, retryDelay } from './request-retry.js';
 import {

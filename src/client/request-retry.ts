@@ -1,5 +1,6 @@
-import { McpHostError } from '../errors/index.js';
-import { isObject, McpMethod } from '../protocol/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { isObject } from '../protocol/guards.js';
+import { McpMethod } from '../protocol/methods.js';
 
 /** How requests without side effects are retried after a transient HTTP failure. */
 export interface RetryPolicy {

@@ -3,14 +3,14 @@ import { Emitter } from '../internal/emitter.js';
 import type { Logger } from '../internal/logger.js';
 import { RateLimiter } from '../internal/rate-limiter.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
+import { isObject } from '../protocol/guards.js';
+import { McpMethod } from '../protocol/methods.js';
 import {
-  isObject,
-  McpMethod,
   type LoggingMessageParams,
   type Prompt,
   type Resource,
   type Tool,
-} from '../protocol/index.js';
+} from '../protocol/types.js';
 import { ListWatcher } from './list-watcher.js';
 
 /** How the events refetch lists after a list_changed notification. */

@@ -1,14 +1,15 @@
-import { JsonRpcError, JsonRpcErrorCode, McpHostError } from '../errors/index.js';
+import { JsonRpcError, JsonRpcErrorCode } from '../errors/json-rpc-error.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
+import { isObject } from '../protocol/guards.js';
+import { McpMethod } from '../protocol/methods.js';
 import {
-  isObject,
-  McpMethod,
   type ClientCapabilities,
   type CreateMessageRequestParams,
   type ElicitRequestParams,
   type InputRequest,
-} from '../protocol/index.js';
+} from '../protocol/types.js';
 import type { ServerInputContext, ServerInputHandlers } from './client-options.js';
 
 type ElicitationHandler = NonNullable<NonNullable<ServerInputHandlers['elicitation']>['form']>;

@@ -1,7 +1,8 @@
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { Transport } from '../jsonrpc/transport.js';
-import { isObject, type ClientCapabilities, type Implementation } from '../protocol/index.js';
+import { isObject } from '../protocol/guards.js';
+import { type ClientCapabilities, type Implementation } from '../protocol/types.js';
 import { openLegacy, type Session } from './open-session.js';
 
 export function isSessionExpired(error: unknown): boolean {

@@ -1,12 +1,10 @@
-import { JsonRpcError, McpHostError } from '../errors/index.js';
+import { JsonRpcError } from '../errors/json-rpc-error.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
-import {
-  isObject,
-  McpErrorCode,
-  McpMethod,
-  type CallToolResult,
-  type JsonObject,
-} from '../protocol/index.js';
+import { isObject } from '../protocol/guards.js';
+import { McpErrorCode, McpMethod } from '../protocol/methods.js';
+import { type CallToolResult } from '../protocol/types.js';
+import { type JsonObject } from '../jsonrpc/message.js';
 import type { CallOptions } from './client-types.js';
 import type { ToolCatalog } from './tool-results.js';
 

@@ -1,11 +1,7 @@
-import {
-  headerAnnotations,
-  isObject,
-  type CallToolResult,
-  type HeaderParam,
-  type Tool,
-} from '../protocol/index.js';
-import type { SchemaValidator } from '../schema/index.js';
+import { headerAnnotations, type HeaderParam } from '../protocol/http-headers.js';
+import { isObject } from '../protocol/guards.js';
+import { type CallToolResult, type Tool } from '../protocol/types.js';
+import type { SchemaValidator } from '../schema/schema-validator.js';
 
 /** Why a tool definition is unusable, or undefined when it is fine. */
 export function toolProblem(tool: unknown): string | undefined {

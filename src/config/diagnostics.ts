@@ -4,7 +4,7 @@
  * Messages never hold a configured value (it may be a secret): they say what was expected and
  * what kind of value was found.
  */
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { ConfigDiagnostic } from './model.js';
 
 /** A key path as people write it: `servers.github.args[2]`, `servers["my.server"].env`. */

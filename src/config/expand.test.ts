@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import { expandServer, formatKeyPath } from './expand.js';
 import { InputResolver, callbackInputProvider } from './input-providers.js';
 import type { ServerConfig, TransportConfig } from './model.js';

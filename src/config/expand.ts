@@ -11,7 +11,8 @@
  * is asked for, so a server that cannot start never prompts.
  */
 import { homedir } from 'node:os';
-import { McpHostError, type ErrorCode } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { type ErrorCode } from '../errors/codes.js';
 import type { InputResolver } from './input-providers.js';
 import type { OAuthConfig, ServerConfig, SourceLocation, TransportConfig } from './model.js';
 import { parseTemplate, TemplateSyntaxError, type TemplatePart } from './template.js';

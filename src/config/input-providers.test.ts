@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { McpHostError } from '../errors/index.js';
+import type { McpHostError } from '../errors/mcp-host-error.js';
 import {
   callbackInputProvider,
   chainInputProviders,

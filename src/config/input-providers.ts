@@ -8,7 +8,7 @@
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { InputConfig } from './model.js';
 
 /** What a provider knows of why an input is asked for. */

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from './diagnostics.js';
 import { fixtures, read } from './native-test-helpers.js';
-import { readNativeConfig } from './native.js';
+import { readNativeConfig } from './native-read.js';
 
 interface MistakeCase {
   fixture: string;

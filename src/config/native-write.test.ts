@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { McpConfig } from './model.js';
 import { read, withoutPositions } from './native-test-helpers.js';
-import { nativeDialect, readNativeText, writeNativeConfig } from './native.js';
+import { nativeDialect, readNativeText } from './native.js';
+import { writeNativeConfig } from './native-write.js';
 
 describe('native format: writing', () => {
   const roundTrip = (config: McpConfig, format: 'yaml' | 'json') => {

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from './diagnostics.js';
 import { read, withoutPositions } from './native-test-helpers.js';
-import { readNativeConfig, readNativeText, writeNativeConfig } from './native.js';
+import { readNativeConfig } from './native-read.js';
+import { readNativeText } from './native.js';
+import { writeNativeConfig } from './native-write.js';
 
 describe('native format: reading', () => {
   it('reads every key of the full example', () => {

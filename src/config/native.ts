@@ -7,16 +7,6 @@ import { readNativeConfig, type NativeDocument, type NativeReadResult } from './
 import { writeNativeConfig } from './native-write.js';
 import { formatOfFile, parseConfigText } from './parse.js';
 
-export { readNativeConfig, type NativeDocument, type NativeReadResult } from './native-read.js';
-export { inferTransportType } from './native-rules.js';
-export {
-  writeNativeConfig,
-  toNativeDocument,
-  type NativeWriteOptions,
-  type NativeWriteResult,
-} from './native-write.js';
-export { nativeSchema, NATIVE_SCHEMA_ID, type SchemaNode } from './native-schema.js';
-
 /** Parses and reads native config text; the format follows the file name (`.json`: strict JSON). */
 export function readNativeText(text: string, file: string): NativeReadResult {
   return readNativeConfig(parseConfigText(text, file, formatOfFile(file), 'mcp-host'), file);

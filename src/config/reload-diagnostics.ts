@@ -3,7 +3,8 @@
  * kind), a server applied but not connected, a change of host-wide settings, and the
  * `file:line:column: message` that names a refused reload.
  */
-import { McpHostError, toMcpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 import type { ServerState, ServerStatus } from '../host/server-status.js';
 import type { ConfigDiagnostic, ServerConfig } from './model.js';
 

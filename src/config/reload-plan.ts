@@ -3,7 +3,7 @@
  * reload-fingerprint.ts), so the reload can tell added, changed and unchanged servers apart. A
  * plan holds the secrets its resolution registered until it is applied or released.
  */
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { HostServerDefinition } from '../host/host-options.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from './model.js';

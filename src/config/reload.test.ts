@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../test/helpers/leak-guard.js';
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import { McpHost } from '../host/mcp-host.js';
 import type { HostServerDefinition } from '../host/host-options.js';
 import { toDisposable, type Disposable } from '../internal/disposable.js';
@@ -13,7 +13,8 @@ import type { Transport } from '../jsonrpc/transport.js';
 import { FakeMcpServer } from '../testing/index.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
 import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } from './model.js';
-import { ConfigReloader, watchConfig, type ReloadOutcome, type ResolvedServer } from './reload.js';
+import { ConfigReloader, watchConfig } from './reload.js';
+import { type ReloadOutcome, type ResolvedServer } from './reload-types.js';
 
 /** A server config whose `args[0]` is its label; `line` only moves its source. */
 function server(name: string, label: string, line = 1): ServerConfig {

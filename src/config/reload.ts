@@ -26,11 +26,11 @@
  * servers this reloader added are its own: it never removes a server the application added.
  */
 import { resolve as resolvePath } from 'node:path';
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { McpHost } from '../host/mcp-host.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
-import { ConfigWatcher, DEFAULT_RELOAD_DEBOUNCE_MS, type WatchError } from './config-watcher.js';
+import { ConfigWatcher, type WatchError } from './config-watcher.js';
 import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } from './model.js';
 import { InputResolver } from './input-providers.js';
 import { tryLoadConfig } from './load.js';
@@ -54,11 +54,6 @@ import {
   type ReloadTrigger,
   type ResolvedServer,
 } from './reload-types.js';
-
-export { DEFAULT_DRAIN_TIMEOUT_MS };
-
-export { DEFAULT_RELOAD_DEBOUNCE_MS };
-export type * from './reload-types.js';
 
 /**
  * Keeps a host's servers in step with its config files. `start()` applies the files as they are

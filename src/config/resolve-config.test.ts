@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MASK, redact } from '../errors/index.js';
+import { MASK, redact } from '../errors/redact.js';
 import { LegacySseTransport } from '../transport/http/legacy-sse-transport.js';
 import { StreamableHttpTransport } from '../transport/http/streamable-http-transport.js';
 import { StdioTransport } from '../transport/stdio/stdio-transport.js';

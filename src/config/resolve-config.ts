@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import type { McpClientOptions } from '../client/client-options.js';
 import type { RetryPolicy } from '../client/request-retry.js';
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { HostServerDefinition } from '../host/host-options.js';
 import type { RestartOptions } from '../host/restart-policy.js';
 import type { Disposable } from '../internal/disposable.js';

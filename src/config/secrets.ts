@@ -18,7 +18,7 @@
  *   `info`, numbers): all still masked structurally, but not hunted for in every message.
  */
 import { stat } from 'node:fs/promises';
-import { addSecret, MASK, MIN_SECRET_LENGTH, redact } from '../errors/index.js';
+import { addSecret, MASK, MIN_SECRET_LENGTH, redact } from '../errors/redact.js';
 import type { Disposable } from '../internal/disposable.js';
 import { expandableFields, formatKeyPath, type ExpandedServer, type FieldPath } from './expand.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from './model.js';

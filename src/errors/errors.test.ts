@@ -1,16 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import {
-  JsonRpcError,
-  McpHostError,
-  ProcessExitedError,
-  addSecret,
-  errorCodes,
-  isErrorCode,
-  toMcpHostError,
-  type ErrorCode,
-} from './index.js';
+import { JsonRpcError } from './json-rpc-error.js';
+import { McpHostError, ProcessExitedError } from './mcp-host-error.js';
+import { addSecret } from './redact.js';
+import { errorCodes, isErrorCode, type ErrorCode } from './codes.js';
+import { toMcpHostError } from './to-mcp-host-error.js';
 
 const docs = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const documented = [...docs.matchAll(/^\|\s*`([A-Z_]+)`\s*\|\s*(yes|no)\s*\|/gm)].map(

@@ -1,4 +1,4 @@
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 
 interface Waiter {
   resolve: () => void;

@@ -1,4 +1,5 @@
-import { isObject, type JsonObject } from '../protocol/index.js';
+import { isObject } from '../protocol/guards.js';
+import { type JsonObject } from '../jsonrpc/message.js';
 
 /**
  * Drops `null` values of optional top-level properties, as models often send `"x": null` for

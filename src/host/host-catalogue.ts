@@ -1,8 +1,9 @@
-import { McpHostError } from '../errors/index.js';
-import type { Tool } from '../protocol/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import type { Tool } from '../protocol/types.js';
 import type { HostTool, NativeTool } from './host-options.js';
 import type { ServerSlot } from './server-slot.js';
-import { ToolNames, type ToolNamingOptions } from './tool-names.js';
+import { ToolNames } from './tool-names.js';
+import { type ToolNamingOptions } from './namer.js';
 
 export type CatalogueEntry =
   | { kind: 'mcp'; tool: HostTool; slot: ServerSlot }

@@ -1,7 +1,8 @@
 import type { Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { McpClientOptions } from '../client/client-options.js';
-import type { CallToolResult, JsonObject, Tool, ToolAnnotations } from '../protocol/index.js';
+import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
+import type { JsonObject } from '../jsonrpc/message.js';
 import type { StateStore } from '../state/state-store.js';
 import type { RestartOptions } from './restart-policy.js';
 

@@ -1,10 +1,11 @@
 import type { Logger } from '../internal/logger.js';
-import type { Tool } from '../protocol/index.js';
+import type { Tool } from '../protocol/types.js';
 import type { StateStore } from '../state/state-store.js';
 import { MemoryStateStore } from '../state/state-store.js';
 import type { HostServerDefinition } from './host-options.js';
 import type { PinEvent, PinPolicy } from './pin-types.js';
-import type { ServerSlot, ToolReview } from './server-slot.js';
+import type { ServerSlot } from './server-slot.js';
+import type { ToolReview } from './slot-tools.js';
 import { ToolPins } from './tool-pins.js';
 
 /** One tool the pin check holds back, as `McpHost.quarantined()` lists it. */

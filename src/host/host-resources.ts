@@ -1,6 +1,6 @@
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
-import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '../protocol/index.js';
+import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '../protocol/types.js';
 import type { HostCatalogue } from './host-catalogue.js';
 import type { ServerSlot } from './server-slot.js';
 

@@ -4,7 +4,8 @@ import type { Transport } from '../jsonrpc/transport.js';
 import { FakeMcpServer, type FakeMcpServerOptions, type FakeTool } from '../testing/index.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
 import type { HostServerDefinition } from './host-options.js';
-import { McpHost, type McpHostOptions } from './mcp-host.js';
+import { McpHost } from './mcp-host.js';
+import { type McpHostOptions } from './mcp-host-options.js';
 import type { ServerStatus } from './server-status.js';
 
 /** Shared by the McpHost unit tests (mcp-host*.test.ts); not part of the package's API. */

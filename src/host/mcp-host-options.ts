@@ -1,11 +1,11 @@
-import type { Tool } from '../protocol/index.js';
-import type { SchemaValidator } from '../schema/index.js';
+import type { Tool } from '../protocol/types.js';
+import type { SchemaValidator } from '../schema/schema-validator.js';
 import type { AuditSink } from './audit.js';
 import type { HostOptions } from './host-options.js';
 import type { PinPolicy } from './pin-types.js';
 import type { RestartOptions } from './restart-policy.js';
 import type { HealthCheckOptions } from './slot-supervision.js';
-import type { ToolNamingOptions } from './tool-names.js';
+import type { ToolNamingOptions } from './namer.js';
 
 /** How a server leaves (`removeServer`) or gives way to a new definition (`replaceServer`). */
 export interface DrainOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../test/helpers/leak-guard.js';
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
 import type { FakeTool } from '../testing/index.js';
 import type { HostServerDefinition } from './host-options.js';

@@ -1,15 +1,15 @@
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import type {
   CallToolResult,
   GetPromptResult,
-  JsonObject,
   Prompt,
   ReadResourceResult,
   Resource,
   Tool,
-} from '../protocol/index.js';
+} from '../protocol/types.js';
+import type { JsonObject } from '../jsonrpc/message.js';
 import { settlesWithin } from '../internal/wait.js';
 import {
   HostCalls,
@@ -34,20 +34,12 @@ import type {
 } from './mcp-host-options.js';
 import { HostMetrics, type MetricsSnapshot } from './metrics.js';
 import type { PinEvent } from './pin-types.js';
-import { ServerSlot, type SlotHost } from './server-slot.js';
+import { ServerSlot } from './server-slot.js';
+import { type SlotHost } from './slot-host.js';
 import { createSlotHost } from './slot-host.js';
 import type { ServerStatus } from './server-status.js';
 import { assertServerKey } from './server-key.js';
 import type { ToolPins } from './tool-pins.js';
-
-export { DEFAULT_MAX_RESULT_BYTES } from './host-calls.js';
-export type { HostCallOptions, ToolCallEvent } from './host-calls.js';
-export type {
-  CatalogueSnapshot,
-  DrainOptions,
-  McpHostOptions,
-  ToolsChangedEvent,
-} from './mcp-host-options.js';
 
 export const DEFAULT_HOST_CLOSE_TIMEOUT_MS = 5_000;
 

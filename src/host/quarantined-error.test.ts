@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpHostError } from '../errors/mcp-host-error.js';
-import { diffToolDefinitions, quarantinedError } from './tool-pins.js';
+import { diffToolDefinitions } from './tool-diff.js';
+import { quarantinedError } from './quarantined-error.js';
 import { alerts, forecast, variant } from './tool-pins-test-helpers.js';
 
 describe('quarantinedError', () => {

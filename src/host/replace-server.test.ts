@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../test/helpers/leak-guard.js';
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import { deferred } from '../internal/wait.js';
 import type { Transport } from '../jsonrpc/transport.js';
-import type { CallToolResult } from '../protocol/index.js';
+import type { CallToolResult } from '../protocol/types.js';
 import { FakeMcpServer, type FakeTool } from '../testing/index.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
 import type { HostServerDefinition } from './host-options.js';

@@ -1,4 +1,4 @@
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 
 /** How long a call that lost its connection waits for the server to come back before it fails. */
 export const RETRY_WAIT_MS = 10_000;

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult, ContentBlock } from '../protocol/types.js';
+import { RESULT_BUDGET_SIGNATURE, applyResultBudget } from './result-budget.js';
 import {
-  RESULT_BUDGET_SIGNATURE,
-  applyResultBudget,
   formatBytes,
   jsonByteLength,
   resultByteLength,
   utf8Length,
   utf8Prefix,
-} from './result-budget.js';
+} from './budget-size.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 const text = (value: string): ContentBlock => ({ type: 'text', text: value });

@@ -15,14 +15,6 @@ import {
   formatBytes,
 } from './budget-size.js';
 
-export {
-  formatBytes,
-  jsonByteLength,
-  resultByteLength,
-  utf8Length,
-  utf8Prefix,
-} from './budget-size.js';
-
 export interface ResultBudget {
   /**
    * The most bytes of text-like content handed onward: text blocks and embedded resources' text

@@ -1,5 +1,6 @@
-import { McpHostError } from '../errors/index.js';
-import { serverKeyProblems, type ToolNamingOptions } from './tool-names.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { serverKeyProblems } from './name-assignment.js';
+import { type ToolNamingOptions } from './namer.js';
 
 /**
  * Throws `INVALID_ARGUMENT` unless `name` can join the servers named `existing`: it must be new,

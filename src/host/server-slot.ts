@@ -1,8 +1,9 @@
 import { McpClient } from '../client/mcp-client.js';
-import type { CallOptions } from '../client/mcp-client.js';
-import { McpHostError } from '../errors/index.js';
+import type { CallOptions } from '../client/client-types.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
-import type { CallToolResult, JsonObject, Tool } from '../protocol/index.js';
+import type { CallToolResult, Tool } from '../protocol/types.js';
+import type { JsonObject } from '../jsonrpc/message.js';
 import { AbandonLinks } from './abandon-links.js';
 import { CallLimiter } from './call-limiter.js';
 import type { QuarantinedTool } from './pin-types.js';
@@ -16,12 +17,6 @@ import { SlotTools, TOOLLESS_STATES } from './slot-tools.js';
 
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 export const DEFAULT_MAX_QUEUE = 256;
-export { DEFAULT_TOOLS_TTL_MS } from './slot-tools.js';
-export type { ToolReview } from './slot-tools.js';
-export { DEFAULT_HEALTH_INTERVAL_MS, DEFAULT_HEALTH_TIMEOUT_MS } from './slot-supervision.js';
-export type { HealthCheckOptions } from './slot-supervision.js';
-export type { SlotHost } from './slot-host.js';
-export { RETRY_WAIT_MS } from './resend-policy.js';
 
 /**
  * One managed server: its client, its state (see ServerState), its tools as last listed and

@@ -1,4 +1,5 @@
-import type { Implementation, ProtocolEra } from '../protocol/index.js';
+import type { Implementation } from '../protocol/types.js';
+import type { ProtocolEra } from '../protocol/versions.js';
 
 /**
  * Where a managed server stands (docs/host.md draws the machine):

@@ -1,7 +1,7 @@
 import type { Logger } from '../internal/logger.js';
 import { reviewTools } from './host-pins.js';
 import type { McpHostOptions } from './mcp-host-options.js';
-import type { Tool } from '../protocol/index.js';
+import type { Tool } from '../protocol/types.js';
 import type { StateStore } from '../state/state-store.js';
 import type { RestartOptions } from './restart-policy.js';
 import type { ServerSlot } from './server-slot.js';

@@ -1,5 +1,5 @@
 import type { McpClient } from '../client/mcp-client.js';
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { ServerState, ServerStatus } from './server-status.js';
 
 /** What a slot's status is made of. */

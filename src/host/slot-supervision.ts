@@ -1,5 +1,6 @@
 import type { McpClient } from '../client/mcp-client.js';
-import { McpHostError, redact } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { redact } from '../errors/redact.js';
 import type { Logger } from '../internal/logger.js';
 import { RestartPolicy, type RestartOptions } from './restart-policy.js';
 import type { ServerState } from './server-status.js';

@@ -1,6 +1,6 @@
 import type { McpClient } from '../client/mcp-client.js';
 import type { Logger } from '../internal/logger.js';
-import type { Tool } from '../protocol/index.js';
+import type { Tool } from '../protocol/types.js';
 import type { HostServerDefinition } from './host-options.js';
 import type { QuarantinedTool } from './pin-types.js';
 import type { ServerState } from './server-status.js';

@@ -5,12 +5,11 @@ import {
   diffToolDefinitions,
   MAX_DIFF_CHANGES,
   MAX_DIFF_PATH_CHARS,
-  MAX_DIFF_SUMMARY_CHARS,
   MAX_DIFF_VALUE_CHARS,
-  parsePointer,
   pinnedDefinition,
-  pointerSegment,
 } from './tool-diff.js';
+import { MAX_DIFF_SUMMARY_CHARS } from './tool-diff-summary.js';
+import { parsePointer, pointerSegment } from './json-pointer.js';
 
 const forecast: Tool = {
   name: 'forecast',

@@ -16,9 +16,6 @@ import type { Tool } from '../protocol/types.js';
 import { pointerSegment } from './json-pointer.js';
 import { summarize } from './tool-diff-summary.js';
 
-export { parsePointer, pointerSegment } from './json-pointer.js';
-export { MAX_DIFF_SUMMARY_CHARS } from './tool-diff-summary.js';
-
 /** The fields of a tool that pinning covers; `_meta` and unknown fields are left out. */
 export const PINNED_TOOL_FIELDS = [
   'name',

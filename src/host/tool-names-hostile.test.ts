@@ -3,7 +3,8 @@
  * and bidirectional characters, lone surrogates, over-long names.
  */
 import { describe, expect, it } from 'vitest';
-import { assignNames, exposedName, toProviderSafe, type ToolRef } from './tool-names.js';
+import { assignNames, exposedName } from './name-assignment.js';
+import { toProviderSafe, type ToolRef } from './namer.js';
 import { entries, random, shuffled, wellFormed } from './tool-names-test-helpers.js';
 
 describe('1,000 hostile names across several servers', () => {

@@ -2,12 +2,8 @@
  * Shared by the tool-names tests (tool-names.test.ts, tool-names-hostile.test.ts): a seeded PRNG,
  * a shuffle, and small wrappers around assignNames.
  */
-import {
-  assignNames,
-  type NameAssignment,
-  type ToolNamingOptions,
-  type ToolRef,
-} from './tool-names.js';
+import { assignNames, type NameAssignment } from './name-assignment.js';
+import { type ToolNamingOptions, type ToolRef } from './namer.js';
 
 export const HASHED = /_[0-9a-f]{8}$/;
 

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import { hash8, hash32 } from './name-hash.js';
-import {
-  assignNames,
-  exposedName,
-  isProviderSafeName,
-  serverKeyProblems,
-  ToolNames,
-  type ToolNamingOptions,
-  type ToolRef,
-} from './tool-names.js';
+import { assignNames, exposedName, serverKeyProblems } from './name-assignment.js';
+import { isProviderSafeName, type ToolNamingOptions, type ToolRef } from './namer.js';
+import { ToolNames } from './tool-names.js';
 import { assign, catchError, entries, HASHED, wellFormed } from './tool-names-test-helpers.js';
 
 describe('exposedName', () => {

@@ -12,25 +12,6 @@
 import { assignWith, exposedWith, type NameAssignment } from './name-assignment.js';
 import { Namer, type ToolNamingOptions, type ToolRef } from './namer.js';
 
-export {
-  assignNames,
-  exposedName,
-  serverKeyProblems,
-  type NameAssignment,
-  type NameCollision,
-} from './name-assignment.js';
-export {
-  DEFAULT_TOOL_NAMING,
-  HASH_SUFFIX_LENGTH,
-  isProviderSafeName,
-  PROVIDER_SAFE_NAME,
-  toProviderSafe,
-  type ServerKeyProblem,
-  type ServerKeyProblemReason,
-  type ToolNamingOptions,
-  type ToolRef,
-} from './namer.js';
-
 /**
  * The exposed names of one host's tools (use a second instance for prompts: they follow the same
  * scheme). It keeps the current pairs per server and recomputes every name from them on each

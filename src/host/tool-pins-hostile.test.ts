@@ -3,14 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { Tool } from '../protocol/types.js';
 import { canonicalJson } from '../state/canonical-json.js';
 import { MemoryStateStore } from '../state/state-store.js';
-import {
-  MAX_ERROR_DIFF_CHANGES,
-  PINS_NAMESPACE,
-  ToolPins,
-  pinnedDefinition,
-  quarantinedError,
-  toolPin,
-} from './tool-pins.js';
+import { MAX_ERROR_DIFF_CHANGES, quarantinedError } from './quarantined-error.js';
+import { PINS_NAMESPACE } from './pin-record.js';
+import { ToolPins, toolPin } from './tool-pins.js';
+import { pinnedDefinition } from './tool-diff.js';
 import {
   ID,
   type StoredPinsShape,

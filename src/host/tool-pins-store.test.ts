@@ -7,7 +7,8 @@ import { insertAt } from '../../test/helpers/json-edit.js';
 import type { Tool } from '../protocol/types.js';
 import { FileStateStore } from '../state/file-state-store.js';
 import { MemoryStateStore, type StateStore } from '../state/state-store.js';
-import { MAX_REVIEW_ATTEMPTS, PINS_NAMESPACE, ToolPins, toolPin } from './tool-pins.js';
+import { MAX_REVIEW_ATTEMPTS, ToolPins, toolPin } from './tool-pins.js';
+import { PINS_NAMESPACE } from './pin-record.js';
 import {
   ID,
   type StoredPinsShape,

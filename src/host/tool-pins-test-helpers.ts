@@ -1,7 +1,8 @@
 /** Shared by the tool-pins tests: two tools, a variant maker, and a ToolPins on a memory store. */
 import type { Tool } from '../protocol/types.js';
 import { MemoryStateStore } from '../state/state-store.js';
-import { ToolPins, type PinEvent, type PinReview } from './tool-pins.js';
+import { ToolPins } from './tool-pins.js';
+import { type PinEvent, type PinReview } from './pin-types.js';
 
 export const ID = 'weather:0123456789abcdef';
 

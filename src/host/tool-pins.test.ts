@@ -4,14 +4,10 @@ import { deleteAt, insertAt, setAt } from '../../test/helpers/json-edit.js';
 import type { Tool } from '../protocol/types.js';
 import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
 import { MemoryStateStore, type StateStore } from '../state/state-store.js';
-import {
-  PINS_NAMESPACE,
-  ToolPins,
-  diffToolDefinitions,
-  pinnedDefinition,
-  toolPin,
-  type PinChange,
-} from './tool-pins.js';
+import { PINS_NAMESPACE } from './pin-record.js';
+import { ToolPins, toolPin } from './tool-pins.js';
+import { diffToolDefinitions, pinnedDefinition } from './tool-diff.js';
+import { type PinChange } from './pin-types.js';
 import {
   ID,
   type StoredPinsShape,

@@ -57,22 +57,6 @@ import {
 import type { PinDecision, PinEvent, PinPolicy, PinRecord, PinReview } from './pin-types.js';
 import { pinnedDefinition, type PinnedDefinition } from './tool-diff.js';
 
-export * from './pin-types.js';
-export { PINS_FORMAT_VERSION, PINS_NAMESPACE } from './pin-record.js';
-export {
-  MAX_ERROR_DIFF_CHANGES,
-  quarantinedError,
-  type QuarantineReason,
-} from './quarantined-error.js';
-export {
-  diffToolDefinitions,
-  pinnedDefinition,
-  type PinnedDefinition,
-  type ToolChange,
-  type ToolDiff,
-  type ToolDiffOptions,
-} from './tool-diff.js';
-
 /** Default of `maxRemovedPins`. */
 export const DEFAULT_MAX_REMOVED_PINS = 1_000;
 /** Default of `maxDefinitionChars`: definitions longer than this are pinned by hash only. */

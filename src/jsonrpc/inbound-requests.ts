@@ -1,5 +1,5 @@
 import { toDisposable, type Disposable } from '../internal/disposable.js';
-import { JsonRpcErrorCode } from '../errors/index.js';
+import { JsonRpcErrorCode } from '../errors/json-rpc-error.js';
 import type { JsonRpcErrorObject, RequestId } from './message.js';
 import type { RequestHandler } from './peer-options.js';
 import { toWireError } from './peer-errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import { LineWriter, type LineSink } from './line-writer.js';
 
 class FakeSink implements LineSink {

@@ -1,4 +1,4 @@
-import type { McpHostError } from '../errors/index.js';
+import type { McpHostError } from '../errors/mcp-host-error.js';
 import { AbortFanout } from '../internal/abort-fanout.js';
 import { DeadlineQueue, type Deadline } from '../internal/deadline-queue.js';
 import type { PeerErrors } from './peer-errors.js';

@@ -1,4 +1,6 @@
-import { JsonRpcError, JsonRpcErrorCode, McpHostError, toMcpHostError } from '../errors/index.js';
+import { JsonRpcError, JsonRpcErrorCode } from '../errors/json-rpc-error.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 import type { JsonRpcErrorObject, RequestId } from './message.js';
 
 /** The errors one peer raises, each naming the server, the method and the request. */

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { McpHostError } from '../errors/index.js';
+import type { McpHostError } from '../errors/mcp-host-error.js';
 import type { JsonRpcPeer } from './peer.js';
 import {
   conventions,

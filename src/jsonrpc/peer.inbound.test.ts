@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { JsonRpcError, type McpHostError } from '../errors/index.js';
+import { JsonRpcError } from '../errors/json-rpc-error.js';
+import { type McpHostError } from '../errors/mcp-host-error.js';
 import { deferred } from '../internal/wait.js';
 import type { RequestContext } from './peer-options.js';
 import { type Wire } from '../../test/helpers/wire.js';

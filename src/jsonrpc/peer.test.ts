@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { JsonRpcError, McpHostError } from '../errors/index.js';
+import { JsonRpcError } from '../errors/json-rpc-error.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
 import { JsonRpcPeer } from './peer.js';
 import { connect, echoServer, track, rejection } from '../../test/helpers/peer-harness.js';

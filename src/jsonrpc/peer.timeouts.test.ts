@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import { conventions, connect, track, rejection } from '../../test/helpers/peer-harness.js';
 
 afterEach(() => {

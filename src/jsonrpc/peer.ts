@@ -1,4 +1,7 @@
-import { JsonRpcErrorCode, preview, toMcpHostError, type McpHostError } from '../errors/index.js';
+import { JsonRpcErrorCode } from '../errors/json-rpc-error.js';
+import { preview } from '../errors/redact.js';
+import { toMcpHostError } from '../errors/to-mcp-host-error.js';
+import { type McpHostError } from '../errors/mcp-host-error.js';
 import { toDisposable, type Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';

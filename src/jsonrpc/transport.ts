@@ -1,6 +1,6 @@
 /** The transport contract lives beside the peer that consumes it; src/transport implements it. */
 import type { Disposable } from '../internal/disposable.js';
-import type { McpHostError } from '../errors/index.js';
+import type { McpHostError } from '../errors/mcp-host-error.js';
 import type { JsonRpcMessage } from './message.js';
 
 /**

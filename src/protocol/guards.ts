@@ -1,11 +1,6 @@
 /** Cheap shape checks for what servers send: proportional to what the caller needs, no schema library. */
-import type {
-  DiscoverResult,
-  InitializeResult,
-  InputRequiredResult,
-  JsonObject,
-  Tool,
-} from './types.js';
+import type { DiscoverResult, InitializeResult, InputRequiredResult, Tool } from './types.js';
+import type { JsonObject } from '../jsonrpc/message.js';
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -4,8 +4,6 @@
  */
 import type { JsonObject } from '../jsonrpc/message.js';
 
-export type { JsonObject };
-
 export interface Implementation {
   name: string;
   version: string;

@@ -4,7 +4,7 @@ import Ajv from 'ajv';
 import Ajv2019 from 'ajv/dist/2019.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { AnySchema, Options } from 'ajv';
-import { preview } from '../errors/index.js';
+import { preview } from '../errors/redact.js';
 import { formatSchemaErrors } from './format-errors.js';
 import type { PreparedSchema } from './prepare-schema.js';
 import { compileRe2Pattern, createRe2RegExp } from './re2-regexp.js';

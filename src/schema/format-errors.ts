@@ -1,4 +1,4 @@
-import { preview, truncate } from '../errors/index.js';
+import { preview, truncate } from '../errors/redact.js';
 
 /** The fields of an ajv `ErrorObject` this module reads. */
 export interface SchemaErrorLike {

@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { McpHostError } from '../errors/index.js';
-import { createSchemaValidator } from './index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { createSchemaValidator } from './schema-validator.js';
 import { staticImportGraph } from '../../test/helpers/import-graph.js';
 
 // Loading ajv or re2js fails in this file: whatever imports them eagerly cannot be imported here.

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_LISTED_REFS,
-  jsonStringBytes,
-  prepareSchema,
-  type PreparedSchema,
-} from './prepare-schema.js';
+import { MAX_LISTED_REFS, jsonStringBytes } from './schema-walk.js';
+import { prepareSchema, type PreparedSchema } from './prepare-schema.js';
 import { toSchemaDialect } from './schema-dialect.js';
 
 const limits = { maxDepth: 64, maxBytes: 256 * 1024 };

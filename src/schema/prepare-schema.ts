@@ -1,4 +1,4 @@
-import { preview } from '../errors/index.js';
+import { preview } from '../errors/redact.js';
 import type { SchemaProblem, SchemaProblemCode } from './schema-check.js';
 import { toSchemaDialect, type SchemaDialect } from './schema-dialect.js';
 import {
@@ -9,8 +9,6 @@ import {
   SchemaWalk,
   type SchemaLimits,
 } from './schema-walk.js';
-
-export { jsonStringBytes, MAX_LISTED_REFS, type SchemaLimits } from './schema-walk.js';
 
 /** A schema that is within the limits, with the internal copy the validator compiles. */
 export interface PreparedSchema {

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { preview } from '../errors/index.js';
+import { preview } from '../errors/redact.js';
 
 /** What ajv needs of a compiled pattern (ajv's `RegExpLike`), plus a distinct `toString()`. */
 export interface RegExpLike {

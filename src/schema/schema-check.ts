@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../errors/index.js';
+import type { ErrorCode } from '../errors/codes.js';
 import type { SchemaDialect } from './schema-dialect.js';
 
 /** Why a schema cannot be used; each is a code of the closed list in docs/errors.md. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { McpHostError } from '../errors/index.js';
-import { SchemaValidator, defaultSchemaValidatorOptions, type SchemaCheck } from './index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { SchemaValidator, defaultSchemaValidatorOptions } from './schema-validator.js';
+import { type SchemaCheck } from './schema-check.js';
 import { compiled, problem, failure } from '../../test/helpers/schema-validator-helpers.js';
 
 describe('SchemaValidator: limits and invalid schemas', () => {

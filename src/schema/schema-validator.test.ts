@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SchemaValidator } from './index.js';
+import { SchemaValidator } from './schema-validator.js';
 import { compiled, failure, deepFreeze } from '../../test/helpers/schema-validator-helpers.js';
 
 describe('SchemaValidator: JSON Schema 2020-12 (the default)', () => {

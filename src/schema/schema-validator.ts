@@ -1,4 +1,4 @@
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import { LruMap } from './lru-map.js';
 import { prepareSchema } from './prepare-schema.js';
 import type { SchemaCheck } from './schema-check.js';

@@ -1,4 +1,4 @@
-import { preview } from '../errors/index.js';
+import { preview } from '../errors/redact.js';
 import type { SchemaProblemCode } from './schema-check.js';
 
 /** The bounds checked before a schema is compiled. */

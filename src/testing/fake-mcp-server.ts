@@ -1,15 +1,12 @@
-import { JsonRpcError, JsonRpcErrorCode } from '../errors/index.js';
+import { JsonRpcError, JsonRpcErrorCode } from '../errors/json-rpc-error.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { Transport } from '../jsonrpc/transport.js';
+import { isObject } from '../protocol/guards.js';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
+import { McpErrorCode, McpMethod, MetaKey } from '../protocol/methods.js';
+import { mcpPeerConventions } from '../protocol/conventions.js';
 import {
-  isObject,
-  LEGACY_PROTOCOL_VERSIONS,
-  McpErrorCode,
-  McpMethod,
-  mcpPeerConventions,
-  MetaKey,
-  MODERN_PROTOCOL_VERSIONS,
   type CallToolResult,
   type Implementation,
   type InputRequiredResult,
@@ -17,7 +14,7 @@ import {
   type Resource,
   type ServerCapabilities,
   type Tool,
-} from '../protocol/index.js';
+} from '../protocol/types.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
 
 /** What a fake tool's handler gets besides its arguments. */

@@ -1,4 +1,4 @@
-import { McpHostError } from '../errors/index.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
 import { Emitter } from '../internal/emitter.js';
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import type { Transport, TransportProblem, TransportState } from '../jsonrpc/transport.js';

@@ -1,4 +1,4 @@
-import type { McpHostError } from '../errors/index.js';
+import type { McpHostError } from '../errors/mcp-host-error.js';
 import { Emitter } from '../internal/emitter.js';
 import type { Logger } from '../internal/logger.js';
 import type { TransportProblem } from '../jsonrpc/transport.js';

@@ -1,6 +1,6 @@
 /** The harnesses the JsonRpcPeer tests share: one drives the other end by hand (outbound), one calls the peer (inbound). */
 import { expect } from 'vitest';
-import { McpHostError } from '../../src/errors/index.js';
+import { McpHostError } from '../../src/errors/mcp-host-error.js';
 import type { Logger } from '../../src/internal/logger.js';
 import { createLinkedTransports, type InMemoryTransport } from '../../src/transport/in-memory.js';
 import type { JsonRpcMessage } from '../../src/jsonrpc/message.js';

@@ -1,11 +1,8 @@
 /** What the SchemaValidator tests share: a default validator, compile-or-fail helpers and a counting HTTP server (a fetched $ref must never reach it). */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createSchemaValidator,
-  type CompiledSchema,
-  type ValidationResult,
-} from '../../src/schema/index.js';
+import { createSchemaValidator } from '../../src/schema/schema-validator.js';
+import { type CompiledSchema, type ValidationResult } from '../../src/schema/schema-check.js';
 
 export const validator = createSchemaValidator();
 

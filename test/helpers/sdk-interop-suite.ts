@@ -17,7 +17,7 @@ import {
   type ProgressNotificationParams,
   type ServerInputHandlers,
 } from '../../src/index.js';
-import type { FixtureRecord } from './mcp-fixtures.js';
+import type { FixtureRecord } from '../fixtures/mcp/lib/record.mjs';
 import { within } from './mcp-fixtures.js';
 import type { RecordingTransport } from './recording-transport.js';
 import { SpecSchema } from './spec-schema.js';

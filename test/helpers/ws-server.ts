@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type RawData, type ServerOptions, type WebSocket } from 'ws';
-import type { McpHostError } from '../../src/errors/index.js';
+import type { McpHostError } from '../../src/errors/mcp-host-error.js';
 import { Emitter } from '../../src/internal/emitter.js';
 import type { JsonRpcMessage } from '../../src/jsonrpc/message.js';
 import type { Transport, TransportProblem, TransportState } from '../../src/jsonrpc/transport.js';

@@ -23,8 +23,8 @@ import {
   mcpFixtures,
   within,
   type FixtureProcess,
-  type FixtureRecord,
 } from '../helpers/mcp-fixtures.js';
+import { type FixtureRecord } from '../fixtures/mcp/lib/record.mjs';
 import { MiB, peakRssWhile } from '../helpers/memory.js';
 import { isRunning } from '../helpers/processes.js';
 import { crashTime, now, rejectionOf, reportTiming, timed } from '../helpers/timing.js';

@@ -22,7 +22,7 @@ import {
   type ServerState,
   type ServerStatus,
 } from '../../src/index.js';
-import { PINS_NAMESPACE } from '../../src/host/tool-pins.js';
+import { PINS_NAMESPACE } from '../../src/host/pin-record.js';
 import { StdioTransport } from '../../src/stdio.js';
 import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
 import { isRunning, waitUntilGone } from '../helpers/processes.js';

@@ -8,16 +8,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  isDiscoverResult,
-  isInputRequiredResult,
-  isJsonRpcErrorObject,
-  isJsonRpcMessage,
-  isTool,
-  JsonRpcError,
-  McpClient,
-  type JsonObject,
-} from '../../src/index.js';
+import { JsonRpcError, McpClient, type JsonObject } from '../../src/index.js';
+import { isJsonRpcErrorObject, isJsonRpcMessage } from '../../src/jsonrpc/message.js';
+import { isDiscoverResult, isInputRequiredResult, isTool } from '../../src/protocol/guards.js';
 import { createFakeServer } from '../../src/testing/index.js';
 import { RecordingTransport } from '../helpers/recording-transport.js';
 import { SpecSchema } from '../helpers/spec-schema.js';

@@ -1,7 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/mcp-client.js';
-import { MASK, redact, type McpHostError } from '../../src/errors/index.js';
+import { MASK, redact } from '../../src/errors/redact.js';
+import { type McpHostError } from '../../src/errors/mcp-host-error.js';
 import { JsonRpcPeer } from '../../src/jsonrpc/peer.js';
 import type { TransportProblem } from '../../src/jsonrpc/transport.js';
 import { FakeMcpServer } from '../../src/testing/fake-mcp-server.js';

@@ -5,8 +5,9 @@
  * JSON mode) the whole result. A result with `isError: true` is printed, then exits 5.
  */
 import type { Command } from 'commander';
-import type { HostTool, McpHost } from '../../host/index.js';
-import type { JsonObject } from '../../jsonrpc/index.js';
+import type { HostTool } from '../../host/host-options.js';
+import type { McpHost } from '../../host/mcp-host.js';
+import type { JsonObject } from '../../jsonrpc/message.js';
 import { action, usageError } from '../command.js';
 import { toolResultLines } from '../content.js';
 import { CliError, ExitCode } from '../exit-codes.js';

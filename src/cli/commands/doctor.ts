@@ -5,7 +5,8 @@
  */
 import type { Command } from 'commander';
 import { action } from '../command.js';
-import { DEFAULT_DOCTOR_TIMEOUT_MS, renderDoctor, runDoctor } from '../doctor.js';
+import { DEFAULT_DOCTOR_TIMEOUT_MS, runDoctor } from '../doctor.js';
+import { renderDoctor } from '../doctor-report.js';
 import type { ExitCode } from '../exit-codes.js';
 import type { CliRuntime } from '../runtime.js';
 

@@ -4,7 +4,8 @@
  * (its names, description, annotations and input/output schemas).
  */
 import type { Command } from 'commander';
-import type { HostTool, McpHost } from '../../host/index.js';
+import type { HostTool } from '../../host/host-options.js';
+import type { McpHost } from '../../host/mcp-host.js';
 import { action } from '../command.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { unavailableError, type CliRuntime } from '../runtime.js';

@@ -14,8 +14,6 @@
  */
 import { parseTemplate, TemplateSyntaxError, type TemplatePart } from '../template.js';
 
-export type { TemplatePart };
-
 export type TemplateResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

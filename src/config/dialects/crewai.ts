@@ -27,8 +27,8 @@
  */
 import type { ConfigDiagnostic, McpConfig, ServerConfig, TransportConfig } from '../model.js';
 import { CACHE_TTL_MS, LABEL, writeCrewaiEntry } from './crewai-write.js';
+import { closestKey } from '../diagnostics.js';
 import {
-  closestKey,
   dropBadServerNames,
   isRecord,
   ReadContext,

@@ -4,15 +4,10 @@ import type { ConfigDialect, McpConfig, ServerConfig } from '../model.js';
 import { parseConfigText } from '../parse.js';
 import { readNativeText } from '../native.js';
 import { core, DIALECTS, fixture, HOME, kinds, load, strip } from './dialects-test-helpers.js';
-import {
-  detectDialect,
-  dialects,
-  foreignDialects,
-  importConfig,
-  importConfigText,
-  readForeignText,
-  type ForeignDialect,
-} from './index.js';
+import { detectDialect } from './detect.js';
+import { dialects, foreignDialects, type ForeignDialect } from './registry.js';
+import { importConfig, importConfigText } from './import-config.js';
+import { readForeignText } from './read-text.js';
 
 describe('detectDialect', () => {
   it.each<[string, unknown, ConfigDialect]>([

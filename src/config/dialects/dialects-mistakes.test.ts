@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { kinds } from './dialects-test-helpers.js';
-import { readForeignText } from './index.js';
+import { readForeignText } from './read-text.js';
 
 describe('mistakes: each a located diagnostic, the other servers still load', () => {
   const ok = '"ok": { "command": "node" }';

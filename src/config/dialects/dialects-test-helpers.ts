@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../model.js';
-import { readForeignText, type ForeignDialect } from './index.js';
+import { readForeignText } from './read-text.js';
+import { type ForeignDialect } from './registry.js';
 
 export const FIXTURES = resolve(
   dirname(fileURLToPath(import.meta.url)),

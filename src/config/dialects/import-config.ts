@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { ConfigDiagnostic, ConfigDialect, McpConfig } from '../model.js';
-import { writeNativeConfig } from '../native.js';
+import { writeNativeConfig } from '../native-write.js';
 import { readForeignText, type ReadForeignOptions } from './read-text.js';
 
 export interface ImportConfigOptions extends ReadForeignOptions {

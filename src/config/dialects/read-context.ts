@@ -1,9 +1,4 @@
-/**
- * What a dialect reader carries while it walks one file: where it is (file, dialect, positions),
- * the diagnostics so far, and the translation of one string field into the canonical grammar.
- */
-export { closestKey } from '../diagnostics.js';
-import { serverKeyProblems } from '../../host/tool-names.js';
+import { serverKeyProblems } from '../../host/name-assignment.js';
 import type { ConfigDiagnostic, ConfigDialect, ServerConfig, SourceLocation } from '../model.js';
 import { escapeCanonical, printCanonical } from './canonical-template.js';
 import type { DialectGrammar, GrammarContext } from './grammars.js';

@@ -6,8 +6,8 @@ import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import type { ConfigDialect, McpConfig, ServerConfig } from '../model.js';
 import type { GrammarContext } from './grammars.js';
+import { closestKey } from '../diagnostics.js';
 import {
-  closestKey,
   dropBadServerNames,
   isRecord,
   ReadContext,

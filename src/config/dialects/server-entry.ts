@@ -15,9 +15,8 @@
 import type { ConfigDialect, OAuthConfig, ServerConfig, TransportConfig } from '../model.js';
 import type { DialectGrammar } from './grammars.js';
 import { globOfName, readString, readStringList, readStringMap } from './entry-values.js';
-import { closestKey, isRecord, typeName, type KeyPath, type ReadContext } from './read-context.js';
-
-export { globOfName, nameOfGlob, readStringMap } from './entry-values.js';
+import { closestKey } from '../diagnostics.js';
+import { isRecord, typeName, type KeyPath, type ReadContext } from './read-context.js';
 
 /** The fields whose strings may hold variables in some dialect. */
 export type TemplateField =

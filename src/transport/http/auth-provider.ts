@@ -1,4 +1,4 @@
-import { addSecret } from '../../errors/index.js';
+import { addSecret } from '../../errors/redact.js';
 import type { Disposable } from '../../internal/disposable.js';
 
 /** What a server said when it refused a request: the status and its `WWW-Authenticate` header. */

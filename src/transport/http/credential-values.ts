@@ -1,4 +1,4 @@
-import { addSecret } from '../../errors/index.js';
+import { addSecret } from '../../errors/redact.js';
 import type { Disposable } from '../../internal/disposable.js';
 
 /** Names of headers and query parameters whose values are credentials. */

@@ -1,4 +1,4 @@
-import { McpHostError } from '../../errors/index.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 
 /**
  * The URL of an HTTP transport, checked once at construction: parseable, `http:` or `https:`,

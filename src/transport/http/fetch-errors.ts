@@ -1,5 +1,5 @@
 /** Reading the cause of a failed fetch. */
-import type { ErrorCode } from '../../errors/index.js';
+import type { ErrorCode } from '../../errors/codes.js';
 
 /** Errors that mean no connection was made (as opposed to one that broke). */
 const CONNECT_ERRNOS = new Set([

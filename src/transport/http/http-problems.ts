@@ -1,4 +1,4 @@
-import { McpHostError } from '../../errors/index.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import type { Logger } from '../../internal/logger.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { TransportState } from '../../jsonrpc/transport.js';

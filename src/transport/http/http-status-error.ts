@@ -1,4 +1,5 @@
-import { McpHostError, preview } from '../../errors/index.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import { preview } from '../../errors/redact.js';
 import { MAX_ERROR_BODY_BYTES, MAX_ERROR_PREVIEW_CHARS } from './http-options.js';
 import type { HttpResponse } from './http-response.js';
 import { readBodyCapped, utf8 } from './read-body.js';

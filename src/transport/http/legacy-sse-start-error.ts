@@ -1,4 +1,4 @@
-import { McpHostError } from '../../errors/index.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import type { HttpProblems } from './http-problems.js';
 import { startFetchFailure } from './legacy-sse-start.js';
 

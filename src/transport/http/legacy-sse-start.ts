@@ -1,5 +1,6 @@
 /** What the legacy HTTP+SSE transport's `start()` decides: the endpoint URL, and failures. */
-import { preview, type ErrorCode } from '../../errors/index.js';
+import { preview } from '../../errors/redact.js';
+import { type ErrorCode } from '../../errors/codes.js';
 import { classifyFetchFailure } from './fetch-errors.js';
 
 /** A failure of `start()`, before the transport prefixes the server's name. */

@@ -1,7 +1,8 @@
 import { endpointUrl } from './endpoint-url.js';
 import type { Dispatcher } from 'undici';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { addSecret, McpHostError, preview } from '../../errors/index.js';
+import { addSecret, preview } from '../../errors/redact.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
 import type { Logger } from '../../internal/logger.js';
@@ -36,8 +37,6 @@ import { readSseEvents } from './sse-event-reader.js';
 import { contentType } from './sse-stream.js';
 import { acceptEncodingOf } from './streamable-headers.js';
 import { TaskSet } from './task-set.js';
-
-export type { LegacySseTransportOptions } from './legacy-sse-options.js';
 
 interface Deferred {
   resolve(): void;

@@ -1,4 +1,4 @@
-import { preview } from '../../errors/index.js';
+import { preview } from '../../errors/redact.js';
 import type { TransportEvents } from '../transport-events.js';
 import { MAX_ERROR_BODY_BYTES, MAX_ERROR_PREVIEW_CHARS } from './http-options.js';
 import type { HttpProblems } from './http-problems.js';

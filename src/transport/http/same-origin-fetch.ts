@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { McpHostError } from '../../errors/index.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import { MAX_REDIRECTS } from './http-options.js';
 import { HttpResponse } from './http-response.js';
 import type { RequestCancel } from './request-cancel.js';

@@ -1,4 +1,4 @@
-import { addSecret } from '../../errors/index.js';
+import { addSecret } from '../../errors/redact.js';
 import type { Disposable } from '../../internal/disposable.js';
 import type { HttpProblems } from './http-problems.js';
 import type { HttpResponse } from './http-response.js';

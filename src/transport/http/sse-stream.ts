@@ -1,4 +1,5 @@
-import { preview, type McpHostError } from '../../errors/index.js';
+import { preview } from '../../errors/redact.js';
+import { type McpHostError } from '../../errors/mcp-host-error.js';
 import type { Logger } from '../../internal/logger.js';
 import { DEFAULT_RETRY_MS, MAX_RETRY_MS, MIN_RETRY_MS } from './http-options.js';
 import type { HttpResponse } from './http-response.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../../test/helpers/leak-guard.js';
 import { sendJson, startHttpServer } from '../../../test/helpers/http-test-server.js';
-import type { McpHostError } from '../../errors/index.js';
+import type { McpHostError } from '../../errors/mcp-host-error.js';
 import { bearerToken, type AuthProvider } from './auth-provider.js';
 import { open, request, result } from './streamable-http-test-helpers.js';
 

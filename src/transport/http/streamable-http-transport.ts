@@ -1,6 +1,6 @@
 import { endpointUrl } from './endpoint-url.js';
 import type { Dispatcher } from 'undici';
-import { McpHostError } from '../../errors/index.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
 import { TransportEvents } from '../transport-events.js';

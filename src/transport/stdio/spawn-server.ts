@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { McpHostError } from '../../errors/index.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import { findCommand } from './resolve-command.js';
 
 export interface SpawnServerOptions {

@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { redact, truncate } from '../../errors/index.js';
+import { redact, truncate } from '../../errors/redact.js';
 import { Emitter } from '../../internal/emitter.js';
 import type { Logger } from '../../internal/logger.js';
 import { RateLimiter } from '../../internal/rate-limiter.js';

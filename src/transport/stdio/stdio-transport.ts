@@ -1,5 +1,6 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { McpHostError, ProcessExitedError, preview, redact } from '../../errors/index.js';
+import { McpHostError, ProcessExitedError } from '../../errors/mcp-host-error.js';
+import { preview, redact } from '../../errors/redact.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import { TransportEvents } from '../transport-events.js';
 import type { Logger } from '../../internal/logger.js';

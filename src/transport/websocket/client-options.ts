@@ -1,5 +1,5 @@
 import type WebSocket from 'ws';
-import { McpHostError } from '../../errors/index.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 
 /** The `ws` client options of a transport's socket. */
 export function clientOptions(

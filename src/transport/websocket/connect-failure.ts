@@ -1,4 +1,5 @@
-import { McpHostError, redact } from '../../errors/index.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import { redact } from '../../errors/redact.js';
 
 /** How an opening attempt ended, when it did not open. */
 export type ConnectFailure =

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
-import { McpHostError, preview, redact } from '../../errors/index.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import { preview, redact } from '../../errors/redact.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
 import { TransportEvents } from '../transport-events.js';

@@ -1,0 +1,27 @@
+/** Capped exponential backoff with jitter: the one formula behind every retry and restart delay. */
+export interface BackoffOptions {
+  /** The first step; each later one doubles. */
+  baseDelayMs: number;
+  /** The largest step. */
+  maxDelayMs: number;
+  /**
+   * `full`: anywhere from 0 to the step (spreads retries of many clients the most); `equal`: at
+   * least half the step (a restart never comes back in a spin).
+   */
+  jitter: 'full' | 'equal';
+}
+
+/**
+ * The wait before try number `attempt + 1`, after `attempt` failures in a row (`attempt` counts
+ * from 1): `min(maxDelayMs, baseDelayMs * 2^(attempt - 1))` with the chosen jitter, in whole ms.
+ */
+export function backoffDelay(
+  attempt: number,
+  options: BackoffOptions,
+  random: () => number = Math.random,
+): number {
+  const step = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
+  return options.jitter === 'full'
+    ? Math.floor(random() * step)
+    : Math.round(step / 2 + (random() * step) / 2);
+}

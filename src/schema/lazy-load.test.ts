@@ -21,7 +21,7 @@ const staticGraph = (entry: string) => staticImportGraph(resolve(srcDir, entry))
 
 describe('the validator is loaded lazily', () => {
   it('no static import path leads from the root entry or src/schema to ajv or re2js', () => {
-    for (const entry of ['index.ts', 'schema/index.ts']) {
+    for (const entry of ['index.ts', 'schema/schema-validator.ts']) {
       const { files, external } = staticGraph(entry);
       expect([...external]).toEqual([]);
       expect(files).toContain(resolve(srcDir, 'schema/schema-validator.ts'));

@@ -1,6 +1,9 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../test/helpers/scratch.js';
 import { staticImportGraph } from '../test/helpers/import-graph.js';
 
 const srcDir = dirname(fileURLToPath(import.meta.url));
@@ -35,13 +38,51 @@ describe('entry points', () => {
     expect(external).toContain('undici');
   });
 
-  it("the config entry uses Node built-ins, the two parsers and the transports' dependencies only", () => {
-    const { external } = importGraph('config.ts');
-    // yaml and jsonc-parser read files; undici, eventsource-parser and ws come with the transports
-    // that resolving a config builds.
-    const allowed = new Set(['yaml', 'jsonc-parser', 'undici', 'eventsource-parser', 'ws']);
+  it('the config entry uses Node built-ins and the two parsers only: no transport', () => {
+    const { external, files } = importGraph('config.ts');
+    // yaml and jsonc-parser read files. Config describes transports; the host builds them.
+    const allowed = new Set(['yaml', 'jsonc-parser']);
     expect([...external].filter((s) => !s.startsWith('node:') && !allowed.has(s))).toEqual([]);
     expect(external).toContain('yaml');
     expect(external).toContain('jsonc-parser');
+    expect(
+      [...files].filter((file) => /[/]transport[/](stdio|http|websocket)[/]/.test(file)),
+    ).toEqual([]);
+  });
+
+  it('importing mcp-host/config loads neither undici nor ws; importing mcp-host loads no package', () => {
+    const config = packagesLoadedBy('config.ts');
+    expect(config).not.toContain('undici');
+    expect(config).not.toContain('ws');
+    expect(config).not.toContain('eventsource-parser');
+    expect(config).toContain('yaml');
+    expect(packagesLoadedBy('index.ts')).toEqual([]);
   });
 });
+
+/**
+ * The npm packages a fresh Node process loads when it imports `entry` (a file of src/, run through
+ * tsx, which is left out), read from a module-resolution hook (test/fixtures/load-recorder).
+ */
+function packagesLoadedBy(entry: string): string[] {
+  using scratch = tempDir();
+  const record = join(scratch.path, 'loads.txt');
+  execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--import',
+      fileURLToPath(new URL('../test/fixtures/load-recorder/register.mjs', import.meta.url)),
+      '--input-type=module',
+      '-e',
+      `await import(${JSON.stringify(pathToFileURL(resolve(srcDir, entry)).href)});`,
+    ],
+    { env: { ...process.env, LOAD_RECORD_FILE: record }, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const packages = readFileSync(record, 'utf8')
+    .split('\n')
+    .map((url) => /[/]node_modules[/]((?:@[^/]+[/])?[^/]+)[/]/.exec(url)?.[1])
+    .filter((name): name is string => name !== undefined && name !== 'tsx');
+  return [...new Set(packages)].sort();
+}

@@ -66,8 +66,8 @@ export { DEFAULT_REQUEST_TIMEOUT_MS } from './jsonrpc/peer-options.js';
 export type { JsonRpcPeerOptions, RequestOptions } from './jsonrpc/peer-options.js';
 export type { Transport, TransportProblem, TransportState } from './jsonrpc/transport.js';
 export { DEFAULT_MAX_MESSAGE_BYTES } from './jsonrpc/line-decoder.js';
-export { serverIdentity } from './state/server-identity.js';
-export type { ServerIdentity, TransportDefinition } from './state/server-identity.js';
+export { serverIdentity } from './transport/transport-definition.js';
+export type { ServerIdentity, TransportDefinition } from './transport/transport-definition.js';
 
 // ---- Errors (docs/errors.md) -------------------------------------------------------------------
 export { errorCodes, ErrorCode, isErrorCode } from './errors/codes.js';

@@ -1,5 +1,6 @@
 import type { Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
+import type { TransportDefinition } from '../transport/transport-definition.js';
 import type { SchemaValidator } from '../schema/schema-validator.js';
 import type { RetryPolicy } from './request-retry.js';
 import type {
@@ -57,10 +58,13 @@ export interface CachedEra {
 
 export interface McpClientOptions {
   /**
-   * The transport, or a function that makes one. Give a function for stdio servers: a legacy
-   * server that dies on the era probe is then started again once and opened with `initialize`.
+   * How to reach the server: a plain definition (`{ type: 'stdio', command, args }`, or
+   * `{ type: 'http' | 'sse' | 'websocket', url, headers }`: the client builds the transport, loading
+   * its module on first use), a function that makes a transport, or a transport instance. Give a
+   * definition or a function for stdio servers: a legacy server that dies on the era probe is then
+   * started again once and opened with `initialize`; an instance can be opened only once.
    */
-  transport: Transport | (() => Transport);
+  transport: TransportDefinition | Transport | (() => Transport | Promise<Transport>);
   /** The server's configured name, used in errors, logs and events. */
   serverName?: string;
   /** A stable identity of the server's definition (see `serverIdentity`): keys the era cache. */

@@ -4,6 +4,7 @@ import type { Disposable } from '../internal/disposable.js';
 import type { Logger } from '../internal/logger.js';
 import { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestHeaders, Transport } from '../jsonrpc/transport.js';
+import { createTransport, isTransportDefinition } from '../transport/transport-definition.js';
 import {
   eraOf,
   LATEST_LEGACY_PROTOCOL_VERSION,
@@ -70,11 +71,10 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
     request.signal === undefined
       ? deadline.signal
       : AbortSignal.any([request.signal, deadline.signal]);
-  const makeTransport = transportFactory(options.transport, serverName);
+  const makeTransport = transportFactory(options.transport, serverName, request.logger);
   let current: { peer: JsonRpcPeer; transport: Transport } | undefined;
-  const open = async (
-    transport: Transport = makeTransport(),
-  ): Promise<{ peer: JsonRpcPeer; transport: Transport }> => {
+  const open = async (given?: Transport): Promise<{ peer: JsonRpcPeer; transport: Transport }> => {
+    const transport = given ?? (await makeTransport());
     if (request.requestHeaders !== undefined) transport.setRequestHeaders?.(request.requestHeaders);
     const peer = new JsonRpcPeer(transport, {
       serverName,
@@ -130,7 +130,7 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
    * it last time (the unused primary is closed); the primary again if the fallback is refused.
    */
   const openCachedTransport = async (cached: CachedEra | undefined): Promise<void> => {
-    const primary = makeTransport();
+    const primary = await makeTransport();
     const alternative = cached?.transport === 'sse' ? primary.fallback?.() : undefined;
     if (alternative === undefined) {
       await open(primary);
@@ -215,7 +215,7 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
           session = outcome.session;
         } else {
           if (outcome.kind === 'died') {
-            if (typeof options.transport !== 'function') throw outcome.error;
+            if (!restartable(options.transport)) throw outcome.error;
             request.logger.info(
               `${where(serverName)}the server exited on the era probe; starting it again as legacy`,
             );
@@ -256,21 +256,34 @@ export async function connectSession(request: ConnectRequest): Promise<Connected
   }
 }
 
+/**
+ * Makes the transport of each attempt: from a definition (built afresh each time), a function, or
+ * a transport instance (usable once: a second attempt needs a definition or a function).
+ */
 function transportFactory(
   transport: McpClientOptions['transport'],
   serverName: string | undefined,
-): () => Transport {
+  logger: Logger,
+): () => Transport | Promise<Transport> {
   if (typeof transport === 'function') return transport;
+  if (isTransportDefinition(transport))
+    return () =>
+      createTransport(transport, { ...(serverName === undefined ? {} : { serverName }), logger });
   let used = false;
   return () => {
     if (used)
       throw new McpHostError(
         'INVALID_ARGUMENT',
-        `${where(serverName)}a transport instance can be opened once; pass a factory`,
+        `${where(serverName)}a transport instance can be opened once; pass a definition or a factory`,
       );
     used = true;
     return transport;
   };
+}
+
+/** Whether a fresh transport can be made for a second attempt (not a one-off instance). */
+function restartable(transport: McpClientOptions['transport']): boolean {
+  return typeof transport === 'function' || isTransportDefinition(transport);
 }
 
 async function readCache(request: ConnectRequest): Promise<CachedEra | undefined> {

@@ -4,10 +4,6 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MASK, redact } from '../errors/redact.js';
-import { LegacySseTransport } from '../transport/http/legacy-sse-transport.js';
-import { StreamableHttpTransport } from '../transport/http/streamable-http-transport.js';
-import { StdioTransport } from '../transport/stdio/stdio-transport.js';
-import { WebSocketTransport } from '../transport/websocket/websocket-transport.js';
 import type { McpConfig, ServerConfig, TransportConfig } from './model.js';
 import {
   clientOptions,
@@ -82,7 +78,8 @@ describe('resolveServer', () => {
       },
     });
     expect(definition.identity).toMatch(/^a:[0-9a-f]{16}$/);
-    expect(definition.transport()).toBeInstanceOf(StdioTransport);
+    // A plain description: the host builds the transport when it connects.
+    expect(definition.transport).toEqual({ type: 'stdio', command: 'node', args: ['x'], env: {} });
     for (const secret of result.secrets) secret.dispose();
   });
 
@@ -92,18 +89,16 @@ describe('resolveServer', () => {
     expect(clientOptions(server('b', stdio()), { retry: false })).toEqual({ retry: false });
   });
 
-  it('makes the transport its type asks for', async () => {
-    const cases: [TransportConfig, unknown][] = [
-      [{ type: 'http', url: 'http://127.0.0.1:1/mcp', headers: {} }, StreamableHttpTransport],
-      [{ type: 'sse', url: 'http://127.0.0.1:1/sse', headers: {} }, LegacySseTransport],
-      [{ type: 'websocket', url: 'ws://127.0.0.1:1/', headers: {} }, WebSocketTransport],
+  it('describes a remote transport as plain data: type, URL and headers', async () => {
+    const cases: TransportConfig[] = [
+      { type: 'http', url: 'http://127.0.0.1:1/mcp', headers: { 'x-a': '1' } },
+      { type: 'sse', url: 'http://127.0.0.1:1/sse', headers: {} },
+      { type: 'websocket', url: 'ws://127.0.0.1:1/', headers: {} },
     ];
-    for (const [transport, kind] of cases) {
+    for (const transport of cases) {
       const result = await resolveServer(server('r', transport), { env: {} });
       if ('error' in result) throw result.error;
-      const made = result.definition.transport();
-      expect(made).toBeInstanceOf(kind);
-      await made.close();
+      expect(result.definition.transport).toEqual(transport);
     }
   });
 

@@ -1,10 +1,10 @@
 /**
  * From the normalised (unexpanded) model to what the host runs: each server's templates expanded
- * (expand.ts), its secrets registered (secrets.ts), and a `HostServerDefinition` built with a
- * transport factory. A server that cannot be resolved (an unset variable, a missing input, an
- * unreadable env file, a bad URL) fails alone, before anything is spawned or sent; the others
- * resolve. Nothing here starts a process or opens a socket: the factories do, when the host
- * connects.
+ * (expand.ts), its secrets registered (secrets.ts), and a `HostServerDefinition` whose transport
+ * is a plain `TransportDefinition`. A server that cannot be resolved (an unset variable, a missing
+ * input, an unreadable env file, a bad URL) fails alone, before anything is spawned or sent; the
+ * others resolve. Nothing here loads a transport, starts a process or opens a socket: the host
+ * builds each transport from its definition when it connects.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
@@ -14,14 +14,12 @@ import { McpHostError } from '../errors/mcp-host-error.js';
 import type { HostServerDefinition } from '../host/host-options.js';
 import type { RestartOptions } from '../host/restart-policy.js';
 import type { Disposable } from '../internal/disposable.js';
-import type { Logger } from '../internal/logger.js';
-import type { Transport } from '../jsonrpc/transport.js';
 import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
-import { serverIdentity, type TransportDefinition } from '../state/server-identity.js';
-import { LegacySseTransport } from '../transport/http/legacy-sse-transport.js';
-import { StreamableHttpTransport } from '../transport/http/streamable-http-transport.js';
-import { StdioTransport } from '../transport/stdio/stdio-transport.js';
-import { WebSocketTransport } from '../transport/websocket/websocket-transport.js';
+import {
+  maskedDefinition,
+  serverIdentity,
+  type TransportDefinition,
+} from '../transport/transport-definition.js';
 import { DotenvSyntaxError, parseDotenv } from './dotenv.js';
 import { describeField, expandServer, type ExpandedServer } from './expand.js';
 import { envInputProvider, InputResolver, type InputProvider } from './input-providers.js';
@@ -60,8 +58,6 @@ export interface ResolveOptions {
   cwd?: string;
   /** What `~` becomes (default `os.homedir()`). */
   homeDir?: string;
-  /** Given to the transports (they log to `NODE_DEBUG=mcp-host` without one). */
-  logger?: Logger;
 }
 
 /** A server ready for the host. */
@@ -115,7 +111,8 @@ export async function resolveServer(
     const identity = await serverIdentity(server.name, transport.definition);
     const definition: HostServerDefinition = {
       name: server.name,
-      transport: transportFactory(server.name, transport.definition, options.logger),
+      // Masked in dumps: its env and header values are the server's credentials.
+      transport: maskedDefinition(transport.definition),
       enabled: server.enabled,
       identity: identity.key,
       ...(server.lazy === undefined ? {} : { lazy: server.lazy }),
@@ -223,48 +220,6 @@ async function transportDefinition(
       ...(t.cwd === undefined ? {} : { cwd: resolvePath(base, t.cwd) }),
     },
   };
-}
-
-function transportFactory(
-  serverName: string,
-  definition: TransportDefinition,
-  logger: Logger | undefined,
-): () => Transport {
-  const common = { serverName, ...(logger === undefined ? {} : { logger }) };
-  switch (definition.type) {
-    case 'stdio': {
-      const { command, args, env, cwd } = definition;
-      return () =>
-        new StdioTransport({
-          ...common,
-          command,
-          ...(args === undefined ? {} : { args }),
-          ...(env === undefined ? {} : { env }),
-          ...(cwd === undefined ? {} : { cwd }),
-        });
-    }
-    case 'http':
-      return () =>
-        new StreamableHttpTransport({
-          ...common,
-          url: definition.url,
-          headers: definition.headers ?? {},
-        });
-    case 'sse':
-      return () =>
-        new LegacySseTransport({
-          ...common,
-          url: definition.url,
-          headers: definition.headers ?? {},
-        });
-    case 'websocket':
-      return () =>
-        new WebSocketTransport({
-          ...common,
-          url: definition.url,
-          headers: definition.headers ?? {},
-        });
-  }
 }
 
 type ClientSettings = NonNullable<HostServerDefinition['client']>;

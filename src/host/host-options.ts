@@ -1,5 +1,6 @@
 import type { Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
+import type { TransportDefinition } from '../transport/transport-definition.js';
 import type { McpClientOptions } from '../client/client-options.js';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
 import type { JsonObject } from '../jsonrpc/message.js';
@@ -13,8 +14,12 @@ export interface HostServerDefinition {
    * metrics. It comes from the host's configuration, never from the server's own `serverInfo`.
    */
   name: string;
-  /** Makes a fresh transport for each connect (and each restart). */
-  transport: () => Transport;
+  /**
+   * How to reach the server: a plain definition (`{ type: 'stdio', command, args }`, or a URL for
+   * `http`, `sse`, `websocket`), from which each connect (and restart) builds a fresh transport,
+   * or a function that makes one.
+   */
+  transport: TransportDefinition | (() => Transport | Promise<Transport>);
   /** Start disabled: registered, listed in the status, never connected until enabled. */
   enabled?: boolean;
   /** Connect on first use instead of at `start()`. */

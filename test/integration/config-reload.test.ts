@@ -23,6 +23,11 @@ import {
 import { resolveServer } from '../../src/config/resolve-config.js';
 import { McpHost, McpHostError, type CallToolResult, type ServerStatus } from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';
+import type { Transport } from '../../src/jsonrpc/transport.js';
+import {
+  createTransport,
+  isTransportDefinition,
+} from '../../src/transport/transport-definition.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { isRunning, runningDescendants } from '../helpers/processes.js';
 import { patchEnv, tempDir } from '../helpers/scratch.js';
@@ -93,9 +98,10 @@ class Rig implements AsyncDisposable {
     const resolve: ConfigReloaderOptions['resolve'] = async (server, config) => {
       const resolved = await resolveServer(server, { env: process.env, defaults: config.defaults });
       if ('error' in resolved) return resolved;
-      const make = resolved.definition.transport;
-      const transport = (): ReturnType<typeof make> => {
-        const made = make();
+      const definition = resolved.definition.transport;
+      if (!isTransportDefinition(definition)) throw new Error('config describes its transports');
+      const transport = async (): Promise<Transport> => {
+        const made = await createTransport(definition, { serverName: server.name });
         if (made instanceof StdioTransport)
           made.onStderrLine((line) => this.stderr.add(made.pid, line));
         return made;

@@ -135,7 +135,7 @@ describe('secrets in a config', () => {
       MCP_HOST_INPUTS: JSON.stringify({ password: secrets.input, password2: secrets.headerInput }),
       NOT_SET_ANYWHERE: undefined,
     };
-    using resolved = await resolveConfig(config, { env, logger });
+    using resolved = await resolveConfig(config, { env });
     const shown: string[] = [];
     const show = (label: string, text: string): void => void shown.push(`${label}: ${text}`);
 

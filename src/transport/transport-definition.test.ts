@@ -1,7 +1,18 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { addSecret } from '../errors/redact.js';
-import { canonicalJson, sha256Hex } from './canonical-json.js';
-import { serverIdentity, type TransportDefinition } from './server-identity.js';
+import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
+import { LegacySseTransport } from './http/legacy-sse-transport.js';
+import { StreamableHttpTransport } from './http/streamable-http-transport.js';
+import { StdioTransport } from './stdio/stdio-transport.js';
+import {
+  createTransport,
+  isTransportDefinition,
+  maskedDefinition,
+  serverIdentity,
+  type TransportDefinition,
+} from './transport-definition.js';
+import { WebSocketTransport } from './websocket/websocket-transport.js';
 
 describe('serverIdentity', () => {
   it('is <name>:<16 hex digits of the SHA-256 of the canonical definition>', async () => {
@@ -139,5 +150,76 @@ describe('serverIdentity', () => {
     await expect(serverIdentity(name, transport as TransportDefinition)).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
+  });
+});
+
+describe('createTransport', () => {
+  it('builds the transport each type asks for, unstarted, named after its server', async () => {
+    const cases: [TransportDefinition, unknown][] = [
+      [{ type: 'stdio', command: 'node', args: ['-e', ''] }, StdioTransport],
+      [{ type: 'http', url: 'http://127.0.0.1:1/mcp', headers: {} }, StreamableHttpTransport],
+      [{ type: 'sse', url: 'http://127.0.0.1:1/sse' }, LegacySseTransport],
+      [{ type: 'websocket', url: 'ws://127.0.0.1:1/', headers: {} }, WebSocketTransport],
+    ];
+    for (const [definition, kind] of cases) {
+      const made = await createTransport(definition, { serverName: 'x' });
+      expect(made).toBeInstanceOf(kind);
+      expect(made.state).toBe('new');
+      await made.close();
+    }
+  });
+
+  it('refuses an unknown type with INVALID_ARGUMENT naming it and the server', async () => {
+    const definition = { type: 'carrier-pigeon', url: 'x' } as unknown as TransportDefinition;
+    await expect(createTransport(definition, { serverName: 'p' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      serverName: 'p',
+      message: expect.stringContaining('"carrier-pigeon"'),
+    });
+  });
+
+  it('tells a definition from a transport or a factory', async () => {
+    const transport = await createTransport({ type: 'stdio', command: 'node' });
+    expect(isTransportDefinition({ type: 'stdio', command: 'node' })).toBe(true);
+    expect(isTransportDefinition(transport)).toBe(false);
+    expect(isTransportDefinition(() => transport)).toBe(false);
+    expect(isTransportDefinition(null)).toBe(false);
+    await transport.close();
+  });
+});
+
+describe('maskedDefinition', () => {
+  it('keeps env and header values out of JSON and inspect, and gives them to whoever reads them', async () => {
+    using _secret = addSecret('arg-secret-123');
+    const stdio = maskedDefinition({
+      type: 'stdio',
+      command: 'node',
+      args: ['server.js', '--token=arg-secret-123'],
+      env: { API_KEY: 'env-secret-123' },
+    });
+    const remote = maskedDefinition({
+      type: 'http',
+      url: 'https://example.test/mcp',
+      headers: { authorization: 'Bearer header-secret-123' },
+    });
+    for (const shown of [
+      JSON.stringify(stdio),
+      inspect(stdio),
+      JSON.stringify(remote),
+      inspect(remote),
+    ]) {
+      expect(shown).not.toMatch(/env-secret|arg-secret|header-secret/);
+    }
+    expect(JSON.parse(JSON.stringify(stdio))).toEqual({
+      type: 'stdio',
+      command: 'node',
+      args: ['server.js', '--token=<masked>'],
+      env: { API_KEY: '<masked>' },
+    });
+    expect(stdio.env?.API_KEY).toBe('env-secret-123');
+    expect(remote.headers?.authorization).toBe('Bearer header-secret-123');
+    const made = await createTransport(remote);
+    expect(made).toBeInstanceOf(StreamableHttpTransport);
+    await made.close();
   });
 });

@@ -78,7 +78,7 @@ describe('Output', () => {
         .split('\n')
         .map((line): unknown => JSON.parse(line)),
     ).toEqual([
-      { error: { code: 'SPAWN_FAILED', message: 'no such command', server: 'x' } },
+      { error: { code: 'SPAWN_FAILED', message: "server 'x': no such command", server: 'x' } },
       { error: { code: 'USAGE', message: 'bad option', server: null } },
     ]);
   });

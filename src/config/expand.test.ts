@@ -214,7 +214,7 @@ describe('expansion of the canonical grammar', () => {
     const error = (result as { error: McpHostError }).error;
     expect(error.code).toBe('CONFIG_VARIABLE_UNSET');
     expect(error.serverName).toBe('s');
-    expect(error.message).toContain("server 's' not started");
+    expect(error.message).toContain("server 's': not started");
     expect(error.message).toContain(
       '/cfg/.mcp.json: mcpServers.s.command: variable BIN is not set',
     );

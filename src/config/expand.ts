@@ -226,7 +226,7 @@ function failure(
   if (lines.length > shown.length) shown.push(`… and ${lines.length - shown.length} more`);
   return {
     ok: false,
-    error: new McpHostError(code, `server '${server.name}' not started: ${shown.join('; ')}`, {
+    error: new McpHostError(code, `not started: ${shown.join('; ')}`, {
       serverName: server.name,
       details,
     }),

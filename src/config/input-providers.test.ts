@@ -86,7 +86,7 @@ describe('input providers', () => {
     expect(error.code).toBe('CONFIG_INPUT_REQUIRED');
     expect(error.serverName).toBe('github');
     expect(error.message).toMatch(
-      /^\/x\/\.vscode\/mcp\.json: servers\.github: input 'token' is required and no value was given: set MCP_HOST_INPUTS=/,
+      /^server 'github': \/x\/\.vscode\/mcp\.json: servers\.github: input 'token' is required and no value was given: set MCP_HOST_INPUTS=/,
     );
   });
 

@@ -126,7 +126,7 @@ describe('resolveServer', () => {
 
     const missing = await resolveServer(server('m', stdio({ envFile: 'nope.env' })), { env: {} });
     expect('error' in missing && missing.error.message).toBe(
-      `server 'm' not started: ${file}: servers.m.envFile: cannot read the env file ${join(dir, 'nope.env')} (ENOENT)`,
+      `server 'm': not started: ${file}: servers.m.envFile: cannot read the env file ${join(dir, 'nope.env')} (ENOENT)`,
     );
   });
 

@@ -168,7 +168,7 @@ async function transportDefinition(
   const invalid = (path: string[], problem: string): { error: McpHostError } => ({
     error: new McpHostError(
       'CONFIG_INVALID',
-      `server '${server.name}' not started: ${describeField(server.source, path)}: ${problem}`,
+      `not started: ${describeField(server.source, path)}: ${problem}`,
       { serverName: server.name, details: { file: server.source.file } },
     ),
   });

@@ -30,10 +30,23 @@ export interface McpHostErrorOptions extends ErrorContext {
 export const MAX_ERROR_MESSAGE_CHARS = 1024;
 
 /**
+ * `message` as said about the server named `serverName`: `server '<name>': <message>` (the
+ * message alone without a name). The one place that prefix is written: `McpHostError` applies it
+ * to every error that carries a `serverName`, and log lines about a server use it too.
+ */
+export function aboutServer(serverName: string | undefined, message: string): string {
+  if (serverName === undefined) return message;
+  const prefix = `server '${serverName}': `;
+  // Transitional (removed once no message is prefixed by hand): never the prefix twice.
+  return message.startsWith(prefix) ? message : prefix + message;
+}
+
+/**
  * A local failure of mcp-host: a timeout, a closed connection, a crashed process, bad input.
- * `code` comes from one closed list (see docs/errors.md). The message is redacted and bounded when
- * the error is made, and `toJSON()` and `util.inspect` redact again, so registering a secret late
- * still keeps it out of dumps.
+ * `code` comes from one closed list (see docs/errors.md). An error about a server names it first
+ * (`server '<name>': `, from `serverName`: never written by hand). The message is redacted and
+ * bounded when the error is made, and `toJSON()` and `util.inspect` redact again, so registering a
+ * secret late still keeps it out of dumps.
  */
 export class McpHostError extends Error {
   override readonly name: string = 'McpHostError';
@@ -46,7 +59,7 @@ export class McpHostError extends Error {
 
   constructor(code: ErrorCode, message: string, options: McpHostErrorOptions = {}) {
     super(
-      truncate(redact(message), MAX_ERROR_MESSAGE_CHARS),
+      truncate(redact(aboutServer(options.serverName, message)), MAX_ERROR_MESSAGE_CHARS),
       options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.code = code;

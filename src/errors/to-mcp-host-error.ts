@@ -13,6 +13,5 @@ export function toMcpHostError(
   if (error instanceof McpHostError || error instanceof JsonRpcError) return error;
   const message =
     error instanceof Error ? error.message : typeof error === 'string' ? error : 'Unknown error';
-  const where = context.serverName === undefined ? '' : `server '${context.serverName}': `;
-  return new McpHostError('INTERNAL', `${where}${message}`, { ...context, cause: error });
+  return new McpHostError('INTERNAL', message, { ...context, cause: error });
 }

@@ -54,13 +54,9 @@ export class LineWriter {
 
   write(message: unknown): void {
     if (this.#closed) {
-      throw new McpHostError(
-        'CONNECTION_CLOSED',
-        this.#where('cannot send: the connection is closed'),
-        {
-          serverName: this.#serverName,
-        },
-      );
+      throw new McpHostError('CONNECTION_CLOSED', 'cannot send: the connection is closed', {
+        serverName: this.#serverName,
+      });
     }
     let line: string;
     try {
@@ -68,7 +64,7 @@ export class LineWriter {
     } catch (error) {
       throw new McpHostError(
         'INVALID_ARGUMENT',
-        this.#where(`message is not serialisable as JSON: ${String(error)}`),
+        `message is not serialisable as JSON: ${String(error)}`,
         {
           serverName: this.#serverName,
           cause: error,
@@ -76,20 +72,14 @@ export class LineWriter {
       );
     }
     if (line === undefined) {
-      throw new McpHostError(
-        'INVALID_ARGUMENT',
-        this.#where('message is not serialisable as JSON'),
-        {
-          serverName: this.#serverName,
-        },
-      );
+      throw new McpHostError('INVALID_ARGUMENT', 'message is not serialisable as JSON', {
+        serverName: this.#serverName,
+      });
     }
     if (this.#sink.writableLength + this.#queuedChars + line.length > this.#maxBufferedBytes) {
       throw new McpHostError(
         'OUTBOUND_BUFFER_FULL',
-        this.#where(
-          `not sent: ${this.#sink.writableLength + this.#queuedChars} bytes already wait unread (limit ${this.#maxBufferedBytes})`,
-        ),
+        `not sent: ${this.#sink.writableLength + this.#queuedChars} bytes already wait unread (limit ${this.#maxBufferedBytes})`,
         { serverName: this.#serverName },
       );
     }
@@ -126,8 +116,4 @@ export class LineWriter {
       this.#onError?.(error);
     }
   };
-
-  #where(message: string): string {
-    return this.#serverName === undefined ? message : `server '${this.#serverName}': ${message}`;
-  }
 }

@@ -6,24 +6,18 @@ import type { JsonRpcErrorObject, RequestId } from './message.js';
 /** The errors one peer raises, each naming the server, the method and the request. */
 export class PeerErrors {
   readonly #serverName: string | undefined;
-  readonly #where: string;
 
   constructor(serverName: string | undefined) {
     this.#serverName = serverName;
-    this.#where = serverName === undefined ? '' : `server '${serverName}': `;
   }
 
   aborted(method: string, requestId: number | undefined, signal: AbortSignal): McpHostError {
-    return new McpHostError(
-      'ABORTED',
-      `${this.#where}request '${method}' was cancelled by the caller`,
-      {
-        serverName: this.#serverName,
-        method,
-        requestId,
-        cause: signal.reason,
-      },
-    );
+    return new McpHostError('ABORTED', `request '${method}' was cancelled by the caller`, {
+      serverName: this.#serverName,
+      method,
+      requestId,
+      cause: signal.reason,
+    });
   }
 
   timedOut(
@@ -36,7 +30,7 @@ export class PeerErrors {
       kind === 'idle'
         ? `got no response within ${timeoutMs} ms`
         : `exceeded its total time limit of ${timeoutMs} ms`;
-    return new McpHostError('REQUEST_TIMEOUT', `${this.#where}request '${method}' ${what}`, {
+    return new McpHostError('REQUEST_TIMEOUT', `request '${method}' ${what}`, {
       serverName: this.#serverName,
       method,
       requestId,
@@ -49,7 +43,7 @@ export class PeerErrors {
       method === undefined
         ? 'the connection closed'
         : `request '${method}' failed: the connection closed`;
-    return new McpHostError('CONNECTION_CLOSED', `${this.#where}${what}`, {
+    return new McpHostError('CONNECTION_CLOSED', `${what}`, {
       serverName: this.#serverName,
       method,
       requestId,
@@ -59,7 +53,7 @@ export class PeerErrors {
   notStarted(method: string): McpHostError {
     return new McpHostError(
       'NOT_CONNECTED',
-      `${this.#where}cannot send '${method}': the connection is not started`,
+      `cannot send '${method}': the connection is not started`,
       {
         serverName: this.#serverName,
         method,
@@ -78,7 +72,7 @@ export class PeerErrors {
   malformedResponse(method: string, requestId: number, what: string): McpHostError {
     return new McpHostError(
       'INVALID_MESSAGE',
-      `${this.#where}the response to '${method}' is malformed (${what})`,
+      `the response to '${method}' is malformed (${what})`,
       {
         serverName: this.#serverName,
         method,
@@ -88,7 +82,7 @@ export class PeerErrors {
   }
 
   invalidMessage(what: string): McpHostError {
-    return new McpHostError('INVALID_MESSAGE', `${this.#where}received ${what}; ignored`, {
+    return new McpHostError('INVALID_MESSAGE', `received ${what}; ignored`, {
       serverName: this.#serverName,
     });
   }
@@ -96,7 +90,7 @@ export class PeerErrors {
   cancelledByPeer(requestId: RequestId): McpHostError {
     return new McpHostError(
       'ABORTED',
-      `${this.#where}request ${String(requestId)} was cancelled by the other side`,
+      `request ${String(requestId)} was cancelled by the other side`,
       {
         serverName: this.#serverName,
       },
@@ -104,7 +98,7 @@ export class PeerErrors {
   }
 
   prefix(message: string): string {
-    return `${this.#where}${message}`;
+    return `${message}`;
   }
 }
 

@@ -144,7 +144,7 @@ describe('secrets in a config', () => {
     const unset = resolved.errors.get('unset');
     expect(unset?.code).toBe('CONFIG_VARIABLE_UNSET');
     expect(unset?.message).toBe(
-      `server 'unset' not started: ${file}: servers.unset.env.TOKEN: variable NOT_SET_ANYWHERE is not set (and has no default)`,
+      `server 'unset': not started: ${file}: servers.unset.env.TOKEN: variable NOT_SET_ANYWHERE is not set (and has no default)`,
     );
     show('unset error', JSON.stringify(unset));
     show('unset inspect', inspect(unset));

@@ -34,7 +34,7 @@ console.log(
   `era ${client.era}, protocol ${version}, connected in ${(performance.now() - started).toFixed(0)} ms\n`,
 );
 
-const { items: tools } = await client.listTools();
+const { tools: tools } = await client.listTools();
 const width = Math.max(...tools.map((tool) => tool.name.length));
 console.log(`${tools.length} tools:`);
 for (const tool of tools) {
@@ -49,11 +49,11 @@ console.log(
 
 const resources = await client.listResources();
 console.log(
-  `resources/list -> ${resources.items.length} resources, first: ${resources.items[0]?.uri ?? 'none'}`,
+  `resources/list -> ${resources.resources.length} resources, first: ${resources.resources[0]?.uri ?? 'none'}`,
 );
 
 const prompts = await client.listPrompts();
-console.log(`prompts/list -> ${prompts.items.map((prompt) => prompt.name).join(', ')}`);
+console.log(`prompts/list -> ${prompts.prompts.map((prompt) => prompt.name).join(', ')}`);
 
 // close() ends stdin, waits for the server to exit (SIGTERM, then SIGKILL, if it does not),
 // and leaves no process of its tree behind.

@@ -9,26 +9,30 @@
  */
 
 // ---- The host: many servers as one toolset (docs/host.md) ---------------------------------------
-export { McpHost, DEFAULT_HOST_CLOSE_TIMEOUT_MS } from './host/mcp-host.js';
-export type {
-  ApprovalRequest,
-  CallContext,
-  HostOptions,
-  HostServerDefinition,
-  HostTool,
-  NativeTool,
-} from './host/host-options.js';
+export { McpHost } from './host/mcp-host.js';
+export type { QuarantinedSummary } from './host/mcp-host.js';
+export { DEFAULT_HOST_OPTIONS } from './host/host-options.js';
 export type {
   CatalogueSnapshot,
   DrainOptions,
   McpHostOptions,
-  ToolsChangedEvent,
-} from './host/mcp-host-options.js';
-export type { HostCallOptions, ToolCallEvent } from './host/host-calls.js';
-export type { ServerState, ServerStatus } from './host/server-status.js';
-export type { HealthCheckOptions } from './host/slot-supervision.js';
-export type { RestartOptions } from './host/restart-policy.js';
-export type { ToolNamingOptions } from './host/namer.js';
+  StartSummary,
+} from './host/host-options.js';
+export type { HostServerDefinition } from './host/server-definition.js';
+export type { ApprovalRequest, CallContext, HostTool, NativeTool } from './host/host-tool.js';
+export type { ToolsChangedEvent } from './host/catalogue/tool-catalogue.js';
+export type { ToolFilterSpec } from './host/catalogue/tool-filters.js';
+export type {
+  HostCallOptions,
+  ToolCall,
+  ToolCallEvent,
+  ToolCallHandler,
+  ToolCallInterceptor,
+} from './host/calls/call-pipeline.js';
+export type { ServerState, ServerStatus } from './host/slot/server-status.js';
+export type { HealthCheckOptions } from './host/slot/health.js';
+export type { RestartOptions } from './host/slot/restart-policy.js';
+export type { ToolNamingOptions } from './host/naming/namer.js';
 export type {
   PinChange,
   PinDecision,
@@ -36,38 +40,47 @@ export type {
   PinPolicy,
   PinRecord,
   QuarantinedTool,
-} from './host/pin-types.js';
-export type { QuarantineReason } from './host/quarantined-error.js';
-export type { ToolChange, ToolDiff } from './host/tool-diff.js';
-export { AuditRingSink } from './host/audit.js';
-export type { AuditRecord, AuditSink } from './host/audit.js';
-export type { MetricsSnapshot } from './host/metrics.js';
-export { TOOL_CALL_CHANNEL_NAMES } from './host/tracing.js';
+} from './host/pins/pin-types.js';
+export type { QuarantineReason } from './host/pins/quarantined-error.js';
+export type { ToolChange, ToolDiff } from './host/pins/tool-diff.js';
+export { AuditRingSink } from './host/observe/audit.js';
+export type { AuditRecord, AuditSink } from './host/observe/audit.js';
+export type { MetricsSnapshot } from './host/observe/metrics.js';
+export { TOOL_CALL_CHANNEL_NAMES } from './host/observe/tracing.js';
 
 // ---- The client: one server, either protocol era (docs/eras.md) --------------------------------
 export { McpClient } from './client/mcp-client.js';
-export type { CallOptions, Listing, McpClientState, ToolListing } from './client/client-types.js';
+export type { ToolCallParams } from './client/mcp-client.js';
+export { DEFAULT_CLIENT_OPTIONS } from './client/client-options.js';
 export type {
   CachedEra,
+  CallOptions,
   EraStore,
   McpClientOptions,
+  McpClientState,
+  PromptListing,
+  ResourceListing,
+  ResourceTemplateListing,
   ServerInputContext,
   ServerInputHandlers,
+  ToolListing,
 } from './client/client-options.js';
-export { DEFAULT_CONNECT_TIMEOUT_MS } from './client/client-options.js';
 export type { ListChange } from './client/list-watcher.js';
 export type { Session } from './client/open-session.js';
-export type { RetryPolicy } from './client/request-retry.js';
+export type { RetryPolicy } from './client/resend-rules.js';
 
 // ---- Transports: the contract, and servers described as plain data -----------------------------
 export { JsonRpcPeer } from './jsonrpc/peer.js';
 export type { PeerState } from './jsonrpc/peer.js';
-export { DEFAULT_REQUEST_TIMEOUT_MS } from './jsonrpc/peer-options.js';
 export type { JsonRpcPeerOptions, RequestOptions } from './jsonrpc/peer-options.js';
 export type { Transport, TransportProblem, TransportState } from './jsonrpc/transport.js';
-export { DEFAULT_MAX_MESSAGE_BYTES } from './jsonrpc/line-decoder.js';
 export { serverIdentity } from './transport/transport-definition.js';
-export type { ServerIdentity, TransportDefinition } from './transport/transport-definition.js';
+export type {
+  RemoteDefinition,
+  ServerIdentity,
+  StdioDefinition,
+  TransportDefinition,
+} from './transport/transport-definition.js';
 
 // ---- Errors (docs/errors.md) -------------------------------------------------------------------
 export { errorCodes, ErrorCode, isErrorCode } from './errors/codes.js';

@@ -161,7 +161,7 @@ async function checkServer(
       ...(session?.serverInfo === undefined
         ? {}
         : { serverInfo: { name: session.serverInfo.name, version: session.serverInfo.version } }),
-      toolCount: listing.items.length,
+      toolCount: listing.tools.length,
       auth: authState(server),
     });
   } catch (error) {

@@ -18,7 +18,7 @@ import {
   type ServerConfig,
 } from '../config.js';
 import { McpHost } from '../host/mcp-host.js';
-import { type ServerStatus } from '../host/server-status.js';
+import { type ServerStatus } from '../host/slot/server-status.js';
 import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import type { GlobalOptions } from './global-options.js';

@@ -4,7 +4,7 @@
  * are already redacted by the host (errors); arguments are never part of an event.
  */
 import type { McpHost } from '../host/mcp-host.js';
-import type { ServerStatus } from '../host/server-status.js';
+import type { ServerStatus } from '../host/slot/server-status.js';
 import type { Disposable } from '../internal/disposable.js';
 
 export type WatchEvent =

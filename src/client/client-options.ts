@@ -2,15 +2,22 @@ import type { Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { TransportDefinition } from '../transport/transport-definition.js';
 import type { SchemaValidator } from '../schema/schema-validator.js';
-import type { RetryPolicy } from './request-retry.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './resend-rules.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../jsonrpc/peer-options.js';
 import type {
+  CacheHints,
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestParams,
   ElicitResult,
   Implementation,
   LoggingLevel,
+  ProgressNotificationParams,
+  Prompt,
+  Resource,
+  ResourceTemplate,
   Root,
+  Tool,
 } from '../protocol/types.js';
 import type { ProtocolEra } from '../protocol/versions.js';
 
@@ -114,9 +121,52 @@ export interface McpClientOptions {
   logger?: Logger;
 }
 
-export const DEFAULT_DISCOVER_TIMEOUT_MS = 3_000;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_INPUT_ROUNDS = 8;
-export const DEFAULT_MAX_PAGES = 100;
-export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 50;
-export const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-host', version: '0.1.0' };
+/** Every default of `McpClientOptions`, in one frozen object (docs/eras.md). */
+export const DEFAULT_CLIENT_OPTIONS = Object.freeze({
+  era: 'auto',
+  clientInfo: Object.freeze({ name: 'mcp-host', version: '0.1.0' }),
+  requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
+  connectTimeoutMs: 60_000,
+  discoverTimeoutMs: 3_000,
+  retry: DEFAULT_RETRY_POLICY,
+  atMostOnce: false,
+  maxInputRounds: 8,
+  maxPages: 100,
+  listChangedDebounceMs: 50,
+} as const satisfies Partial<McpClientOptions>);
+
+export type McpClientState = 'new' | 'connecting' | 'ready' | 'closing' | 'closed';
+
+/** Options of one request (`callTool`, `readResource`, `getPrompt`, ...). */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Idle timeout of this request (default: the client's `requestTimeoutMs`). */
+  timeoutMs?: number;
+  /** Progress notifications for this call; they also restart its idle timeout. */
+  onProgress?: (progress: ProgressNotificationParams) => void;
+}
+
+/**
+ * Every tool of the server, minus those whose definition is unusable (each named in `excluded`
+ * with the reason), with the modern era's cache hints. All pages are fetched, so unlike the
+ * official SDK's one-page result there is no `nextCursor`.
+ */
+export interface ToolListing extends CacheHints {
+  tools: Tool[];
+  excluded: { name: string; reason: string }[];
+}
+
+/** Every resource of the server (all pages), with the modern era's cache hints. */
+export interface ResourceListing extends CacheHints {
+  resources: Resource[];
+}
+
+/** Every resource template of the server (all pages), with the modern era's cache hints. */
+export interface ResourceTemplateListing extends CacheHints {
+  resourceTemplates: ResourceTemplate[];
+}
+
+/** Every prompt of the server (all pages), with the modern era's cache hints. */
+export interface PromptListing extends CacheHints {
+  prompts: Prompt[];
+}

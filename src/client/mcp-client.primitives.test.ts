@@ -14,7 +14,7 @@ describe('primitives', () => {
     {
       await using h = await connect({ era: 'legacy', tools, pageSize: 2 });
       await h.client.connect();
-      expect((await h.client.listTools()).items.map((t) => t.name)).toEqual([
+      expect((await h.client.listTools()).tools.map((t) => t.name)).toEqual([
         't0',
         't1',
         't2',
@@ -45,7 +45,7 @@ describe('primitives', () => {
     });
     await h.client.connect();
     const listing = await h.client.listTools();
-    expect(listing.items.map((t) => t.name)).toEqual(['echo']);
+    expect(listing.tools.map((t) => t.name)).toEqual(['echo']);
     expect(listing.excluded.map((e) => e.name)).toEqual(['bad', '<unnamed>']);
     expect(listing).toMatchObject({ ttlMs: 1000, cacheScope: 'private' });
   });
@@ -97,7 +97,7 @@ describe('primitives', () => {
     });
     await h.client.connect();
     const listing = await h.client.listTools();
-    expect(listing.items.map((t) => t.name)).toEqual(['weather']);
+    expect(listing.tools.map((t) => t.name)).toEqual(['weather']);
     expect(listing.excluded).toEqual([
       { name: 'broken', reason: expect.stringContaining('inputSchema is unusable') },
     ]);

@@ -13,7 +13,7 @@ describe('era detection', () => {
       'initialize',
       'notifications/initialized',
     ]);
-    expect((await h.client.listTools()).items.map((t) => t.name)).toEqual(['echo']);
+    expect((await h.client.listTools()).tools.map((t) => t.name)).toEqual(['echo']);
   });
 
   it('accepts an older legacy version the server answers with', async () => {

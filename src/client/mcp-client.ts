@@ -1,48 +1,53 @@
-import { McpHostError } from '../errors/mcp-host-error.js';
+import { JsonRpcError } from '../errors/json-rpc-error.js';
+import { aboutServer, McpHostError } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
+import type { JsonObject } from '../jsonrpc/message.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestOptions } from '../jsonrpc/peer-options.js';
-import type { RequestHeaders } from '../jsonrpc/transport.js';
-import { McpMethod } from '../protocol/methods.js';
-import {
-  type CallToolResult,
-  type CompleteResult,
-  type CompletionReference,
-  type GetPromptResult,
-  type Implementation,
-  type LoggingLevel,
-  type Prompt,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-  type Tool,
+import { isObject } from '../protocol/guards.js';
+import { McpErrorCode, McpMethod } from '../protocol/methods.js';
+import type {
+  CallToolResult,
+  CompleteResult,
+  CompletionReference,
+  GetPromptResult,
+  Implementation,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
 } from '../protocol/types.js';
-import { type JsonObject } from '../jsonrpc/message.js';
-import { type ProtocolEra } from '../protocol/versions.js';
-import { connectSession, type ConnectedPeer } from './connect-session.js';
+import type { ProtocolEra } from '../protocol/versions.js';
+import { createSchemaValidator } from '../schema/schema-validator.js';
 import {
-  DEFAULT_CLIENT_INFO,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_LIST_CHANGED_DEBOUNCE_MS,
-  DEFAULT_MAX_INPUT_ROUNDS,
-  DEFAULT_MAX_PAGES,
+  DEFAULT_CLIENT_OPTIONS,
+  type CallOptions,
   type McpClientOptions,
+  type McpClientState,
+  type PromptListing,
+  type ResourceListing,
+  type ResourceTemplateListing,
+  type ToolListing,
 } from './client-options.js';
-import { eraRequest } from './era-requests.js';
-import type { Session } from './open-session.js';
-import { collectPages } from './pagination.js';
+import { EraRequests } from './era-requests.js';
+import { ListedTools } from './listed-tools.js';
 import { ModernSubscriptions } from './modern-subscriptions.js';
+import { openSession, type ConnectedPeer, type Session } from './open-session.js';
+import { collectPages } from './pagination.js';
+import { RemoteRequests } from './remote-requests.js';
 import { ServerEvents } from './server-events.js';
 import { ServerInput } from './server-input.js';
-import { RemoteRequests, toolRequestHeaders } from './remote-requests.js';
-import type { RecoveryContext } from './session-recovery.js';
-import { callTool, type ToolCallContext } from './tool-calls.js';
-import { ToolCatalog } from './tool-results.js';
-import { createSchemaValidator } from '../schema/schema-validator.js';
+import { SessionRecovery } from './session-recovery.js';
 
-import type { CallOptions, Listing, McpClientState, ToolListing } from './client-types.js';
+/** A tool call as one object, the way the official SDK's `callTool` takes it. */
+export interface ToolCallParams {
+  name: string;
+  arguments?: JsonObject;
+}
 
 /**
  * One MCP server, whichever era it speaks. `connect()` detects the era (or uses a pinned or
@@ -59,22 +64,21 @@ export class McpClient implements AsyncDisposable {
   readonly #clientInfo: Implementation;
   readonly #closeEmitter = new Emitter<McpHostError | undefined>();
   readonly #events: ServerEvents;
-  readonly #tools: ToolCatalog;
-  readonly #toolCalls: ToolCallContext;
+  /** What the last tool listing said: usable tools, excluded ones, header parameters. */
+  readonly #tools: ListedTools;
   #state: McpClientState = 'new';
   #connected: ConnectedPeer | undefined;
-  #session: Session | undefined;
+  /** The session's requests, in its era (set once connected). */
+  #requests: EraRequests | undefined;
+  /** Over HTTP (transports that carry headers): the retry and recovery policy around them. */
+  #remote: RemoteRequests | undefined;
   #connecting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #logLevel: LoggingLevel | undefined;
   #subscriptions: Disposable[] = [];
   #listen: ModernSubscriptions | undefined;
-  /** The transport is HTTP (it carries headers): the request policy around each era request. */
-  #remote: RemoteRequests | undefined;
   /** Aborted as soon as the client starts closing or loses its connection. */
   readonly #closeController = new AbortController();
-  /** MCP's request metadata headers for transports that carry headers (HTTP). */
-  readonly #requestHeaders: RequestHeaders;
 
   /** Fires once when the connection is gone: with the reason, or undefined after `close()`. */
   readonly onClose = this.#closeEmitter.event;
@@ -91,31 +95,23 @@ export class McpClient implements AsyncDisposable {
     this.#options = options;
     this.serverName = options.serverName;
     this.#logger = options.logger ?? silentLogger;
-    this.#tools = new ToolCatalog(
+    this.#tools = new ListedTools(
       options.schemaValidator === false
         ? undefined
         : (options.schemaValidator ?? createSchemaValidator()),
     );
-    this.#requestHeaders = toolRequestHeaders(this.#tools);
-    this.#toolCalls = {
-      tools: this.#tools,
-      logger: this.#logger,
-      serverName: this.serverName,
-      send: (params, options) => this.#call<CallToolResult>(McpMethod.ToolsCall, params, options),
-      relist: (signal) => this.#listTools(signal),
-    };
     this.#input = new ServerInput(options.handlers ?? {}, options.serverName);
-    this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_OPTIONS.clientInfo;
     this.#logLevel = options.logLevel;
     this.#events = new ServerEvents(
       {
-        tools: async () => (await this.#listTools(undefined)).items,
+        tools: async () => (await this.#listTools(undefined)).tools,
         resources: async () =>
           (await this.#list<Resource>(McpMethod.ResourcesList, 'resources', undefined)).items,
         prompts: async () =>
           (await this.#list<Prompt>(McpMethod.PromptsList, 'prompts', undefined)).items,
       },
-      options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS,
+      options.listChangedDebounceMs ?? DEFAULT_CLIENT_OPTIONS.listChangedDebounceMs,
       this.#logger,
       options.serverName,
     );
@@ -131,10 +127,10 @@ export class McpClient implements AsyncDisposable {
   }
   /** What the session learnt: era, version, server info, capabilities, instructions. */
   get session(): Readonly<Session> | undefined {
-    return this.#session;
+    return this.#connected?.session;
   }
   get era(): ProtocolEra | undefined {
-    return this.#session?.era;
+    return this.#connected?.session.era;
   }
   /** The process id of a stdio server, when the transport has one. */
   get pid(): number | undefined {
@@ -149,58 +145,48 @@ export class McpClient implements AsyncDisposable {
 
   async #connect(signal: AbortSignal | undefined): Promise<void> {
     if (this.#state !== 'new')
-      throw new McpHostError('INVALID_ARGUMENT', this.#where('connect() after close'));
+      throw new McpHostError('INVALID_ARGUMENT', 'connect() after close', {
+        serverName: this.serverName,
+      });
     this.#state = 'connecting';
     try {
-      const connected = await connectSession({
+      const connected = await openSession({
         options: this.#options,
         clientInfo: this.#clientInfo,
         input: this.#input,
         signal,
         attach: (peer) => this.#attach(peer),
-        requestHeaders: this.#requestHeaders,
+        requestHeaders: this.#tools.requestHeaders,
         logger: this.#logger,
       });
       this.#connected = connected;
-      const carriesHeaders = typeof connected.transport.setRequestHeaders === 'function';
-      this.#tools.checkHeaderAnnotations = carriesHeaders;
-      if (carriesHeaders) {
-        this.#remote = new RemoteRequests({
-          era: connected.session.era,
-          clientOptions: this.#options,
-          recoveryContext: () => this.#recoveryContext(),
-          logger: this.#logger,
-          serverName: this.serverName,
-          closeSignal: this.#closeController.signal,
-          send: (method, params, options) => this.#eraRequest(method, params, options),
-        });
-      }
-      this.#session = connected.session;
       if (this.#state !== 'connecting') {
         await connected.peer.close();
-        throw new McpHostError('CONNECTION_CLOSED', this.#where('closed while connecting'), {
+        throw new McpHostError('CONNECTION_CLOSED', 'closed while connecting', {
           serverName: this.serverName,
         });
       }
+      this.#startRequests(connected);
       this.#state = 'ready';
-      if (this.#session.era === 'modern') {
+      const { session } = connected;
+      if (session.era === 'modern') {
         this.#listen = new ModernSubscriptions(
           (filter, signal) =>
-            this.#callRaw(
+            this.#send(
               McpMethod.SubscriptionsListen,
               { notifications: filter },
               { signal, timeoutMs: Infinity, maxTotalTimeoutMs: Infinity },
             ),
-          this.#session.capabilities,
+          session.capabilities,
           this.#logger,
           this.serverName,
         );
         this.#listen.start();
       }
       if (
-        this.#session.era === 'legacy' &&
+        session.era === 'legacy' &&
         this.#logLevel !== undefined &&
-        this.#session.capabilities.logging !== undefined
+        session.capabilities.logging !== undefined
       ) {
         await this.setLoggingLevel(this.#logLevel);
       }
@@ -208,6 +194,50 @@ export class McpClient implements AsyncDisposable {
       if (this.#state === 'connecting') this.#state = 'closed';
       throw error;
     }
+  }
+
+  /** The requests of the open session, and over HTTP the policy around them. */
+  #startRequests({ peer, transport, session }: ConnectedPeer): void {
+    const closeSignal = this.#closeController.signal;
+    const requests = new EraRequests(
+      {
+        peer,
+        transport,
+        session,
+        input: this.#input,
+        clientInfo: this.#clientInfo,
+        maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_CLIENT_OPTIONS.maxInputRounds,
+        serverName: this.serverName,
+        closeSignal,
+      },
+      this.#logLevel,
+    );
+    this.#requests = requests;
+    // Transports that carry headers (HTTP): annotated tool parameters are mirrored into headers,
+    // and requests get the HTTP retry and session-recovery policy.
+    const carriesHeaders = typeof transport.setRequestHeaders === 'function';
+    this.#tools.checkHeaderAnnotations = carriesHeaders;
+    if (!carriesHeaders) return;
+    this.#remote = new RemoteRequests({
+      requests,
+      recovery:
+        session.era === 'legacy'
+          ? new SessionRecovery({
+              peer,
+              transport,
+              session,
+              clientInfo: this.#clientInfo,
+              capabilities: this.#input.capabilities,
+              serverName: this.serverName,
+              timeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CLIENT_OPTIONS.connectTimeoutMs,
+              closeSignal,
+            })
+          : undefined,
+      clientOptions: this.#options,
+      logger: this.#logger,
+      serverName: this.serverName,
+      closeSignal,
+    });
   }
 
   /** Wires a freshly made peer: notifications, server requests, close. Returns what to dispose. */
@@ -230,56 +260,120 @@ export class McpClient implements AsyncDisposable {
 
   // ---- primitives -------------------------------------------------------------------------
 
-  /** Every tool, all pages; tools with unusable definitions are left out and named in `excluded`. */
+  /**
+   * Every tool, all pages (so there is no `nextCursor`); tools with unusable definitions are left
+   * out and named in `excluded`.
+   */
   async listTools(options: { signal?: AbortSignal } = {}): Promise<ToolListing> {
     const listing = await this.#listTools(options.signal);
-    this.#events.tools.seed(listing.items);
+    this.#events.tools.seed(listing.tools);
     return listing;
   }
 
   async #listTools(signal: AbortSignal | undefined): Promise<ToolListing> {
-    const listing = await this.#list<Tool>(McpMethod.ToolsList, 'tools', signal);
-    const { items, excluded } = await this.#tools.accept(listing.items);
+    const { items: listed, ...hints } = await this.#list<Tool>(
+      McpMethod.ToolsList,
+      'tools',
+      signal,
+    );
+    const { items: tools, excluded } = await this.#tools.accept(listed);
     for (const { name, reason } of excluded)
-      this.#logger.warn(this.#where(`excluded tool '${name}': ${reason}`));
-    return { ...listing, items, excluded };
+      this.#logger.warn(aboutServer(this.serverName, `excluded tool '${name}': ${reason}`));
+    return { tools, excluded, ...hints };
   }
 
   /**
-   * Calls a tool. A result with `isError: true` is returned (it is data for the model), and so is
-   * `structuredContent` that does not match the tool's `outputSchema` (as an error result); only
-   * protocol, transport and timeout failures reject.
+   * Calls a tool: `callTool(name, args?, options?)`, or `callTool({ name, arguments }, options?)` as
+   * the official SDK takes it. A result with `isError: true` is returned (it is data for the
+   * model), and so is `structuredContent` that does not match the tool's `outputSchema` (as an
+   * error result); only protocol, transport and timeout failures reject. Over HTTP, a
+   * HeaderMismatch (-32020: the tool's `x-mcp-header` annotations changed) relists the tools and
+   * tries once more.
    */
+  callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult>;
+  callTool(params: ToolCallParams, options?: CallOptions): Promise<CallToolResult>;
   callTool(
-    name: string,
-    args: JsonObject = {},
-    options: CallOptions = {},
+    nameOrParams: string | ToolCallParams,
+    argsOrOptions?: JsonObject | CallOptions,
+    maybeOptions?: CallOptions,
   ): Promise<CallToolResult> {
-    return callTool(this.#toolCalls, name, args, options);
+    if (typeof nameOrParams === 'string')
+      return this.#callTool(
+        nameOrParams,
+        (argsOrOptions as JsonObject | undefined) ?? {},
+        maybeOptions ?? {},
+      );
+    return this.#callTool(
+      nameOrParams.name,
+      nameOrParams.arguments ?? {},
+      (argsOrOptions as CallOptions | undefined) ?? {},
+    );
   }
 
-  async listResources(options: { signal?: AbortSignal } = {}): Promise<Listing<Resource>> {
-    const listing = await this.#list<Resource>(
+  #callTool(name: string, args: JsonObject, options: CallOptions): Promise<CallToolResult> {
+    const serverName = this.serverName;
+    const excluded = this.#tools.excludedReason(name);
+    if (excluded !== undefined) {
+      return Promise.reject(
+        new McpHostError('INVALID_ARGUMENT', `tool '${name}' is excluded: ${excluded}`, {
+          serverName,
+          tool: name,
+        }),
+      );
+    }
+    // One `.then` on the hot path; the schema check (async, lazily loaded) only for tools that
+    // declare an outputSchema.
+    const checked = (result: CallToolResult): CallToolResult | Promise<CallToolResult> => {
+      if (!isObject(result) || !Array.isArray(result.content)) {
+        throw new McpHostError('PROTOCOL_VIOLATION', `malformed result from tool '${name}'`, {
+          serverName,
+          method: McpMethod.ToolsCall,
+          tool: name,
+        });
+      }
+      return this.#tools.check(name, result);
+    };
+    const call = (): Promise<CallToolResult> =>
+      this.#request<CallToolResult>(McpMethod.ToolsCall, { name, arguments: args }, options);
+    return call().then(checked, async (error: unknown) => {
+      // HeaderMismatch: the tool's x-mcp-header annotations changed (or were never listed), so
+      // the Mcp-Param-* headers were wrong. Relist, as the spec advises, and try once more.
+      if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch)
+        throw error;
+      if (!this.#tools.checksHeaderAnnotations) throw error;
+      this.#logger.info(
+        aboutServer(serverName, `tool '${name}': header mismatch; relisting tools and retrying`),
+      );
+      await this.#listTools(options.signal);
+      return call().then(checked);
+    });
+  }
+
+  /** Every resource, all pages. */
+  async listResources(options: { signal?: AbortSignal } = {}): Promise<ResourceListing> {
+    const { items: resources, ...hints } = await this.#list<Resource>(
       McpMethod.ResourcesList,
       'resources',
       options.signal,
     );
-    this.#events.resources.seed(listing.items);
-    return listing;
+    this.#events.resources.seed(resources);
+    return { resources, ...hints };
   }
 
-  listResourceTemplates(
+  /** Every resource template, all pages. */
+  async listResourceTemplates(
     options: { signal?: AbortSignal } = {},
-  ): Promise<Listing<ResourceTemplate>> {
-    return this.#list<ResourceTemplate>(
+  ): Promise<ResourceTemplateListing> {
+    const { items: resourceTemplates, ...hints } = await this.#list<ResourceTemplate>(
       McpMethod.ResourceTemplatesList,
       'resourceTemplates',
       options.signal,
     );
+    return { resourceTemplates, ...hints };
   }
 
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.#call<ReadResourceResult>(McpMethod.ResourcesRead, { uri }, options);
+    return this.#request<ReadResourceResult>(McpMethod.ResourcesRead, { uri }, options);
   }
 
   /**
@@ -288,26 +382,31 @@ export class McpClient implements AsyncDisposable {
    */
   async subscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
     this.#require(
-      this.#session?.capabilities.resources?.subscribe === true,
+      this.session?.capabilities.resources?.subscribe === true,
       'resource subscriptions',
     );
     if (this.#listen !== undefined) this.#listen.subscribe(uri);
-    else await this.#call(McpMethod.ResourcesSubscribe, { uri }, options);
+    else await this.#request(McpMethod.ResourcesSubscribe, { uri }, options);
   }
 
   async unsubscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
     this.#require(
-      this.#session?.capabilities.resources?.subscribe === true,
+      this.session?.capabilities.resources?.subscribe === true,
       'resource subscriptions',
     );
     if (this.#listen !== undefined) this.#listen.unsubscribe(uri);
-    else await this.#call(McpMethod.ResourcesUnsubscribe, { uri }, options);
+    else await this.#request(McpMethod.ResourcesUnsubscribe, { uri }, options);
   }
 
-  async listPrompts(options: { signal?: AbortSignal } = {}): Promise<Listing<Prompt>> {
-    const listing = await this.#list<Prompt>(McpMethod.PromptsList, 'prompts', options.signal);
-    this.#events.prompts.seed(listing.items);
-    return listing;
+  /** Every prompt, all pages. */
+  async listPrompts(options: { signal?: AbortSignal } = {}): Promise<PromptListing> {
+    const { items: prompts, ...hints } = await this.#list<Prompt>(
+      McpMethod.PromptsList,
+      'prompts',
+      options.signal,
+    );
+    this.#events.prompts.seed(prompts);
+    return { prompts, ...hints };
   }
 
   getPrompt(
@@ -315,7 +414,7 @@ export class McpClient implements AsyncDisposable {
     args: Record<string, string> = {},
     options: CallOptions = {},
   ): Promise<GetPromptResult> {
-    return this.#call<GetPromptResult>(McpMethod.PromptsGet, { name, arguments: args }, options);
+    return this.#request<GetPromptResult>(McpMethod.PromptsGet, { name, arguments: args }, options);
   }
 
   complete(
@@ -326,7 +425,7 @@ export class McpClient implements AsyncDisposable {
   ): Promise<CompleteResult> {
     const params: JsonObject = { ref, argument };
     if (context.arguments !== undefined) params.context = { arguments: context.arguments };
-    return this.#call<CompleteResult>(McpMethod.Complete, params, options);
+    return this.#request<CompleteResult>(McpMethod.Complete, params, options);
   }
 
   /** Legacy: `logging/setLevel`. Modern: the level rides on every later request's `_meta`. */
@@ -335,14 +434,14 @@ export class McpClient implements AsyncDisposable {
     options: { signal?: AbortSignal } = {},
   ): Promise<void> {
     this.#logLevel = level;
-    if (this.#session?.era === 'legacy')
-      await this.#call(McpMethod.LoggingSetLevel, { level }, options);
+    if (this.#requests !== undefined) this.#requests.logLevel = level;
+    if (this.era === 'legacy') await this.#request(McpMethod.LoggingSetLevel, { level }, options);
   }
 
   /** A liveness check that bypasses every cache: `ping` (legacy) or `server/discover` (modern). */
   async ping(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
-    await this.#call(
-      this.#session?.era === 'modern' ? McpMethod.Discover : McpMethod.Ping,
+    await this.#request(
+      this.era === 'modern' ? McpMethod.Discover : McpMethod.Ping,
       undefined,
       options,
     );
@@ -350,7 +449,10 @@ export class McpClient implements AsyncDisposable {
 
   /** Tells a legacy server the client's roots changed (modern servers ask again when they need them). */
   notifyRootsChanged(): void {
-    if (this.#session?.era === 'legacy') this.#peer().notify(McpMethod.RootsListChanged);
+    if (this.era !== 'legacy') return;
+    const peer = this.#connected?.peer;
+    if (peer === undefined || this.#state !== 'ready') throw this.#notReady();
+    peer.notify(McpMethod.RootsListChanged);
   }
 
   close(): Promise<void> {
@@ -381,7 +483,7 @@ export class McpClient implements AsyncDisposable {
     if (!this.#closeController.signal.aborted) {
       this.#closeController.abort(
         reason ??
-          new McpHostError('CONNECTION_CLOSED', this.#where('the client closed'), {
+          new McpHostError('CONNECTION_CLOSED', 'the client closed', {
             serverName: this.serverName,
           }),
       );
@@ -392,88 +494,47 @@ export class McpClient implements AsyncDisposable {
 
   // ---- plumbing ---------------------------------------------------------------------------
 
-  #peer(): JsonRpcPeer {
-    const peer = this.#connected?.peer;
-    if (peer === undefined || this.#state !== 'ready') {
-      throw new McpHostError(
-        this.#state === 'new' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED',
-        this.#where(`the client is ${this.#state}`),
-        {
-          serverName: this.serverName,
-        },
-      );
-    }
-    return peer;
-  }
-
-  #list<T>(method: string, key: string, signal: AbortSignal | undefined): Promise<Listing<T>> {
+  #list<T>(
+    method: string,
+    key: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Awaited<ReturnType<typeof collectPages<T>>>> {
     const fetchPage = (cursor: string | undefined): Promise<JsonObject> =>
-      this.#call<JsonObject>(method, cursor === undefined ? {} : { cursor }, { signal });
-    const maxPages = this.#options.maxPages ?? DEFAULT_MAX_PAGES;
+      this.#request<JsonObject>(method, cursor === undefined ? {} : { cursor }, { signal });
+    const maxPages = this.#options.maxPages ?? DEFAULT_CLIENT_OPTIONS.maxPages;
     return collectPages<T>(fetchPage, key, maxPages, { method, serverName: this.serverName });
   }
 
-  #call<T>(method: string, params: JsonObject | undefined, options: CallOptions): Promise<T> {
-    return this.#callRaw<T>(method, params, {
+  /** One request with the call options applied (the client's request timeout by default). */
+  #request<T>(method: string, params: JsonObject | undefined, options: CallOptions): Promise<T> {
+    return this.#send<T>(method, params, {
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs,
       onProgress: options.onProgress as ((params: unknown) => void) | undefined,
     });
   }
 
-  #callRaw<T>(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<T> {
+  #send<T>(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<T> {
+    const requests = this.#requests;
+    if (requests === undefined || this.#state !== 'ready') return Promise.reject(this.#notReady());
     // stdio and in-memory: the era request itself, nothing wrapped around the hot path.
-    if (this.#remote === undefined) return this.#eraRequest<T>(method, params, options);
+    if (this.#remote === undefined) return requests.request<T>(method, params, options);
     return this.#remote.request<T>(method, params, options);
   }
 
-  #recoveryContext(): RecoveryContext | undefined {
-    if (this.#connected === undefined || this.#session === undefined) return undefined;
-    return {
-      peer: this.#connected.peer,
-      transport: this.#connected.transport,
-      session: this.#session,
-      clientInfo: this.#clientInfo,
-      capabilities: this.#input.capabilities,
-      serverName: this.serverName,
-      timeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      closeSignal: this.#closeController.signal,
-    };
-  }
-
-  #eraRequest<T>(
-    method: string,
-    params: JsonObject | undefined,
-    options: RequestOptions,
-  ): Promise<T> {
-    const context = {
-      peer: this.#peer(),
-      session: this.#session!,
-      input: this.#input,
-      clientInfo: this.#clientInfo,
-      logLevel: this.#logLevel,
-      maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
-      serverName: this.serverName,
-      closeSignal: this.#closeController.signal,
-      onVersionChange: (version: string) =>
-        this.#connected?.transport.setProtocolVersion?.(version),
-    };
-    return eraRequest<T>(context, method, params, options);
+  #notReady(): McpHostError {
+    return new McpHostError(
+      this.#state === 'new' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED',
+      `the client is ${this.#state}`,
+      { serverName: this.serverName },
+    );
   }
 
   #require(condition: boolean, what: string): void {
     if (!condition) {
-      throw new McpHostError(
-        'CAPABILITY_NOT_SUPPORTED',
-        this.#where(`the server does not support ${what}`),
-        {
-          serverName: this.serverName,
-        },
-      );
+      throw new McpHostError('CAPABILITY_NOT_SUPPORTED', `the server does not support ${what}`, {
+        serverName: this.serverName,
+      });
     }
-  }
-
-  #where(message: string): string {
-    return this.serverName === undefined ? message : `server '${this.serverName}': ${message}`;
   }
 }

@@ -1,4 +1,5 @@
-import { McpHostError } from '../errors/mcp-host-error.js';
+import { aboutServer, McpHostError } from '../errors/mcp-host-error.js';
+import { backoffDelay } from '../internal/backoff.js';
 import type { Logger } from '../internal/logger.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { ServerCapabilities } from '../protocol/types.js';
@@ -8,8 +9,8 @@ export type OpenListen = (filter: JsonObject, signal: AbortSignal) => Promise<un
 
 /** Consecutive failed attempts before the listen stream is given up (until the next change). */
 const MAX_REOPEN_ATTEMPTS = 5;
-const REOPEN_BASE_DELAY_MS = 250;
-const REOPEN_MAX_DELAY_MS = 10_000;
+/** The wait before each reopening: 250 ms, doubling, at most 10 s. */
+const REOPEN_BACKOFF = { baseDelayMs: 250, maxDelayMs: 10_000, jitter: 'none' } as const;
 
 /**
  * Modern era: the client's one `subscriptions/listen` stream. Its filter asks for the list changes
@@ -21,7 +22,7 @@ export class ModernSubscriptions {
   readonly #open: OpenListen;
   readonly #capabilities: ServerCapabilities;
   readonly #logger: Logger;
-  readonly #where: string;
+  readonly #serverName: string | undefined;
   readonly #uris = new Set<string>();
   #current: AbortController | undefined;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -37,7 +38,7 @@ export class ModernSubscriptions {
     this.#open = open;
     this.#capabilities = capabilities;
     this.#logger = logger;
-    this.#where = serverName === undefined ? '' : `server '${serverName}': `;
+    this.#serverName = serverName;
   }
 
   /** The filter the stream asks for now. */
@@ -60,7 +61,8 @@ export class ModernSubscriptions {
     if (this.#capabilities.resources?.subscribe !== true) {
       throw new McpHostError(
         'CAPABILITY_NOT_SUPPORTED',
-        `${this.#where}the server does not support resource subscriptions`,
+        'the server does not support resource subscriptions',
+        { serverName: this.#serverName },
       );
     }
     if (this.#uris.has(uri)) return;
@@ -76,7 +78,9 @@ export class ModernSubscriptions {
     this.#closed = true;
     if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
-    this.#current?.abort(new McpHostError('CONNECTION_CLOSED', `${this.#where}the client closed`));
+    this.#current?.abort(
+      new McpHostError('CONNECTION_CLOSED', 'the client closed', { serverName: this.#serverName }),
+    );
     this.#current = undefined;
   }
 
@@ -84,7 +88,9 @@ export class ModernSubscriptions {
     if (this.#closed) return;
     if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
-    this.#current?.abort(new McpHostError('ABORTED', `${this.#where}subscriptions changed`));
+    this.#current?.abort(
+      new McpHostError('ABORTED', 'subscriptions changed', { serverName: this.#serverName }),
+    );
     this.#current = undefined;
     this.#failures = 0;
     this.#listen();
@@ -117,15 +123,21 @@ export class ModernSubscriptions {
       return;
     if (++this.#failures > MAX_REOPEN_ATTEMPTS) {
       this.#logger.warn(
-        `${this.#where}subscriptions/listen failed ${MAX_REOPEN_ATTEMPTS} times; giving up until subscriptions change`,
+        aboutServer(
+          this.#serverName,
+          `subscriptions/listen failed ${MAX_REOPEN_ATTEMPTS} times; giving up until subscriptions change`,
+        ),
         { error: message },
       );
       return;
     }
-    const delayMs = Math.min(REOPEN_MAX_DELAY_MS, REOPEN_BASE_DELAY_MS * 2 ** (this.#failures - 1));
-    this.#logger.info(`${this.#where}subscriptions/listen dropped; reopening in ${delayMs} ms`, {
-      error: message,
-    });
+    const delayMs = backoffDelay(this.#failures, REOPEN_BACKOFF);
+    this.#logger.info(
+      aboutServer(this.#serverName, `subscriptions/listen dropped; reopening in ${delayMs} ms`),
+      {
+        error: message,
+      },
+    );
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined;
       this.#listen();

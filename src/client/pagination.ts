@@ -15,11 +15,10 @@ export async function collectPages<T>(
   where: { method: string; serverName: string | undefined },
 ): Promise<{ items: T[] } & CacheHints> {
   const fail = (message: string): McpHostError =>
-    new McpHostError(
-      'PROTOCOL_VIOLATION',
-      `${where.serverName === undefined ? '' : `server '${where.serverName}': `}${where.method}: ${message}`,
-      { serverName: where.serverName, method: where.method },
-    );
+    new McpHostError('PROTOCOL_VIOLATION', `${where.method}: ${message}`, {
+      serverName: where.serverName,
+      method: where.method,
+    });
   const items: T[] = [];
   const seen = new Set<string>();
   let hints: CacheHints = {};

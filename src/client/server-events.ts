@@ -1,3 +1,4 @@
+import { aboutServer } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import type { Logger } from '../internal/logger.js';
@@ -34,7 +35,7 @@ export class ServerEvents {
   readonly resourceUpdated = new Emitter<{ uri: string }>();
   readonly #limiter = new RateLimiter(200, 500);
   readonly #logger: Logger;
-  readonly #where: string;
+  readonly #serverName: string | undefined;
 
   constructor(
     fetchers: ListFetchers,
@@ -43,9 +44,9 @@ export class ServerEvents {
     serverName: string | undefined,
   ) {
     this.#logger = logger;
-    this.#where = serverName === undefined ? '' : `server '${serverName}': `;
+    this.#serverName = serverName;
     const onError = (error: unknown): void =>
-      logger.warn(`${this.#where}refetch after list_changed failed`, {
+      logger.warn(aboutServer(serverName, 'refetch after list_changed failed'), {
         error: error instanceof Error ? error.message : String(error),
       });
     this.tools = new ListWatcher({
@@ -99,7 +100,9 @@ export class ServerEvents {
   #allow(): boolean {
     const suppressed = this.#limiter.take();
     if (suppressed > 0)
-      this.#logger.warn(`${this.#where}dropped ${suppressed} notifications (flood)`);
+      this.#logger.warn(
+        aboutServer(this.#serverName, `dropped ${suppressed} notifications (flood)`),
+      );
     return suppressed >= 0;
   }
 }

@@ -85,7 +85,7 @@ export class ServerInput {
       ) {
         throw new McpHostError(
           'PROTOCOL_VIOLATION',
-          `${this.#where()}'${method}' asked for input '${key}' of a kind the client did not declare (${
+          `'${method}' asked for input '${key}' of a kind the client did not declare (${
             isObject(request) && typeof request.method === 'string'
               ? request.method
               : 'malformed request'
@@ -149,7 +149,8 @@ export class ServerInput {
           }
           throw new McpHostError(
             'PROTOCOL_VIOLATION',
-            `${this.#where()}asked for an undeclared elicitation mode '${mode}'`,
+            `asked for an undeclared elicitation mode '${mode}'`,
+            { serverName: this.#serverName },
           );
         }
         return handler(params as ElicitRequestParams, context);
@@ -157,9 +158,5 @@ export class ServerInput {
       default:
         throw new JsonRpcError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
-  }
-
-  #where(): string {
-    return this.#serverName === undefined ? '' : `server '${this.#serverName}': `;
   }
 }

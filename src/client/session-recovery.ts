@@ -1,22 +1,10 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
+import { deadlineSignal, linkSignals } from '../internal/signals.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import { isObject } from '../protocol/guards.js';
 import { type ClientCapabilities, type Implementation } from '../protocol/types.js';
 import { openLegacy, type Session } from './open-session.js';
-
-export function isSessionExpired(error: unknown): boolean {
-  return error instanceof McpHostError && error.code === 'SESSION_EXPIRED';
-}
-
-/** A request whose response broke off (stream or connection): the server may have run it. */
-export function isInterrupted(error: unknown): boolean {
-  if (!(error instanceof McpHostError)) return false;
-  return (
-    error.code === 'STREAM_INTERRUPTED' ||
-    (error.code === 'HTTP_REQUEST_FAILED' && error.details?.maybeExecuted === true)
-  );
-}
 
 export interface RecoveryContext {
   peer: JsonRpcPeer;
@@ -39,12 +27,12 @@ export interface RecoveryContext {
  * errors. The transport already ignores a late 404 for an older session.
  */
 export class SessionRecovery {
-  readonly #context: () => RecoveryContext | undefined;
+  readonly #context: RecoveryContext;
   /** Counts re-initialisations: a request sent before the latest one just retries. */
   #generation = 0;
   #pending: Promise<void> | undefined;
 
-  constructor(context: () => RecoveryContext | undefined) {
+  constructor(context: RecoveryContext) {
     this.#context = context;
   }
 
@@ -77,12 +65,10 @@ export class SessionRecovery {
   }
 
   async #reinitialize(method: string): Promise<void> {
-    const context = this.#context();
-    if (context === undefined) throw new Error('no connection to recover');
+    const context = this.#context;
     const { peer, transport, session, serverName } = context;
-    const where = serverName === undefined ? '' : `server '${serverName}': `;
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), context.timeoutMs);
+    const deadline = deadlineSignal(context.timeoutMs, () => undefined);
+    const signal = linkSignals(deadline.signal, context.closeSignal);
     try {
       const fresh = await openLegacy(
         peer,
@@ -90,8 +76,8 @@ export class SessionRecovery {
           serverName,
           clientInfo: context.clientInfo,
           capabilities: context.capabilities,
-          signal: AbortSignal.any([deadline.signal, context.closeSignal]),
-          setTransportVersion: (version) => transport.setProtocolVersion?.(version),
+          signal: signal.signal,
+          transport,
         },
         session.version,
       );
@@ -105,11 +91,12 @@ export class SessionRecovery {
       transport.setProtocolVersion?.(session.version);
       throw new McpHostError(
         'SESSION_EXPIRED',
-        `${where}the server forgot the session and initialising a new one failed (while sending '${method}')`,
+        `the server forgot the session and initialising a new one failed (while sending '${method}')`,
         { serverName, method, cause },
       );
     } finally {
-      clearTimeout(timer);
+      deadline.cleanup();
+      signal.cleanup();
     }
   }
 }

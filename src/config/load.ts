@@ -17,7 +17,7 @@
  */
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { serverKeyProblems } from '../host/name-assignment.js';
+import { serverKeyProblems } from '../host/naming/name-assignment.js';
 import { ConfigError, formatLocation, isFileLevelError } from './diagnostics.js';
 import { detectDialect } from './dialects/detect.js';
 import { readForeignText } from './dialects/read-text.js';

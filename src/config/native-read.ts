@@ -7,7 +7,7 @@
  * Strings are kept as written: the native format uses the model's canonical template grammar
  * (`${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${input:id}`, `$${`), expanded later per server.
  */
-import { serverKeyProblems } from '../host/name-assignment.js';
+import { serverKeyProblems } from '../host/naming/name-assignment.js';
 import { expandableFields } from './expand.js';
 import type {
   ConfigDiagnostic,

@@ -5,7 +5,7 @@
  */
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { toMcpHostError } from '../errors/to-mcp-host-error.js';
-import type { ServerState, ServerStatus } from '../host/server-status.js';
+import type { ServerState, ServerStatus } from '../host/slot/server-status.js';
 import type { ConfigDiagnostic, ServerConfig } from './model.js';
 
 /**

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { HostServerDefinition } from '../host/host-options.js';
+import type { HostServerDefinition } from '../host/server-definition.js';
 import { canonicalJson } from '../state/canonical-json.js';
 import type { HostDefaultsConfig, ServerConfig } from './model.js';
 

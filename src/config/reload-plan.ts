@@ -4,7 +4,7 @@
  * plan holds the secrets its resolution registered until it is applied or released.
  */
 import { McpHostError } from '../errors/mcp-host-error.js';
-import type { HostServerDefinition } from '../host/host-options.js';
+import type { HostServerDefinition } from '../host/server-definition.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from './model.js';
 import { serverFingerprint } from './reload-fingerprint.js';

@@ -1,5 +1,5 @@
 /** The options and events of hot reload (see reload.ts). */
-import type { HostServerDefinition } from '../host/host-options.js';
+import type { HostServerDefinition } from '../host/server-definition.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { Logger } from '../internal/logger.js';
 import type { InputProvider, InputResolver } from './input-providers.js';

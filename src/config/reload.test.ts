@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../test/helpers/leak-guard.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { McpHost } from '../host/mcp-host.js';
-import type { HostServerDefinition } from '../host/host-options.js';
+import type { HostServerDefinition } from '../host/server-definition.js';
 import { toDisposable, type Disposable } from '../internal/disposable.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import { FakeMcpServer } from '../testing/index.js';

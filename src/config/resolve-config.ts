@@ -9,10 +9,10 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import type { McpClientOptions } from '../client/client-options.js';
-import type { RetryPolicy } from '../client/request-retry.js';
+import type { RetryPolicy } from '../client/resend-rules.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
-import type { HostServerDefinition } from '../host/host-options.js';
-import type { RestartOptions } from '../host/restart-policy.js';
+import type { HostServerDefinition } from '../host/server-definition.js';
+import type { RestartOptions } from '../host/slot/restart-policy.js';
 import type { Disposable } from '../internal/disposable.js';
 import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
 import {

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import type { McpHostError } from '../errors/mcp-host-error.js';
-import type { HostServerDefinition } from '../host/host-options.js';
-import type { McpHostOptions } from '../host/mcp-host-options.js';
+import type { HostServerDefinition } from '../host/server-definition.js';
+import type { McpHostOptions } from '../host/host-options.js';
 import type { ConfigDiagnostic, McpConfig } from './model.js';
 import type { ResolvedServer } from './resolve-config.js';
 import { maskConfig, type MaskOptions } from './secrets.js';

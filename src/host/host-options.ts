@@ -1,119 +1,89 @@
 import type { Logger } from '../internal/logger.js';
-import type { Transport } from '../jsonrpc/transport.js';
-import type { TransportDefinition } from '../transport/transport-definition.js';
-import type { McpClientOptions } from '../client/client-options.js';
-import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
-import type { JsonObject } from '../jsonrpc/message.js';
+import type { Tool } from '../protocol/types.js';
 import type { StateStore } from '../state/state-store.js';
-import type { RestartOptions } from './restart-policy.js';
+import type { CallPolicyOptions } from './calls/call-pipeline.js';
+import { DEFAULT_MAX_RESULT_BYTES } from './calls/result-budget.js';
+import type { CallerViewOptions } from './catalogue/caller-view.js';
+import { DEFAULT_TOOL_NAMING, type ToolNamingOptions } from './naming/namer.js';
+import type { PinPolicy } from './pins/pin-types.js';
+import { DEFAULT_SERVER_OPTIONS, type HostServerDefinition } from './server-definition.js';
+import { DEFAULT_HEALTH_OPTIONS, type HealthCheckOptions } from './slot/health.js';
+import { DEFAULT_RESTART_OPTIONS, type RestartOptions } from './slot/restart-policy.js';
+import type { ServerState, ServerStatus } from './slot/server-status.js';
 
-/** One server the host manages. */
-export interface HostServerDefinition {
-  /**
-   * The server's key: its namespace in tool names (`mcp__{name}__{tool}`), in errors, events and
-   * metrics. It comes from the host's configuration, never from the server's own `serverInfo`.
-   */
-  name: string;
-  /**
-   * How to reach the server: a plain definition (`{ type: 'stdio', command, args }`, or a URL for
-   * `http`, `sse`, `websocket`), from which each connect (and restart) builds a fresh transport,
-   * or a function that makes one.
-   */
-  transport: TransportDefinition | (() => Transport | Promise<Transport>);
-  /** Start disabled: registered, listed in the status, never connected until enabled. */
-  enabled?: boolean;
-  /** Connect on first use instead of at `start()`. */
-  lazy?: boolean;
-  /**
-   * A stable identity of the server's definition (see `serverIdentity`): keys the era cache and
-   * tool pins in the state store. Default: `name`.
-   */
-  identity?: string;
-  /** Client settings: timeouts, input handlers, era, retries of side-effect-free requests. */
-  client?: Omit<McpClientOptions, 'transport' | 'serverName' | 'identity' | 'stateStore'>;
-  /** Calls in flight at once to this server (default 16). */
-  maxInFlight?: number;
-  /** Calls waiting behind those; one more fails at once with `QUEUE_FULL` (default 256). */
-  maxQueue?: number;
-  /** Static tool filter by original tool name, with `*` and `?` globs; block wins. */
-  tools?: { allow?: readonly string[]; block?: readonly string[] };
-  /**
-   * Trust this server's tool annotations: a `tools/call` of a tool it marks `readOnlyHint` or
-   * `idempotentHint` may then be retried after a connection failure. Default false: annotations
-   * are hints from the server, not guarantees.
-   */
-  trusted?: boolean;
-  /** This server's restart policy, over the host-wide `restart` (field by field). */
-  restart?: RestartOptions;
-  /** How long a tool listing is reused when the server gives no hint and no list_changed (ms). */
-  toolsTtlMs?: number;
-}
-
-/** What a call knows of who is calling: passed to filters, permissions and the approval hook. */
-export interface CallContext {
-  /** The agent (or user) on whose behalf the call is made; keys per-agent permissions. */
-  agent?: string;
-  /** Anything the application wants its filters and hooks to see. */
-  run?: unknown;
-}
-
-/** A tool as the host offers it: MCP or native, under its exposed name. */
-export interface HostTool {
-  /** The exposed name: unique, provider-safe (`^[a-zA-Z0-9_-]{1,64}$`) by default. */
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Tool['inputSchema'];
-  outputSchema?: Tool['outputSchema'];
-  annotations?: ToolAnnotations;
-  /** The server it comes from; undefined for a native tool. */
-  server?: string;
-  /** The tool's own name on its server (or the native tool's name). */
-  originalName: string;
-}
-
-/** A tool implemented in the application, offered beside the MCP tools. */
-export interface NativeTool {
-  name: string;
-  description?: string;
-  title?: string;
-  inputSchema: Tool['inputSchema'];
-  outputSchema?: Tool['outputSchema'];
-  annotations?: ToolAnnotations;
-  /** Runs the tool; a thrown error becomes an error result for the model. */
-  run(
-    args: JsonObject,
-    context: { signal: AbortSignal; context: CallContext | undefined },
-  ): Promise<CallToolResult | string> | CallToolResult | string;
-}
-
-/** What the approval hook is asked before a call. */
-export interface ApprovalRequest {
-  tool: HostTool;
-  args: JsonObject;
-  context: CallContext | undefined;
-}
-
-export interface HostOptions {
+/** Everything `new McpHost(options)` takes; every field is optional (see `DEFAULT_HOST_OPTIONS`). */
+export interface McpHostOptions extends CallPolicyOptions, CallerViewOptions {
+  /** The servers to manage (more can be added with `addServer`). */
   servers?: readonly HostServerDefinition[];
   logger?: Logger;
   /** Where era caches and tool pins are kept between runs. */
   stateStore?: StateStore;
+  /** How dead or wedged servers are restarted (each server's own `restart` goes over it). */
+  restart?: RestartOptions;
+  /** How connected servers are checked (`ping`, which bypasses every cache). */
+  health?: HealthCheckOptions;
   /**
-   * Decides, per tool and caller, whether a tool is visible and callable: applied both when
-   * listing and when calling, so a hidden tool cannot be called by naming it. A filter that
-   * throws hides the tool.
+   * How MCP tools are named: `prefix` (default `mcp`), `separator` (default `__`), a `format`
+   * function, or `providerSafe: false` to keep names as the format makes them.
    */
-  filter?: (tool: HostTool, context: CallContext | undefined) => boolean;
+  naming?: ToolNamingOptions;
   /**
-   * Asked before every call (human in the loop); false, a throw or a rejection refuses the call
-   * (`TOOL_DENIED`, the hook's error as its cause).
+   * Tool pinning (rug-pull defence): `trust-on-first-use` (default) pins each server's first
+   * listing and quarantines a tool whose definition changes later; `strict` also holds new tools;
+   * or a policy object; `false` turns it off. Pins live in `stateStore` (in memory without one).
    */
-  approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
-  /** Calls' default deadline, per call (default: the client's request timeout). */
-  callTimeoutMs?: number;
-  /** Largest result handed onward, in bytes of text (default 1 MiB; 0 turns the budget off). */
-  maxResultBytes?: number;
+  pins?: PinPolicy | false;
+  /**
+   * A catalogue saved by `snapshot()`: each server's tools are offered (and callable: the call
+   * waits for the connect) before the server has connected; its first listing replaces them.
+   */
+  snapshot?: CatalogueSnapshot;
   /** Bound on `close()` (default 5 s): servers still closing then are killed by their transports. */
   closeTimeoutMs?: number;
+}
+
+/** Every default of `McpHostOptions` (and of a server's own settings, under `server`). */
+export const DEFAULT_HOST_OPTIONS = Object.freeze({
+  closeTimeoutMs: 5_000,
+  maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
+  validateArguments: true,
+  pins: 'trust-on-first-use',
+  naming: DEFAULT_TOOL_NAMING,
+  restart: DEFAULT_RESTART_OPTIONS,
+  health: DEFAULT_HEALTH_OPTIONS,
+  server: DEFAULT_SERVER_OPTIONS,
+} as const);
+
+/** How a server leaves (`removeServer`) or gives way to a new definition (`replaceServer`). */
+export interface DrainOptions {
+  /**
+   * How long its calls in flight (and queued) may take to finish before its connection is closed
+   * (default 0: at once); calls still pending then fail with a typed error (`CONNECTION_CLOSED`
+   * or `SERVER_UNAVAILABLE`). New calls never reach it meanwhile.
+   */
+  drainTimeoutMs?: number;
+}
+
+/** The tool lists of a host's servers, as plain JSON (see `McpHost.snapshot()`). */
+export interface CatalogueSnapshot {
+  version: 1;
+  servers: Record<string, { tools: Tool[] }>;
+}
+
+/** What `McpHost.start()` found: every server's status, and which ones came up and which did not. */
+export interface StartSummary {
+  /** Every server's status, in registration order. */
+  servers: ServerStatus[];
+  /** The servers connected and answering. */
+  ready: string[];
+  /**
+   * The servers whose connect failed, each with its state now (`restarting`: it will be tried
+   * again, at `nextRetryAt`; `failed`, `needs_auth`, `crash_loop`: not until someone acts) and why.
+   */
+  failed: {
+    server: string;
+    state: ServerState;
+    error: { code: string; message: string } | undefined;
+    nextRetryAt?: string;
+  }[];
 }

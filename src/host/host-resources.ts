@@ -1,34 +1,32 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '../protocol/types.js';
-import type { HostCatalogue } from './host-catalogue.js';
-import type { ServerSlot } from './server-slot.js';
-
-/** What resource and prompt routing needs from its host. */
-export interface HostResourcesOptions {
-  /** The registered servers, by name (the host's own map). */
-  slots: ReadonlyMap<string, ServerSlot>;
-  catalogue: HostCatalogue;
-  logger: Logger;
-  /** The server registered under `name`, or `INVALID_ARGUMENT`. */
-  slot: (name: string) => ServerSlot;
-}
+import type { ToolNamingOptions } from './naming/namer.js';
+import { ToolNames } from './naming/tool-names.js';
+import { ResourceRoutes } from './resource-routes.js';
+import type { ServerSlot } from './slot/server-slot.js';
 
 /**
- * Resources and prompts across a host's servers: listed from every ready server, a resource
- * read routed by URI to the server that lists it, a prompt got by its namespaced name.
+ * Resources and prompts across a host's servers: listed from every ready server; a resource read
+ * routed by URI to the server that listed it (never by guessing: a URI two servers list must name
+ * the server); a prompt got by its namespaced name (the tools' naming scheme, its own namespace).
  */
 export class HostResources {
-  readonly #slots: ReadonlyMap<string, ServerSlot>;
-  readonly #catalogue: HostCatalogue;
+  /** The registered servers, by name (the host's own map). */
+  readonly #servers: ReadonlyMap<string, ServerSlot>;
   readonly #logger: Logger;
-  readonly #slot: (name: string) => ServerSlot;
+  readonly #promptNames: ToolNames;
+  /** Which server listed which URI, as of the last listings. */
+  readonly #routes = new ResourceRoutes();
 
-  constructor(options: HostResourcesOptions) {
-    this.#slots = options.slots;
-    this.#catalogue = options.catalogue;
-    this.#logger = options.logger;
-    this.#slot = options.slot;
+  constructor(
+    servers: ReadonlyMap<string, ServerSlot>,
+    naming: ToolNamingOptions | undefined,
+    logger: Logger,
+  ) {
+    this.#servers = servers;
+    this.#promptNames = new ToolNames(naming);
+    this.#logger = logger;
   }
 
   /** Every ready server's resources, each with the server it comes from. */
@@ -37,8 +35,12 @@ export class HostResources {
       this.#connected()
         .filter((slot) => slot.client?.session?.capabilities.resources !== undefined)
         .map(async (slot) => {
-          const listing = await slot.client!.listResources();
-          return listing.items.map((resource) => ({ ...resource, server: slot.name }));
+          const { resources } = await slot.client!.listResources();
+          this.#routes.setServer(
+            slot.name,
+            resources.map((resource) => resource.uri),
+          );
+          return resources.map((resource) => ({ ...resource, server: slot.name }));
         }),
     );
     return this.#fulfilled(lists);
@@ -61,16 +63,17 @@ export class HostResources {
       this.#connected()
         .filter((slot) => slot.client?.session?.capabilities.prompts !== undefined)
         .map(async (slot) => {
-          const listing = await slot.client!.listPrompts();
-          const names = this.#catalogue.setPrompts(
+          const { prompts } = await slot.client!.listPrompts();
+          this.#promptNames.setServer(
             slot.name,
-            listing.items.map((prompt) => prompt.name),
+            prompts.map((prompt) => prompt.name),
           );
-          return listing.items.flatMap((prompt, i) =>
-            names[i] === undefined
+          return prompts.flatMap((prompt) => {
+            const name = this.#promptNames.exposed(slot.name, prompt.name);
+            return name === undefined
               ? []
-              : [{ ...prompt, name: names[i], originalName: prompt.name, server: slot.name }],
-          );
+              : [{ ...prompt, name, originalName: prompt.name, server: slot.name }];
+          });
         }),
     );
     return this.#fulfilled(lists);
@@ -82,18 +85,18 @@ export class HostResources {
     args: Record<string, string> = {},
     options: { signal?: AbortSignal } = {},
   ): Promise<GetPromptResult> {
-    let target = this.#catalogue.resolvePrompt(name);
+    let target = this.#promptNames.resolve(name);
     if (target === undefined) {
       // Prompt names are assigned when prompts are listed: list them if this host has not yet.
       await this.prompts();
-      target = this.#catalogue.resolvePrompt(name);
+      target = this.#promptNames.resolve(name);
     }
-    if (target === undefined || !this.#slots.has(target.server))
+    if (target === undefined || !this.#servers.has(target.server))
       throw new McpHostError('INVALID_ARGUMENT', `no prompt is named '${name}'`, {
         details: { prompt: name },
       });
     const client = await this.#slot(target.server).ready();
-    return client.getPrompt(target.prompt, args, options);
+    return client.getPrompt(target.tool, args, options);
   }
 
   /** The lists that arrived; a server whose list failed is left out (and logged), not fatal. */
@@ -107,15 +110,41 @@ export class HostResources {
   }
 
   #connected(): ServerSlot[] {
-    return [...this.#slots.values()].filter((slot) => slot.client !== undefined);
+    return [...this.#servers.values()].filter((slot) => slot.client !== undefined);
   }
 
+  #slot(name: string): ServerSlot {
+    const slot = this.#servers.get(name);
+    if (slot === undefined)
+      throw new McpHostError('INVALID_ARGUMENT', 'no server of that name is registered', {
+        serverName: name,
+      });
+    return slot;
+  }
+
+  /**
+   * The server that lists `uri`: the one the last listings name, if exactly one does (several:
+   * the caller must choose); otherwise each connected server's listing in turn, until one lists it.
+   */
   async #ownerOf(uri: string): Promise<ServerSlot> {
+    const listedBy = this.#routes.servers(uri).filter((name) => this.#servers.has(name));
+    if (listedBy.length > 1)
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `the resource '${uri}' is listed by ${listedBy.map((name) => `'${name}'`).join(' and ')}: name the server`,
+        { details: { uri, servers: listedBy } },
+      );
+    if (listedBy.length === 1) return this.#slot(listedBy[0]!);
     for (const slot of this.#connected()) {
       const client = slot.client;
       if (client?.session?.capabilities.resources === undefined) continue;
       const listing = await client.listResources().catch(() => undefined);
-      if (listing?.items.some((resource) => resource.uri === uri) === true) return slot;
+      if (listing === undefined) continue;
+      this.#routes.setServer(
+        slot.name,
+        listing.resources.map((resource) => resource.uri),
+      );
+      if (listing.resources.some((resource) => resource.uri === uri)) return slot;
     }
     throw new McpHostError('INVALID_ARGUMENT', `no connected server lists the resource '${uri}'`, {
       details: { uri },

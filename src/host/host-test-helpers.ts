@@ -3,10 +3,10 @@ import type { Transport } from '../jsonrpc/transport.js';
 // eslint-disable-next-line no-restricted-imports
 import { FakeMcpServer, type FakeMcpServerOptions, type FakeTool } from '../testing/index.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
-import type { HostServerDefinition } from './host-options.js';
+import type { HostServerDefinition } from './server-definition.js';
 import { McpHost } from './mcp-host.js';
-import { type McpHostOptions } from './mcp-host-options.js';
-import type { ServerStatus } from './server-status.js';
+import { type McpHostOptions } from './host-options.js';
+import type { ServerStatus } from './slot/server-status.js';
 
 /** Shared by the McpHost unit tests (mcp-host*.test.ts); not part of the package's API. */
 

@@ -3,7 +3,7 @@ import { leakGuard } from '../../test/helpers/leak-guard.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
 import type { FakeTool } from '../testing/index.js';
-import type { HostServerDefinition } from './host-options.js';
+import type { HostServerDefinition } from './server-definition.js';
 import { echo, fake, host, stateOf } from './host-test-helpers.js';
 import { McpHost } from './mcp-host.js';
 

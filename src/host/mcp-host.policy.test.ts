@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../test/helpers/leak-guard.js';
 import type { McpHostError } from '../errors/mcp-host-error.js';
 import type { FakeTool } from '../testing/index.js';
-import type { AuditRecord } from './audit.js';
-import type { PinEvent } from './pin-types.js';
+import type { AuditRecord } from './observe/audit.js';
+import type { PinEvent } from './pins/pin-types.js';
 import { echo, fake, host } from './host-test-helpers.js';
-import type { ToolCallEvent } from './host-calls.js';
+import type { ToolCallEvent } from './calls/call-pipeline.js';
 
 describe('McpHost', () => {
   it('applies the filter when listing and when calling, and asks the approval hook', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../test/helpers/leak-guard.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { echo, fake, host } from './host-test-helpers.js';
-import type { CatalogueSnapshot } from './mcp-host-options.js';
+import type { CatalogueSnapshot } from './host-options.js';
 
 describe('McpHost', () => {
   it("offers every server's tools under mcp__{server}__{tool} and routes each call", async () => {

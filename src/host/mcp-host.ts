@@ -1,6 +1,8 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
+import { settlesWithin } from '../internal/wait.js';
+import type { JsonObject } from '../jsonrpc/message.js';
 import type {
   CallToolResult,
   GetPromptResult,
@@ -9,72 +11,79 @@ import type {
   Resource,
   Tool,
 } from '../protocol/types.js';
-import type { JsonObject } from '../jsonrpc/message.js';
-import { settlesWithin } from '../internal/wait.js';
+import { MemoryStateStore } from '../state/state-store.js';
+import type { ToolCallParams } from '../client/mcp-client.js';
 import {
-  HostCalls,
-  missingToolError,
+  createCallPipeline,
   type HostCallOptions,
   type ToolCallEvent,
-} from './host-calls.js';
-import { HostCatalogue } from './host-catalogue.js';
+  type ToolCallHandler,
+} from './calls/call-pipeline.js';
+import { CallerView } from './catalogue/caller-view.js';
+import { ToolCatalogue, type ToolsChangedEvent } from './catalogue/tool-catalogue.js';
 import {
-  createHostPins,
-  identityOf,
-  quarantinedTools,
-  type QuarantinedSummary,
-} from './host-pins.js';
-import type { CallContext, HostServerDefinition, HostTool, NativeTool } from './host-options.js';
+  DEFAULT_HOST_OPTIONS,
+  type CatalogueSnapshot,
+  type DrainOptions,
+  type McpHostOptions,
+  type StartSummary,
+} from './host-options.js';
 import { HostResources } from './host-resources.js';
-import type {
-  CatalogueSnapshot,
-  DrainOptions,
-  McpHostOptions,
-  ToolsChangedEvent,
-} from './mcp-host-options.js';
-import { HostMetrics, type MetricsSnapshot } from './metrics.js';
-import type { PinEvent } from './pin-types.js';
-import { ServerSlot } from './server-slot.js';
-import { type SlotHost } from './slot-host.js';
-import { createSlotHost } from './slot-host.js';
-import type { ServerStatus } from './server-status.js';
-import { assertServerKey } from './server-key.js';
-import type { ToolPins } from './tool-pins.js';
+import type { CallContext, HostTool, NativeTool } from './host-tool.js';
+import { assertServerKey } from './naming/server-key.js';
+import { HostMetrics, type MetricsSnapshot } from './observe/metrics.js';
+import type { PinEvent } from './pins/pin-types.js';
+import { ToolPins } from './pins/tool-pins.js';
+import type { HostServerDefinition } from './server-definition.js';
+import { ServerSlot } from './slot/server-slot.js';
+import type { ServerStatus } from './slot/server-status.js';
+import type { ToolReviewer } from './slot/server-tools.js';
 
-export const DEFAULT_HOST_CLOSE_TIMEOUT_MS = 5_000;
+/** One tool the pin check holds back, as `McpHost.quarantined()` lists it. */
+export interface QuarantinedSummary {
+  server: string;
+  tool: string;
+  reason: string;
+  pin: string | undefined;
+  summary: string;
+}
+
+/** States after which a server is not coming up by itself soon (see `StartSummary.failed`). */
+const FAILED_STATES = new Set(['restarting', 'needs_auth', 'failed', 'crash_loop']);
 
 /**
  * Many MCP servers as one toolset. Servers are added, removed, enabled, disabled and restarted by
  * name at run time and supervised (restart with backoff, crash-loop limit, health checks). Their
  * tools, and native tools registered beside them, are offered under one namespace
  * (`mcp__{server}__{tool}`), behind the host's filter, permissions and approval hook; one
- * `callTool` routes each call to its server. See docs/host.md.
+ * `callTool` routes each call to its server through one pipeline (see `call-pipeline.ts`). See
+ * docs/host.md.
  */
 export class McpHost implements AsyncDisposable {
   readonly #options: McpHostOptions;
   readonly #logger: Logger;
+  /** The registered servers, by name, in registration order. */
   readonly #slots = new Map<string, ServerSlot>();
   /** Servers removed or replaced that are still finishing their calls (see DrainOptions). */
   readonly #retiring = new Set<ServerSlot>();
-  readonly #catalogue: HostCatalogue;
+  readonly #catalogue: ToolCatalogue;
+  readonly #view: CallerView;
+  readonly #pipeline: ToolCallHandler;
+  readonly #resources: HostResources;
+  readonly #metrics = new HostMetrics();
+  readonly #pins: ToolPins | undefined;
+  readonly #review: ToolReviewer;
   readonly #statusEmitter = new Emitter<ServerStatus>();
   readonly #toolsEmitter = new Emitter<ToolsChangedEvent>();
   readonly #callEmitter = new Emitter<ToolCallEvent>();
-  readonly #metrics = new HostMetrics();
-  readonly #pins: ToolPins | undefined;
   readonly #pinEmitter = new Emitter<PinEvent>();
-  readonly #calls: HostCalls;
-  readonly #fireTools = (event: ToolsChangedEvent): void => this.#toolsEmitter.fire(event);
-  readonly #resources: HostResources;
   #closing: Promise<void> | undefined;
-  /** What every slot of this host is given (see createSlotHost). */
-  #slotHost: SlotHost | undefined;
 
   /** A server changed state (connecting, ready, restarting, crash_loop, ...). */
   readonly onServerStatus = this.#statusEmitter.event;
   /** The tool list changed (a server connected, relisted, or left; a native tool came or went). */
   readonly onToolsChanged = this.#toolsEmitter.event;
-  /** Every tool call: started, then completed or failed. */
+  /** Every tool call: started, then completed or failed (exactly once each). */
   readonly onToolCall = this.#callEmitter.event;
   /** Tool pinning: a tool pinned, quarantined (with the diff) or no longer listed. */
   readonly onPinEvent = this.#pinEmitter.event;
@@ -82,54 +91,62 @@ export class McpHost implements AsyncDisposable {
   constructor(options: McpHostOptions = {}) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
-    this.#catalogue = new HostCatalogue(options.naming);
-    this.#calls = new HostCalls({
+    this.#catalogue = new ToolCatalogue(options.naming);
+    this.#view = new CallerView(options, this.#logger);
+    this.#pipeline = createCallPipeline({
       options,
       logger: this.#logger,
       metrics: this.#metrics,
-      callEmitter: this.#callEmitter,
-      slots: this.#slots,
-    });
-    this.#resources = new HostResources({
-      slots: this.#slots,
+      events: this.#callEmitter,
+      view: this.#view,
       catalogue: this.#catalogue,
-      logger: this.#logger,
-      slot: (name) => this.#slot(name),
+      servers: this.#slots,
     });
-    this.#pins = createHostPins(options.pins, options.stateStore, this.#logger, (event) =>
-      this.#pinEmitter.fire(event),
-    );
+    this.#resources = new HostResources(this.#slots, options.naming, this.#logger);
+    if (options.pins !== false) {
+      const pins = new ToolPins({
+        store: options.stateStore ?? new MemoryStateStore(),
+        policy: options.pins ?? DEFAULT_HOST_OPTIONS.pins,
+        logger: this.#logger,
+      });
+      pins.onEvent((event) => this.#pinEmitter.fire(event));
+      this.#pins = pins;
+      this.#review = (identity, tools) => pins.review(identity, tools);
+    } else {
+      this.#review = (_identity, tools) => Promise.resolve({ allowed: tools, quarantined: [] });
+    }
     for (const server of options.servers ?? []) this.#addSlot(server);
-  }
-
-  /**
-   * Approves the held definition of a quarantined tool (only the one shown, when `pin` is given)
-   * and relists the server's tools, so the tool is offered again.
-   */
-  async approveTool(server: string, tool: string, options: { pin?: string } = {}): Promise<void> {
-    const slot = this.#slot(server);
-    if (this.#pins === undefined)
-      throw new McpHostError('INVALID_ARGUMENT', 'tool pinning is off (pins: false)');
-    await this.#pins.approve(identityOf(slot.definition), tool, options);
-    await slot.refreshTools();
-  }
-
-  /** The tools held back by the pin check, per server, with the reason and the diff. */
-  quarantined(): QuarantinedSummary[] {
-    return quarantinedTools(this.#slots.values());
   }
 
   // ---- servers ----------------------------------------------------------------------------------
 
-  /** Connects every enabled, non-lazy server in parallel; resolves when each has settled. */
-  async start(): Promise<ServerStatus[]> {
+  /**
+   * Connects every enabled, non-lazy server in parallel; resolves when each has settled, with a
+   * summary: every status, the servers that are ready, and those that failed and why (one failing
+   * server never holds up the others).
+   */
+  async start(): Promise<StartSummary> {
     this.#assertOpen();
     await Promise.all(
       [...this.#slots.values()]
         .filter((slot) => slot.definition.lazy !== true)
         .map((slot) => slot.connect()),
     );
-    return this.status();
+    const servers = this.status();
+    return {
+      servers,
+      ready: servers
+        .filter((s) => s.state === 'ready' || s.state === 'degraded')
+        .map((s) => s.name),
+      failed: servers
+        .filter((s) => FAILED_STATES.has(s.state))
+        .map((s) => ({
+          server: s.name,
+          state: s.state,
+          error: s.lastError,
+          ...(s.nextRetryAt === undefined ? {} : { nextRetryAt: s.nextRetryAt }),
+        })),
+    };
   }
 
   /** Registers a server (and connects it unless disabled or lazy). Names are unique. */
@@ -147,7 +164,7 @@ export class McpHost implements AsyncDisposable {
   async removeServer(name: string, options: DrainOptions = {}): Promise<void> {
     const slot = this.#slot(name);
     this.#slots.delete(name);
-    this.#catalogue.removeServer(name, this.#fireTools);
+    this.#fireTools(this.#catalogue.removeServer(name));
     await this.#retire(slot, options.drainTimeoutMs ?? 0);
   }
 
@@ -167,8 +184,7 @@ export class McpHost implements AsyncDisposable {
     const sameFilter = JSON.stringify(old.definition.tools) === JSON.stringify(definition.tools);
     const slot = this.#createSlot(definition, sameFilter ? old.tools : undefined);
     this.#slots.set(definition.name, slot); // same key: keeps its place in the status order
-    if (slot.tools.length > 0) this.#catalogue.setServerTools(slot, slot.tools, this.#fireTools);
-    else this.#catalogue.removeServer(definition.name, this.#fireTools);
+    this.#fireTools(this.#catalogue.setServerTools(definition.name, slot.tools));
     this.#statusEmitter.fire(slot.status());
     const retired = this.#retire(old, options.drainTimeoutMs ?? 0);
     if (definition.lazy !== true) await slot.connect();
@@ -177,26 +193,35 @@ export class McpHost implements AsyncDisposable {
   }
 
   /** Connects a server now (an idle or lazy one, or one waiting for its next restart). */
-  async connectServer(name: string): Promise<ServerStatus> {
+  connectServer(name: string): Promise<ServerStatus> {
     return this.#act(name, (slot) => slot.connect());
   }
 
   /** Closes a server's connection but keeps it enabled (`idle`): its next call reconnects it. */
-  async disconnectServer(name: string): Promise<ServerStatus> {
+  disconnectServer(name: string): Promise<ServerStatus> {
     return this.#act(name, (slot) => slot.disconnect());
   }
 
-  async enableServer(name: string): Promise<ServerStatus> {
+  enableServer(name: string): Promise<ServerStatus> {
     return this.#act(name, (slot) => slot.enable());
   }
 
-  async disableServer(name: string): Promise<ServerStatus> {
+  disableServer(name: string): Promise<ServerStatus> {
     return this.#act(name, (slot) => slot.disable());
   }
 
   /** Reconnects a server now: also the way out of `crash_loop`, `failed` and `needs_auth`. */
-  async restartServer(name: string): Promise<ServerStatus> {
+  restartServer(name: string): Promise<ServerStatus> {
     return this.#act(name, (slot) => slot.restart());
+  }
+
+  /** Every server's status, in registration order. */
+  status(): ServerStatus[] {
+    return [...this.#slots.values()].map((slot) => slot.status());
+  }
+
+  serverStatus(name: string): ServerStatus {
+    return this.#slot(name).status();
   }
 
   /**
@@ -210,60 +235,94 @@ export class McpHost implements AsyncDisposable {
     return { version: 1, servers };
   }
 
-  async #act(name: string, action: (slot: ServerSlot) => Promise<void>): Promise<ServerStatus> {
-    const slot = this.#slot(name);
-    await action(slot);
-    return slot.status();
-  }
-
-  /** Every server's status, in registration order. */
-  status(): ServerStatus[] {
-    return [...this.#slots.values()].map((slot) => slot.status());
-  }
-
-  serverStatus(name: string): ServerStatus {
-    return this.#slot(name).status();
-  }
-
   // ---- tools ------------------------------------------------------------------------------------
 
   /** Registers a native tool beside the MCP tools; its name must be free (`INVALID_ARGUMENT`). */
   registerTool(tool: NativeTool): void {
     this.#assertOpen();
-    this.#catalogue.addNative(tool, this.#fireTools);
+    this.#fireTools(this.#catalogue.addNative(tool));
   }
 
+  /** Withdraws a native tool; false when none has that name. */
   unregisterTool(name: string): boolean {
-    return this.#catalogue.removeNative(name, this.#fireTools);
+    const change = this.#catalogue.removeNative(name);
+    this.#fireTools(change);
+    return change !== undefined;
   }
 
   /**
    * Every tool the caller may see: ready servers' tools (after static filters and the pin check)
-   * and native tools, under their exposed names, minus what the host's filter hides from it.
+   * and native tools, under their exposed names, minus what the permissions and the host filter
+   * hide from it. A listing older than its TTL is refreshed in the background meanwhile.
    */
   tools(context?: CallContext): HostTool[] {
-    for (const slot of this.#slots.values()) void slot.tools; // stale-while-revalidate
-    return this.#calls.visible(this.#catalogue.list(), context);
+    for (const slot of this.#slots.values()) slot.refreshToolsIfStale();
+    return this.#view.visible(this.#catalogue.list(), context);
   }
 
   /**
-   * Calls a tool by its exposed name, wherever it lives. Refused before sending (typed errors):
-   * an unknown name (`TOOL_NOT_FOUND`), a tool hidden from this caller or refused by the approval
-   * hook (`TOOL_DENIED`), a quarantined tool (`TOOL_QUARANTINED`), a server that is down
+   * Calls a tool by its exposed name, wherever it lives: `callTool(name, args?, options?)`, or
+   * `callTool({ name, arguments }, options?)` as the official SDK takes it. Every call runs the
+   * host's pipeline (see `call-pipeline.ts`). Refused before sending (typed errors): an unknown
+   * name (`TOOL_NOT_FOUND`), a tool hidden from this caller or refused by the approval hook
+   * (`TOOL_DENIED`), a quarantined tool (`TOOL_QUARANTINED`), a server that is down
    * (`SERVER_UNAVAILABLE`, at once), a full queue (`QUEUE_FULL`). Arguments that do not match the
    * tool's `inputSchema`, and native tools that throw, give an error result the model can read.
    */
+  callTool(name: string, args?: JsonObject, options?: HostCallOptions): Promise<CallToolResult>;
+  callTool(params: ToolCallParams, options?: HostCallOptions): Promise<CallToolResult>;
   callTool(
-    name: string,
-    args: JsonObject = {},
-    options: HostCallOptions = {},
+    nameOrParams: string | ToolCallParams,
+    argsOrOptions?: JsonObject | HostCallOptions,
+    maybeOptions?: HostCallOptions,
   ): Promise<CallToolResult> {
-    const entry = this.#catalogue.get(name);
-    if (entry === undefined)
-      return Promise.reject(missingToolError(this.#slots.values(), this.#catalogue, name));
-    const refusal = this.#calls.refusal(entry, options.context);
-    if (refusal !== undefined) return Promise.reject(refusal);
-    return this.#calls.call(entry, args, options);
+    const [name, args, options] =
+      typeof nameOrParams === 'string'
+        ? [nameOrParams, (argsOrOptions as JsonObject | undefined) ?? {}, maybeOptions ?? {}]
+        : [
+            nameOrParams.name,
+            nameOrParams.arguments ?? {},
+            (argsOrOptions as HostCallOptions | undefined) ?? {},
+          ];
+    const tool = this.#catalogue.get(name)?.tool ?? this.#quarantinedTool(name);
+    if (tool === undefined)
+      return Promise.reject(
+        new McpHostError('TOOL_NOT_FOUND', `no tool is named '${name}'`, { tool: name }),
+      );
+    return this.#pipeline({
+      tool,
+      args,
+      context: options.context,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      onProgress: options.onProgress,
+      retry: options.retry === true,
+    });
+  }
+
+  /**
+   * Approves the held definition of a quarantined tool (only the one shown, when `pin` is given)
+   * and relists the server's tools, so the tool is offered again.
+   */
+  async approveTool(server: string, tool: string, options: { pin?: string } = {}): Promise<void> {
+    const slot = this.#slot(server);
+    if (this.#pins === undefined)
+      throw new McpHostError('INVALID_ARGUMENT', 'tool pinning is off (pins: false)');
+    await this.#pins.approve(slot.identity, tool, options);
+    await slot.refreshTools();
+  }
+
+  /** The tools held back by the pin check, per server, with the reason and the diff. */
+  quarantined(): QuarantinedSummary[] {
+    return [...this.#slots.values()].flatMap((slot) =>
+      [...slot.quarantined.values()].map((held) => ({
+        server: slot.name,
+        tool: held.tool.name,
+        reason: held.reason,
+        pin: held.pin,
+        summary: held.diff.summary,
+      })),
+    );
   }
 
   /** Per-server and per-tool counters and latency percentiles since the host started. */
@@ -278,7 +337,10 @@ export class McpHost implements AsyncDisposable {
     return this.#resources.resources();
   }
 
-  /** Reads a resource, routed by URI to the server that listed it (or named by `server`). */
+  /**
+   * Reads a resource, routed by URI to the server that listed it (or named by `server`); a URI
+   * that several servers list must name the server.
+   */
   readResource(
     uri: string,
     options: { server?: string; signal?: AbortSignal } = {},
@@ -316,7 +378,7 @@ export class McpHost implements AsyncDisposable {
     const all = Promise.allSettled(
       [...this.#slots.values(), ...this.#retiring].map((slot) => slot.close()),
     );
-    const bound = this.#options.closeTimeoutMs ?? DEFAULT_HOST_CLOSE_TIMEOUT_MS;
+    const bound = this.#options.closeTimeoutMs ?? DEFAULT_HOST_OPTIONS.closeTimeoutMs;
     if (!(await settlesWithin(all, bound, { ref: true })))
       this.#logger.warn(`host: servers still closing after ${bound} ms`);
     await all;
@@ -326,6 +388,12 @@ export class McpHost implements AsyncDisposable {
   }
 
   // ---- plumbing -------------------------------------------------------------------------------
+
+  async #act(name: string, action: (slot: ServerSlot) => Promise<void>): Promise<ServerStatus> {
+    const slot = this.#slot(name);
+    await action(slot);
+    return slot.status();
+  }
 
   /** Lets a removed or replaced server finish its calls (up to `drainTimeoutMs`), then closes it. */
   async #retire(slot: ServerSlot, drainTimeoutMs: number): Promise<void> {
@@ -346,27 +414,62 @@ export class McpHost implements AsyncDisposable {
       this.#options.snapshot?.servers[definition.name]?.tools,
     );
     this.#slots.set(definition.name, slot);
-    if (slot.tools.length > 0) this.#catalogue.setServerTools(slot, slot.tools, this.#fireTools);
+    if (slot.tools.length > 0)
+      this.#fireTools(this.#catalogue.setServerTools(slot.name, slot.tools));
     return slot;
   }
 
+  /**
+   * A slot whose reports count only while it is the one registered under its name: a removed or
+   * replaced server still finishing its calls must not touch its successor's tools or status (a
+   * removed one still reports its last status).
+   */
   #createSlot(definition: HostServerDefinition, seed: readonly Tool[] | undefined): ServerSlot {
-    this.#slotHost ??= createSlotHost({
-      options: this.#options,
+    const slot = new ServerSlot(definition, {
       logger: this.#logger,
-      pins: this.#pins,
-      registered: (name) => this.#slots.get(name),
-      closing: () => this.#closing !== undefined,
-      fireStatus: (slot) => this.#statusEmitter.fire(slot.status()),
-      setServerTools: (slot) => this.#catalogue.setServerTools(slot, slot.tools, this.#fireTools),
+      stateStore: this.#options.stateStore,
+      restart: this.#options.restart,
+      health: this.#options.health,
+      review: this.#review,
+      seedTools: seed,
     });
-    return new ServerSlot(definition, this.#slotHost, seed);
+    // Both live as long as the slot: nothing to dispose.
+    slot.onStatusChange(() => {
+      const current = this.#slots.get(slot.name);
+      if (current === undefined || current === slot) this.#statusEmitter.fire(slot.status());
+    });
+    slot.onToolsChange(() => {
+      // Closing: no rebuild per server leaving, nobody will list tools again.
+      if (this.#closing !== undefined || this.#slots.get(slot.name) !== slot) return;
+      this.#fireTools(this.#catalogue.setServerTools(slot.name, slot.tools));
+    });
+    return slot;
+  }
+
+  #fireTools(change: ToolsChangedEvent | undefined): void {
+    if (change !== undefined) this.#toolsEmitter.fire(change);
+  }
+
+  /** The tool a quarantined name would be (the call is then refused by the pipeline's pin check). */
+  #quarantinedTool(name: string): HostTool | undefined {
+    for (const slot of this.#slots.values()) {
+      for (const held of slot.quarantined.values()) {
+        if (this.#catalogue.quarantinedName(slot.name, held.tool.name) !== name) continue;
+        return {
+          name,
+          inputSchema: held.tool.inputSchema,
+          server: slot.name,
+          originalName: held.tool.name,
+        };
+      }
+    }
+    return undefined;
   }
 
   #slot(name: string): ServerSlot {
     const slot = this.#slots.get(name);
     if (slot === undefined)
-      throw new McpHostError('INVALID_ARGUMENT', `no server is named '${name}'`, {
+      throw new McpHostError('INVALID_ARGUMENT', 'no server of that name is registered', {
         serverName: name,
       });
     return slot;

@@ -11,9 +11,9 @@ import type { Transport } from '../jsonrpc/transport.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { FakeMcpServer, type FakeTool } from '../testing/index.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
-import type { HostServerDefinition } from './host-options.js';
+import type { HostServerDefinition } from './server-definition.js';
 import { McpHost } from './mcp-host.js';
-import type { ServerStatus } from './server-status.js';
+import type { ServerStatus } from './slot/server-status.js';
 
 /** A tool that answers `label` once `release` is called (and says when it was called). */
 function gate(label: string) {

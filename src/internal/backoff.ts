@@ -6,9 +6,9 @@ export interface BackoffOptions {
   maxDelayMs: number;
   /**
    * `full`: anywhere from 0 to the step (spreads retries of many clients the most); `equal`: at
-   * least half the step (a restart never comes back in a spin).
+   * least half the step (a restart never comes back in a spin); `none`: the step itself.
    */
-  jitter: 'full' | 'equal';
+  jitter: 'full' | 'equal' | 'none';
 }
 
 /**
@@ -21,7 +21,12 @@ export function backoffDelay(
   random: () => number = Math.random,
 ): number {
   const step = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
-  return options.jitter === 'full'
-    ? Math.floor(random() * step)
-    : Math.round(step / 2 + (random() * step) / 2);
+  switch (options.jitter) {
+    case 'full':
+      return Math.floor(random() * step);
+    case 'equal':
+      return Math.round(step / 2 + (random() * step) / 2);
+    case 'none':
+      return step;
+  }
 }

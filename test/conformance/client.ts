@@ -89,7 +89,7 @@ interface Run {
 }
 
 async function callEveryTool({ client }: Run): Promise<void> {
-  const { items, excluded } = await client.listTools();
+  const { tools: items, excluded } = await client.listTools();
   for (const { name, reason } of excluded) log(`tool '${name}' excluded: ${reason}`);
   for (const tool of items) {
     const result = await client.callTool(tool.name, argumentsFor(tool));
@@ -122,10 +122,10 @@ const SCENARIOS: Record<string, (run: Run) => Promise<void>> = {
   async 'http-standard-headers'(run) {
     const { client } = run;
     await callEveryTool(run);
-    for (const resource of (await client.listResources()).items) {
+    for (const resource of (await client.listResources()).resources) {
       await client.readResource(resource.uri);
     }
-    for (const prompt of (await client.listPrompts()).items) {
+    for (const prompt of (await client.listPrompts()).prompts) {
       await client.getPrompt(prompt.name);
     }
   },
@@ -141,7 +141,7 @@ const SCENARIOS: Record<string, (run: Run) => Promise<void>> = {
     await client.listTools();
   },
   async 'json-schema-2020-12-preservation'({ client }) {
-    const { items } = await client.listTools();
+    const { tools: items } = await client.listTools();
     const echo = items.find((tool) => tool.name === 'json_schema_echo');
     const focal = items.find((tool) => tool.name !== 'json_schema_echo');
     if (echo === undefined || focal === undefined) {

@@ -61,7 +61,7 @@ export function everythingSuite(get: () => RunningClient, asked: EverythingAsked
   });
 
   it('lists its tools, draft-07 schemas kept exactly as sent', async () => {
-    const { items, excluded } = await get().client.listTools();
+    const { tools: items, excluded } = await get().client.listTools();
     const names = items.map((t) => t.name);
     for (const expected of [
       'echo',
@@ -143,12 +143,12 @@ export function everythingSuite(get: () => RunningClient, asked: EverythingAsked
   });
 
   it('lists, reads and templates resources', async () => {
-    const { items } = await get().client.listResources();
+    const { resources: items } = await get().client.listResources();
     expect(items.length).toBeGreaterThan(0);
     const read = await get().client.readResource(items[0]!.uri);
     expect(read.contents[0]).toMatchObject({ uri: items[0]!.uri });
     const templates = await get().client.listResourceTemplates();
-    expect(templates.items.map((t) => t.uriTemplate)).toContain(
+    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toContain(
       'demo://resource/dynamic/text/{resourceId}',
     );
     const dynamic = await get().client.readResource('demo://resource/dynamic/text/7');
@@ -172,7 +172,7 @@ export function everythingSuite(get: () => RunningClient, asked: EverythingAsked
   });
 
   it('gets prompts with arguments and completes prompt arguments', async () => {
-    const { items } = await get().client.listPrompts();
+    const { prompts: items } = await get().client.listPrompts();
     expect(items.map((p) => p.name)).toContain('args-prompt');
     const prompt = await get().client.getPrompt('args-prompt', { city: 'Paris', state: 'IDF' });
     expect(JSON.stringify(prompt.messages)).toContain('Paris');

@@ -168,7 +168,7 @@ export function sdkInteropSuite(variant: SdkVariant, open: OpenTarget): void {
   });
 
   it('lists its tools, none excluded; extra is off', async () => {
-    const { items, excluded } = await server.client.listTools();
+    const { tools: items, excluded } = await server.client.listTools();
     const names = items.map((t) => t.name);
     for (const expected of [
       'echo',
@@ -319,7 +319,7 @@ export function sdkInteropSuite(variant: SdkVariant, open: OpenTarget): void {
   }
 
   it('lists, reads and templates resources', async () => {
-    const { items } = await server.client.listResources();
+    const { resources: items } = await server.client.listResources();
     const uris = items.map((r) => r.uri);
     expect(uris).toContain('fixture://static/hello');
     expect(uris).toContain('fixture://colours/red');
@@ -328,7 +328,9 @@ export function sdkInteropSuite(variant: SdkVariant, open: OpenTarget): void {
       { uri: 'fixture://static/hello', mimeType: 'text/plain', text: 'hello, world' },
     ]);
     const templates = await server.client.listResourceTemplates();
-    expect(templates.items.map((t) => t.uriTemplate)).toContain('fixture://colours/{name}');
+    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toContain(
+      'fixture://colours/{name}',
+    );
     const cyan = await server.client.readResource('fixture://colours/cyan');
     expect(cyan.contents[0]?.text).toBe('colour cyan');
     const completion = await server.client.complete(
@@ -339,7 +341,7 @@ export function sdkInteropSuite(variant: SdkVariant, open: OpenTarget): void {
   });
 
   it('gets prompts with arguments and completes prompt arguments', async () => {
-    const { items } = await server.client.listPrompts();
+    const { prompts: items } = await server.client.listPrompts();
     expect(items.map((p) => p.name)).toContain('greet');
     const prompt = await server.client.getPrompt('greet', { name: 'bob', style: 'formal' });
     expect(prompt.messages).toEqual([

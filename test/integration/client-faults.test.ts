@@ -317,7 +317,7 @@ describe('unsupported protocol versions', () => {
     const [child] = server.processes as [FixtureProcess];
     expect(sentWith(child, 'tools/call')).toHaveLength(2);
     // The session goes on.
-    expect(await server.client.listTools()).toMatchObject({ items: expect.any(Array) });
+    expect(await server.client.listTools()).toMatchObject({ tools: expect.any(Array) });
   });
 });
 
@@ -612,7 +612,7 @@ describe('tool schemas pointing at the network or not valid at all', () => {
       await using server = faultClient('schema-ref', args);
       await server.client.connect();
       expect(server.client.era).toBe(era);
-      const { items, excluded } = await server.client.listTools();
+      const { tools: items, excluded } = await server.client.listTools();
       // {"type": 42} is not a JSON Schema: that tool alone is left out, with the reason.
       expect(excluded).toEqual([
         { name: 'bad-schema', reason: expect.stringContaining('not valid JSON Schema') },
@@ -637,7 +637,7 @@ describe('tool schemas pointing at the network or not valid at all', () => {
       schemaValidator: false,
     });
     await server.client.connect();
-    const { items, excluded } = await server.client.listTools();
+    const { tools: items, excluded } = await server.client.listTools();
     expect(items.map((t) => t.name)).toEqual(['remote-ref', 'bad-schema', 'echo']);
     expect(excluded).toEqual([]);
     expect(http.requests).toEqual([]);

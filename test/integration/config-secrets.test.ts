@@ -194,7 +194,7 @@ describe('secrets in a config', () => {
 
     // The same servers in a host: statuses, events and logs.
     const host = new McpHost({ ...resolved.host, logger, pins: false });
-    const statuses = await host.start();
+    const { servers: statuses } = await host.start();
     show('statuses', JSON.stringify(statuses));
     show('host inspect', inspect(host, { depth: 4 }));
     expect(statuses.map((s) => [s.name, s.state])).toEqual([

@@ -63,7 +63,7 @@ describe('documentation examples', () => {
       const { stdout, stderr, code: exitCode } = await runTs(file, 60_000);
       expect(stderr.replace(/^npm warn .*\n/gm, '')).toBe('');
       expect(exitCode).toBe(0);
-      expect(stdout).toContain('everything: ready, memory: ready');
+      expect(stdout).toContain("[ 'everything', 'memory' ] []");
       expect(stdout).toContain('true true');
       expect(stdout).toContain('Echo: hi');
       expect(stdout).toMatch(/^1$/m);

@@ -22,7 +22,7 @@ import {
   type ServerState,
   type ServerStatus,
 } from '../../src/index.js';
-import { PINS_NAMESPACE } from '../../src/host/pin-record.js';
+import { PINS_NAMESPACE } from '../../src/host/pins/pin-record.js';
 import { StdioTransport } from '../../src/stdio.js';
 import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
 import { isRunning, waitUntilGone } from '../helpers/processes.js';
@@ -518,7 +518,7 @@ describe('McpHost supervising stdio servers', () => {
     expect((inFlightError.error as McpHostError).code).toBe('PROCESS_EXITED');
     expect(queuedError.error).toMatchObject({
       code: 'SERVER_UNAVAILABLE',
-      message: expect.stringContaining("server 'victim' is restarting") as unknown,
+      message: expect.stringContaining("server 'victim': not available (restarting") as unknown,
       details: { state: 'restarting', lastError: { code: 'PROCESS_EXITED' } },
     });
     expect(down).toMatchObject({
@@ -533,7 +533,7 @@ describe('McpHost supervising stdio servers', () => {
     expect(error).toBeInstanceOf(McpHostError);
     const unavailable = error as McpHostError;
     expect(unavailable.code).toBe('SERVER_UNAVAILABLE');
-    expect(unavailable.message).toContain("server 'victim' is restarting");
+    expect(unavailable.message).toContain("server 'victim': not available (restarting");
     expect(unavailable.message).toContain('next attempt in');
     expect(unavailable.message).toContain('SIGKILL');
     expect(unavailable.details).toMatchObject({

@@ -220,7 +220,7 @@ describe('Streamable HTTP faults (legacy era)', () => {
         expect(r.headers.authorization).toBe(`Bearer ${token}`);
       expect(ms).toBeLessThan(PROMPT_MS);
       // The session survives a refused call.
-      await expect(client.listTools()).resolves.toMatchObject({ items: [{ name: TOOL_NAME }] });
+      await expect(client.listTools()).resolves.toMatchObject({ tools: [{ name: TOOL_NAME }] });
       await closeAndCheckSockets(client, server);
     });
   });

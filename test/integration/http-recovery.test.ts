@@ -218,7 +218,7 @@ describe('retries of side-effect-free requests', () => {
     const started = Date.now();
     const listing = await mcp.listTools();
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(listing.items.map((t) => t.name)).toEqual(['echo']);
+    expect(listing.tools.map((t) => t.name)).toEqual(['echo']);
     expect(count(server, 'tools/list')).toBe(3);
     await mcp.close();
     await socketsClosed(server);
@@ -446,7 +446,7 @@ describe('x-mcp-header over HTTP', () => {
     const mcp = client(server);
     await mcp.connect();
     const first = await mcp.listTools();
-    expect(first.items.map((t) => t.name)).toEqual(['sql']);
+    expect(first.tools.map((t) => t.name)).toEqual(['sql']);
     expect(first.excluded).toEqual([
       { name: 'bad', reason: expect.stringMatching(/number/) as unknown },
     ]);

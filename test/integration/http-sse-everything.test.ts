@@ -54,18 +54,18 @@ async function stop(child: ChildProcess): Promise<void> {
 /** Lists and calls what the everything server offers, as any client would. */
 async function exercise(client: McpClient): Promise<void> {
   const tools = await client.listTools();
-  expect(tools.items.map((t) => t.name)).toContain('echo');
+  expect(tools.tools.map((t) => t.name)).toContain('echo');
   const echoed = await client.callTool('echo', { message: 'hello over sse' });
   expect(echoed.content).toEqual([{ type: 'text', text: 'Echo: hello over sse' }]);
 
   const resources = await client.listResources();
-  expect(resources.items.length).toBeGreaterThan(0);
-  const uri = resources.items[0]!.uri;
+  expect(resources.resources.length).toBeGreaterThan(0);
+  const uri = resources.resources[0]!.uri;
   const { contents } = await client.readResource(uri);
   expect(contents[0]?.uri).toBe(uri);
 
   const prompts = await client.listPrompts();
-  expect(prompts.items.map((p) => p.name)).toContain('args-prompt');
+  expect(prompts.prompts.map((p) => p.name)).toContain('args-prompt');
   const prompt = await client.getPrompt('args-prompt', { city: 'Lisbon', state: 'Lisboa' });
   expect(JSON.stringify(prompt.messages)).toContain('Lisbon');
 }

@@ -41,7 +41,7 @@ describe('official filesystem server over stdio', () => {
   it('is detected as legacy and lists its tools, none excluded', async () => {
     expect(server.client.era).toBe('legacy');
     expect(server.client.session?.version).toBe('2025-11-25');
-    const { items, excluded } = await server.client.listTools();
+    const { tools: items, excluded } = await server.client.listTools();
     const names = items.map((t) => t.name);
     for (const expected of [
       'read_text_file',

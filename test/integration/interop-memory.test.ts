@@ -55,7 +55,7 @@ describe('official memory server over stdio', () => {
   it('is detected as legacy and lists its tools, none excluded', async () => {
     expect(server.client.era).toBe('legacy');
     expect(server.client.session?.serverInfo?.name).toBe('memory-server');
-    const { items, excluded } = await server.client.listTools();
+    const { tools: items, excluded } = await server.client.listTools();
     expect(items.map((t) => t.name).sort()).toEqual([
       'add_observations',
       'create_entities',
@@ -134,7 +134,7 @@ describe('official memory server over stdio', () => {
   });
 
   it('reads the graph as a resource and is told when it changes', async () => {
-    const { items } = await server.client.listResources();
+    const { resources: items } = await server.client.listResources();
     expect(items.map((r) => r.uri)).toContain(GRAPH_URI);
     const read = await server.client.readResource(GRAPH_URI);
     const graph = JSON.parse(read.contents[0]!.text!) as Graph;

@@ -78,13 +78,13 @@ describe('2026-07-28 examples', () => {
     expect(client.era).toBe('modern');
     expect(client.session?.serverInfo?.name).toBe('ExampleServer');
     const tools = await client.listTools();
-    expect(tools.items.length).toBeGreaterThan(0);
+    expect(tools.tools.length).toBeGreaterThan(0);
     expect(tools).toHaveProperty('ttlMs');
-    expect((await client.callTool(tools.items[0]!.name, {})).content.length).toBeGreaterThan(0);
-    expect((await client.listResources()).items.length).toBeGreaterThan(0);
-    expect((await client.listResourceTemplates()).items.length).toBeGreaterThan(0);
+    expect((await client.callTool(tools.tools[0]!.name, {})).content.length).toBeGreaterThan(0);
+    expect((await client.listResources()).resources.length).toBeGreaterThan(0);
+    expect((await client.listResourceTemplates()).resourceTemplates.length).toBeGreaterThan(0);
     expect((await client.readResource('file:///example.txt')).contents.length).toBeGreaterThan(0);
-    expect((await client.listPrompts()).items.length).toBeGreaterThan(0);
+    expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
     expect((await client.getPrompt('p', {})).messages.length).toBeGreaterThan(0);
     expect(
       (await client.complete({ type: 'ref/prompt', name: 'p' }, { name: 'a', value: 'b' }))

@@ -352,7 +352,7 @@ describe('WebSocketTransport', () => {
     });
     await using _client = client;
     await client.connect();
-    expect((await client.listTools()).items.map((tool) => tool.name)).toEqual(['add']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['add']);
     const result = await client.callTool('add', { a: 2, b: 3 });
     expect(result.content[0]).toMatchObject({ type: 'text', text: '5' });
     expect(servers[0]?.received.map((r) => r.method)).toContain('tools/call');

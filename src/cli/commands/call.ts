@@ -5,7 +5,7 @@
  * JSON mode) the whole result. A result with `isError: true` is printed, then exits 5.
  */
 import type { Command } from 'commander';
-import type { HostTool } from '../../host/host-options.js';
+import type { HostTool } from '../../host/host-tool.js';
 import type { McpHost } from '../../host/mcp-host.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
 import { action, usageError } from '../command.js';

@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import { parseDocument } from 'yaml';
 import { writeConfigFile, type ServerConfig } from '../../config.js';
-import type { ServerStatus } from '../../host/server-status.js';
+import type { ServerStatus } from '../../host/slot/server-status.js';
 import { action, usageError } from '../command.js';
 import { EMBEDDED_CONFIG_LABEL } from '../default-config.js';
 import { CliError, ExitCode } from '../exit-codes.js';

@@ -4,7 +4,7 @@
  * (its names, description, annotations and input/output schemas).
  */
 import type { Command } from 'commander';
-import type { HostTool } from '../../host/host-options.js';
+import type { HostTool } from '../../host/host-tool.js';
 import type { McpHost } from '../../host/mcp-host.js';
 import { action } from '../command.js';
 import { CliError, ExitCode } from '../exit-codes.js';

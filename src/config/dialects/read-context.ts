@@ -1,4 +1,4 @@
-import { serverKeyProblems } from '../../host/name-assignment.js';
+import { serverKeyProblems } from '../../host/naming/name-assignment.js';
 import type { ConfigDiagnostic, ConfigDialect, ServerConfig, SourceLocation } from '../model.js';
 import { escapeCanonical, printCanonical } from './canonical-template.js';
 import type { DialectGrammar, GrammarContext } from './grammars.js';

@@ -1,0 +1,168 @@
+import type { RequestHeaders } from '../jsonrpc/transport.js';
+import {
+  headerAnnotations,
+  mcpRequestHeaders,
+  type HeaderParam,
+} from '../protocol/http-headers.js';
+import { isObject } from '../protocol/guards.js';
+import { type CallToolResult, type Tool } from '../protocol/types.js';
+import type { SchemaValidator } from '../schema/schema-validator.js';
+
+/** Why a tool definition is unusable, or undefined when it is fine. */
+export function toolProblem(tool: unknown): string | undefined {
+  if (!isObject(tool) || typeof tool.name !== 'string' || tool.name === '') return 'it has no name';
+  if (!isObject(tool.inputSchema)) return 'its inputSchema is not an object';
+  if (tool.outputSchema !== undefined && !isObject(tool.outputSchema))
+    return 'its outputSchema is not an object';
+  return undefined;
+}
+
+/** Splits a listing into usable tools and the excluded ones, each with the reason. */
+export function partitionTools(listed: unknown[]): {
+  items: Tool[];
+  excluded: { name: string; reason: string }[];
+} {
+  const items: Tool[] = [];
+  const excluded: { name: string; reason: string }[] = [];
+  for (const tool of listed) {
+    const reason = toolProblem(tool);
+    if (reason === undefined) items.push(tool as Tool);
+    else
+      excluded.push({
+        name: isObject(tool) && typeof tool.name === 'string' ? tool.name : '<unnamed>',
+        reason,
+      });
+  }
+  return { items, excluded };
+}
+
+/**
+ * Why a tool's schemas are unusable by the validator (invalid, too deep, too large), or undefined.
+ * Schemas stay exactly as sent either way; this only decides whether the tool is offered.
+ */
+export async function schemaProblem(
+  tool: Tool,
+  validator: SchemaValidator,
+): Promise<string | undefined> {
+  for (const [label, schema] of [
+    ['inputSchema', tool.inputSchema],
+    ['outputSchema', tool.outputSchema],
+  ] as const) {
+    if (schema === undefined) continue;
+    const compiled = await validator.compile(schema);
+    if (!compiled.ok) return `its ${label} is unusable (${compiled.problem})`;
+  }
+  return undefined;
+}
+
+/** A tool result turned into an error result with a clear message: data for the model, not a throw. */
+export function toolErrorResult(message: string, original: CallToolResult): CallToolResult {
+  return { ...original, isError: true, content: [{ type: 'text', text: message }] };
+}
+
+/**
+ * Checks a result against the tool's declared output: a tool with an `outputSchema` must return
+ * `structuredContent` that matches it (unless the result is an error). Returns the result, or an
+ * error result saying what is wrong: data for the model, never a throw.
+ */
+export async function checkToolResult(
+  tool: Tool | undefined,
+  result: CallToolResult,
+  validator: SchemaValidator | undefined,
+): Promise<CallToolResult> {
+  if (tool?.outputSchema === undefined || result.isError === true) return result;
+  if (!isObject(result.structuredContent)) {
+    return toolErrorResult(
+      `tool '${tool.name}' declares an outputSchema but returned no structuredContent`,
+      result,
+    );
+  }
+  if (validator === undefined) return result;
+  const compiled = await validator.compile(tool.outputSchema);
+  if (!compiled.ok) return result; // the listing reported (and excluded) a broken schema already
+  const verdict = compiled.validate(result.structuredContent);
+  if (verdict.valid) return result;
+  return toolErrorResult(
+    `structuredContent does not match the tool's outputSchema: ${verdict.message}`,
+    result,
+  );
+}
+
+/**
+ * What the client knows of a server's tools from its last listing: the usable ones (whose output
+ * schemas check results), the excluded ones with the reason (they cannot be called either), and,
+ * over transports that carry headers, the parameters each tool mirrors into `Mcp-Param-*` headers.
+ */
+export class ListedTools {
+  readonly #validator: SchemaValidator | undefined;
+  readonly #known = new Map<string, Tool>();
+  readonly #excluded = new Map<string, string>();
+  readonly #headerParams = new Map<string, readonly HeaderParam[]>();
+  #checkHeaders = false;
+
+  constructor(validator: SchemaValidator | undefined) {
+    this.#validator = validator;
+  }
+
+  /**
+   * Whether tools' `x-mcp-header` annotations matter (the transport carries headers): then a tool
+   * with an invalid annotation is excluded, as the spec requires of HTTP clients, and the
+   * annotated parameters of the others are mirrored into `Mcp-Param-*` headers.
+   */
+  set checkHeaderAnnotations(on: boolean) {
+    this.#checkHeaders = on;
+  }
+
+  get checksHeaderAnnotations(): boolean {
+    return this.#checkHeaders;
+  }
+
+  /** Splits a fresh listing into usable and excluded tools, and remembers both. */
+  async accept(
+    listed: unknown[],
+  ): Promise<{ items: Tool[]; excluded: { name: string; reason: string }[] }> {
+    const { items: usable, excluded } = partitionTools(listed);
+    const items: Tool[] = [];
+    const headerParams = new Map<string, readonly HeaderParam[]>();
+    for (const tool of usable) {
+      let problem: string | undefined;
+      if (this.#checkHeaders) {
+        const annotations = headerAnnotations(tool.inputSchema);
+        if (!annotations.ok)
+          problem = `its inputSchema cannot be sent over HTTP: ${annotations.problem}`;
+        else if (annotations.params.length > 0) headerParams.set(tool.name, annotations.params);
+      }
+      if (problem === undefined && this.#validator !== undefined)
+        problem = await schemaProblem(tool, this.#validator);
+      if (problem === undefined) items.push(tool);
+      else excluded.push({ name: tool.name, reason: problem });
+    }
+    this.#known.clear();
+    this.#excluded.clear();
+    this.#headerParams.clear();
+    for (const [name, params] of headerParams) this.#headerParams.set(name, params);
+    for (const tool of items) this.#known.set(tool.name, tool);
+    for (const { name, reason } of excluded) this.#excluded.set(name, reason);
+    return { items, excluded };
+  }
+
+  /**
+   * MCP's request metadata headers for transports that carry headers (HTTP): `Mcp-Method`,
+   * `Mcp-Name`, and the `Mcp-Param-*` headers of the listed tool a `tools/call` names.
+   */
+  readonly requestHeaders: RequestHeaders = (message) =>
+    mcpRequestHeaders(message, (tool) => this.#headerParams.get(tool));
+
+  /** Why the tool was excluded, or undefined. */
+  excludedReason(name: string): string | undefined {
+    return this.#excluded.get(name);
+  }
+
+  /** The result as is, or (for a tool with an outputSchema) checked against it. */
+  check(name: string, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
+    const tool = this.#known.get(name);
+    return tool?.outputSchema === undefined
+      ? result
+      : checkToolResult(tool, result, this.#validator);
+  }
+}

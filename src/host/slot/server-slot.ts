@@ -1,0 +1,555 @@
+import { McpClient } from '../../client/mcp-client.js';
+import { aboutServer, McpHostError } from '../../errors/mcp-host-error.js';
+import type { Disposable } from '../../internal/disposable.js';
+import { Emitter } from '../../internal/emitter.js';
+import type { Logger } from '../../internal/logger.js';
+import { onAbort } from '../../internal/signals.js';
+import type { Tool } from '../../protocol/types.js';
+import type { StateStore } from '../../state/state-store.js';
+import { CallLimiter } from '../calls/call-limiter.js';
+import type { QuarantinedTool } from '../pins/pin-types.js';
+import {
+  DEFAULT_SERVER_OPTIONS,
+  identityOf,
+  type HostServerDefinition,
+} from '../server-definition.js';
+import { AbandonLinks } from './abandon-links.js';
+import { DEFAULT_HEALTH_OPTIONS, HealthCount, type HealthCheckOptions } from './health.js';
+import { RestartPolicy, type RestartOptions } from './restart-policy.js';
+import {
+  describeFailure,
+  toServerStatus,
+  TOOLLESS_STATES,
+  unavailableError,
+  type ServerState,
+  type ServerStatus,
+} from './server-status.js';
+import { ServerTools, type ToolReview, type ToolReviewer } from './server-tools.js';
+
+/** How long a call that lost its connection waits for the server to come back before it fails. */
+export const RETRY_WAIT_MS = 10_000;
+
+/** What a server slot is given by its host. */
+export interface ServerSlotOptions {
+  logger: Logger;
+  /** Where the client caches the era (the same store keeps the host's pins). */
+  stateStore: StateStore | undefined;
+  /** The host-wide restart policy (the definition's own `restart` goes over it, field by field). */
+  restart: RestartOptions | undefined;
+  health: HealthCheckOptions | undefined;
+  /** The pin check (or a pass-through when pinning is off). */
+  review: ToolReviewer;
+  /** Tools to offer before the first listing (from a catalogue snapshot). */
+  seedTools?: readonly Tool[] | undefined;
+}
+
+/**
+ * One managed server, as a state machine (`ServerState`, drawn in docs/host.md): its client and
+ * connection generation, its tools as last listed and reviewed, its call limits, and its
+ * supervision: restarts with backoff after a crash or a wedge up to a crash loop (decided by
+ * `RestartPolicy`), and health checks that bypass every cache (judged by `HealthCount`). It
+ * reports what changed through `onStatusChange` and `onToolsChange`; the host owns naming,
+ * routing and events.
+ */
+export class ServerSlot {
+  readonly name: string;
+  readonly definition: HostServerDefinition;
+  readonly limiter: CallLimiter;
+  readonly #options: ServerSlotOptions;
+  readonly #logger: Logger;
+  #client: McpClient | undefined;
+  #clientSubscriptions: Disposable[] = [];
+  #state: ServerState;
+  #since = Date.now();
+  #lastError: { code: string; message: string } | undefined;
+  #opening: Promise<void> | undefined;
+  /** Bumped by every connect and disconnect: late results of an older connection are dropped. */
+  #generation = 0;
+  /** Per connection, aborted when the host gives up on it (a wedge); linked into its calls. */
+  readonly #links = new AbandonLinks();
+  /** Closes of dropped clients still under way (a dropped client is forgotten at once). */
+  readonly #closingClients = new Set<Promise<void>>();
+  readonly #tools: ServerTools;
+  /** A background relisting under way (see `refreshToolsIfStale`). */
+  #refreshing: Promise<void> | undefined;
+  readonly #restartPolicy: RestartPolicy;
+  #restartTimer: ReturnType<typeof setTimeout> | undefined;
+  #nextRetryAt: number | undefined;
+  #restartCount = 0;
+  readonly #health: HealthCount;
+  #healthTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Woken on every state change (calls waiting for the server to come back). */
+  readonly #stateWaiters = new Set<() => void>();
+  readonly #statusEmitter = new Emitter<void>();
+  readonly #toolsEmitter = new Emitter<void>();
+
+  /** The state changed (read `status()`). */
+  readonly onStatusChange = this.#statusEmitter.event;
+  /** The tools offered changed (read `tools`). */
+  readonly onToolsChange = this.#toolsEmitter.event;
+
+  constructor(definition: HostServerDefinition, options: ServerSlotOptions) {
+    this.name = definition.name;
+    this.definition = definition;
+    this.#options = options;
+    this.#logger = options.logger;
+    this.#restartPolicy = new RestartPolicy({ ...options.restart, ...definition.restart });
+    this.#health = new HealthCount(options.health);
+    this.limiter = new CallLimiter(
+      definition.name,
+      definition.maxInFlight ?? DEFAULT_SERVER_OPTIONS.maxInFlight,
+      definition.maxQueue ?? DEFAULT_SERVER_OPTIONS.maxQueue,
+    );
+    this.#state =
+      definition.enabled === false ? 'disabled' : definition.lazy === true ? 'idle' : 'connecting';
+    this.#tools = new ServerTools(
+      definition,
+      this.#state === 'disabled' ? undefined : options.seedTools,
+    );
+  }
+
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  /** The client while connected (ready or degraded). */
+  get client(): McpClient | undefined {
+    return this.#state === 'ready' || this.#state === 'degraded' ? this.#client : undefined;
+  }
+
+  /** The usable tools of the last listing (after the static filter and the pin check). */
+  get tools(): readonly Tool[] {
+    return this.#tools.tools;
+  }
+
+  /** The tools the pin check holds back, by original name, with the reason and diff. */
+  get quarantined(): ReadonlyMap<string, QuarantinedTool> {
+    return this.#tools.quarantined;
+  }
+
+  /** The key its state (era cache, pins) is kept under. */
+  get identity(): string {
+    return identityOf(this.definition);
+  }
+
+  status(): ServerStatus {
+    return toServerStatus({
+      name: this.name,
+      state: this.#state,
+      since: this.#since,
+      lastError: this.#lastError,
+      client: this.#client,
+      toolCount: this.#tools.tools.length,
+      quarantinedCount: this.#tools.quarantined.size,
+      restartCount: this.#restartCount,
+      nextRetryAt: this.#nextRetryAt,
+      inFlight: this.limiter.inFlight,
+      queued: this.limiter.queued,
+    });
+  }
+
+  // ---- what calls need ------------------------------------------------------------------------
+
+  /**
+   * The connected client for a call: connects a lazy server on first use, waits for a connect
+   * under way, and fails at once with `SERVER_UNAVAILABLE` (naming the state and the last error)
+   * when the server is down, instead of letting the call wait for its timeout.
+   */
+  async ready(tool?: string): Promise<McpClient> {
+    const client = this.client;
+    if (client !== undefined) return client;
+    if (this.#state === 'connecting' || this.#state === 'idle') {
+      await this.connect();
+      const connected = this.client;
+      if (connected !== undefined) return connected;
+    }
+    throw this.unavailable(tool);
+  }
+
+  unavailable(tool?: string): McpHostError {
+    return unavailableError(this.name, this.#state, this.#lastError, this.#nextRetryAt, tool);
+  }
+
+  /**
+   * A call's signal on `client` that also aborts when the host gives up on that connection (a
+   * wedge), so the call fails then, not when the process is finally gone; `unlink` when done.
+   */
+  link(
+    client: McpClient,
+    signal: AbortSignal | undefined,
+  ): { signal: AbortSignal | undefined; unlink(): void } {
+    return this.#links.link(client, signal);
+  }
+
+  /**
+   * Resolves once the server is ready again; rejects (`SERVER_UNAVAILABLE`) when it will not be
+   * soon (it stopped coming back, or not within `RETRY_WAIT_MS`), or `ABORTED` on the signal.
+   */
+  whenBack(tool: string, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (error?: Error): void => {
+        clearTimeout(timer);
+        this.#stateWaiters.delete(check);
+        removeAbort();
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const check = (): void => {
+        if (this.client !== undefined) done();
+        else if (this.#state !== 'restarting' && this.#state !== 'connecting')
+          done(this.unavailable(tool));
+      };
+      const timer = setTimeout(() => done(this.unavailable(tool)), RETRY_WAIT_MS);
+      const removeAbort = onAbort(signal, (reason) =>
+        done(
+          new McpHostError('ABORTED', `'${tool}' was cancelled`, {
+            serverName: this.name,
+            tool,
+            cause: reason,
+          }),
+        ),
+      );
+      this.#stateWaiters.add(check);
+      check();
+    });
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------
+
+  /**
+   * Connects unless connected, disabled or closed; resolves when the attempt settles (ready, or a
+   * failure recorded in the status: it never rejects). Concurrent calls share one attempt.
+   */
+  connect(): Promise<void> {
+    if (this.#state === 'closed' || this.#state === 'disabled') return Promise.resolve();
+    if (this.#state === 'ready' || this.#state === 'degraded') return Promise.resolve();
+    this.#opening ??= this.#open().finally(() => {
+      this.#opening = undefined;
+    });
+    return this.#opening;
+  }
+
+  /** Closes the connection but keeps the server enabled (`idle`): the next call reconnects. */
+  async disconnect(): Promise<void> {
+    if (this.#state === 'closed' || this.#state === 'disabled') return;
+    await this.#disconnect();
+    this.#set('idle');
+    this.limiter.rejectQueued(this.unavailable());
+  }
+
+  /** Stops and forgets the connection; the server stays registered, `disabled`. */
+  async disable(): Promise<void> {
+    await this.#shutdown('disabled');
+  }
+
+  /** Re-enables a disabled server and connects it. */
+  async enable(): Promise<void> {
+    if (this.#state !== 'disabled') return;
+    this.#restartPolicy.reset();
+    this.#set('connecting');
+    await this.connect();
+  }
+
+  /** A manual restart: forgets past crashes (so it also leaves `crash_loop`) and reconnects. */
+  async restart(): Promise<void> {
+    if (this.#state === 'closed') return;
+    this.#restartPolicy.reset();
+    this.#restartCount++;
+    await this.#disconnect();
+    this.#set('connecting');
+    await this.connect();
+  }
+
+  /** Closes the connection for good. */
+  async close(): Promise<void> {
+    await this.#shutdown('closed');
+  }
+
+  // ---- tools ----------------------------------------------------------------------------------
+
+  /** Lists tools again now (bypassing the TTL) and reports what changed. */
+  async refreshTools(): Promise<void> {
+    const client = this.client;
+    if (client === undefined) return;
+    const generation = this.#generation;
+    const listing = await client.listTools();
+    if (generation !== this.#generation) return;
+    await this.#acceptListing(listing.tools, listing.ttlMs, generation);
+  }
+
+  /**
+   * Stale-while-revalidate: when the listing is older than its TTL, relists in the background (at
+   * most one at a time; a failure is logged); the tools stay offered meanwhile.
+   */
+  refreshToolsIfStale(): void {
+    if (this.#refreshing !== undefined) return;
+    const client = this.client;
+    if (client === undefined) return;
+    if (!this.#tools.isStale(client.session?.capabilities, this.definition)) return;
+    this.#refreshing = this.refreshTools()
+      .catch((error: unknown) =>
+        this.#logger.warn(aboutServer(this.name, 'refreshing tools failed'), {
+          error: String(error),
+        }),
+      )
+      .finally(() => {
+        this.#refreshing = undefined;
+      });
+  }
+
+  /** Takes a fresh listing: filtered, reviewed, then reported (unless the connection changed). */
+  async #acceptListing(
+    listed: readonly Tool[],
+    ttlMs: number | undefined,
+    generation: number,
+  ): Promise<void> {
+    const review = await this.#review(this.#tools.filter(listed));
+    if (generation !== this.#generation) return;
+    this.#tools.replace(review, ttlMs);
+    this.#toolsEmitter.fire();
+  }
+
+  async #review(tools: Tool[]): Promise<ToolReview> {
+    const review = await this.#options.review(this.identity, tools);
+    for (const held of review.quarantined)
+      this.#logger.warn(
+        aboutServer(
+          this.name,
+          `tool '${held.tool.name}' quarantined (${held.reason}): ${held.diff.summary}`,
+        ),
+      );
+    return review;
+  }
+
+  // ---- connecting -----------------------------------------------------------------------------
+
+  async #open(): Promise<void> {
+    this.#clearRestart();
+    const generation = ++this.#generation;
+    this.#set('connecting');
+    const client = new McpClient({
+      ...this.definition.client,
+      transport: this.definition.transport,
+      serverName: this.name,
+      identity: this.identity,
+      stateStore: this.#options.stateStore,
+      logger: this.definition.client?.logger ?? this.#logger,
+    });
+    this.#client = client;
+    const abandoned = this.#links.register(client);
+    const closed: { reason?: McpHostError } = {};
+    this.#clientSubscriptions = [
+      client.onClose((reason) => {
+        closed.reason = reason;
+        this.#lost(generation, reason);
+      }),
+      client.onToolsChanged((change) => {
+        if (generation === this.#generation)
+          void this.#acceptListing(change.items, undefined, generation);
+      }),
+    ];
+    try {
+      // Aborted when the slot is disconnected or closed mid-connect (see #disconnect).
+      await client.connect({ signal: abandoned });
+      const listing = await client.listTools();
+      if (generation !== this.#generation) return;
+      await this.#acceptListing(listing.tools, listing.ttlMs, generation);
+      if (generation !== this.#generation) return;
+      // The server may have gone while its listing was reviewed (the pin check awaits the state
+      // store), and #lost leaves a connecting server to this attempt: fail it, never call a
+      // closed client ready.
+      if (client.state !== 'ready')
+        throw (
+          closed.reason ??
+          new McpHostError('CONNECTION_CLOSED', 'closed while connecting', {
+            serverName: this.name,
+          })
+        );
+      this.#lastError = undefined;
+      this.#set('ready');
+      this.#health.reset();
+      this.#scheduleHealthCheck(generation);
+    } catch (error) {
+      if (generation !== this.#generation) return;
+      await this.#dropClient();
+      this.#failed(error);
+    }
+  }
+
+  /** The connection went away on its own (crash, dropped socket): supervision takes over. */
+  #lost(generation: number, reason: McpHostError | undefined): void {
+    if (generation !== this.#generation || reason === undefined) return;
+    if (this.#state !== 'ready' && this.#state !== 'degraded') return;
+    this.#generation++;
+    // Both synchronous first steps: the client is forgotten and the state moves on before any
+    // await, so no call sees a 'ready' server without a client.
+    void this.#dropClient();
+    this.#failed(reason);
+  }
+
+  /** Records a failure and does what the restart policy decides. */
+  #failed(error: unknown): void {
+    this.#lastError = describeFailure(error);
+    const decision = this.#restartPolicy.onFailure(error);
+    switch (decision.action) {
+      case 'needs_auth':
+        this.#set('needs_auth');
+        break;
+      case 'stop':
+        this.#set('failed');
+        break;
+      case 'crash_loop':
+        this.#logger.error(
+          aboutServer(
+            this.name,
+            `${decision.failures} failures in a row; not restarting it until a manual restart`,
+          ),
+        );
+        this.#set('crash_loop');
+        break;
+      case 'restart':
+        this.#scheduleRestart(decision.delayMs);
+        break;
+    }
+    // Queued calls fail after the transition, so that their error names the state the server is
+    // in now (and when it is tried again), not the 'ready' it was in when it died.
+    this.limiter.rejectQueued(this.unavailable());
+  }
+
+  #scheduleRestart(delayMs: number): void {
+    this.#nextRetryAt = Date.now() + delayMs;
+    this.#set('restarting');
+    this.#restartTimer = setTimeout(() => {
+      this.#restartTimer = undefined;
+      this.#nextRetryAt = undefined;
+      if (this.#state !== 'restarting') return;
+      this.#restartCount++;
+      void this.connect();
+    }, delayMs);
+    this.#restartTimer.unref?.();
+  }
+
+  #clearRestart(): void {
+    if (this.#restartTimer !== undefined) clearTimeout(this.#restartTimer);
+    this.#restartTimer = undefined;
+    this.#nextRetryAt = undefined;
+  }
+
+  // ---- health ---------------------------------------------------------------------------------
+
+  #scheduleHealthCheck(generation: number): void {
+    const intervalMs = this.#options.health?.intervalMs ?? DEFAULT_HEALTH_OPTIONS.intervalMs;
+    if (intervalMs <= 0) return;
+    this.#healthTimer = setTimeout(() => {
+      this.#healthTimer = undefined;
+      void this.#checkHealth(generation);
+    }, intervalMs);
+    this.#healthTimer.unref?.();
+  }
+
+  #stopHealthChecks(): void {
+    if (this.#healthTimer !== undefined) clearTimeout(this.#healthTimer);
+    this.#healthTimer = undefined;
+  }
+
+  /** One check (`ping`, which bypasses every cache) and what its verdict makes of the server. */
+  async #checkHealth(generation: number): Promise<void> {
+    const client = generation === this.#generation ? this.client : undefined;
+    if (client === undefined) return;
+    const timeoutMs = this.#options.health?.timeoutMs ?? DEFAULT_HEALTH_OPTIONS.timeoutMs;
+    let failure: unknown;
+    try {
+      await client.ping({ timeoutMs });
+    } catch (error) {
+      failure = error ?? new Error('health check failed');
+    }
+    if (generation !== this.#generation) return;
+    const verdict = this.#health.record(failure === undefined);
+    if (verdict === 'healthy') {
+      if (this.#state === 'degraded') this.#set('ready');
+    } else if (verdict === 'degraded') {
+      this.#lastError = describeFailure(failure);
+      this.#set('degraded');
+    } else {
+      this.#logger.warn(
+        aboutServer(
+          this.name,
+          `${this.#health.failures} health checks failed in a row; restarting it`,
+        ),
+      );
+      this.#wedged(
+        client,
+        failure,
+        new McpHostError('SERVER_UNAVAILABLE', 'stopped answering health checks', {
+          serverName: this.name,
+          cause: failure,
+        }),
+      );
+      return;
+    }
+    this.#scheduleHealthCheck(generation);
+  }
+
+  /** Too many checks failed in a row: the connection is given up and the server restarted. */
+  #wedged(client: McpClient, error: unknown, reason: McpHostError): void {
+    this.#lastError = describeFailure(error);
+    this.#generation++;
+    // Its calls in flight fail now, not when its process is gone (the close ladder of a process
+    // that does not answer takes seconds).
+    this.#links.abandon(client, reason);
+    void this.#dropClient();
+    this.#failed(reason);
+  }
+
+  // ---- plumbing -------------------------------------------------------------------------------
+
+  async #shutdown(state: 'disabled' | 'closed'): Promise<void> {
+    if (this.#state === 'closed') return;
+    await this.#disconnect();
+    this.#set(state);
+    this.limiter.rejectQueued(this.unavailable());
+  }
+
+  async #disconnect(): Promise<void> {
+    this.#generation++;
+    this.#clearRestart();
+    // A connect under way is given up at once (closing must not wait out its connect timeout,
+    // nor a protocol-era fallback that starts the server again).
+    const connecting = this.#opening === undefined ? undefined : this.#client;
+    if (connecting !== undefined)
+      this.#links.abortConnect(
+        connecting,
+        new McpHostError('CONNECTION_CLOSED', 'closed while connecting', {
+          serverName: this.name,
+        }),
+      );
+    await this.#opening?.catch(() => {});
+    await this.#dropClient();
+    // Clients dropped earlier without waiting (a crash, a wedge) may still be shutting their
+    // process down (a stopped one gets the whole SIGTERM/SIGKILL ladder): close() waits for them.
+    await Promise.all(this.#closingClients);
+  }
+
+  async #dropClient(): Promise<void> {
+    this.#stopHealthChecks();
+    for (const subscription of this.#clientSubscriptions.splice(0)) subscription.dispose();
+    const client = this.#client;
+    this.#client = undefined;
+    if (client === undefined) return;
+    const closing = client.close().catch(() => {});
+    this.#closingClients.add(closing);
+    await closing;
+    this.#closingClients.delete(closing);
+  }
+
+  #set(state: ServerState): void {
+    if (this.#state === state) return;
+    this.#state = state;
+    this.#since = Date.now();
+    for (const waiter of [...this.#stateWaiters]) waiter();
+    // A server down for good (or on purpose) offers no tools; one restarting keeps them listed,
+    // and calls to them fail at once with SERVER_UNAVAILABLE until it is back.
+    if (TOOLLESS_STATES.has(state) && this.#tools.clear() !== undefined) this.#toolsEmitter.fire();
+    this.#statusEmitter.fire();
+  }
+}

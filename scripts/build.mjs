@@ -17,6 +17,7 @@ await build({
     'testing/index': 'src/testing/index.ts',
     node: 'src/node.ts',
     config: 'src/config.ts',
+    naming: 'src/naming.ts',
     cli: 'src/cli/main.ts',
   },
   outdir: 'dist',

@@ -36,7 +36,7 @@ import { PostDeadlines, RequestCancel } from './request-cancel.js';
 import { readSseEvents } from './sse-event-reader.js';
 import { contentType } from './sse-stream.js';
 import { acceptEncodingOf } from './streamable-headers.js';
-import { TaskSet } from './task-set.js';
+import { TaskSet } from '../../internal/task-set.js';
 
 interface Deferred {
   resolve(): void;
@@ -105,7 +105,9 @@ export class LegacySseTransport implements Transport {
     );
     this.#acceptEncoding = acceptEncodingOf(this.url);
     this.#events = new TransportEvents(this.#logger, where);
-    this.#tasks = new TaskSet(this.#logger, where);
+    this.#tasks = new TaskSet((error) =>
+      this.#logger.error(`${where}internal error`, { error: String(error) }),
+    );
     this.#problems = new HttpProblems({
       serverName: options.serverName,
       url: this.url,

@@ -33,7 +33,7 @@ import { readBodyCapped } from './read-body.js';
 import { HttpSession } from './session.js';
 import { consumeSse, contentType, freshOutcome, listenSse, type SseHost } from './sse-stream.js';
 import { StreamableHeaders } from './streamable-headers.js';
-import { TaskSet } from './task-set.js';
+import { TaskSet } from '../../internal/task-set.js';
 
 /**
  * The Streamable HTTP transport, client side (protocol 2025-03-26 to 2025-11-25): each message is
@@ -100,7 +100,9 @@ export class StreamableHttpTransport implements Transport {
       options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
     );
     this.#events = new TransportEvents(this.#logger, where);
-    this.#tasks = new TaskSet(this.#logger, where);
+    this.#tasks = new TaskSet((error) =>
+      this.#logger.error(`${where}internal error`, { error: String(error) }),
+    );
     this.#problems = new HttpProblems({
       serverName: options.serverName,
       url: this.url,

@@ -77,7 +77,7 @@ export class StdioTransport implements Transport {
     this.#options = options;
     this.serverName = options.serverName;
     this.#logger = options.logger ?? debugLogger;
-    this.#events = new TransportEvents(this.#logger, this.#where());
+    this.#events = new TransportEvents(this.#logger, options.serverName);
     const reportListenerError = this.#events.reportListenerError;
     this.#stderr = new ByteRingBuffer(options.stderrBufferBytes ?? DEFAULT_STDERR_BUFFER_BYTES);
     this.#stderrLog = new StderrLog(this.#logger, options.serverName, reportListenerError);

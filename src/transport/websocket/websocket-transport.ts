@@ -94,7 +94,7 @@ export class WebSocketTransport implements Transport {
     this.#maxOutboundBytes = positive(options.maxOutboundBytes, DEFAULT_WS_MAX_OUTBOUND_BYTES);
     this.#closeGraceMs = options.closeGraceMs ?? DEFAULT_WS_CLOSE_GRACE_MS;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    this.#events = new TransportEvents(this.#logger, this.#where());
+    this.#events = new TransportEvents(this.#logger, options.serverName);
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;
     this.onClose = this.#events.close.event;

@@ -151,6 +151,14 @@ describe('serverIdentity', () => {
       code: 'INVALID_ARGUMENT',
     });
   });
+
+  it('names the server once in the message about an unknown type', async () => {
+    const transport = { type: 'carrier-pigeon', url: 'x' } as unknown as TransportDefinition;
+    await expect(serverIdentity('p', transport)).rejects.toMatchObject({
+      serverName: 'p',
+      message: `server 'p': serverIdentity: unknown transport type "carrier-pigeon"`,
+    });
+  });
 });
 
 describe('createTransport', () => {

@@ -135,7 +135,7 @@ function describeTransport(name: string, transport: TransportDefinition): string
     default:
       throw new McpHostError(
         'INVALID_ARGUMENT',
-        `serverIdentity: server '${name}' has an unknown transport type ${JSON.stringify(type) ?? 'undefined'}`,
+        `serverIdentity: unknown transport type ${JSON.stringify(type) ?? 'undefined'}`,
         { serverName: name },
       );
   }

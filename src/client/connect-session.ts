@@ -4,7 +4,8 @@ import type { Disposable } from '../internal/disposable.js';
 import type { Logger } from '../internal/logger.js';
 import { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestHeaders, Transport } from '../jsonrpc/transport.js';
-import { createTransport, isTransportDefinition } from '../transport/transport-definition.js';
+import { createTransport } from '../transport/create-transport.js';
+import { isTransportDefinition } from '../transport/transport-definition.js';
 import {
   eraOf,
   LATEST_LEGACY_PROTOCOL_VERSION,

@@ -38,6 +38,41 @@ describe('entry points', () => {
     expect(external).toContain('undici');
   });
 
+  it('the transport entries export one transport each, its defaults object and its helpers', async () => {
+    const names = async (entry: string) => Object.keys(await import(entry)).sort();
+    expect(await names('./stdio.js')).toEqual([
+      'DEFAULT_STDIO_OPTIONS',
+      'StdioTransport',
+      'closeAllStdioServers',
+      'installShutdownHandlers',
+    ]);
+    expect(await names('./http.js')).toEqual([
+      'DEFAULT_HTTP_OPTIONS',
+      'LegacySseTransport',
+      'StreamableHttpTransport',
+      'bearerToken',
+    ]);
+    expect(await names('./ws.js')).toEqual([
+      'DEFAULT_WEBSOCKET_OPTIONS',
+      'MCP_SUBPROTOCOL',
+      'WebSocketTransport',
+    ]);
+    expect(await names('./node.js')).toContain('debugLogger');
+  });
+
+  it('the defaults objects are frozen and share one message size limit', async () => {
+    const { DEFAULT_MAX_MESSAGE_BYTES } = await import('./jsonrpc/line-decoder.js');
+    const defaults = [
+      (await import('./stdio.js')).DEFAULT_STDIO_OPTIONS,
+      (await import('./http.js')).DEFAULT_HTTP_OPTIONS,
+      (await import('./ws.js')).DEFAULT_WEBSOCKET_OPTIONS,
+    ];
+    for (const value of defaults) {
+      expect(Object.isFrozen(value)).toBe(true);
+      expect(value.maxMessageBytes).toBe(DEFAULT_MAX_MESSAGE_BYTES);
+    }
+  });
+
   it('the config entry uses Node built-ins and the two parsers only: no transport', () => {
     const { external, files } = importGraph('config.ts');
     // yaml and jsonc-parser read files. Config describes transports; the host builds them.

@@ -1,4 +1,4 @@
-/** Node-only helpers: the state store in a file, and where it lives by default. */
+/** Node-only helpers: the state store in a file, where it lives by default, the debug logger. */
 export {
   FileStateStore,
   DEFAULT_LOCK_TIMEOUT_MS,
@@ -12,3 +12,4 @@ export {
   STATE_DIR_ENV,
   STATE_FILE_NAME,
 } from './state/default-state-dir.js';
+export { debugLogger } from './internal/debug-logger.js';

@@ -31,7 +31,8 @@ import {
   pickMutualVersion,
   type ProtocolEra,
 } from '../protocol/versions.js';
-import { createTransport, isTransportDefinition } from '../transport/transport-definition.js';
+import { createTransport } from '../transport/create-transport.js';
+import { isTransportDefinition } from '../transport/transport-definition.js';
 import { DEFAULT_CLIENT_OPTIONS, type CachedEra, type McpClientOptions } from './client-options.js';
 import type { ServerInput } from './server-input.js';
 

@@ -2,17 +2,14 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { addSecret } from '../errors/redact.js';
 import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
-import { LegacySseTransport } from './http/legacy-sse-transport.js';
+import { createTransport } from './create-transport.js';
 import { StreamableHttpTransport } from './http/streamable-http-transport.js';
-import { StdioTransport } from './stdio/stdio-transport.js';
 import {
-  createTransport,
   isTransportDefinition,
   maskedDefinition,
   serverIdentity,
   type TransportDefinition,
 } from './transport-definition.js';
-import { WebSocketTransport } from './websocket/websocket-transport.js';
 
 describe('serverIdentity', () => {
   it('is <name>:<16 hex digits of the SHA-256 of the canonical definition>', async () => {
@@ -151,33 +148,17 @@ describe('serverIdentity', () => {
       code: 'INVALID_ARGUMENT',
     });
   });
-});
 
-describe('createTransport', () => {
-  it('builds the transport each type asks for, unstarted, named after its server', async () => {
-    const cases: [TransportDefinition, unknown][] = [
-      [{ type: 'stdio', command: 'node', args: ['-e', ''] }, StdioTransport],
-      [{ type: 'http', url: 'http://127.0.0.1:1/mcp', headers: {} }, StreamableHttpTransport],
-      [{ type: 'sse', url: 'http://127.0.0.1:1/sse' }, LegacySseTransport],
-      [{ type: 'websocket', url: 'ws://127.0.0.1:1/', headers: {} }, WebSocketTransport],
-    ];
-    for (const [definition, kind] of cases) {
-      const made = await createTransport(definition, { serverName: 'x' });
-      expect(made).toBeInstanceOf(kind);
-      expect(made.state).toBe('new');
-      await made.close();
-    }
-  });
-
-  it('refuses an unknown type with INVALID_ARGUMENT naming it and the server', async () => {
-    const definition = { type: 'carrier-pigeon', url: 'x' } as unknown as TransportDefinition;
-    await expect(createTransport(definition, { serverName: 'p' })).rejects.toMatchObject({
-      code: 'INVALID_ARGUMENT',
+  it('names the server once in the message about an unknown type', async () => {
+    const transport = { type: 'carrier-pigeon', url: 'x' } as unknown as TransportDefinition;
+    await expect(serverIdentity('p', transport)).rejects.toMatchObject({
       serverName: 'p',
-      message: expect.stringContaining('"carrier-pigeon"'),
+      message: `server 'p': serverIdentity: unknown transport type "carrier-pigeon"`,
     });
   });
+});
 
+describe('isTransportDefinition', () => {
   it('tells a definition from a transport or a factory', async () => {
     const transport = await createTransport({ type: 'stdio', command: 'node' });
     expect(isTransportDefinition({ type: 'stdio', command: 'node' })).toBe(true);

@@ -1,4 +1,4 @@
-import type { McpHostError } from '../errors/mcp-host-error.js';
+import { aboutServer, type McpHostError } from '../errors/mcp-host-error.js';
 import { Emitter } from '../internal/emitter.js';
 import type { Logger } from '../internal/logger.js';
 import type { TransportProblem } from '../jsonrpc/transport.js';
@@ -15,9 +15,9 @@ export class TransportEvents {
   /** For other emitters of the same transport (stderr lines, say). */
   readonly reportListenerError: (error: unknown) => void;
 
-  constructor(logger: Logger, where: string) {
-    this.reportListenerError = (error) =>
-      logger.error(`${where}an event listener threw`, { error: String(error) });
+  constructor(logger: Logger, serverName: string | undefined) {
+    const message = aboutServer(serverName, 'an event listener threw');
+    this.reportListenerError = (error) => logger.error(message, { error: String(error) });
     this.message = new Emitter(this.reportListenerError);
     this.problem = new Emitter(this.reportListenerError);
     this.close = new Emitter(this.reportListenerError);

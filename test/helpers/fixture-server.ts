@@ -12,7 +12,8 @@ import {
   type McpHostError,
   type TransportProblem,
 } from '../../src/index.js';
-import { StdioTransport, TREE_MARKER_ENV, type StdioTransportOptions } from '../../src/stdio.js';
+import { StdioTransport, type StdioTransportOptions } from '../../src/stdio.js';
+import { TREE_MARKER_ENV } from '../../src/transport/stdio/server-tree.js';
 import { LeakGuard } from './leak-guard.js';
 import { readEnviron } from './processes.js';
 

@@ -24,10 +24,8 @@ import { resolveServer } from '../../src/config/resolve-config.js';
 import { McpHost, McpHostError, type CallToolResult, type ServerStatus } from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';
 import type { Transport } from '../../src/jsonrpc/transport.js';
-import {
-  createTransport,
-  isTransportDefinition,
-} from '../../src/transport/transport-definition.js';
+import { createTransport } from '../../src/transport/create-transport.js';
+import { isTransportDefinition } from '../../src/transport/transport-definition.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { isRunning, runningDescendants } from '../helpers/processes.js';
 import { patchEnv, tempDir } from '../helpers/scratch.js';

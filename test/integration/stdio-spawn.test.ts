@@ -6,7 +6,8 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { McpHostError } from '../../src/index.js';
-import { DEFAULT_INHERITED_ENV_POSIX, StdioTransport, TREE_MARKER_ENV } from '../../src/stdio.js';
+import { DEFAULT_STDIO_OPTIONS, StdioTransport } from '../../src/stdio.js';
+import { TREE_MARKER_ENV } from '../../src/transport/stdio/server-tree.js';
 import { fixturePath, startFixture } from '../helpers/fixture-server.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { patchEnv, tempDir } from '../helpers/scratch.js';
@@ -106,7 +107,7 @@ describe('the server environment', () => {
 
     const { env } = await server.peer.request<{ env: Record<string, string> }>('env');
 
-    const inherited = DEFAULT_INHERITED_ENV_POSIX.filter((key) => {
+    const inherited = DEFAULT_STDIO_OPTIONS.inheritedEnv.posix.filter((key) => {
       const value = process.env[key];
       return value !== undefined && !value.startsWith('()');
     });

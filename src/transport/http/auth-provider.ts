@@ -1,5 +1,7 @@
 import { addSecret } from '../../errors/redact.js';
 import type { Disposable } from '../../internal/disposable.js';
+import type { HttpResponse } from './http-response.js';
+import type { RequestCancel } from './request-cancel.js';
 
 /** What a server said when it refused a request: the status and its `WWW-Authenticate` header. */
 export interface AuthChallenge {
@@ -48,4 +50,27 @@ export function bearerToken(token: string | (() => string | Promise<string>)): A
       return typeof token === 'function';
     },
   };
+}
+
+/**
+ * The provider's say on a refused first try: for a 401 or 403, a promise of whether it has new
+ * credentials (the caller then sends the request once more, asking `headers` afresh); `false` at
+ * once for any other status, or without an `onUnauthorized` to ask, so the usual path awaits
+ * nothing. Retry once at most per request: callers ask only after the first try.
+ */
+export function reauthorize(
+  auth: AuthProvider | undefined,
+  response: HttpResponse,
+  url: URL,
+  cancel: RequestCancel,
+): false | Promise<boolean> {
+  const { status } = response;
+  if ((status !== 401 && status !== 403) || auth?.onUnauthorized === undefined) return false;
+  const challenge: AuthChallenge = {
+    status,
+    wwwAuthenticate: response.header('www-authenticate') ?? undefined,
+    url,
+    signal: cancel.signal,
+  };
+  return Promise.resolve(auth.onUnauthorized(challenge));
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
 import { Agent, EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from 'undici';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS } from './http-options.js';
+import { DEFAULT_HTTP_OPTIONS } from './http-options.js';
 
 /** Certificates trusted on top of Node's own store (PEM). */
 export type CaCertificates = string | Buffer | readonly (string | Buffer)[];
@@ -27,10 +27,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const ca = options.ca === undefined ? undefined : withNodeStore(options.ca);
   const common = {
     connect: {
-      timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      timeout: options.connectTimeoutMs ?? DEFAULT_HTTP_OPTIONS.connectTimeoutMs,
       ...(ca === undefined ? {} : { ca }),
     },
-    headersTimeout: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    headersTimeout: options.headersTimeoutMs ?? DEFAULT_HTTP_OPTIONS.headersTimeoutMs,
     bodyTimeout: 0,
   };
   const tls = ca === undefined ? {} : { requestTls: { ca }, proxyTls: { ca } };

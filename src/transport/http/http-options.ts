@@ -1,19 +1,28 @@
 import type { Logger } from '../../internal/logger.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../../jsonrpc/line-decoder.js';
 import type { AuthProvider } from './auth-provider.js';
 
-export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
-export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-export const DEFAULT_HTTP_REQUEST_TIMEOUT_MS = 300_000;
-export const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
-export const DEFAULT_MAX_RECONNECTS = 5;
-export const DEFAULT_RETRY_MS = 1_000;
-export const MIN_RETRY_MS = 100;
-export const MAX_RETRY_MS = 30_000;
-/** Error bodies are read up to this many bytes; the error message shows at most 1 KiB of it. */
-export const MAX_ERROR_BODY_BYTES = 64 * 1024;
-export const MAX_ERROR_PREVIEW_CHARS = 1024;
-export const MAX_REDIRECTS = 5;
+/**
+ * The defaults of `StreamableHttpTransportOptions`; the legacy HTTP+SSE transport uses the same
+ * for the options it shares. Without `proxy`, the `HTTPS_PROXY` / `HTTP_PROXY` environment
+ * variables are honoured (with `NO_PROXY`).
+ */
+export const DEFAULT_HTTP_OPTIONS = Object.freeze({
+  /** Largest JSON body or SSE event accepted, in decompressed bytes: 16 MiB. */
+  maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
+  /** TCP/TLS connect deadline: 10 s. */
+  connectTimeoutMs: 10_000,
+  /** Deadline for the response headers of each request: 10 s. */
+  headersTimeoutMs: 10_000,
+  /** Total deadline of one POST exchange, its streamed body included: 5 min. */
+  requestTimeoutMs: 300_000,
+  /** Bound on the session `DELETE` sent by `close()`: 2 s. */
+  closeTimeoutMs: 2_000,
+  /** The optional GET stream for server-initiated messages is opened. */
+  openGetStream: true,
+  /** Reconnects in a row that bring no event before a dropped SSE stream is given up: 5. */
+  maxReconnects: 5,
+});
 
 export interface StreamableHttpTransportOptions {
   /** The server's MCP endpoint. */

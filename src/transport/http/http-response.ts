@@ -42,6 +42,15 @@ export class HttpResponse {
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
+  /** The media type, lower-cased and without parameters (`text/event-stream`); '' when absent. */
+  get mediaType(): string {
+    const value = this.header('content-type');
+    if (value === null) return '';
+    // The usual values, as sent, need no work.
+    if (value === 'application/json' || value === 'text/event-stream') return value;
+    return value.split(';')[0]!.trim().toLowerCase();
+  }
+
   /** The decoded body. */
   get body(): Readable {
     this.#body ??= this.#decode();

@@ -11,8 +11,7 @@ import type { McpHostError } from '../../errors/mcp-host-error.js';
 import { JsonRpcPeer } from '../../jsonrpc/peer.js';
 import type { TransportProblem } from '../../jsonrpc/transport.js';
 import { bearerToken } from './auth-provider.js';
-import { LegacySseTransport } from './legacy-sse-transport.js';
-import { type LegacySseTransportOptions } from './legacy-sse-options.js';
+import { LegacySseTransport, type LegacySseTransportOptions } from './legacy-sse-transport.js';
 
 const request = (id: number, method = 'tools/list') => ({ jsonrpc: '2.0' as const, id, method });
 const result = (id: unknown, value: unknown = {}) => ({ jsonrpc: '2.0', id, result: value });

@@ -1,42 +1,46 @@
-import { endpointUrl } from './endpoint-url.js';
-import type { Dispatcher } from 'undici';
 import type { EventSourceMessage } from 'eventsource-parser';
+import type { Dispatcher } from 'undici';
+import { aboutServer, McpHostError } from '../../errors/mcp-host-error.js';
 import { addSecret, preview } from '../../errors/redact.js';
-import { McpHostError } from '../../errors/mcp-host-error.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
 import type { Logger } from '../../internal/logger.js';
-import type { JsonRpcMessage } from '../../jsonrpc/message.js';
+import { TaskSet } from '../../internal/task-set.js';
+import type { JsonRpcMessage, RequestId } from '../../jsonrpc/message.js';
 import type { Transport, TransportState } from '../../jsonrpc/transport.js';
 import { TransportEvents } from '../transport-events.js';
-import { authorizedFetch } from './authorized-fetch.js';
-import { registerCredentialValues } from './credential-values.js';
+import { reauthorize } from './auth-provider.js';
+import { configureEndpoint } from './configured-endpoint.js';
 import { createDispatcher } from './dispatcher.js';
-import { errnoOf } from './fetch-errors.js';
-import { HttpProblems, whereOf } from './http-problems.js';
-import { readStatusError } from './http-status-error.js';
+import { DEFAULT_HTTP_OPTIONS, type StreamableHttpTransportOptions } from './http-options.js';
+import { fetchErrno, HttpProblems, MAX_ERROR_BODY_BYTES, readRefusal } from './http-problems.js';
 import type { HttpResponse } from './http-response.js';
-import type { LegacySseTransportOptions } from './legacy-sse-options.js';
-import { resolveEndpoint } from './legacy-sse-start.js';
-import { startError } from './legacy-sse-start-error.js';
-import {
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  MAX_ERROR_BODY_BYTES,
-} from './http-options.js';
-import {
-  isJsonRpcErrorResponse,
-  parseJson,
-  requestIdOf,
-  type RequestId,
-} from './message-shapes.js';
+import { errorAnswerIn, parseJson, requestIdOf } from './message-shapes.js';
 import { readBodyCapped } from './read-body.js';
 import { PostDeadlines, RequestCancel } from './request-cancel.js';
+import { fetchSameOrigin } from './same-origin-fetch.js';
 import { readSseEvents } from './sse-event-reader.js';
-import { contentType } from './sse-stream.js';
-import { acceptEncodingOf } from './streamable-headers.js';
-import { TaskSet } from './task-set.js';
+
+/**
+ * Options of the legacy HTTP+SSE transport: those of the Streamable HTTP transport that apply.
+ * `url` is the SSE URL (the one the server's GET stream lives at); `connectTimeoutMs` bounds the
+ * whole of `start()`, from the TCP connect to the `endpoint` event; `requestTimeoutMs` bounds each
+ * POST (the answers arrive on the GET stream, which has no deadline once open).
+ */
+export type LegacySseTransportOptions = Pick<
+  StreamableHttpTransportOptions,
+  | 'url'
+  | 'serverName'
+  | 'headers'
+  | 'auth'
+  | 'maxMessageBytes'
+  | 'connectTimeoutMs'
+  | 'headersTimeoutMs'
+  | 'requestTimeoutMs'
+  | 'proxy'
+  | 'ca'
+  | 'logger'
+>;
 
 interface Deferred {
   resolve(): void;
@@ -60,6 +64,7 @@ export class LegacySseTransport implements Transport {
   readonly #options: LegacySseTransportOptions;
   readonly #logger: Logger;
   readonly #maxMessageBytes: number;
+  readonly #connectTimeoutMs: number;
   readonly #agent: Dispatcher;
   /** Aborted by `close()`: ends the GET stream (each POST has its own, aborted too). */
   readonly #closeCancel = new RequestCancel();
@@ -69,7 +74,7 @@ export class LegacySseTransport implements Transport {
   readonly #events: TransportEvents;
   readonly #problems: HttpProblems;
   /** Credentials from `headers` and the URL's query, and the endpoint's session id, until close. */
-  readonly #secrets: Disposable[] = [];
+  readonly #secrets: Disposable[];
   #state: TransportState = 'new';
   #endpoint: URL | undefined;
   #endpointWaiter: Deferred | undefined;
@@ -93,28 +98,29 @@ export class LegacySseTransport implements Transport {
   constructor(options: LegacySseTransportOptions) {
     this.#options = options;
     this.serverName = options.serverName;
-    const where = whereOf(options.serverName);
-    this.url = endpointUrl(options.url, where);
-    this.#secrets.push(...registerCredentialValues(this.url, options.headers));
+    const endpoint = configureEndpoint(options.url, options.headers, options.serverName);
+    this.url = endpoint.url;
+    this.#acceptEncoding = endpoint.acceptEncoding;
+    this.#secrets = endpoint.secrets;
     this.#logger = options.logger ?? debugLogger;
-    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_HTTP_OPTIONS.maxMessageBytes;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_HTTP_OPTIONS.connectTimeoutMs;
     // The GET stream may idle for long (no body timeout); each POST has its own total deadline.
     this.#agent = createDispatcher(options);
     this.#deadlines = new PostDeadlines(
-      options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
+      options.requestTimeoutMs ?? DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
     );
-    this.#acceptEncoding = acceptEncodingOf(this.url);
-    this.#events = new TransportEvents(this.#logger, where);
-    this.#tasks = new TaskSet(this.#logger, where);
+    this.#events = new TransportEvents(this.#logger, options.serverName);
+    const internalError = aboutServer(options.serverName, 'internal error');
+    this.#tasks = new TaskSet((error) =>
+      this.#logger.error(internalError, { error: String(error) }),
+    );
     this.#problems = new HttpProblems({
       serverName: options.serverName,
       url: this.url,
-      logger: this.#logger,
-      events: this.#events,
-      closeCancel: this.#closeCancel,
       maxMessageBytes: this.#maxMessageBytes,
-      connectTimeoutMs: options.connectTimeoutMs,
-      headersTimeoutMs: options.headersTimeoutMs,
+      connectTimeoutMs: this.#connectTimeoutMs,
+      headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HTTP_OPTIONS.headersTimeoutMs,
       totalTimeoutWhat: 'the POST got no answer',
       maybeExecutedOnBreak: false,
     });
@@ -139,9 +145,9 @@ export class LegacySseTransport implements Transport {
    */
   async start(options: { signal?: AbortSignal } = {}): Promise<void> {
     if (this.#state !== 'new')
-      throw new McpHostError('INVALID_ARGUMENT', `${this.#problems.where}start() called twice`);
+      throw this.#problems.error('INVALID_ARGUMENT', 'start() called twice');
     this.#state = 'starting';
-    const timeoutMs = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const timeoutMs = this.#connectTimeoutMs;
     // Ends the wait for the endpoint event: the deadline, the caller's signal or close().
     const stop = new RequestCancel();
     const timer = setTimeout(() => {
@@ -163,8 +169,8 @@ export class LegacySseTransport implements Transport {
         this.#request('GET', this.url, { cancel: this.#closeCancel }),
         aborted,
       ]);
-      if (!response.ok) throw (await readStatusError(response, this.#context('GET'))).error;
-      const type = contentType(response);
+      if (!response.ok) throw this.#problems.statusError('GET', await readRefusal(response));
+      const type = response.mediaType;
       if (type !== 'text/event-stream') {
         response.discard();
         throw this.#problems.error(
@@ -180,14 +186,7 @@ export class LegacySseTransport implements Transport {
       if (this.#state !== 'starting') throw new Error('closed while starting');
       this.#state = 'open';
     } catch (error) {
-      const reason = startError(error, {
-        problems: this.#problems,
-        url: this.url,
-        serverName: this.serverName,
-        callerSignal: options.signal,
-        timedOutAfterMs: stop.timedOut ? timeoutMs : undefined,
-        closed: this.#closeCancel.aborted,
-      });
+      const reason = this.#startError(error, options.signal, stop.timedOut ? timeoutMs : undefined);
       this.#endpointWaiter = undefined;
       this.#closing ??= this.#close(reason);
       await this.#closing;
@@ -216,6 +215,31 @@ export class LegacySseTransport implements Transport {
     return this.close();
   }
 
+  /**
+   * What a failed start means, as one typed error: the caller's signal, the deadline, close(),
+   * an error already typed, else the failed fetch (before the endpoint event nothing is connected
+   * yet, so see `connectFailureOf`).
+   */
+  #startError(
+    error: unknown,
+    signal: AbortSignal | undefined,
+    timedOutAfterMs: number | undefined,
+  ): McpHostError {
+    if (signal?.aborted)
+      return this.#problems.error('ABORTED', 'start was cancelled by the caller', {
+        cause: signal.reason,
+      });
+    if (timedOutAfterMs !== undefined)
+      return this.#problems.error(
+        'CONNECT_TIMEOUT',
+        `no endpoint event from ${this.url.origin} within ${timedOutAfterMs} ms (connectTimeoutMs)`,
+      );
+    if (this.#closeCancel.aborted)
+      return this.#problems.error('CONNECTION_CLOSED', 'the transport was closed while starting');
+    if (error instanceof McpHostError) return error;
+    return this.#problems.connectFailureOf(error);
+  }
+
   /** Reads the GET stream until it ends, breaks or the transport closes. */
   async #read(response: HttpResponse): Promise<void> {
     let reason: McpHostError;
@@ -223,22 +247,25 @@ export class LegacySseTransport implements Transport {
       await readSseEvents(response.body, this.#maxMessageBytes, {
         onEvent: (event) => this.#onEvent(event),
         onOversized: (bytes) =>
-          this.#problems.report(
-            'MESSAGE_TOO_LARGE',
-            `discarded an SSE event over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
-            undefined,
-            { bytes, maxMessageBytes: this.#maxMessageBytes },
+          this.#report(
+            this.#problems.error(
+              'MESSAGE_TOO_LARGE',
+              `discarded an SSE event over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
+              { details: { bytes, maxMessageBytes: this.#maxMessageBytes } },
+            ),
           ),
       });
       reason = this.#problems.error('CONNECTION_CLOSED', 'the server ended the SSE stream');
     } catch (error) {
       if (this.#closeCancel.aborted) return;
-      const errno = errnoOf(error);
+      const errno = fetchErrno(error);
       reason = this.#problems.error(
         'STREAM_INTERRUPTED',
         `the SSE stream broke${errno === undefined ? '' : ` (${errno})`}`,
-        { maybeExecuted: true, ...(errno === undefined ? {} : { errno }) },
-        error,
+        {
+          details: { maybeExecuted: true, ...(errno === undefined ? {} : { errno }) },
+          cause: error,
+        },
       );
     }
     if (this.#endpointWaiter !== undefined) {
@@ -246,8 +273,7 @@ export class LegacySseTransport implements Transport {
         this.#problems.error(
           'CONNECT_FAILED',
           `the SSE stream ended before the endpoint event (${reason.message})`,
-          undefined,
-          reason,
+          { cause: reason },
         ),
       );
       return;
@@ -264,15 +290,19 @@ export class LegacySseTransport implements Transport {
       return;
     }
     if (event.event !== undefined && event.event !== 'message') {
-      this.#logger.debug(`${this.#problems.where}ignored an SSE event of type '${event.event}'`);
+      this.#logger.debug(
+        aboutServer(this.serverName, `ignored an SSE event of type '${event.event}'`),
+      );
       return;
     }
     if (event.data === '') return;
     const value = parseJson(event.data);
     if (value === undefined) {
-      this.#problems.report(
-        'INVALID_MESSAGE',
-        `SSE event data is not JSON: ${preview(event.data, 80)}`,
+      this.#report(
+        this.#problems.error(
+          'INVALID_MESSAGE',
+          `SSE event data is not JSON: ${preview(event.data, 80)}`,
+        ),
       );
       return;
     }
@@ -282,13 +312,13 @@ export class LegacySseTransport implements Transport {
   #onEndpoint(data: string): void {
     const waiter = this.#endpointWaiter;
     if (waiter === undefined) {
-      this.#logger.debug(`${this.#problems.where}ignored a second endpoint event`);
+      this.#logger.debug(aboutServer(this.serverName, 'ignored a second endpoint event'));
       return;
     }
     this.#endpointWaiter = undefined;
-    const endpoint = resolveEndpoint(data, this.url);
-    if (!(endpoint instanceof URL)) {
-      waiter.reject(this.#problems.failure(endpoint));
+    const endpoint = this.#resolveEndpoint(data);
+    if (endpoint instanceof McpHostError) {
+      waiter.reject(endpoint);
       return;
     }
     // The query usually carries the session id: a capability for the session, kept out of logs.
@@ -296,6 +326,32 @@ export class LegacySseTransport implements Transport {
       if (value.length >= 8) this.#secrets.push(addSecret(value));
     this.#endpoint = endpoint;
     waiter.resolve();
+  }
+
+  /**
+   * The URL an `endpoint` event names, resolved against the SSE URL; a PROTOCOL_VIOLATION unless
+   * it is a URL on the SSE URL's own origin (so headers and credentials never go anywhere else).
+   */
+  #resolveEndpoint(data: string): URL | McpHostError {
+    let endpoint: URL;
+    try {
+      if (data.trim() === '') throw new Error('empty');
+      endpoint = new URL(data.trim(), this.url);
+    } catch (error) {
+      return this.#problems.error(
+        'PROTOCOL_VIOLATION',
+        `the endpoint event is not a URL: ${preview(data, 80)}`,
+        { cause: error },
+      );
+    }
+    if (endpoint.origin !== this.url.origin) {
+      return this.#problems.error(
+        'PROTOCOL_VIOLATION',
+        `the endpoint event names another origin (${endpoint.origin}); messages go to ${this.url.origin} only`,
+        { details: { endpointOrigin: endpoint.origin } },
+      );
+    }
+    return endpoint;
   }
 
   async #post(
@@ -313,54 +369,59 @@ export class LegacySseTransport implements Transport {
       // The server has the message: the next POST may go (its body is read meanwhile).
       accepted();
       if (!response.ok) {
-        await this.#onFailedPost(response, requestId);
+        await this.#onRefusedPost(response, requestId);
         return;
       }
       // 202 Accepted is usual, 200 too; whatever the body says, the answer comes on the stream.
       await readBodyCapped(response.body, MAX_ERROR_BODY_BYTES, { truncate: true });
     } catch (error) {
-      this.#problems.reportFailure(
-        error,
-        requestId,
-        cancel.timedOut ? this.#deadlines.timeoutMs : undefined,
-      );
+      const timedOutAfterMs = cancel.timedOut ? this.#deadlines.timeoutMs : undefined;
+      const closed = this.#closeCancel.aborted;
+      this.#report(this.#problems.failureOf(error, requestId, timedOutAfterMs, closed), requestId);
     } finally {
       this.#deadlines.delete(cancel);
       accepted();
     }
   }
 
-  async #onFailedPost(response: HttpResponse, requestId: RequestId | undefined): Promise<void> {
-    const { error, text } = await readStatusError(response, this.#context('POST', requestId));
-    // A JSON-RPC error in the body answers the request (the HTTP status only frames it).
-    if (requestId !== undefined) {
-      const value = parseJson(text);
-      if (isJsonRpcErrorResponse(value) && (value.id === requestId || value.id == null)) {
-        this.#events.message.fire({ ...value, id: requestId });
-        return;
-      }
-    }
-    this.#logger.debug(error.message);
-    this.#events.reportProblem(error, requestId);
+  /** A POST answered with an error status: a JSON-RPC error in the body answers the request. */
+  async #onRefusedPost(response: HttpResponse, requestId: RequestId | undefined): Promise<void> {
+    const refusal = await readRefusal(response);
+    const answer = requestId === undefined ? undefined : errorAnswerIn(refusal.text, requestId);
+    if (answer !== undefined) this.#events.message.fire(answer);
+    else this.#report(this.#problems.statusError('POST', refusal, requestId), requestId);
   }
 
-  /** One request to the server's origin, with the configured headers and auth. */
-  #request(
+  /**
+   * One request to the server's origin, with the configured headers and the auth provider's (asked
+   * afresh for each try; one more try after a 401/403 when it has new credentials), following
+   * redirects only within the origin.
+   */
+  async #request(
     method: 'GET' | 'POST',
     url: URL,
     request: { body?: string; cancel: RequestCancel },
   ): Promise<HttpResponse> {
-    return authorizedFetch({
-      url,
-      method,
-      headers: method === 'POST' ? this.#headersOf('post') : this.#headersOf('get'),
-      auth: this.#options.auth,
-      body: request.body,
-      cancel: request.cancel,
-      dispatcher: this.#agent,
-      where: this.#problems.where,
-      serverName: this.serverName,
-    });
+    const auth = this.#options.auth;
+    const headers = method === 'POST' ? this.#headersOf('post') : this.#headersOf('get');
+    for (let attempt = 0; ; attempt++) {
+      const response = await fetchSameOrigin({
+        url,
+        method,
+        headers:
+          auth === undefined ? headers : { ...headers, ...(await auth.headers({ url, method })) },
+        body: request.body,
+        cancel: request.cancel,
+        dispatcher: this.#agent,
+        serverName: this.serverName,
+      });
+      const retry = attempt === 0 && reauthorize(auth, response, url, request.cancel);
+      if (retry !== false && (await retry)) {
+        response.discard();
+        continue;
+      }
+      return response;
+    }
   }
 
   /** The configured headers with the transport's own, built once per kind of request. */
@@ -378,6 +439,12 @@ export class LegacySseTransport implements Transport {
     });
   }
 
+  /** Reports a problem (of a request, when `requestId` is given) to the listeners. */
+  #report(problem: McpHostError, requestId?: RequestId): void {
+    this.#logger.debug(problem.message);
+    this.#events.reportProblem(problem, requestId);
+  }
+
   async #close(reason: McpHostError | undefined): Promise<void> {
     if (this.#state === 'closed') return;
     this.#state = 'closing';
@@ -388,9 +455,5 @@ export class LegacySseTransport implements Transport {
     await this.#agent.destroy().catch(() => {});
     this.#state = 'closed';
     this.#events.closed(reason);
-  }
-
-  #context(method: string, requestId?: RequestId) {
-    return { method, where: this.#problems.where, serverName: this.serverName, requestId };
   }
 }

@@ -1,7 +1,5 @@
-/** The few JSON-RPC shapes the HTTP transport must tell apart (it knows no MCP methods). */
-import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-
-export type RequestId = string | number;
+/** The few JSON-RPC shapes the HTTP transports must tell apart (they know no MCP methods). */
+import type { JsonRpcMessage, RequestId } from '../../jsonrpc/message.js';
 
 /** The id of a request (a message with a method and an id); undefined for anything else. */
 export function requestIdOf(message: JsonRpcMessage): RequestId | undefined {
@@ -17,7 +15,19 @@ export function isResponseTo(value: unknown, id: RequestId): boolean {
   return m.id === id && m.method === undefined;
 }
 
-export function isJsonRpcErrorResponse(
+/**
+ * The answer to request `requestId` carried in the body of a refused POST: a JSON-RPC error for
+ * that id (or for no id) answers the request, the HTTP status only framed it. Returned with the
+ * request's id; undefined when the body holds no such error.
+ */
+export function errorAnswerIn(text: string, requestId: RequestId): unknown {
+  const value = parseJson(text);
+  if (!hasErrorObject(value) || (value.id !== requestId && value.id != null)) return undefined;
+  return { ...value, id: requestId };
+}
+
+/** An object with an `error` member of the JSON-RPC error shape (the rest is not checked). */
+function hasErrorObject(
   value: unknown,
 ): value is { jsonrpc: '2.0'; id?: RequestId | null; error: { code: number; message: string } } {
   if (typeof value !== 'object' || value === null) return false;

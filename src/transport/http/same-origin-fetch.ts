@@ -1,8 +1,10 @@
 import type { Dispatcher } from 'undici';
 import { McpHostError } from '../../errors/mcp-host-error.js';
-import { MAX_REDIRECTS } from './http-options.js';
 import { HttpResponse } from './http-response.js';
 import type { RequestCancel } from './request-cancel.js';
+
+/** Redirects followed (within the origin) before a request fails. */
+const MAX_REDIRECTS = 5;
 
 export interface SameOriginFetchRequest {
   url: URL;
@@ -12,9 +14,8 @@ export interface SameOriginFetchRequest {
   body?: string;
   cancel: RequestCancel;
   dispatcher: Dispatcher;
-  /** Prefix for error messages (`server 'x': `). */
-  where: string;
-  serverName?: string;
+  /** The server's name, for errors. */
+  serverName: string | undefined;
 }
 
 /**
@@ -46,11 +47,11 @@ export async function fetchSameOrigin(request: SameOriginFetchRequest): Promise<
     const followable =
       method === 'POST' ? response.status === 307 || response.status === 308 : true;
     if (!followable || target.origin !== origin || redirects >= MAX_REDIRECTS) {
-      const where =
+      const destination =
         target.origin === origin ? 'the same origin' : `another origin (${target.origin})`;
       throw new McpHostError(
         'HTTP_STATUS',
-        `${request.where}${method} got a ${response.status} redirect to ${where}, not followed`,
+        `${method} got a ${response.status} redirect to ${destination}, not followed`,
         { serverName: request.serverName, details: { status: response.status } },
       );
     }

@@ -1,39 +1,40 @@
-import { endpointUrl } from './endpoint-url.js';
 import type { Dispatcher } from 'undici';
-import { McpHostError } from '../../errors/mcp-host-error.js';
+import { aboutServer, type McpHostError } from '../../errors/mcp-host-error.js';
+import { preview } from '../../errors/redact.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
-import { TransportEvents } from '../transport-events.js';
 import type { Logger } from '../../internal/logger.js';
+import { TaskSet } from '../../internal/task-set.js';
 import { settlesWithin } from '../../internal/wait.js';
-import type { JsonRpcMessage } from '../../jsonrpc/message.js';
+import type { JsonRpcMessage, RequestId } from '../../jsonrpc/message.js';
 import type { RequestHeaders, Transport, TransportState } from '../../jsonrpc/transport.js';
-import {
-  DEFAULT_CLOSE_TIMEOUT_MS,
-  DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_MAX_RECONNECTS,
-  type StreamableHttpTransportOptions,
-} from './http-options.js';
-import { registerCredentialValues } from './credential-values.js';
+import { TransportEvents } from '../transport-events.js';
+import { reauthorize } from './auth-provider.js';
+import { configureEndpoint } from './configured-endpoint.js';
 import { createDispatcher } from './dispatcher.js';
-import { HttpProblems, whereOf } from './http-problems.js';
+import { DEFAULT_HTTP_OPTIONS, type StreamableHttpTransportOptions } from './http-options.js';
+import { HttpProblems, readRefusal } from './http-problems.js';
 import type { HttpResponse } from './http-response.js';
+import { HttpSession } from './http-session.js';
+import { LegacySseTransport } from './legacy-sse-transport.js';
+import { errorAnswerIn, isResponseTo, requestIdOf } from './message-shapes.js';
+import { BodyTooLargeError, readBodyCapped, readSse, utf8 } from './read-body.js';
 import { PostDeadlines, RequestCancel } from './request-cancel.js';
 import { fetchSameOrigin } from './same-origin-fetch.js';
-import { requestIdOf, type RequestId } from './message-shapes.js';
-import { LegacySseTransport } from './legacy-sse-transport.js';
-import {
-  deliverJson,
-  onFailedPost,
-  resumeResponse,
-  type PostExchangeHost,
-} from './post-exchange.js';
-import { readBodyCapped } from './read-body.js';
-import { HttpSession } from './session.js';
-import { consumeSse, contentType, freshOutcome, listenSse, type SseHost } from './sse-stream.js';
-import { StreamableHeaders } from './streamable-headers.js';
-import { TaskSet } from './task-set.js';
+
+/** The wait before reconnecting a dropped SSE stream until the server says (`retry:`). */
+const DEFAULT_RETRY_MS = 1_000;
+/** A server's `retry:` is held within these bounds. */
+const MIN_RETRY_MS = 100;
+const MAX_RETRY_MS = 30_000;
+
+/** Where an SSE stream left off: whether it answered the request, and how to resume it. */
+interface StreamOutcome {
+  answered: boolean;
+  lastEventId: string | undefined;
+  retryMs: number;
+  events: number;
+}
 
 /**
  * The Streamable HTTP transport, client side (protocol 2025-03-26 to 2025-11-25): each message is
@@ -48,6 +49,9 @@ import { TaskSet } from './task-set.js';
  * Requests go through undici's `Dispatcher.request()`, not `fetch`; the total deadlines of all
  * POSTs share one timer (see PostDeadlines), and each POST's `RequestCancel` is what `abandon()`,
  * its deadline and `close()` abort.
+ *
+ * The transport reads its SSE streams itself (`#readStream`, `#listen`): what they deliver, report
+ * and reconnect to is the transport's own state, so they live here rather than behind callbacks.
  */
 export class StreamableHttpTransport implements Transport {
   readonly serverName: string | undefined;
@@ -55,6 +59,7 @@ export class StreamableHttpTransport implements Transport {
   readonly #options: StreamableHttpTransportOptions;
   readonly #logger: Logger;
   readonly #maxMessageBytes: number;
+  readonly #maxReconnects: number;
   readonly #agent: Dispatcher;
   /** Aborted by `close()`: ends the GET stream (each POST has its own, aborted too). */
   readonly #closeCancel = new RequestCancel();
@@ -62,16 +67,12 @@ export class StreamableHttpTransport implements Transport {
   readonly #tasks: TaskSet;
   readonly #events: TransportEvents;
   readonly #problems: HttpProblems;
-  /** What the SSE readers (sse-stream.ts) use of this transport. */
-  readonly #sse: SseHost;
-  /** What the answer handling (post-exchange.ts) uses of this transport. */
-  readonly #exchange: PostExchangeHost;
   #state: TransportState = 'new';
-  readonly #session = new HttpSession();
+  /** The session id, the protocol version and the request headers made of them. */
+  readonly #session: HttpSession;
   /** Credentials given in `headers` or the URL's query, registered as secrets until close. */
   readonly #configuredSecrets: Disposable[];
   #requestHeaders: RequestHeaders | undefined;
-  readonly #headers: StreamableHeaders;
   /** The cancel of each POST awaiting a response, by request id. */
   readonly #inFlight = new Map<RequestId, RequestCancel>();
   #getStreamOpened = false;
@@ -84,53 +85,35 @@ export class StreamableHttpTransport implements Transport {
   constructor(options: StreamableHttpTransportOptions) {
     this.#options = options;
     this.serverName = options.serverName;
-    const where = whereOf(options.serverName);
-    this.url = endpointUrl(options.url, where);
-    this.#configuredSecrets = registerCredentialValues(this.url, options.headers);
+    const endpoint = configureEndpoint(options.url, options.headers, options.serverName);
+    this.url = endpoint.url;
+    this.#configuredSecrets = endpoint.secrets;
     this.#logger = options.logger ?? debugLogger;
-    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.#headers = new StreamableHeaders(
-      this.url,
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_HTTP_OPTIONS.maxMessageBytes;
+    this.#maxReconnects = options.maxReconnects ?? DEFAULT_HTTP_OPTIONS.maxReconnects;
+    this.#session = new HttpSession(
+      endpoint.acceptEncoding,
       options.headers,
-      this.#session,
       options.protocolVersion,
     );
     this.#agent = createDispatcher(options);
     this.#deadlines = new PostDeadlines(
-      options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
+      options.requestTimeoutMs ?? DEFAULT_HTTP_OPTIONS.requestTimeoutMs,
     );
-    this.#events = new TransportEvents(this.#logger, where);
-    this.#tasks = new TaskSet(this.#logger, where);
+    this.#events = new TransportEvents(this.#logger, options.serverName);
+    const internalError = aboutServer(options.serverName, 'internal error');
+    this.#tasks = new TaskSet((error) =>
+      this.#logger.error(internalError, { error: String(error) }),
+    );
     this.#problems = new HttpProblems({
       serverName: options.serverName,
       url: this.url,
-      logger: this.#logger,
-      events: this.#events,
-      closeCancel: this.#closeCancel,
       maxMessageBytes: this.#maxMessageBytes,
-      connectTimeoutMs: options.connectTimeoutMs,
-      headersTimeoutMs: options.headersTimeoutMs,
+      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_HTTP_OPTIONS.connectTimeoutMs,
+      headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HTTP_OPTIONS.headersTimeoutMs,
       totalTimeoutWhat: 'no complete HTTP response',
       maybeExecutedOnBreak: true,
     });
-    this.#sse = {
-      maxMessageBytes: this.#maxMessageBytes,
-      maxReconnects: options.maxReconnects ?? DEFAULT_MAX_RECONNECTS,
-      logger: this.#logger,
-      where,
-      isOpen: () => this.#state === 'open',
-      deliver: (value) => this.#events.message.fire(value),
-      problem: (code, message, requestId, details) =>
-        this.#problems.report(code, message, requestId, details),
-      get: (request) => this.#request('GET', request),
-    };
-    this.#exchange = {
-      problems: this.#problems,
-      events: this.#events,
-      sse: this.#sse,
-      sessionId: () => this.#session.id,
-      dropSession: () => this.#dropSession(),
-    };
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;
     this.onClose = this.#events.close.event;
@@ -147,12 +130,12 @@ export class StreamableHttpTransport implements Transport {
 
   /** The `MCP-Protocol-Version` header sent now, if any. */
   get protocolVersion(): string | undefined {
-    return this.#headers.protocolVersion;
+    return this.#session.protocolVersion;
   }
 
   /** Sets the `MCP-Protocol-Version` header for every later request (`undefined` leaves it out). */
   setProtocolVersion(version: string | undefined): void {
-    this.#headers.protocolVersion = version;
+    this.#session.protocolVersion = version;
   }
 
   /** Sets the function that gives each message's extra headers (`undefined` removes it). */
@@ -179,15 +162,11 @@ export class StreamableHttpTransport implements Transport {
   /** HTTP needs no connection up front: the first POST connects, and its failure fails that request. */
   start(options: { signal?: AbortSignal } = {}): Promise<void> {
     if (this.#state !== 'new')
-      return Promise.reject(
-        new McpHostError('INVALID_ARGUMENT', `${this.#problems.where}start() called twice`),
-      );
+      return Promise.reject(this.#problems.error('INVALID_ARGUMENT', 'start() called twice'));
     if (options.signal?.aborted) {
-      const error = new McpHostError(
-        'ABORTED',
-        `${this.#problems.where}start was cancelled by the caller`,
-        { cause: options.signal.reason },
-      );
+      const error = this.#problems.error('ABORTED', 'start was cancelled by the caller', {
+        cause: options.signal.reason,
+      });
       this.#finish(error);
       return Promise.reject(error);
     }
@@ -221,40 +200,50 @@ export class StreamableHttpTransport implements Transport {
     if (requestId !== undefined) this.#inFlight.set(requestId, cancel);
     try {
       const response = await this.#request('POST', { body, cancel, extraHeaders });
-      if (response === undefined) return;
       if (!response.ok) {
-        await onFailedPost(this.#exchange, response, requestId, sentSession);
+        await this.#onRefusedPost(response, requestId, sentSession);
         return;
       }
-      if (this.#session.adopt(response, this.#problems)) this.#headers.invalidate();
+      if (this.#session.adopt(response) === 'invalid')
+        this.#report(
+          this.#problems.error(
+            'PROTOCOL_VIOLATION',
+            'the server sent a session id with invalid characters',
+          ),
+        );
       if (sentSession !== undefined || response.status === 202) this.#maybeOpenGetStream();
-      const type = contentType(response);
+      const type = response.mediaType;
       if (type === 'text/event-stream') {
-        const outcome = await consumeSse(this.#sse, response, cancel, requestId);
+        const outcome = await this.#readStream(response, cancel, requestId);
         if (requestId !== undefined && !outcome.answered && this.#state === 'open')
-          await resumeResponse(this.#exchange, requestId, outcome, cancel);
+          await this.#resume(requestId, outcome, cancel);
       } else if (type === 'application/json') {
         const bytes = await readBodyCapped(response.body, this.#maxMessageBytes);
         // A JSON body answering a notification or response is tolerated and dropped.
-        if (requestId !== undefined) deliverJson(this.#exchange, bytes, requestId);
+        if (requestId !== undefined) this.#deliverJson(bytes, requestId);
       } else {
         response.discard();
         if (requestId !== undefined || (type !== '' && response.status !== 202)) {
-          this.#problems.report(
-            'INVALID_MESSAGE',
-            `unexpected response content type '${type}' (status ${response.status})`,
+          this.#report(
+            this.#problems.error(
+              'INVALID_MESSAGE',
+              `unexpected response content type '${type}' (status ${response.status})`,
+              { requestId },
+            ),
             requestId,
           );
         }
       }
     } catch (error) {
       // An abandoned request has been settled by the peer already: nobody waits for a report.
-      if (!cancel.abandoned)
-        this.#problems.reportFailure(
-          error,
+      if (!cancel.abandoned) {
+        const timedOutAfterMs = cancel.timedOut ? this.#deadlines.timeoutMs : undefined;
+        const closed = this.#closeCancel.aborted;
+        this.#report(
+          this.#problems.failureOf(error, requestId, timedOutAfterMs, closed),
           requestId,
-          cancel.timedOut ? this.#deadlines.timeoutMs : undefined,
         );
+      }
     } finally {
       this.#deadlines.delete(cancel);
       if (requestId !== undefined && this.#inFlight.get(requestId) === cancel)
@@ -263,9 +252,241 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /**
-   * One HTTP request with headers, auth (one retry after a 401/403 if the provider has new
-   * credentials) and redirects followed only within the endpoint's origin (and, for POST, only
-   * the method-preserving 307/308). Returns undefined when the transport closed meanwhile.
+   * A POST answered with an error status: a 404 on a session is SESSION_EXPIRED, a JSON-RPC error
+   * in the body answers the request, anything else is an HTTP_STATUS problem.
+   */
+  async #onRefusedPost(
+    response: HttpResponse,
+    requestId: RequestId | undefined,
+    sentSession: string | undefined,
+  ): Promise<void> {
+    const refusal = await readRefusal(response);
+    const { status } = refusal;
+    if (status === 404 && sentSession !== undefined) {
+      if (this.#session.id === sentSession) this.#dropSession();
+      this.#report(
+        this.#problems.error(
+          'SESSION_EXPIRED',
+          'the server no longer knows the session (404); the client must initialise again',
+          { requestId, details: { status: 404 } },
+        ),
+        requestId,
+      );
+      return;
+    }
+    if (requestId !== undefined && status !== 401 && status !== 403) {
+      const answer = errorAnswerIn(refusal.text, requestId);
+      if (answer !== undefined) {
+        this.#events.message.fire(answer);
+        return;
+      }
+    }
+    const { retryAfterMs, wwwAuthenticate } = refusal;
+    this.#report(
+      this.#problems.error('HTTP_STATUS', `HTTP ${status}${refusal.bodyPreview}`, {
+        requestId,
+        details: {
+          status,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+          ...(wwwAuthenticate === undefined ? {} : { wwwAuthenticate }),
+        },
+      }),
+      requestId,
+    );
+  }
+
+  /** A JSON body answering a request: delivered as the response, or reported when not JSON. */
+  #deliverJson(bytes: Buffer, requestId: RequestId): void {
+    const text = utf8(bytes);
+    if (text.trim() === '') {
+      this.#report(
+        this.#problems.error('INVALID_MESSAGE', 'empty JSON response to a request', { requestId }),
+        requestId,
+      );
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.#report(
+        this.#problems.error('INVALID_MESSAGE', `response body is not JSON: ${preview(text, 80)}`, {
+          requestId,
+        }),
+        requestId,
+      );
+      return;
+    }
+    this.#events.message.fire(value);
+  }
+
+  /** Reads one SSE stream, delivering its messages; says whether `requestId` was answered. */
+  async #readStream(
+    response: HttpResponse,
+    cancel: RequestCancel,
+    requestId: RequestId | undefined,
+    previous?: StreamOutcome,
+  ): Promise<StreamOutcome> {
+    const outcome: StreamOutcome = {
+      answered: false,
+      lastEventId: previous?.lastEventId,
+      retryMs: previous?.retryMs ?? DEFAULT_RETRY_MS,
+      events: 0,
+    };
+    try {
+      await readSse(response.body, this.#maxMessageBytes, {
+        onEvent: (event) => {
+          if (event.id !== undefined) outcome.lastEventId = event.id;
+          outcome.events++;
+          // Priming events carry an id and empty data; other event types are not ours.
+          if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
+          let value: unknown;
+          try {
+            value = JSON.parse(event.data);
+          } catch {
+            this.#report(
+              this.#problems.error(
+                'INVALID_MESSAGE',
+                `SSE event data is not JSON: ${preview(event.data, 80)}`,
+              ),
+            );
+            return;
+          }
+          if (requestId !== undefined && isResponseTo(value, requestId)) outcome.answered = true;
+          if (this.#state === 'open') this.#events.message.fire(value);
+        },
+        onRetry: (ms) => {
+          outcome.retryMs = Math.min(MAX_RETRY_MS, Math.max(MIN_RETRY_MS, ms));
+        },
+      });
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        this.#report(
+          this.#problems.error(
+            'MESSAGE_TOO_LARGE',
+            `discarded an SSE event over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
+            { requestId, details: { bytes: error.bytes, maxMessageBytes: this.#maxMessageBytes } },
+          ),
+          requestId,
+        );
+        outcome.answered = true;
+        return outcome;
+      }
+      // Our own deadline or close: not a dropped stream, the caller reports it.
+      if (cancel.aborted) throw error;
+      // A dropped stream: the caller decides whether to resume it.
+      this.#debug('SSE stream broke', { error: String(error) });
+    }
+    return outcome;
+  }
+
+  /** A POST's stream ended before its response: resume it with GET and `Last-Event-ID`. */
+  async #resume(
+    requestId: RequestId,
+    outcome: StreamOutcome,
+    cancel: RequestCancel,
+  ): Promise<void> {
+    if (outcome.lastEventId === undefined) {
+      this.#report(
+        this.#problems.error(
+          'STREAM_INTERRUPTED',
+          'the response stream ended before the response, and carried no event id to resume from',
+          { requestId, details: { maybeExecuted: true } },
+        ),
+        requestId,
+      );
+      return;
+    }
+    const answered = await this.#listen(outcome, cancel, requestId);
+    // The POST's deadline (or close) ended the resumption: the POST reports which.
+    if (!answered && cancel.aborted) throw new Error('aborted');
+    if (!answered && this.#state === 'open') {
+      this.#report(
+        this.#problems.error(
+          'STREAM_INTERRUPTED',
+          'the response stream could not be resumed before the reconnect limit',
+          { requestId, details: { maybeExecuted: true } },
+        ),
+        requestId,
+      );
+    }
+  }
+
+  /**
+   * Holds a GET stream open, reconnecting after drops (waiting the server's `retry:` and sending
+   * `Last-Event-ID`); gives up after `maxReconnects` reconnects in a row that brought no event,
+   * or when `cancel` aborts. With `requestId`, stops once that request is answered and returns
+   * true. The first GET answered 400/404/405 means the server offers no such stream: not an error.
+   */
+  async #listen(
+    start: StreamOutcome,
+    cancel: RequestCancel,
+    requestId?: RequestId,
+  ): Promise<boolean> {
+    let outcome = start;
+    let failures = 0;
+    for (let first = true; this.#state === 'open'; first = false) {
+      if (!first || requestId !== undefined) {
+        if (failures >= this.#maxReconnects) {
+          this.#debug(`SSE stream given up: ${failures} reconnects brought no event`);
+          return false;
+        }
+        if (!(await this.#waitOpen(outcome.retryMs, cancel))) return false;
+      }
+      let response: HttpResponse;
+      try {
+        response = await this.#request('GET', { cancel, lastEventId: outcome.lastEventId });
+      } catch (error) {
+        if (cancel.aborted) return false;
+        this.#debug('GET stream failed', { error: String(error) });
+        failures++;
+        continue;
+      }
+      if (!response.ok || response.mediaType !== 'text/event-stream') {
+        response.discard();
+        if (first && requestId === undefined && [400, 404, 405].includes(response.status)) {
+          this.#debug(`no GET stream (HTTP ${response.status})`);
+          return false;
+        }
+        if (response.status === 405) {
+          // No GET at all (as in the 2026-07-28 revision): there is nothing to resume.
+          this.#debug('the server offers no GET stream to resume (HTTP 405)');
+          return false;
+        }
+        this.#debug(`GET stream refused (HTTP ${response.status})`);
+        failures++;
+        continue;
+      }
+      try {
+        outcome = await this.#readStream(response, cancel, requestId, outcome);
+      } catch {
+        return false;
+      }
+      if (outcome.answered) return true;
+      failures = outcome.events > 0 ? 0 : failures + 1;
+    }
+    return false;
+  }
+
+  /** Waits `ms` unless `cancel` aborts first; true if the transport is still open. */
+  async #waitOpen(ms: number, cancel: RequestCancel): Promise<boolean> {
+    if (cancel.aborted) return false;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      const stop = cancel.onAbort(done);
+      function done(): void {
+        clearTimeout(timer);
+        stop();
+        resolve();
+      }
+    });
+    return !cancel.aborted && this.#state === 'open';
+  }
+
+  /**
+   * One HTTP request with headers, auth (asked afresh for each try; one more try after a 401/403
+   * when the provider has new credentials) and redirects followed only within the endpoint's
+   * origin (and, for POST, only the method-preserving 307/308).
    */
   async #request(
     method: 'POST' | 'GET' | 'DELETE',
@@ -275,15 +496,15 @@ export class StreamableHttpTransport implements Transport {
       lastEventId?: string;
       extraHeaders?: Readonly<Record<string, string>>;
     },
-  ): Promise<HttpResponse | undefined> {
+  ): Promise<HttpResponse> {
     const auth = this.#options.auth;
     for (let attempt = 0; ; attempt++) {
       const authHeaders =
         auth === undefined ? undefined : await auth.headers({ url: this.url, method });
       const headers =
         method === 'POST'
-          ? this.#headers.post(request.extraHeaders, authHeaders)
-          : this.#headers.other(method, authHeaders, request.lastEventId);
+          ? this.#session.postHeaders(request.extraHeaders, authHeaders)
+          : this.#session.otherHeaders(method, authHeaders, request.lastEventId);
       const response = await fetchSameOrigin({
         url: this.url,
         method,
@@ -291,24 +512,12 @@ export class StreamableHttpTransport implements Transport {
         body: request.body,
         cancel: request.cancel,
         dispatcher: this.#agent,
-        where: this.#problems.where,
         serverName: this.serverName,
       });
-      if (
-        (response.status === 401 || response.status === 403) &&
-        attempt === 0 &&
-        auth?.onUnauthorized !== undefined
-      ) {
-        const retry = await auth.onUnauthorized({
-          status: response.status,
-          wwwAuthenticate: response.header('www-authenticate') ?? undefined,
-          url: this.url,
-          signal: request.cancel.signal,
-        });
-        if (retry) {
-          response.discard();
-          continue;
-        }
+      const retry = attempt === 0 && reauthorize(auth, response, this.url, request.cancel);
+      if (retry !== false && (await retry)) {
+        response.discard();
+        continue;
       }
       return response;
     }
@@ -318,14 +527,29 @@ export class StreamableHttpTransport implements Transport {
     if (this.#getStreamOpened || this.#options.openGetStream === false || this.#state !== 'open')
       return;
     this.#getStreamOpened = true;
-    this.#tasks.track(listenSse(this.#sse, freshOutcome(), this.#closeCancel).then(() => {}));
+    const start: StreamOutcome = {
+      answered: false,
+      lastEventId: undefined,
+      retryMs: DEFAULT_RETRY_MS,
+      events: 0,
+    };
+    this.#tasks.track(this.#listen(start, this.#closeCancel).then(() => {}));
   }
 
   #dropSession(): void {
     this.#session.drop();
-    this.#headers.invalidate();
     // The new session (if the client opens one) gets its own GET stream.
     this.#getStreamOpened = false;
+  }
+
+  /** Reports a problem (of a request, when `requestId` is given) to the listeners. */
+  #report(problem: McpHostError, requestId?: RequestId): void {
+    this.#logger.debug(problem.message);
+    this.#events.reportProblem(problem, requestId);
+  }
+
+  #debug(message: string, fields?: Record<string, unknown>): void {
+    this.#logger.debug(aboutServer(this.serverName, message), fields);
   }
 
   async #close(): Promise<void> {
@@ -336,11 +560,11 @@ export class StreamableHttpTransport implements Transport {
     this.#deadlines.abortAll();
     await this.#tasks.settled();
     if (wasOpen && this.#session.id !== undefined) {
-      const timeoutMs = this.#options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+      const timeoutMs = this.#options.closeTimeoutMs ?? DEFAULT_HTTP_OPTIONS.closeTimeoutMs;
       const cancel = new RequestCancel();
       const timer = setTimeout(() => cancel.abort(), timeoutMs);
       const remove = this.#request('DELETE', { cancel })
-        .then((response) => response?.discard())
+        .then((response) => response.discard())
         .catch(() => {});
       await settlesWithin(remove, timeoutMs + 100, { ref: true });
       clearTimeout(timer);

@@ -1,31 +1,4 @@
-/** Variables a server inherits by default on POSIX: enough to run, nothing secret. */
-export const DEFAULT_INHERITED_ENV_POSIX = [
-  'HOME',
-  'LOGNAME',
-  'PATH',
-  'SHELL',
-  'TERM',
-  'USER',
-] as const;
-
-/** Variables a server inherits by default on Windows. */
-export const DEFAULT_INHERITED_ENV_WINDOWS = [
-  'APPDATA',
-  'COMSPEC',
-  'HOMEDRIVE',
-  'HOMEPATH',
-  'LOCALAPPDATA',
-  'PATH',
-  'PATHEXT',
-  'PROCESSOR_ARCHITECTURE',
-  'PROGRAMDATA',
-  'PROGRAMFILES',
-  'SYSTEMDRIVE',
-  'SYSTEMROOT',
-  'TEMP',
-  'USERNAME',
-  'USERPROFILE',
-] as const;
+import { DEFAULT_STDIO_OPTIONS } from './stdio-options.js';
 
 export interface ChildEnvOptions {
   /** Variables set for the server, on top of what it inherits. */
@@ -49,8 +22,8 @@ export function buildChildEnv(options: ChildEnvOptions = {}): Record<string, str
   if (options.inheritEnv === true) {
     for (const [key, value] of Object.entries(parent)) if (value !== undefined) result[key] = value;
   } else {
-    const allowed =
-      platform === 'win32' ? DEFAULT_INHERITED_ENV_WINDOWS : DEFAULT_INHERITED_ENV_POSIX;
+    const { inheritedEnv } = DEFAULT_STDIO_OPTIONS;
+    const allowed = platform === 'win32' ? inheritedEnv.windows : inheritedEnv.posix;
     for (const key of allowed) {
       const value = platform === 'win32' ? findCaseInsensitive(parent, key) : parent[key];
       if (value === undefined || value.startsWith('()')) continue;

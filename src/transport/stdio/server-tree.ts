@@ -110,8 +110,3 @@ function installExitHook(): void {
     shared.trees.clear();
   });
 }
-
-/** Trees not yet released, for `closeAll` and tests. */
-export function liveServerTrees(): ReadonlySet<ServerTree> {
-  return liveTrees;
-}

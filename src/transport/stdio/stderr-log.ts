@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { aboutServer } from '../../errors/mcp-host-error.js';
 import { redact, truncate } from '../../errors/redact.js';
 import { Emitter } from '../../internal/emitter.js';
 import type { Logger } from '../../internal/logger.js';
@@ -53,7 +54,7 @@ export class StderrLog {
     if (suppressed >= 0) {
       const fields =
         suppressed > 0 ? { server: this.#serverName, suppressed } : { server: this.#serverName };
-      this.#logger.info(`[${this.#serverName ?? 'server'} stderr] ${line}`, fields);
+      this.#logger.info(aboutServer(this.#serverName, `stderr: ${line}`), fields);
     }
   }
 }

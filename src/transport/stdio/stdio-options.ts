@@ -1,13 +1,48 @@
 import type { Logger } from '../../internal/logger.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../../jsonrpc/line-decoder.js';
+import { DEFAULT_MAX_BUFFERED_BYTES } from '../../jsonrpc/line-writer.js';
 
-/** Default wait after ending stdin before SIGTERM, and after SIGTERM before SIGKILL. */
-export const DEFAULT_CLOSE_GRACE_MS = 2000;
-/** Default bound on reading what stdout still holds after the process exited. */
-export const DEFAULT_EXIT_DRAIN_MS = 50;
-/** Default size of the stderr ring buffer. */
-export const DEFAULT_STDERR_BUFFER_BYTES = 64 * 1024;
-/** The largest stderr tail an error carries. */
-export const MAX_STDERR_TAIL_BYTES = 8 * 1024;
+/** The defaults of `StdioTransportOptions`. */
+export const DEFAULT_STDIO_OPTIONS = Object.freeze({
+  /** Largest message accepted from the server: 16 MiB. */
+  maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
+  /** Largest amount of unwritten output held for a server that does not read: 64 MiB. */
+  maxOutboundBytes: DEFAULT_MAX_BUFFERED_BYTES,
+  /** How much of the server's stderr is kept: 64 KiB. */
+  stderrBufferBytes: 64 * 1024,
+  /** Close: wait after ending stdin before SIGTERM: 2 s. */
+  closeGraceMs: 2_000,
+  /** Close: wait after SIGTERM before SIGKILL: 2 s. */
+  termGraceMs: 2_000,
+  /** After the process exits, wait at most this long for stdout to end: 50 ms. */
+  exitDrainMs: 50,
+  /** The server inherits the allow-list below, not this process's whole environment. */
+  inheritEnv: false,
+  /**
+   * The variables a server inherits without `inheritEnv` (enough to run, nothing secret), on
+   * POSIX and on Windows (where names are matched case-insensitively).
+   */
+  inheritedEnv: Object.freeze({
+    posix: Object.freeze(['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'] as const),
+    windows: Object.freeze([
+      'APPDATA',
+      'COMSPEC',
+      'HOMEDRIVE',
+      'HOMEPATH',
+      'LOCALAPPDATA',
+      'PATH',
+      'PATHEXT',
+      'PROCESSOR_ARCHITECTURE',
+      'PROGRAMDATA',
+      'PROGRAMFILES',
+      'SYSTEMDRIVE',
+      'SYSTEMROOT',
+      'TEMP',
+      'USERNAME',
+      'USERPROFILE',
+    ] as const),
+  }),
+});
 
 export interface StdioTransportOptions {
   /** The program to run, found on PATH like a shell would but never run through one. */
@@ -15,7 +50,7 @@ export interface StdioTransportOptions {
   args?: readonly string[];
   /** Variables set for the server on top of the inherited allow-list (`undefined` removes one). */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Inherit this process's whole environment instead of the allow-list. */
+  /** Inherit this process's whole environment instead of the allow-list (default false). */
   inheritEnv?: boolean;
   cwd?: string;
   /** The server's configured name, used in errors and logs. */

@@ -1,5 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { McpHostError, ProcessExitedError } from '../../errors/mcp-host-error.js';
+import { aboutServer, McpHostError, ProcessExitedError } from '../../errors/mcp-host-error.js';
 import { preview, redact } from '../../errors/redact.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import { TransportEvents } from '../transport-events.js';
@@ -18,13 +18,13 @@ import { ServerTree, TREE_MARKER_ENV } from './server-tree.js';
 import { StderrLog } from './stderr-log.js';
 import { trackOpen, untrackOpen } from './shutdown.js';
 import {
-  DEFAULT_CLOSE_GRACE_MS,
-  DEFAULT_EXIT_DRAIN_MS,
-  DEFAULT_STDERR_BUFFER_BYTES,
-  MAX_STDERR_TAIL_BYTES,
+  DEFAULT_STDIO_OPTIONS,
   type StdioStats,
   type StdioTransportOptions,
 } from './stdio-options.js';
+
+/** The largest stderr tail an error carries (and `stderrTail()` gives by default). */
+const MAX_STDERR_TAIL_BYTES = 8 * 1024;
 
 interface Exit {
   code: number | null;
@@ -52,6 +52,10 @@ export class StdioTransport implements Transport {
 
   readonly #options: StdioTransportOptions;
   readonly #logger: Logger;
+  readonly #maxMessageBytes: number;
+  readonly #closeGraceMs: number;
+  readonly #termGraceMs: number;
+  readonly #exitDrainMs: number;
   readonly #tree = new ServerTree();
   readonly #stderr: ByteRingBuffer;
   readonly #stderrLog: StderrLog;
@@ -77,9 +81,14 @@ export class StdioTransport implements Transport {
     this.#options = options;
     this.serverName = options.serverName;
     this.#logger = options.logger ?? debugLogger;
-    this.#events = new TransportEvents(this.#logger, this.#where());
+    const defaults = DEFAULT_STDIO_OPTIONS;
+    this.#maxMessageBytes = options.maxMessageBytes ?? defaults.maxMessageBytes;
+    this.#closeGraceMs = options.closeGraceMs ?? defaults.closeGraceMs;
+    this.#termGraceMs = options.termGraceMs ?? defaults.termGraceMs;
+    this.#exitDrainMs = options.exitDrainMs ?? defaults.exitDrainMs;
+    this.#events = new TransportEvents(this.#logger, options.serverName);
     const reportListenerError = this.#events.reportListenerError;
-    this.#stderr = new ByteRingBuffer(options.stderrBufferBytes ?? DEFAULT_STDERR_BUFFER_BYTES);
+    this.#stderr = new ByteRingBuffer(options.stderrBufferBytes ?? defaults.stderrBufferBytes);
     this.#stderrLog = new StderrLog(this.#logger, options.serverName, reportListenerError);
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;
@@ -110,13 +119,9 @@ export class StdioTransport implements Transport {
     if (this.#state !== 'open' || this.#writer === undefined) {
       const code =
         this.#state === 'new' || this.#state === 'starting' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED';
-      throw new McpHostError(
-        code,
-        `${this.#where()}cannot send: the connection is ${this.#state}`,
-        {
-          serverName: this.serverName,
-        },
-      );
+      throw new McpHostError(code, `cannot send: the connection is ${this.#state}`, {
+        serverName: this.serverName,
+      });
     }
     this.#writer.write(message);
   }
@@ -132,7 +137,9 @@ export class StdioTransport implements Transport {
 
   async #start(signal: AbortSignal | undefined): Promise<void> {
     if (this.#state !== 'new')
-      throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}start() called twice`);
+      throw new McpHostError('INVALID_ARGUMENT', 'start() called twice', {
+        serverName: this.serverName,
+      });
     this.#state = 'starting';
     const { command, args = [], cwd } = this.#options;
     const env = buildChildEnv({ env: this.#options.env, inheritEnv: this.#options.inheritEnv });
@@ -148,7 +155,7 @@ export class StdioTransport implements Transport {
     this.#tree.setRoot(child.pid!);
     trackOpen(this);
     child.on('error', (error) =>
-      this.#logger.warn(`${this.#where()}process error`, { error: error.message }),
+      this.#logger.warn(aboutServer(this.serverName, 'process error'), { error: error.message }),
     );
     child.once('exit', (code, exitSignal) => this.#exited.resolve({ code, signal: exitSignal }));
     void this.#exited.promise.then(() => this.#onExit());
@@ -162,7 +169,7 @@ export class StdioTransport implements Transport {
 
   #wireStreams(child: ChildProcessWithoutNullStreams): void {
     const decoder = new LineDecoder({
-      maxMessageBytes: this.#options.maxMessageBytes,
+      maxMessageBytes: this.#maxMessageBytes,
       onLine: (line) => this.#onLine(line),
       onOversized: (info) => this.#onOversized(info),
     });
@@ -212,7 +219,7 @@ export class StdioTransport implements Transport {
     const more = suppressed > 0 ? ` (${suppressed} more since the last report)` : '';
     const error = new McpHostError(
       'INVALID_MESSAGE',
-      `${this.#where()}skipped a line on stdout that is not JSON${more}: ${preview(line, 80)}`,
+      `skipped a line on stdout that is not JSON${more}: ${preview(line, 80)}`,
       { serverName: this.serverName, details: { junkLines: this.stats.junkLines } },
     );
     this.#logger.warn(error.message, { server: this.serverName });
@@ -222,10 +229,10 @@ export class StdioTransport implements Transport {
   #onOversized(info: OversizedLine): void {
     this.stats.oversizedMessages++;
     const requestId = recoverRequestId(info.head, info.tail);
-    const limit = this.#options.maxMessageBytes ?? 16 * 1024 * 1024;
+    const limit = this.#maxMessageBytes;
     const error = new McpHostError(
       'MESSAGE_TOO_LARGE',
-      `${this.#where()}discarded a ${info.bytes}-byte message, over the ${limit}-byte limit (maxMessageBytes)`,
+      `discarded a ${info.bytes}-byte message, over the ${limit}-byte limit (maxMessageBytes)`,
       {
         serverName: this.serverName,
         requestId,
@@ -239,10 +246,7 @@ export class StdioTransport implements Transport {
   /** The process exited: read what stdout still holds (bounded), then fail what is pending. */
   async #onExit(): Promise<void> {
     const exit = await this.#exited.promise;
-    await settlesWithin(
-      this.#stdoutEnded.promise,
-      this.#options.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS,
-    );
+    await settlesWithin(this.#stdoutEnded.promise, this.#exitDrainMs);
     this.#reaping ??= this.#reapTree();
     if (this.#state === 'closing' || this.#state === 'closed') return;
     const tail = this.stderrTail();
@@ -250,7 +254,7 @@ export class StdioTransport implements Transport {
     const how =
       exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
     const error = new ProcessExitedError(
-      `${this.#where()}process ${how}${lastLine === '' ? '' : `; stderr: ${preview(lastLine, 200)}`}`,
+      `process ${how}${lastLine === '' ? '' : `; stderr: ${preview(lastLine, 200)}`}`,
       { serverName: this.serverName, exitCode: exit.code, signal: exit.signal, stderrTail: tail },
     );
     this.#finish(error);
@@ -267,13 +271,7 @@ export class StdioTransport implements Transport {
       this.#writer?.close();
       this.#child?.stdin.end();
       await this.#stopProcess();
-      await settlesWithin(
-        this.#stdoutEnded.promise,
-        this.#options.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS,
-        {
-          ref: true,
-        },
-      );
+      await settlesWithin(this.#stdoutEnded.promise, this.#exitDrainMs, { ref: true });
       this.#finish(undefined);
     }
     await this.#reaping;
@@ -282,9 +280,8 @@ export class StdioTransport implements Transport {
   /** The shutdown ladder: stdin already ended; wait, SIGTERM, wait, SIGKILL. */
   async #stopProcess(): Promise<void> {
     const exited = this.#exited.promise;
-    const grace = this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
-    const termGrace = this.#options.termGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
-    if (await settlesWithin(exited, grace)) return;
+    const termGrace = this.#termGraceMs;
+    if (await settlesWithin(exited, this.#closeGraceMs)) return;
     this.#tree.signal('SIGTERM');
     if (await settlesWithin(exited, termGrace)) return;
     this.#tree.signal('SIGKILL');
@@ -299,7 +296,7 @@ export class StdioTransport implements Transport {
   async #reapTree(): Promise<void> {
     try {
       if (this.#tree.survivors().length === 0) return;
-      const termGrace = this.#options.termGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+      const termGrace = this.#termGraceMs;
       this.#tree.signal('SIGTERM');
       if (await this.#treeGoneWithin(termGrace)) return;
       this.#tree.signal('SIGKILL');
@@ -340,13 +337,9 @@ export class StdioTransport implements Transport {
   }
 
   #abortedError(signal: AbortSignal): McpHostError {
-    return new McpHostError('ABORTED', `${this.#where()}start was cancelled by the caller`, {
+    return new McpHostError('ABORTED', 'start was cancelled by the caller', {
       serverName: this.serverName,
       cause: signal.reason,
     });
-  }
-
-  #where(): string {
-    return this.serverName === undefined ? '' : `server '${this.serverName}': `;
   }
 }

@@ -1,17 +1,24 @@
+import type WebSocket from 'ws';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import type { Logger } from '../../internal/logger.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../../jsonrpc/line-decoder.js';
 
 /** The WebSocket subprotocol offered and required: the server must select it. */
 export const MCP_SUBPROTOCOL = 'mcp';
-/** Default bound on opening the connection and its handshake. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
-/** Default interval between keep-alive pings; a ping unanswered by the next tick closes. */
-export const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 30_000;
-/** Default largest incoming frame (one frame is one message). */
-export const DEFAULT_WS_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-/** Default bound on what the socket may hold unsent before `send` refuses. */
-export const DEFAULT_WS_MAX_OUTBOUND_BYTES = 64 * 1024 * 1024;
-/** Default wait for the server's closing handshake before the socket is destroyed. */
-export const DEFAULT_WS_CLOSE_GRACE_MS = 2000;
+
+/** The defaults of `WebSocketTransportOptions`. */
+export const DEFAULT_WEBSOCKET_OPTIONS = Object.freeze({
+  /** Bound on opening the connection and its handshake: 10 s. */
+  connectTimeoutMs: 10_000,
+  /** Interval between keep-alive pings (a ping unanswered by the next one closes): 30 s. */
+  keepAliveIntervalMs: 30_000,
+  /** Largest incoming frame (one frame is one message): 16 MiB. */
+  maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
+  /** What the socket may hold unsent before `send` refuses: 64 MiB. */
+  maxOutboundBytes: 64 * 1024 * 1024,
+  /** Wait for the server's closing handshake before the socket is destroyed: 2 s. */
+  closeGraceMs: 2_000,
+});
 
 export interface WebSocketTransportOptions {
   /** `ws:` or `wss:` URL of the server. Credentials and query tokens in it are redacted in errors. */
@@ -52,4 +59,41 @@ export interface WebSocketStats {
   binaryFrames: number;
   /** Frames over `maxMessageBytes` (at most one: it ends the connection). */
   oversizedMessages: number;
+}
+
+/** The `ws` client options of a transport's socket. */
+export function wsClientOptions(
+  headers: Readonly<Record<string, string>> | undefined,
+  maxMessageBytes: number,
+  closeGraceMs: number,
+): WebSocket.ClientOptions & { closeTimeout: number } {
+  return {
+    headers: { ...headers },
+    maxPayload: maxMessageBytes,
+    // No compression: a small frame cannot inflate into a large one, and no zlib per socket.
+    perMessageDeflate: false,
+    skipUTF8Validation: true,
+    followRedirects: false,
+    autoPong: true,
+    // ws's own wait for the closing handshake (since 8.19; not yet in @types/ws).
+    closeTimeout: closeGraceMs,
+  };
+}
+
+/** A byte limit from the options: the default when absent, refused unless a positive number. */
+export function byteLimit(
+  value: number | undefined,
+  fallback: number,
+  serverName: string | undefined,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0)
+    throw new McpHostError(
+      'INVALID_ARGUMENT',
+      `expected a positive number of bytes, got ${value}`,
+      {
+        serverName,
+      },
+    );
+  return value;
 }

@@ -1,32 +1,33 @@
 import WebSocket from 'ws';
 import { McpHostError } from '../../errors/mcp-host-error.js';
-import { preview, redact } from '../../errors/redact.js';
+import { addSecret, preview, redact } from '../../errors/redact.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
-import { TransportEvents } from '../transport-events.js';
 import type { Logger } from '../../internal/logger.js';
 import { RateLimiter } from '../../internal/rate-limiter.js';
 import { deferred, settlesWithin } from '../../internal/wait.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { Transport, TransportState } from '../../jsonrpc/transport.js';
-import { awaitOpen } from './await-open.js';
-import { clientOptions, positive } from './client-options.js';
-import { toConnectError, type ConnectFailure } from './connect-failure.js';
-import { frameBytes, frameText } from './frame-data.js';
-import { registerSecretHeaders } from './secret-headers.js';
+import { TransportEvents } from '../transport-events.js';
 import {
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_KEEP_ALIVE_INTERVAL_MS,
-  DEFAULT_WS_CLOSE_GRACE_MS,
-  DEFAULT_WS_MAX_MESSAGE_BYTES,
-  DEFAULT_WS_MAX_OUTBOUND_BYTES,
+  byteLimit,
+  DEFAULT_WEBSOCKET_OPTIONS,
   MCP_SUBPROTOCOL,
+  wsClientOptions,
   type WebSocketStats,
   type WebSocketTransportOptions,
 } from './websocket-options.js';
 
 /** ws's error code for a frame over `maxPayload`. */
 const WS_TOO_LARGE = 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+
+/** How an opening attempt ended, when it did not open. */
+type ConnectFailure =
+  | { kind: 'error'; error: Error }
+  | { kind: 'status'; status: number }
+  | { kind: 'timeout' }
+  | { kind: 'aborted'; reason: unknown }
+  | { kind: 'closed' };
 
 /**
  * A server reached over a WebSocket (not a standard MCP transport): subprotocol `mcp`, one JSON-RPC
@@ -66,6 +67,7 @@ export class WebSocketTransport implements Transport {
   readonly #maxOutboundBytes: number;
   readonly #closeGraceMs: number;
   readonly #connectTimeoutMs: number;
+  readonly #keepAliveIntervalMs: number;
   readonly #junkLimiter = new RateLimiter(1, 5);
   readonly #events: TransportEvents;
   /** Resolves when the socket has emitted `close` (or was never made). */
@@ -86,15 +88,25 @@ export class WebSocketTransport implements Transport {
   readonly onClose;
 
   constructor(options: WebSocketTransportOptions) {
+    const defaults = DEFAULT_WEBSOCKET_OPTIONS;
     this.#options = options;
     this.serverName = options.serverName;
     this.#url = String(options.url);
     this.#logger = options.logger ?? debugLogger;
-    this.#maxMessageBytes = positive(options.maxMessageBytes, DEFAULT_WS_MAX_MESSAGE_BYTES);
-    this.#maxOutboundBytes = positive(options.maxOutboundBytes, DEFAULT_WS_MAX_OUTBOUND_BYTES);
-    this.#closeGraceMs = options.closeGraceMs ?? DEFAULT_WS_CLOSE_GRACE_MS;
-    this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    this.#events = new TransportEvents(this.#logger, this.#where());
+    this.#maxMessageBytes = byteLimit(
+      options.maxMessageBytes,
+      defaults.maxMessageBytes,
+      options.serverName,
+    );
+    this.#maxOutboundBytes = byteLimit(
+      options.maxOutboundBytes,
+      defaults.maxOutboundBytes,
+      options.serverName,
+    );
+    this.#closeGraceMs = options.closeGraceMs ?? defaults.closeGraceMs;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs;
+    this.#keepAliveIntervalMs = options.keepAliveIntervalMs ?? defaults.keepAliveIntervalMs;
+    this.#events = new TransportEvents(this.#logger, options.serverName);
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;
     this.onClose = this.#events.close.event;
@@ -119,30 +131,22 @@ export class WebSocketTransport implements Transport {
     if (this.#state !== 'open' || socket === undefined) {
       const code =
         this.#state === 'new' || this.#state === 'starting' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED';
-      throw new McpHostError(
-        code,
-        `${this.#where()}cannot send: the connection is ${this.#state}`,
-        {
-          serverName: this.serverName,
-        },
-      );
+      throw this.#error(code, `cannot send: the connection is ${this.#state}`);
     }
     if (socket.bufferedAmount > this.#maxOutboundBytes) {
-      throw new McpHostError(
+      throw this.#error(
         'OUTBOUND_BUFFER_FULL',
-        `${this.#where()}the server is not reading: ${socket.bufferedAmount} bytes are waiting to be sent (maxOutboundBytes ${this.#maxOutboundBytes})`,
-        { serverName: this.serverName, details: { bufferedAmount: socket.bufferedAmount } },
+        `the server is not reading: ${socket.bufferedAmount} bytes are waiting to be sent (maxOutboundBytes ${this.#maxOutboundBytes})`,
+        { details: { bufferedAmount: socket.bufferedAmount } },
       );
     }
     let text: string;
     try {
       text = JSON.stringify(message);
     } catch (error) {
-      throw new McpHostError(
-        'INVALID_ARGUMENT',
-        `${this.#where()}the message cannot be serialised as JSON`,
-        { serverName: this.serverName, cause: error },
-      );
+      throw this.#error('INVALID_ARGUMENT', 'the message cannot be serialised as JSON', {
+        cause: error,
+      });
     }
     // A write that fails after this shows up as the socket closing, which fails what is pending.
     socket.send(text, () => {});
@@ -159,15 +163,14 @@ export class WebSocketTransport implements Transport {
   }
 
   async #start(signal: AbortSignal | undefined): Promise<void> {
-    if (this.#state !== 'new')
-      throw new McpHostError('INVALID_ARGUMENT', `${this.#where()}start() called twice`);
+    if (this.#state !== 'new') throw this.#error('INVALID_ARGUMENT', 'start() called twice');
     this.#state = 'starting';
     if (signal?.aborted)
       throw this.#fail(this.#connectError({ kind: 'aborted', reason: signal.reason }));
     this.#secrets.push(...registerSecretHeaders(this.#options.headers));
     let socket: WebSocket;
     try {
-      const options = clientOptions(
+      const options = wsClientOptions(
         this.#options.headers,
         this.#maxMessageBytes,
         this.#closeGraceMs,
@@ -176,27 +179,14 @@ export class WebSocketTransport implements Transport {
     } catch (error) {
       // A malformed URL or a scheme other than ws/wss throws synchronously.
       throw this.#fail(
-        new McpHostError(
-          'INVALID_ARGUMENT',
-          `${this.#where()}invalid WebSocket URL: ${String(error)}`,
-          {
-            serverName: this.serverName,
-            cause: error,
-          },
-        ),
+        this.#error('INVALID_ARGUMENT', `invalid WebSocket URL: ${String(error)}`, {
+          cause: error,
+        }),
       );
     }
     this.#socket = socket;
     socket.once('close', () => this.#socketClosed.resolve());
-    const failure = await awaitOpen(socket, {
-      signal,
-      connectTimeoutMs: this.#connectTimeoutMs,
-      onOpen: () => {
-        // Wired before anything else runs: the first frames may follow the handshake at once.
-        this.#state = 'open';
-        this.#wire(socket);
-      },
-    });
+    const failure = await this.#awaitOpen(socket, signal);
     if (this.#closeRequested) {
       // close() was called while connecting: it owns the socket and fires onClose (undefined).
       await this.#closing;
@@ -208,6 +198,60 @@ export class WebSocketTransport implements Transport {
     }
   }
 
+  /**
+   * Waits for the connecting socket's `open`, and resolves `undefined` then (the transport is open
+   * and wired before any frame can be delivered); otherwise it resolves how the attempt failed
+   * (after the socket's `close`). The timeout, the caller's signal and an upgrade answered with an
+   * HTTP status end the handshake with `terminate()`. Every listener and the timer are removed
+   * when it settles.
+   */
+  #awaitOpen(
+    socket: WebSocket,
+    signal: AbortSignal | undefined,
+  ): Promise<ConnectFailure | undefined> {
+    return new Promise((resolve) => {
+      let failure: ConnectFailure | undefined;
+      const fail = (why: ConnectFailure): void => {
+        failure ??= why;
+        // Ends the handshake; ws then emits `error` (ignored) and `close`.
+        socket.terminate();
+      };
+      const timer = setTimeout(() => fail({ kind: 'timeout' }), this.#connectTimeoutMs);
+      timer.unref();
+      const onAbort = (): void => fail({ kind: 'aborted', reason: signal?.reason });
+      const onError = (error: Error): void => {
+        failure ??= { kind: 'error', error };
+      };
+      const onResponse = (_request: unknown, response: { statusCode?: number; resume(): void }) => {
+        response.resume();
+        fail({ kind: 'status', status: response.statusCode ?? 0 });
+      };
+      const done = (result: ConnectFailure | undefined): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        socket.off('open', onOpen);
+        socket.off('close', onClose);
+        socket.off('unexpected-response', onResponse);
+        socket.off('error', onError);
+        // Errors after the attempt are the transport's (or the ones terminate() causes).
+        socket.on('error', () => {});
+        resolve(result);
+      };
+      const onOpen = (): void => {
+        // Wired before anything else runs: the first frames may follow the handshake at once.
+        this.#state = 'open';
+        this.#wire(socket);
+        done(undefined);
+      };
+      const onClose = (): void => done(failure ?? { kind: 'closed' });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      socket.once('open', onOpen);
+      socket.once('close', onClose);
+      socket.on('unexpected-response', onResponse);
+      socket.on('error', onError);
+    });
+  }
+
   #wire(socket: WebSocket): void {
     socket.on('message', (data: WebSocket.RawData, isBinary: boolean) =>
       this.#onFrame(data, isBinary),
@@ -217,7 +261,7 @@ export class WebSocketTransport implements Transport {
     socket.on('pong', () => {
       this.#awaitingPong = false;
     });
-    const interval = this.#options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS;
+    const interval = this.#keepAliveIntervalMs;
     if (interval > 0) {
       this.#keepAlive = setInterval(() => this.#ping(socket), interval);
       this.#keepAlive.unref();
@@ -226,12 +270,12 @@ export class WebSocketTransport implements Transport {
 
   #ping(socket: WebSocket): void {
     if (this.#awaitingPong) {
-      const interval = this.#options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS;
+      const interval = this.#keepAliveIntervalMs;
       this.#lost(
-        new McpHostError(
+        this.#error(
           'KEEPALIVE_TIMEOUT',
-          `${this.#where()}the server did not answer a keep-alive ping within ${interval} ms`,
-          { serverName: this.serverName, details: { keepAliveIntervalMs: interval } },
+          `the server did not answer a keep-alive ping within ${interval} ms`,
+          { details: { keepAliveIntervalMs: interval } },
         ),
       );
       return;
@@ -273,8 +317,7 @@ export class WebSocketTransport implements Transport {
     const suppressed = this.#junkLimiter.take();
     if (suppressed < 0) return;
     const more = suppressed > 0 ? ` (${suppressed} more since the last report)` : '';
-    const error = new McpHostError('INVALID_MESSAGE', `${this.#where()}${what}${more}`, {
-      serverName: this.serverName,
+    const error = this.#error('INVALID_MESSAGE', `${what}${more}`, {
       details: { junkFrames: this.stats.junkFrames, binaryFrames: this.stats.binaryFrames },
     });
     this.#logger.warn(error.message, { server: this.serverName });
@@ -286,13 +329,10 @@ export class WebSocketTransport implements Transport {
     if (this.#finished) return;
     if (error.code === WS_TOO_LARGE) {
       this.stats.oversizedMessages++;
-      const tooLarge = new McpHostError(
+      const tooLarge = this.#error(
         'MESSAGE_TOO_LARGE',
-        `${this.#where()}the server sent a frame over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes); the connection was closed with 1009`,
-        {
-          serverName: this.serverName,
-          details: { maxMessageBytes: this.#maxMessageBytes, closeCode: 1009 },
-        },
+        `the server sent a frame over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes); the connection was closed with 1009`,
+        { details: { maxMessageBytes: this.#maxMessageBytes, closeCode: 1009 } },
       );
       this.#logger.warn(tooLarge.message, { server: this.serverName });
       this.#events.problem.fire({ error: tooLarge });
@@ -300,11 +340,10 @@ export class WebSocketTransport implements Transport {
       return;
     }
     this.#lost(
-      new McpHostError(
-        'CONNECTION_CLOSED',
-        `${this.#where()}the WebSocket connection failed: ${error.message}`,
-        { serverName: this.serverName, cause: error, details: { wsCode: error.code } },
-      ),
+      this.#error('CONNECTION_CLOSED', `the WebSocket connection failed: ${error.message}`, {
+        cause: error,
+        details: { wsCode: error.code },
+      }),
     );
   }
 
@@ -312,10 +351,10 @@ export class WebSocketTransport implements Transport {
     if (this.#finished || this.#state === 'closing') return;
     const text = redact(preview(reason.toString('utf8'), 200));
     this.#finish(
-      new McpHostError(
+      this.#error(
         'CONNECTION_CLOSED',
-        `${this.#where()}the server closed the connection (code ${code}${text === '' ? '' : `: ${text}`})`,
-        { serverName: this.serverName, details: { closeCode: code, closeReason: text } },
+        `the server closed the connection (code ${code}${text === '' ? '' : `: ${text}`})`,
+        { details: { closeCode: code, closeReason: text } },
       ),
     );
   }
@@ -382,15 +421,89 @@ export class WebSocketTransport implements Transport {
     return error;
   }
 
-  #connectError(failure: ConnectFailure): McpHostError {
-    return toConnectError(failure, {
-      url: this.#url,
-      serverName: this.serverName,
-      connectTimeoutMs: this.#connectTimeoutMs,
-    });
+  /** A local failure of this transport, naming its server. */
+  #error(
+    code: McpHostError['code'],
+    message: string,
+    options: { details?: Record<string, unknown>; cause?: unknown } = {},
+  ): McpHostError {
+    return new McpHostError(code, message, { serverName: this.serverName, ...options });
   }
 
-  #where(): string {
-    return this.serverName === undefined ? '' : `server '${this.serverName}': `;
+  /** The typed error `start()` throws for a failed attempt (the URL redacted). */
+  #connectError(failure: ConnectFailure): McpHostError {
+    const url = redact(this.#url);
+    switch (failure.kind) {
+      case 'timeout':
+        return this.#error(
+          'CONNECT_TIMEOUT',
+          `could not connect to ${url} within ${this.#connectTimeoutMs} ms (connectTimeoutMs)`,
+          { details: { url, connectTimeoutMs: this.#connectTimeoutMs } },
+        );
+      case 'aborted':
+        return this.#error('ABORTED', 'start was cancelled by the caller', {
+          details: { url },
+          cause: failure.reason,
+        });
+      case 'status':
+        return this.#error(
+          'CONNECT_FAILED',
+          `${url} refused the WebSocket upgrade with HTTP status ${failure.status}`,
+          { details: { url, status: failure.status } },
+        );
+      case 'error': {
+        const errno = (failure.error as { code?: unknown }).code;
+        return this.#error(
+          'CONNECT_FAILED',
+          `could not connect to ${url}: ${failure.error.message}`,
+          {
+            cause: failure.error,
+            details: typeof errno === 'string' ? { url, errno } : { url },
+          },
+        );
+      }
+      case 'closed':
+        return this.#error(
+          'CONNECTION_CLOSED',
+          `the transport was closed while connecting to ${url}`,
+          { details: { url } },
+        );
+    }
   }
+}
+
+/** Header names whose values are credentials. */
+const SECRET_HEADER = /auth|token|key|secret|cookie|session|password|credential/i;
+
+/**
+ * Registers the values of credential-looking headers as secrets, so no error or log line shows
+ * them; for `Bearer abc` the credential alone too, as it may appear without its scheme.
+ */
+function registerSecretHeaders(headers: Readonly<Record<string, string>> = {}): Disposable[] {
+  const registered: Disposable[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!SECRET_HEADER.test(name)) continue;
+    registered.push(addSecret(value));
+    const space = value.indexOf(' ');
+    if (space > 0) registered.push(addSecret(value.slice(space + 1).trim()));
+  }
+  return registered;
+}
+
+/** The chunks of a frame as ws delivers it (a Buffer, an array of them, or an ArrayBuffer). */
+function toBuffers(data: WebSocket.RawData): Buffer[] {
+  if (Array.isArray(data)) return data;
+  if (Buffer.isBuffer(data)) return [data];
+  return [Buffer.from(data)];
+}
+
+/** A frame's payload as text (invalid UTF-8 becomes U+FFFD, which no JSON parse accepts). */
+function frameText(data: WebSocket.RawData): string {
+  return Buffer.isBuffer(data)
+    ? data.toString('utf8')
+    : Buffer.concat(toBuffers(data)).toString('utf8');
+}
+
+function frameBytes(data: WebSocket.RawData): number {
+  return toBuffers(data).reduce((sum, chunk) => sum + chunk.length, 0);
 }

@@ -18,11 +18,9 @@
  */
 import type { McpConfig } from '../model.js';
 import { claudeCodeGrammar } from './grammars.js';
-import { writeMcpServersJson } from './mcp-servers-writer.js';
-import { readOAuthEntry } from './oauth-entry.js';
 import { readMapDocument } from './read-document.js';
-import type { TemplateField } from './server-entry.js';
-import type { ServerWriter } from './server-writer.js';
+import { readOAuthEntry, type TemplateField } from './server-entry.js';
+import { writeMcpServersJson, type ServerWriter } from './server-writer.js';
 import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
 
 const LABEL = 'Claude Code';

@@ -222,3 +222,20 @@ export function writeTopLevel(
 export function toJsonText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
+
+/**
+ * `config` as the `mcpServers` JSON file of the dialect `rules` describe (Claude Code, Cursor):
+ * `{ "mcpServers": { name: entry } }`, the entries by the dialect's rules, then what the dialect
+ * cannot say at the top level, as diagnostics.
+ */
+export function writeMcpServersJson(
+  config: McpConfig,
+  rules: EntryWriteRules,
+): { text: string; diagnostics: ConfigDiagnostic[] } {
+  const diagnostics: ConfigDiagnostic[] = [];
+  const out: Record<string, unknown> = {
+    mcpServers: writeServerMap(config, rules, diagnostics),
+  };
+  writeTopLevel(config, rules.dialect, rules.label, out, diagnostics);
+  return { text: toJsonText(out), diagnostics };
+}

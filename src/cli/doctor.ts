@@ -15,7 +15,7 @@ import { McpClient } from '../client/mcp-client.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../config/model.js';
 import { resolveServer } from '../config/resolve-config.js';
-import { envInputProvider, type InputProvider } from '../config/input-providers.js';
+import { envInputProvider, type InputProvider } from '../config/expand/input-providers.js';
 import { redact } from '../errors/redact.js';
 import type { Disposable } from '../internal/disposable.js';
 import { connectFailure, resolveFailure } from './doctor-failures.js';

@@ -1,9 +1,9 @@
 /**
  * From the normalised (unexpanded) model to what the host runs: each server's templates expanded
- * (expand.ts), its secrets registered (secrets.ts), and a `HostServerDefinition` whose transport
- * is a plain `TransportDefinition`. A server that cannot be resolved (an unset variable, a missing
- * input, an unreadable env file, a bad URL) fails alone, before anything is spawned or sent; the
- * others resolve. Nothing here loads a transport, starts a process or opens a socket: the host
+ * (expand/expand.ts), its secrets registered (expand/secrets.ts), and a `HostServerDefinition`
+ * whose transport is a plain `TransportDefinition`. A server that cannot be resolved (an unset
+ * variable, a missing input, an unreadable env file, a bad URL) fails alone, before anything is
+ * spawned or sent; the others resolve. Nothing here loads a transport, starts a process or opens a socket: the host
  * builds each transport from its definition when it connects.
  */
 import { readFile } from 'node:fs/promises';
@@ -20,9 +20,9 @@ import {
   serverIdentity,
   type TransportDefinition,
 } from '../transport/transport-definition.js';
-import { DotenvSyntaxError, parseDotenv } from './dotenv.js';
-import { describeField, expandServer, type ExpandedServer } from './expand.js';
-import { envInputProvider, InputResolver, type InputProvider } from './input-providers.js';
+import { DotenvSyntaxError, parseDotenv } from './expand/dotenv.js';
+import { describeField, expandServer, type ExpandedServer } from './expand/expand.js';
+import { envInputProvider, InputResolver, type InputProvider } from './expand/input-providers.js';
 import type {
   ConfigDiagnostic,
   HostDefaultsConfig,
@@ -39,7 +39,7 @@ import {
   isRegistrableSecret,
   registerSecrets,
   secretValues,
-} from './secrets.js';
+} from './expand/secrets.js';
 
 export interface ResolveOptions {
   /** The environment variables are read from (usually `process.env`). */

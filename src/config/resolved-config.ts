@@ -4,7 +4,7 @@ import type { HostServerDefinition } from '../host/host-options.js';
 import type { McpHostOptions } from '../host/mcp-host-options.js';
 import type { ConfigDiagnostic, McpConfig } from './model.js';
 import type { ResolvedServer } from './resolve-config.js';
-import { maskConfig, type MaskOptions } from './secrets.js';
+import { maskConfig, type MaskOptions } from './expand/secrets.js';
 
 /** The host-wide part of a resolved config: pass it (spread) to `new McpHost(...)`. */
 export type ResolvedHostOptions = Pick<

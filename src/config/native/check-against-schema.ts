@@ -7,8 +7,8 @@
  * Messages never quote a string that could be a secret: a found string is shown only where a
  * boolean, number or fixed word was expected (`enabled: yes`, `type: stdoi`).
  */
-import { closestKey } from './diagnostics.js';
-import type { ConfigDiagnostic } from './model.js';
+import { closestKey } from '../diagnostics.js';
+import type { ConfigDiagnostic } from '../model.js';
 import type { JsonTypeName, SchemaNode } from './native-schema.js';
 
 export type Path = (string | number)[];

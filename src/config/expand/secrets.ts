@@ -18,10 +18,10 @@
  *   `info`, numbers): all still masked structurally, but not hunted for in every message.
  */
 import { stat } from 'node:fs/promises';
-import { addSecret, MASK, MIN_SECRET_LENGTH, redact } from '../errors/redact.js';
-import type { Disposable } from '../internal/disposable.js';
+import { addSecret, MASK, MIN_SECRET_LENGTH, redact } from '../../errors/redact.js';
+import type { Disposable } from '../../internal/disposable.js';
 import { expandableFields, formatKeyPath, type ExpandedServer, type FieldPath } from './expand.js';
-import type { ConfigDiagnostic, McpConfig, ServerConfig } from './model.js';
+import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../model.js';
 import {
   formatTemplate,
   parseTemplate,

@@ -3,10 +3,10 @@
  * reload-fingerprint.ts), so the reload can tell added, changed and unchanged servers apart. A
  * plan holds the secrets its resolution registered until it is applied or released.
  */
-import { McpHostError } from '../errors/mcp-host-error.js';
-import type { HostServerDefinition } from '../host/host-options.js';
-import type { Disposable } from '../internal/disposable.js';
-import type { ConfigDiagnostic, McpConfig, ServerConfig } from './model.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import type { HostServerDefinition } from '../../host/host-options.js';
+import type { Disposable } from '../../internal/disposable.js';
+import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../model.js';
 import { serverFingerprint } from './reload-fingerprint.js';
 import { diagnosticOf } from './reload-diagnostics.js';
 import type { ResolvedServer } from './reload-types.js';

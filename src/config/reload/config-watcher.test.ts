@@ -1,8 +1,8 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { leakGuard } from '../../test/helpers/leak-guard.js';
-import { tempDir } from '../../test/helpers/scratch.js';
+import { leakGuard } from '../../../test/helpers/leak-guard.js';
+import { tempDir } from '../../../test/helpers/scratch.js';
 import { ConfigWatcher, type WatchError } from './config-watcher.js';
 
 function nextChange(watcher: ConfigWatcher): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { Emitter } from '../internal/emitter.js';
+import { Emitter } from '../../internal/emitter.js';
 
 export const DEFAULT_RELOAD_DEBOUNCE_MS = 100;
 

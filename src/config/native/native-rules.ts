@@ -5,9 +5,9 @@
  * nothing, other tools' spellings, delays that contradict each other. Each problem is reported
  * with the key path it was written at.
  */
-import type { ConfigDiagnostic, TransportConfig } from './model.js';
+import type { ConfigDiagnostic, TransportConfig } from '../model.js';
 import { transportProperties } from './native-schema.js';
-import { isRecord, type Path } from './schema-check.js';
+import { isRecord, type Path } from './check-against-schema.js';
 
 /** How the rules report: like `SchemaReport`, the server is derived from the path. */
 export type Report = (

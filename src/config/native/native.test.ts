@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic } from './diagnostics.js';
+import { formatDiagnostic } from '../diagnostics.js';
 import { read, withoutPositions } from './native-test-helpers.js';
 import { readNativeConfig } from './native-read.js';
 import { readNativeText } from './native.js';
@@ -179,7 +179,7 @@ describe('native format: reading', () => {
 });
 
 describe('docs/config.md', () => {
-  const docs = readFileSync(new URL('../../docs/config.md', import.meta.url), 'utf8');
+  const docs = readFileSync(new URL('../../../docs/config.md', import.meta.url), 'utf8');
   const blocks = (language: string) =>
     [...docs.matchAll(new RegExp('^```' + language + '\\n([^]*?)^```$', 'gm'))].map((m) => m[1]!);
 

@@ -8,8 +8,8 @@
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { McpHostError } from '../errors/mcp-host-error.js';
-import type { InputConfig } from './model.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import type { InputConfig } from '../model.js';
 
 /** What a provider knows of why an input is asked for. */
 export interface InputContext {

@@ -7,8 +7,8 @@
  * Strings are kept as written: the native format uses the model's canonical template grammar
  * (`${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${input:id}`, `$${`), expanded later per server.
  */
-import { serverKeyProblems } from '../host/name-assignment.js';
-import { expandableFields } from './expand.js';
+import { serverKeyProblems } from '../../host/name-assignment.js';
+import { expandableFields } from '../expand/expand.js';
 import type {
   ConfigDiagnostic,
   InputConfig,
@@ -16,7 +16,7 @@ import type {
   ServerConfig,
   SourceLocation,
   TransportConfig,
-} from './model.js';
+} from '../model.js';
 import { nativeSchema } from './native-schema.js';
 import {
   checkDelays,
@@ -28,10 +28,10 @@ import {
   STDIO_KEYS,
   type Report,
 } from './native-rules.js';
-import type { KeyPath, TextPosition } from './parse.js';
-import { checkAgainstSchema, isRecord, type Path } from './schema-check.js';
+import type { KeyPath, TextPosition } from '../parse.js';
+import { checkAgainstSchema, isRecord, type Path } from './check-against-schema.js';
 
-import { parseTemplate, TemplateSyntaxError } from './template.js';
+import { parseTemplate, TemplateSyntaxError } from '../expand/template.js';
 
 /** What the reader needs of a parsed file (`parseConfigText` returns it; a plain `{ value }` works). */
 export interface NativeDocument {

@@ -4,15 +4,15 @@
  * secrets released with the config that held them, reloads one at a time.
  */
 import { describe, expect, it } from 'vitest';
-import { leakGuard } from '../../test/helpers/leak-guard.js';
-import { McpHostError } from '../errors/mcp-host-error.js';
-import { McpHost } from '../host/mcp-host.js';
-import type { HostServerDefinition } from '../host/host-options.js';
-import { toDisposable, type Disposable } from '../internal/disposable.js';
-import type { Transport } from '../jsonrpc/transport.js';
-import { FakeMcpServer } from '../testing/index.js';
-import { createLinkedTransports } from '../transport/in-memory.js';
-import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } from './model.js';
+import { leakGuard } from '../../../test/helpers/leak-guard.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import { McpHost } from '../../host/mcp-host.js';
+import type { HostServerDefinition } from '../../host/host-options.js';
+import { toDisposable, type Disposable } from '../../internal/disposable.js';
+import type { Transport } from '../../jsonrpc/transport.js';
+import { FakeMcpServer } from '../../testing/index.js';
+import { createLinkedTransports } from '../../transport/in-memory.js';
+import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } from '../model.js';
 import { ConfigReloader, watchConfig } from './reload.js';
 import { type ReloadOutcome, type ResolvedServer } from './reload-types.js';
 

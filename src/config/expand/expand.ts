@@ -11,10 +11,10 @@
  * is asked for, so a server that cannot start never prompts.
  */
 import { homedir } from 'node:os';
-import { McpHostError } from '../errors/mcp-host-error.js';
-import { type ErrorCode } from '../errors/codes.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import { type ErrorCode } from '../../errors/codes.js';
 import type { InputResolver } from './input-providers.js';
-import type { OAuthConfig, ServerConfig, SourceLocation, TransportConfig } from './model.js';
+import type { OAuthConfig, ServerConfig, SourceLocation, TransportConfig } from '../model.js';
 import { parseTemplate, TemplateSyntaxError, type TemplatePart } from './template.js';
 
 /** Where a field sits in the model, relative to the server: `['env', 'TOKEN']`, `['args', 2]`. */

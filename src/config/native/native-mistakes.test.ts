@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic } from './diagnostics.js';
+import { formatDiagnostic } from '../diagnostics.js';
 import { fixtures, read } from './native-test-helpers.js';
 import { readNativeConfig } from './native-read.js';
 

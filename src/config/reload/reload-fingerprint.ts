@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { HostServerDefinition } from '../host/host-options.js';
-import { canonicalJson } from '../state/canonical-json.js';
-import type { HostDefaultsConfig, ServerConfig } from './model.js';
+import type { HostServerDefinition } from '../../host/host-options.js';
+import { canonicalJson } from '../../state/canonical-json.js';
+import type { HostDefaultsConfig, ServerConfig } from '../model.js';
 
 /**
  * What decides how a server runs. With the resolver's own digest (`resolveServer` gives one, of

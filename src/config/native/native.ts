@@ -2,10 +2,10 @@
  * The native format, `mcp.yaml` / `mcp.json` (see docs/config.md): reading, writing, and the
  * dialect module that plugs it into loading beside the foreign dialects.
  */
-import type { ConfigDiagnostic, McpConfig } from './model.js';
+import type { ConfigDiagnostic, McpConfig } from '../model.js';
 import { readNativeConfig, type NativeDocument, type NativeReadResult } from './native-read.js';
 import { writeNativeConfig } from './native-write.js';
-import { formatOfFile, parseConfigText } from './parse.js';
+import { formatOfFile, parseConfigText } from '../parse.js';
 
 /** Parses and reads native config text; the format follows the file name (`.json`: strict JSON). */
 export function readNativeText(text: string, file: string): NativeReadResult {

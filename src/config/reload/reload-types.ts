@@ -1,9 +1,9 @@
 /** The options and events of hot reload (see reload.ts). */
-import type { HostServerDefinition } from '../host/host-options.js';
-import type { Disposable } from '../internal/disposable.js';
-import type { Logger } from '../internal/logger.js';
-import type { InputProvider, InputResolver } from './input-providers.js';
-import type { ConfigDiagnostic, McpConfig, ServerConfig } from './model.js';
+import type { HostServerDefinition } from '../../host/host-options.js';
+import type { Disposable } from '../../internal/disposable.js';
+import type { Logger } from '../../internal/logger.js';
+import type { InputProvider, InputResolver } from '../expand/input-providers.js';
+import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../model.js';
 
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 

@@ -26,15 +26,15 @@
  * servers this reloader added are its own: it never removes a server the application added.
  */
 import { resolve as resolvePath } from 'node:path';
-import { McpHostError } from '../errors/mcp-host-error.js';
-import type { McpHost } from '../host/mcp-host.js';
-import { Emitter } from '../internal/emitter.js';
-import { silentLogger, type Logger } from '../internal/logger.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import type { McpHost } from '../../host/mcp-host.js';
+import { Emitter } from '../../internal/emitter.js';
+import { silentLogger, type Logger } from '../../internal/logger.js';
 import { ConfigWatcher, type WatchError } from './config-watcher.js';
-import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } from './model.js';
-import { InputResolver } from './input-providers.js';
-import { tryLoadConfig } from './load.js';
-import { resolveServer } from './resolve-config.js';
+import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } from '../model.js';
+import { InputResolver } from '../expand/input-providers.js';
+import { tryLoadConfig } from '../load.js';
+import { resolveServer } from '../resolve-config.js';
 import { filesDigest, hostWideDigest } from './reload-fingerprint.js';
 import {
   describeError,

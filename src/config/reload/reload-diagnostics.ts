@@ -3,10 +3,10 @@
  * kind), a server applied but not connected, a change of host-wide settings, and the
  * `file:line:column: message` that names a refused reload.
  */
-import { McpHostError } from '../errors/mcp-host-error.js';
-import { toMcpHostError } from '../errors/to-mcp-host-error.js';
-import type { ServerState, ServerStatus } from '../host/server-status.js';
-import type { ConfigDiagnostic, ServerConfig } from './model.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import { toMcpHostError } from '../../errors/to-mcp-host-error.js';
+import type { ServerState, ServerStatus } from '../../host/server-status.js';
+import type { ConfigDiagnostic, ServerConfig } from '../model.js';
 
 /**
  * A warning when a server whose config was applied did not connect (its status says why; the

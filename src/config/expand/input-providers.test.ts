@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { McpHostError } from '../errors/mcp-host-error.js';
+import type { McpHostError } from '../../errors/mcp-host-error.js';
 import {
   callbackInputProvider,
   chainInputProviders,
@@ -8,7 +8,7 @@ import {
   InputResolver,
   ttyInputProvider,
 } from './input-providers.js';
-import type { InputConfig } from './model.js';
+import type { InputConfig } from '../model.js';
 
 const token: InputConfig = { id: 'token', type: 'promptString', password: true };
 const region: InputConfig = {

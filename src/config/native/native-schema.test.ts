@@ -4,9 +4,9 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { readNativeText } from './native.js';
 import { nativeSchema, type SchemaNode } from './native-schema.js';
-import { parseConfigText, formatOfFile } from './parse.js';
+import { parseConfigText, formatOfFile } from '../parse.js';
 
-const root = new URL('../../', import.meta.url);
+const root = new URL('../../../', import.meta.url);
 const published = JSON.parse(
   readFileSync(new URL('schema/mcp-config.schema.json', root), 'utf8'),
 ) as SchemaNode;
@@ -41,7 +41,7 @@ const schemaCatches = [
 ];
 
 describe('the published JSON Schema', () => {
-  it('is src/config/native-schema.ts, printed (run `npm run schema:config` after a change)', () => {
+  it('is src/config/native/native-schema.ts, printed (run `npm run schema:config` after a change)', () => {
     expect(published).toEqual(JSON.parse(JSON.stringify(nativeSchema)));
   });
 

@@ -2,9 +2,9 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MASK, redact } from '../errors/redact.js';
+import { MASK, redact } from '../../errors/redact.js';
 import { expandServer } from './expand.js';
-import type { McpConfig, ServerConfig } from './model.js';
+import type { McpConfig, ServerConfig } from '../model.js';
 import {
   argvDiagnostics,
   fileModeDiagnostics,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { McpConfig } from './model.js';
+import type { McpConfig } from '../model.js';
 import { read, withoutPositions } from './native-test-helpers.js';
 import { nativeDialect, readNativeText } from './native.js';
 import { writeNativeConfig } from './native-write.js';

@@ -6,9 +6,9 @@
  * model (apart from source locations).
  */
 import { stringify } from 'yaml';
-import type { ConfigDiagnostic, InputConfig, McpConfig, ServerConfig } from './model.js';
+import type { ConfigDiagnostic, InputConfig, McpConfig, ServerConfig } from '../model.js';
 import { inferTransportType } from './native-rules.js';
-import { isRecord } from './schema-check.js';
+import { isRecord } from './check-against-schema.js';
 
 export interface NativeWriteOptions {
   /** `yaml` (default) or `json` (2-space indent). */

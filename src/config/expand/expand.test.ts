@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { McpHostError } from '../errors/mcp-host-error.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import { expandServer, formatKeyPath } from './expand.js';
 import { InputResolver, callbackInputProvider } from './input-providers.js';
-import type { ServerConfig, TransportConfig } from './model.js';
+import type { ServerConfig, TransportConfig } from '../model.js';
 import { formatTemplate, parseTemplate } from './template.js';
 
 const HOME = '/home/tester';

@@ -23,7 +23,7 @@ export {
   type ReloadEvent,
   type ReloadOutcome,
   type ReloadTrigger,
-  type ResolvedServer as ReloadResolvedServer,
+  type ServerResolution,
 } from './config/reload/reload-types.js';
 export { DEFAULT_RELOAD_DEBOUNCE_MS } from './config/reload/config-watcher.js';
 export {
@@ -74,10 +74,13 @@ export {
   clientOptions,
   type ResolveOptions,
   type ResolveConfigOptions,
-  type ResolvedServer,
   type ResolveServerResult,
 } from './config/resolve-config.js';
-export { ResolvedConfig, type ResolvedHostOptions } from './config/resolved-config.js';
+export {
+  ResolvedConfig,
+  type ResolvedHostOptions,
+  type ResolvedServer,
+} from './config/resolved-config.js';
 export {
   dialects,
   foreignDialects,

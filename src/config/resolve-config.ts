@@ -12,7 +12,6 @@ import type { McpClientOptions } from '../client/client-options.js';
 import type { RetryPolicy } from '../client/request-retry.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { HostServerDefinition } from '../host/host-options.js';
-import type { RestartOptions } from '../host/restart-policy.js';
 import type { Disposable } from '../internal/disposable.js';
 import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
 import {
@@ -27,12 +26,11 @@ import type {
   ConfigDiagnostic,
   HostDefaultsConfig,
   McpConfig,
-  OAuthConfig,
   RetryConfig,
   ServerConfig,
   TimeoutsConfig,
 } from './model.js';
-import { ResolvedConfig } from './resolved-config.js';
+import { ResolvedConfig, type ResolvedServer } from './resolved-config.js';
 import {
   argvDiagnostics,
   fileModeDiagnostics,
@@ -58,25 +56,6 @@ export interface ResolveOptions {
   cwd?: string;
   /** What `~` becomes (default `os.homedir()`). */
   homeDir?: string;
-}
-
-/** A server ready for the host. */
-export interface ResolvedServer {
-  definition: HostServerDefinition;
-  /** The registered secrets of this server: dispose them when the server is gone. */
-  secrets: Disposable[];
-  /** Warnings found while resolving (secrets in argv, settings the host does not apply). */
-  diagnostics: ConfigDiagnostic[];
-  /** The expanded OAuth settings, for the auth layer (not enumerable: never inspected). */
-  oauth: OAuthConfig | undefined;
-  /** Its own restart policy (also in `definition.restart`, over the host-wide one). */
-  restart: RestartOptions | undefined;
-  /**
-   * SHA-256 (hex) of everything that takes effect when the server (re)connects, after expansion
-   * and env file included, `enabled` excluded: equal fingerprints mean a reload need not restart
-   * it. Secrets go into the hash but cannot be read from it.
-   */
-  fingerprint: string;
 }
 
 export type ResolveServerResult = ResolvedServer | { error: McpHostError };

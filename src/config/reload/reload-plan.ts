@@ -9,7 +9,7 @@ import type { Disposable } from '../../internal/disposable.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../model.js';
 import { serverFingerprint } from './reload-fingerprint.js';
 import { diagnosticOf } from './reload-diagnostics.js';
-import type { ResolvedServer } from './reload-types.js';
+import type { ServerResolution } from './reload-types.js';
 
 /** A server as last applied: its fingerprint and the secrets its running config holds. */
 export interface Applied {
@@ -32,10 +32,13 @@ export function release(secrets: readonly Disposable[] | undefined): void {
 export async function planServer(
   server: ServerConfig,
   config: McpConfig,
-  resolve: (server: ServerConfig, config: McpConfig) => ResolvedServer | Promise<ResolvedServer>,
+  resolve: (
+    server: ServerConfig,
+    config: McpConfig,
+  ) => ServerResolution | Promise<ServerResolution>,
   diagnostics: ConfigDiagnostic[],
 ): Promise<Planned | undefined> {
-  let resolved: ResolvedServer;
+  let resolved: ServerResolution;
   try {
     resolved = await resolve(server, config);
   } catch (error) {

@@ -1,9 +1,8 @@
 /** The options and events of hot reload (see reload.ts). */
-import type { HostServerDefinition } from '../../host/host-options.js';
-import type { Disposable } from '../../internal/disposable.js';
 import type { Logger } from '../../internal/logger.js';
 import type { InputProvider, InputResolver } from '../expand/input-providers.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../model.js';
+import type { ResolvedServer } from '../resolved-config.js';
 
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
@@ -13,30 +12,20 @@ export interface LoadedConfig {
   diagnostics: readonly ConfigDiagnostic[];
 }
 
-/** What a resolver gives for one server: what the host runs, or why it cannot. */
-export type ResolvedServer =
-  | {
-      definition: HostServerDefinition;
-      /**
-       * A digest of everything that takes effect when the server (re)connects, after expansion
-       * (`resolveServer` gives one): equal digests mean the server need not restart. Without it
-       * the reloader digests the config itself (see `fingerprint`) and `effective`.
-       */
-      fingerprint?: string;
-      /**
-       * The expanded values the definition was built from (plain JSON: command, args, env, url,
-       * headers after expansion, ...), compared between reloads so that a changed variable or
-       * env file restarts the server. Only a digest of it is kept. Unused with `fingerprint`.
-       */
-      effective?: unknown;
-      /** Warnings about this server (secrets in argv, world-readable files, ...). */
-      diagnostics?: readonly ConfigDiagnostic[];
-      /**
-       * The server's registrations with the redactor: kept while its config runs, released when
-       * the server is removed or replaced (or when this resolution is not used).
-       */
-      secrets?: readonly Disposable[];
-    }
+/**
+ * What a resolver gives for one server: a `ResolvedServer` (what `resolveServer` gives), or as
+ * much of one as a custom resolver has (the definition at least), or why it cannot be resolved.
+ * The reloader keeps a running server's `secrets` until it is removed or replaced (and releases
+ * them at once when this resolution is not used). Without a `fingerprint` it digests the config
+ * itself and `effective`: the expanded values the definition was built from (plain JSON: command,
+ * args, env, url, headers after expansion, ...), so that a changed variable or env file restarts
+ * the server; only a digest of them is kept.
+ */
+export type ServerResolution =
+  | (Pick<ResolvedServer, 'definition'> &
+      Partial<Pick<ResolvedServer, 'fingerprint' | 'diagnostics' | 'secrets'>> & {
+        effective?: unknown;
+      })
   | { error: unknown };
 
 export interface ConfigReloaderOptions {
@@ -51,7 +40,7 @@ export interface ConfigReloaderOptions {
    * Turns one server's config into a host definition (expansion, inputs, defaults). Default:
    * `resolveServer(server, { env, inputs, defaults: config.defaults, logger })`.
    */
-  resolve?(server: ServerConfig, config: McpConfig): Promise<ResolvedServer> | ResolvedServer;
+  resolve?(server: ServerConfig, config: McpConfig): Promise<ServerResolution> | ServerResolution;
   /** For the default loader: where relative paths are (default `process.cwd()`). */
   cwd?: string;
   /** For the default loader and resolver: the environment (default `process.env`). */

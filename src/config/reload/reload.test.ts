@@ -14,7 +14,7 @@ import { FakeMcpServer } from '../../testing/index.js';
 import { createLinkedTransports } from '../../transport/in-memory.js';
 import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } from '../model.js';
 import { ConfigReloader, watchConfig } from './reload.js';
-import { type ReloadOutcome, type ResolvedServer } from './reload-types.js';
+import { type ReloadOutcome, type ServerResolution } from './reload-types.js';
 
 /** A server config whose `args[0]` is its label; `line` only moves its source. */
 function server(name: string, label: string, line = 1): ServerConfig {
@@ -51,7 +51,7 @@ class World {
     };
   };
 
-  resolve = (config: ServerConfig): ResolvedServer => {
+  resolve = (config: ServerConfig): ServerResolution => {
     if (this.unresolvable.has(config.name))
       return {
         error: new McpHostError(

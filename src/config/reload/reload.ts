@@ -52,7 +52,7 @@ import {
   type ReloadEvent,
   type ReloadOutcome,
   type ReloadTrigger,
-  type ResolvedServer,
+  type ServerResolution,
 } from './reload-types.js';
 
 /**
@@ -323,7 +323,10 @@ export class ConfigReloader implements AsyncDisposable {
 
   #inputs: InputResolver | undefined;
 
-  readonly #defaultResolve = (server: ServerConfig, config: McpConfig): Promise<ResolvedServer> => {
+  readonly #defaultResolve = (
+    server: ServerConfig,
+    config: McpConfig,
+  ): Promise<ServerResolution> => {
     const inputs = this.#options.inputs;
     // One resolver for the reloader's life: an input is asked once, not at every reload.
     this.#inputs ??=

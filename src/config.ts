@@ -29,7 +29,6 @@ export { DEFAULT_RELOAD_DEBOUNCE_MS } from './config/reload/config-watcher.js';
 export {
   expandServer,
   expandableFields,
-  formatKeyPath,
   type ExpandedField,
   type ExpandedReference,
   type ExpandedServer,
@@ -130,6 +129,7 @@ export {
   isConfigError,
   isFileLevelError,
   formatDiagnostic,
+  formatKeyPath,
   closestKey,
 } from './config/diagnostics.js';
 export {

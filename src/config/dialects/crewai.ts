@@ -27,13 +27,7 @@
  */
 import type { ConfigDiagnostic, McpConfig, ServerConfig, TransportConfig } from '../model.js';
 import { closestKey } from '../diagnostics.js';
-import {
-  dropBadServerNames,
-  isRecord,
-  ReadContext,
-  typeName,
-  type KeyPath,
-} from './read-context.js';
+import { dropBadServerNames, ReadContext, typeName } from './read-context.js';
 import { grammarContextOf } from './read-document.js';
 import { globOfName, nameOfGlob, readStringMap } from './entry-values.js';
 import {
@@ -44,6 +38,7 @@ import {
   writeTopLevel,
 } from './server-writer.js';
 import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+import { isRecord, type KeyPath } from '../parse.js';
 
 const LABEL = 'crewAI';
 /** crewAI's tool-list cache: five minutes. */

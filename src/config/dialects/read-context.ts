@@ -4,12 +4,6 @@ import { escapeCanonical, printCanonical } from './canonical-template.js';
 import type { DialectGrammar, GrammarContext } from './grammars.js';
 import type { ParsedDocument } from './types.js';
 
-export type KeyPath = (string | number)[];
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';

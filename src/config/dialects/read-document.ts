@@ -7,15 +7,10 @@ import { basename, dirname, resolve } from 'node:path';
 import type { ConfigDialect, McpConfig, ServerConfig } from '../model.js';
 import type { GrammarContext } from './grammars.js';
 import { closestKey } from '../diagnostics.js';
-import {
-  dropBadServerNames,
-  isRecord,
-  ReadContext,
-  typeName,
-  type KeyPath,
-} from './read-context.js';
+import { dropBadServerNames, ReadContext, typeName } from './read-context.js';
 import { readServerEntry, type EntryRules } from './server-entry.js';
 import type { DialectReadOptions, DialectReadResult, ParsedDocument } from './types.js';
+import { isRecord, type KeyPath } from '../parse.js';
 
 /**
  * What `${workspaceFolder}` and `${userHome}` stand for: the folder holding `.vscode/` or

@@ -16,7 +16,8 @@ import type { ConfigDialect, OAuthConfig, ServerConfig, TransportConfig } from '
 import type { DialectGrammar } from './grammars.js';
 import { globOfName, readString, readStringList, readStringMap } from './entry-values.js';
 import { closestKey } from '../diagnostics.js';
-import { isRecord, typeName, type KeyPath, type ReadContext } from './read-context.js';
+import { typeName, type ReadContext } from './read-context.js';
+import { isRecord, type KeyPath } from '../parse.js';
 
 /** The fields whose strings may hold variables in some dialect. */
 export type TemplateField =

@@ -19,10 +19,11 @@
  */
 import type { ConfigDiagnostic, InputConfig, McpConfig } from '../model.js';
 import { vscodeGrammar } from './grammars.js';
-import { isRecord, typeName, type KeyPath, type ReadContext } from './read-context.js';
+import { typeName, type ReadContext } from './read-context.js';
 import { readMapDocument } from './read-document.js';
 import { toJsonText, writeServerMap, writeTopLevel } from './server-writer.js';
 import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+import { isRecord, type KeyPath } from '../parse.js';
 
 const LABEL = 'VS Code';
 /** Where inputs of types mcp-host does not ask for are kept. */

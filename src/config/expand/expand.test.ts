@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpHostError } from '../../errors/mcp-host-error.js';
-import { expandServer, formatKeyPath } from './expand.js';
+import { formatKeyPath } from '../diagnostics.js';
+import { expandServer } from './expand.js';
 import { InputResolver, callbackInputProvider } from './input-providers.js';
 import type { ServerConfig, TransportConfig } from '../model.js';
 import { formatTemplate, parseTemplate } from './template.js';

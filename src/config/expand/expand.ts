@@ -13,6 +13,7 @@
 import { homedir } from 'node:os';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import { type ErrorCode } from '../../errors/codes.js';
+import { formatKeyPath } from '../diagnostics.js';
 import type { InputResolver } from './input-providers.js';
 import type { OAuthConfig, ServerConfig, SourceLocation, TransportConfig } from '../model.js';
 import { parseTemplate, TemplateSyntaxError, type TemplatePart } from './template.js';
@@ -89,17 +90,6 @@ export function expandableFields(server: ServerConfig): FieldSlot[] {
     add(['oauth', 'authorizationServer'], oauth.authorizationServer);
   }
   return slots;
-}
-
-/** `mcpServers.github.env.TOKEN`, `servers.x.args[2]`, `a["dotted.key"]`. */
-export function formatKeyPath(path: readonly (string | number)[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else if (/^[A-Za-z_$][\w$-]*$/.test(key)) out += out === '' ? key : `.${key}`;
-    else out += `[${JSON.stringify(key)}]`;
-  }
-  return out;
 }
 
 /** Where a server field was written: `file: key.path` (the server's line when known). */

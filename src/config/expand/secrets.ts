@@ -20,7 +20,8 @@
 import { stat } from 'node:fs/promises';
 import { addSecret, MASK, MIN_SECRET_LENGTH, redact } from '../../errors/redact.js';
 import type { Disposable } from '../../internal/disposable.js';
-import { expandableFields, formatKeyPath, type ExpandedServer, type FieldPath } from './expand.js';
+import { formatKeyPath } from '../diagnostics.js';
+import { expandableFields, type ExpandedServer, type FieldPath } from './expand.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../model.js';
 import {
   formatTemplate,

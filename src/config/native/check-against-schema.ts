@@ -9,15 +9,14 @@
  */
 import { closestKey } from '../diagnostics.js';
 import type { ConfigDiagnostic } from '../model.js';
+import { isRecord, type KeyPath } from '../parse.js';
 import type { JsonTypeName, SchemaNode } from './native-schema.js';
-
-export type Path = (string | number)[];
 
 export type SchemaReport = (
   severity: ConfigDiagnostic['severity'],
   kind: string,
   message: string,
-  path: Path,
+  path: KeyPath,
   suggestion?: string,
 ) => void;
 
@@ -28,14 +27,10 @@ export interface CheckedValue {
   extra?: Record<string, unknown>;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function checkAgainstSchema(
   value: unknown,
   schema: SchemaNode,
-  path: Path,
+  path: KeyPath,
   report: SchemaReport,
 ): CheckedValue {
   if (schema.anyOf !== undefined) {
@@ -106,7 +101,7 @@ export function checkAgainstSchema(
 function checkArray(
   value: unknown[],
   schema: SchemaNode,
-  path: Path,
+  path: KeyPath,
   report: SchemaReport,
 ): CheckedValue {
   if (schema.items === undefined) return { value };
@@ -124,7 +119,7 @@ function checkArray(
 function checkObject(
   value: Record<string, unknown>,
   schema: SchemaNode,
-  path: Path,
+  path: KeyPath,
   report: SchemaReport,
 ): CheckedValue {
   const known = schema.properties ?? {};

@@ -28,8 +28,8 @@ import {
   STDIO_KEYS,
   type Report,
 } from './native-rules.js';
-import type { KeyPath, TextPosition } from '../parse.js';
-import { checkAgainstSchema, isRecord, type Path } from './check-against-schema.js';
+import { type KeyPath, type TextPosition, isRecord } from '../parse.js';
+import { checkAgainstSchema } from './check-against-schema.js';
 
 import { parseTemplate, TemplateSyntaxError } from '../expand/template.js';
 
@@ -51,7 +51,7 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
   // Parse errors (syntax, duplicate keys) fail the file before anything is read.
   const diagnostics: ConfigDiagnostic[] = [...(document.diagnostics ?? [])];
   const config: McpConfig = { servers: [], files: [{ file, dialect: 'mcp-host' }] };
-  const location = (path: Path, key = false): SourceLocation => {
+  const location = (path: KeyPath, key = false): SourceLocation => {
     const position = key
       ? (document.locateKey ?? document.locate)?.(path)
       : document.locate?.(path);
@@ -132,7 +132,7 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
   const extras = isRecord(serverExtras) ? serverExtras : {};
 
   for (const [name, raw] of Object.entries(rawServers)) {
-    const path: Path = ['servers', name];
+    const path: KeyPath = ['servers', name];
     const entry = cleanServers[name];
     if (!isRecord(raw) || entry === undefined) continue; // the type error is reported
     const lifted = liftTransport(raw, entry, path, report);
@@ -181,7 +181,7 @@ function toServerConfig(
   source: SourceLocation,
   report: Report,
 ): ServerConfig {
-  const path: Path = ['servers', name];
+  const path: KeyPath = ['servers', name];
   const type = (entry.type as TransportConfig['type'] | undefined) ?? inferTransportType(entry);
   const strings = (key: 'env' | 'headers'): Record<string, string> => {
     const map = (entry[key] ?? {}) as Record<string, string | number | boolean>;

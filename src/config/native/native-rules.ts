@@ -7,14 +7,14 @@
  */
 import type { ConfigDiagnostic, TransportConfig } from '../model.js';
 import { transportProperties } from './native-schema.js';
-import { isRecord, type Path } from './check-against-schema.js';
+import { isRecord, type KeyPath } from '../parse.js';
 
 /** How the rules report: like `SchemaReport`, the server is derived from the path. */
 export type Report = (
   severity: ConfigDiagnostic['severity'],
   kind: string,
   message: string,
-  path: Path,
+  path: KeyPath,
   suggestion?: string,
 ) => void;
 
@@ -74,9 +74,13 @@ const REGEX_LIKE = /^\^|\$$|\.\*|\.\+|\\[dws.]|\(.*\|.*\)/;
 export function liftTransport(
   raw: Record<string, unknown>,
   entry: Record<string, unknown>,
-  path: Path,
+  path: KeyPath,
   report: Report,
-): { raw: Record<string, unknown>; entry: Record<string, unknown>; where: (key: string) => Path } {
+): {
+  raw: Record<string, unknown>;
+  entry: Record<string, unknown>;
+  where: (key: string) => KeyPath;
+} {
   const nested = raw.transport;
   if (!isRecord(nested)) return { raw, entry, where: (key) => [...path, key] };
   const nestedClean = isRecord(entry.transport) ? entry.transport : {};
@@ -109,8 +113,8 @@ export function liftTransport(
 export function checkServer(
   raw: Record<string, unknown>,
   entry: Record<string, unknown>,
-  path: Path,
-  where: (key: string) => Path,
+  path: KeyPath,
+  where: (key: string) => KeyPath,
   report: Report,
 ): void {
   const hasCommand = raw.command !== undefined;
@@ -202,7 +206,7 @@ function closestKeyOf(key: string, keys: readonly string[]): string | undefined 
   return keys.find((candidate) => candidate.toLowerCase().includes(lower));
 }
 
-function checkUrl(url: string, type: RemoteType, path: Path, report: Report): void {
+function checkUrl(url: string, type: RemoteType, path: KeyPath, report: Report): void {
   const prefix = literalPrefix(url);
   const templated = prefix.length !== url.length;
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*:)/.exec(prefix)?.[1]?.toLowerCase();
@@ -243,7 +247,7 @@ function checkUrl(url: string, type: RemoteType, path: Path, report: Report): vo
 }
 
 /** `baseDelayMs` above `maxDelayMs` is almost certainly a mistake (the cap wins). */
-export function checkDelays(value: unknown, path: Path, report: Report): void {
+export function checkDelays(value: unknown, path: KeyPath, report: Report): void {
   if (!isRecord(value)) return;
   const { baseDelayMs, maxDelayMs } = value;
   if (typeof baseDelayMs === 'number' && typeof maxDelayMs === 'number' && baseDelayMs > maxDelayMs)

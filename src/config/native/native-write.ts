@@ -8,7 +8,7 @@
 import { stringify } from 'yaml';
 import type { ConfigDiagnostic, InputConfig, McpConfig, ServerConfig } from '../model.js';
 import { inferTransportType } from './native-rules.js';
-import { isRecord } from './check-against-schema.js';
+import { isRecord } from '../parse.js';
 
 export interface NativeWriteOptions {
   /** `yaml` (default) or `json` (2-space indent). */

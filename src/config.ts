@@ -40,7 +40,6 @@ export {
   parseTemplate,
   formatTemplate,
   hasReferences,
-  TemplateSyntaxError,
   type TemplatePart,
 } from './config/expand/template.js';
 export {

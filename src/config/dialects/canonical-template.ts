@@ -12,7 +12,8 @@
  * - A literal `$` directly before a reference cannot be written (`$${X}` is the escape): printing
  *   such parts fails rather than change their meaning.
  */
-import { parseTemplate, TemplateSyntaxError, type TemplatePart } from '../expand/template.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import { parseTemplate, type TemplatePart } from '../expand/template.js';
 
 export type TemplateResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -67,7 +68,7 @@ export function parseCanonical(source: string): TemplateResult<TemplatePart[]> {
   try {
     return { ok: true, value: parseTemplate(source) };
   } catch (error) {
-    if (error instanceof TemplateSyntaxError) return { ok: false, message: error.message };
+    if (error instanceof McpHostError) return { ok: false, message: error.message };
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import { DotenvSyntaxError, parseDotenv } from './dotenv.js';
 
 describe('parseDotenv', () => {
@@ -46,7 +47,10 @@ describe('parseDotenv', () => {
         caught = error;
       }
       expect(caught).toBeInstanceOf(DotenvSyntaxError);
+      expect(caught).toBeInstanceOf(McpHostError);
+      expect((caught as DotenvSyntaxError).code).toBe('CONFIG_INVALID');
       expect((caught as DotenvSyntaxError).line).toBe(line);
+      expect((caught as DotenvSyntaxError).details).toEqual({ line });
       expect((caught as Error).message).not.toMatch(/secret|unterminated"|BAD|trailing/);
     }
   });

@@ -3,17 +3,20 @@
  * prefix, `#` comments (whole lines, or after whitespace in an unquoted value), single-quoted
  * values taken literally, double-quoted values with `\n`, `\r`, `\t`, `\"` and `\\` escapes and
  * spanning lines. Nothing is expanded (`$VAR` and `${VAR}` stay as written: the file is data, and
- * expansion is single-pass). A malformed line throws `DotenvSyntaxError` naming its line number,
- * never its content.
+ * expansion is single-pass). A malformed line throws `DotenvSyntaxError` (CONFIG_INVALID) naming
+ * its line number, never its content.
  */
+import { McpHostError } from '../../errors/mcp-host-error.js';
 
-export class DotenvSyntaxError extends Error {
+/** A malformed line of an env file: CONFIG_INVALID with the line's number (never its content). */
+export class DotenvSyntaxError extends McpHostError {
   override readonly name = 'DotenvSyntaxError';
-  constructor(
-    message: string,
-    readonly line: number,
-  ) {
-    super(message);
+  /** The 1-based number of the line (the first line of a quoted value that spans lines). */
+  readonly line: number;
+
+  constructor(message: string, line: number) {
+    super('CONFIG_INVALID', message, { details: { line } });
+    this.line = line;
   }
 }
 

@@ -176,6 +176,25 @@ describe('expansion of the canonical grammar', () => {
     }
   });
 
+  it('a template off the grammar throws CONFIG_INVALID saying why', () => {
+    for (const [t, why] of [
+      ['${A', /unterminated/],
+      ['${}', /empty reference/],
+      ['${A:-${B}}', /nested references/],
+      ['${env:HOME}', /the canonical form is `\$\{HOME\}`/],
+    ] as const) {
+      let caught: unknown;
+      try {
+        parseTemplate(t);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(McpHostError);
+      expect(caught).toMatchObject({ code: 'CONFIG_INVALID', permanent: true });
+      expect((caught as McpHostError).message).toMatch(why);
+    }
+  });
+
   it('never expands keys', async () => {
     const result = await expandServer(server({ env: { '${A}': '${A}' } }), { env: { A: 'v' } });
     expect(result.ok && result.server.transport).toMatchObject({ env: { '${A}': 'v' } });

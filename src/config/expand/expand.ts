@@ -16,7 +16,7 @@ import { type ErrorCode } from '../../errors/codes.js';
 import { formatKeyPath } from '../diagnostics.js';
 import type { InputResolver } from './input-providers.js';
 import type { OAuthConfig, ServerConfig, SourceLocation, TransportConfig } from '../model.js';
-import { parseTemplate, TemplateSyntaxError, type TemplatePart } from './template.js';
+import { parseTemplate, type TemplatePart } from './template.js';
 
 /** Where a field sits in the model, relative to the server: `['env', 'TOKEN']`, `['args', 2]`. */
 export type FieldPath = readonly (string | number)[];
@@ -112,7 +112,7 @@ export async function expandServer(
     try {
       parsed.push({ slot, parts: parseTemplate(slot.template) });
     } catch (error) {
-      if (!(error instanceof TemplateSyntaxError)) throw error;
+      if (!(error instanceof McpHostError)) throw error;
       syntax.push(`${describeField(server.source, slot.path)}: ${error.message}`);
     }
   }

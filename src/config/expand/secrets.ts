@@ -18,17 +18,13 @@
  *   `info`, numbers): all still masked structurally, but not hunted for in every message.
  */
 import { stat } from 'node:fs/promises';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import { addSecret, MASK, MIN_SECRET_LENGTH, redact } from '../../errors/redact.js';
 import type { Disposable } from '../../internal/disposable.js';
 import { formatKeyPath } from '../diagnostics.js';
 import { expandableFields, type ExpandedServer, type FieldPath } from './expand.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../model.js';
-import {
-  formatTemplate,
-  parseTemplate,
-  TemplateSyntaxError,
-  type TemplatePart,
-} from './template.js';
+import { formatTemplate, parseTemplate, type TemplatePart } from './template.js';
 
 /** Variables whose values are names and paths every process sees, not secrets. */
 export const NON_SECRET_VARIABLES: ReadonlySet<string> = new Set([
@@ -312,7 +308,7 @@ export function maskTemplate(template: string, secret: boolean, argument = false
   try {
     parts = parseTemplate(template);
   } catch (error) {
-    if (!(error instanceof TemplateSyntaxError)) throw error;
+    if (!(error instanceof McpHostError)) throw error;
     return secret ? MASK : redact(template);
   }
   const masked = parts.map((part): TemplatePart => {

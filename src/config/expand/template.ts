@@ -11,8 +11,10 @@
  * the first `}`: it cannot hold `}` and is never expanded itself, so a nested reference such as
  * `${A:-${B}}` is refused with a syntax error rather than half-understood (no recursion, and no
  * dialect we read expands it either). An unterminated `${`, an empty `${}` and a name that is not
- * a variable name (such as VS Code's `${env:X}`, which dialect readers translate) are errors too.
+ * a variable name (such as VS Code's `${env:X}`, which dialect readers translate) are errors too:
+ * `CONFIG_INVALID`, whose message never holds more than the reference.
  */
+import { McpHostError } from '../../errors/mcp-host-error.js';
 
 export type TemplatePart =
   | { kind: 'text'; text: string }
@@ -24,15 +26,18 @@ export type TemplatePart =
     }
   | { kind: 'input'; id: string };
 
-/** A string that does not follow the grammar; `reason` never holds more than the reference. */
-export class TemplateSyntaxError extends Error {
-  override readonly name = 'TemplateSyntaxError';
+/** A string that does not follow the grammar: CONFIG_INVALID saying why. */
+function syntaxError(reason: string): McpHostError {
+  return new McpHostError('CONFIG_INVALID', reason);
 }
 
 const VARIABLE = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:-|-)([^]*))?$/;
 const INPUT_ID = /^[A-Za-z0-9_.-]+$/;
 
-/** Parses a template into text, variable and input parts; throws TemplateSyntaxError. */
+/**
+ * Parses a template into text, variable and input parts; a string that does not follow the
+ * grammar throws CONFIG_INVALID (an `McpHostError`).
+ */
 export function parseTemplate(template: string): TemplatePart[] {
   const parts: TemplatePart[] = [];
   let text = '';
@@ -49,7 +54,7 @@ export function parseTemplate(template: string): TemplatePart[] {
       continue;
     }
     const close = template.indexOf('}', i + 2);
-    if (close < 0) throw new TemplateSyntaxError('unterminated `${` (write `$${` for a literal)');
+    if (close < 0) throw syntaxError('unterminated `${` (write `$${` for a literal)');
     const body = template.slice(i + 2, close);
     if (text !== '') parts.push({ kind: 'text', text });
     text = '';
@@ -62,13 +67,13 @@ export function parseTemplate(template: string): TemplatePart[] {
 
 function parseReference(body: string): TemplatePart {
   if (body.includes('${'))
-    throw new TemplateSyntaxError(
+    throw syntaxError(
       'nested references such as `${A:-${B}}` are not supported (a default is literal text)',
     );
-  if (body === '') throw new TemplateSyntaxError('empty reference `${}`');
+  if (body === '') throw syntaxError('empty reference `${}`');
   if (body.startsWith('input:')) {
     const id = body.slice('input:'.length);
-    if (!INPUT_ID.test(id)) throw new TemplateSyntaxError(`invalid input id in \`\${${body}}\``);
+    if (!INPUT_ID.test(id)) throw syntaxError(`invalid input id in \`\${${body}}\``);
     return { kind: 'input', id };
   }
   const match = VARIABLE.exec(body);
@@ -76,7 +81,7 @@ function parseReference(body: string): TemplatePart {
     const hint = /^env:[A-Za-z_][A-Za-z0-9_]*$/.test(body)
       ? ` (the canonical form is \`\${${body.slice(4)}}\`)`
       : '';
-    throw new TemplateSyntaxError(
+    throw syntaxError(
       `invalid reference \`\${${shorten(body)}}\`: expected \${NAME}, \${NAME:-default}, \${NAME-default} or \${input:id}${hint}`,
     );
   }

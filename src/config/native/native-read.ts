@@ -7,6 +7,7 @@
  * Strings are kept as written: the native format uses the model's canonical template grammar
  * (`${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${input:id}`, `$${`), expanded later per server.
  */
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import { serverKeyProblems } from '../../host/name-assignment.js';
 import { expandableFields } from '../expand/expand.js';
 import type {
@@ -31,7 +32,7 @@ import {
 import { type KeyPath, type TextPosition, isRecord } from '../parse.js';
 import { checkAgainstSchema } from './check-against-schema.js';
 
-import { parseTemplate, TemplateSyntaxError } from '../expand/template.js';
+import { parseTemplate } from '../expand/template.js';
 
 /** What the reader needs of a parsed file (`parseConfigText` returns it; a plain `{ value }` works). */
 export interface NativeDocument {
@@ -152,7 +153,7 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
       try {
         parseTemplate(field.template);
       } catch (error) {
-        if (!(error instanceof TemplateSyntaxError)) throw error;
+        if (!(error instanceof McpHostError)) throw error;
         report('error', 'invalid-template', error.message, [...path, ...field.path]);
         templatesOk = false;
       }

@@ -3,10 +3,10 @@
  * resolve (`resolveFailure`), and one that would not connect (`connectFailure`: crashed on start,
  * no answer to the handshake, unreachable URL, refused credentials). Every message is masked.
  */
-import type { ServerConfig } from '../config/model.js';
-import { McpHostError, ProcessExitedError } from '../errors/mcp-host-error.js';
-import { redact } from '../errors/redact.js';
-import { toMcpHostError } from '../errors/to-mcp-host-error.js';
+import type { ServerConfig } from '../../config/model.js';
+import { McpHostError, ProcessExitedError } from '../../errors/mcp-host-error.js';
+import { redact } from '../../errors/redact.js';
+import { toMcpHostError } from '../../errors/to-mcp-host-error.js';
 import type { DoctorFinding } from './doctor-report.js';
 
 export function resolveFailure(

@@ -2,7 +2,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, resolve as resolvePath } from 'node:path';
-import type { ServerConfig } from '../config/model.js';
+import type { ServerConfig } from '../../config/model.js';
 
 /** Whether `command` runs: a path is checked as it is, a bare name is searched on `PATH`. */
 export async function findCommand(

@@ -7,17 +7,18 @@
  * stderr tail), no answer to the handshake (timeout), unreachable URL (refused, DNS), refused
  * credentials. Servers are checked a few at a time; nothing is restarted or retried.
  *
- * `runDoctor` returns data; `renderDoctor` makes the table; `doctorExitCode` the exit code of the
- * worst finding (1 config, 3 auth or input, 4 unreachable, crashed or hung).
+ * `runDoctor` returns data: the checks are here, the report and its exit codes in doctor-report.ts,
+ * why a check failed and its fix in doctor-failures.ts, the PATH lookup in find-command.ts; the
+ * command (src/cli/commands/doctor.ts) wires them to the output.
  */
 import { delimiter } from 'node:path';
-import { McpClient } from '../client/mcp-client.js';
-import { formatDiagnostic } from '../config/diagnostics.js';
-import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../config/model.js';
-import { resolveServer } from '../config/resolve-config.js';
-import { envInputProvider, type InputProvider } from '../config/expand/input-providers.js';
-import { redact } from '../errors/redact.js';
-import type { Disposable } from '../internal/disposable.js';
+import { McpClient } from '../../client/mcp-client.js';
+import { formatDiagnostic } from '../../config/diagnostics.js';
+import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../../config/model.js';
+import { resolveServer } from '../../config/resolve-config.js';
+import { envInputProvider, type InputProvider } from '../../config/expand/input-providers.js';
+import { redact } from '../../errors/redact.js';
+import type { Disposable } from '../../internal/disposable.js';
 import { connectFailure, resolveFailure } from './doctor-failures.js';
 import { DOCTOR_EXIT_CODES, type DoctorFinding, type DoctorReport } from './doctor-report.js';
 import { findCommand } from './find-command.js';

@@ -18,7 +18,7 @@
  *   `info`, numbers): all still masked structurally, but not hunted for in every message.
  */
 import { stat } from 'node:fs/promises';
-import { McpHostError } from '../../errors/mcp-host-error.js';
+import { aboutServer, McpHostError } from '../../errors/mcp-host-error.js';
 import { addSecret, MASK, MIN_SECRET_LENGTH, redact } from '../../errors/redact.js';
 import type { Disposable } from '../../internal/disposable.js';
 import { formatKeyPath } from '../diagnostics.js';
@@ -162,7 +162,7 @@ export function argvDiagnostics(
     const carried = field.references.filter(
       (r) => r.kind === 'input' || !NON_SECRET_VARIABLES.has(r.name),
     );
-    const where = formatKeyPath(field.path);
+    const argument = formatKeyPath(field.path);
     let reason: string | undefined;
     if (carried.length > 0)
       reason = `carries ${carried.map((r) => (r.kind === 'input' ? `\${input:${r.name}}` : `\${${r.name}}`)).join(', ')}`;
@@ -173,7 +173,10 @@ export function argvDiagnostics(
     diagnostics.push({
       severity: 'warning',
       kind: 'secret-in-argv',
-      message: `server '${server.name}': ${where} ${reason}; command-line arguments are visible to every local user (ps): pass secrets in env instead`,
+      message: aboutServer(
+        server.name,
+        `${argument} ${reason}; command-line arguments are visible to every local user (ps): pass secrets in env instead`,
+      ),
       server: server.name,
       location: { ...server.source, path: [...server.source.path, ...field.path] },
     });

@@ -3,7 +3,7 @@
  * kind), a server applied but not connected, a change of host-wide settings, and the
  * `file:line:column: message` that names a refused reload.
  */
-import { McpHostError } from '../../errors/mcp-host-error.js';
+import { aboutServer, McpHostError, withoutServerName } from '../../errors/mcp-host-error.js';
 import { toMcpHostError } from '../../errors/to-mcp-host-error.js';
 import type { ServerState, ServerStatus } from '../../host/server-status.js';
 import type { ConfigDiagnostic, ServerConfig } from '../model.js';
@@ -14,12 +14,15 @@ import type { ConfigDiagnostic, ServerConfig } from '../model.js';
  */
 export function notConnected(status: ServerStatus, server: ServerConfig): ConfigDiagnostic[] {
   if (!DOWN_STATES.has(status.state)) return [];
-  const why = status.lastError === undefined ? '' : `: ${status.lastError.message}`;
+  const why =
+    status.lastError === undefined
+      ? ''
+      : `: ${withoutServerName(server.name, status.lastError.message)}`;
   return [
     {
       severity: 'warning',
       kind: 'not-connected',
-      message: `server '${server.name}' is ${status.state}${why}`,
+      message: aboutServer(server.name, `not connected (${status.state})${why}`),
       server: server.name,
       location: server.source,
     },
@@ -68,7 +71,7 @@ export function diagnosticOf(
 }
 
 /** `file:line:column: message` of a diagnostic. */
-export function where(diagnostic: ConfigDiagnostic): string {
+export function locatedMessage(diagnostic: ConfigDiagnostic): string {
   const location = diagnostic.location;
   if (location === undefined) return diagnostic.message;
   const position = location.line === undefined ? '' : `:${location.line}:${location.column ?? 1}`;

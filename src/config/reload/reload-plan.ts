@@ -56,7 +56,8 @@ export async function planServer(
       diagnosticOf(
         new McpHostError(
           'INVALID_ARGUMENT',
-          `the resolver named server '${server.name}' '${resolved.definition.name}'`,
+          `the resolver named it '${resolved.definition.name}'`,
+          { serverName: server.name },
         ),
         server.name,
         server,

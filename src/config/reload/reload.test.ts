@@ -293,6 +293,9 @@ describe('ConfigReloader', () => {
     expect(first.diagnostics.map((d) => [d.server, d.kind, d.severity])).toEqual([
       ['b', 'not-connected', 'warning'],
     ]);
+    // Named once: the server's last error without its own `server 'b': `.
+    expect(first.diagnostics[0]?.message).toMatch(/^server 'b': not connected \(failed\): /);
+    expect(first.diagnostics[0]?.message.match(/server 'b'/g)).toHaveLength(1);
     world.servers = [server('a', 'broken'), server('b', 'b1')];
     const second = ok(await reloader.reload());
     expect(second.changed).toEqual(['a', 'b']);

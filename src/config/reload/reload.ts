@@ -41,7 +41,7 @@ import {
   diagnosticOf,
   notConnected,
   RESTART_REQUIRED,
-  where,
+  locatedMessage,
 } from './reload-diagnostics.js';
 import { planServer, release, type Applied, type Planned } from './reload-plan.js';
 import {
@@ -201,7 +201,11 @@ export class ConfigReloader implements AsyncDisposable {
     const fatal = diagnostics.filter((d) => d.severity === 'error' && d.server === undefined);
     if (config === undefined || fatal.length > 0) {
       const first = fatal[0] ?? diagnostics.find((d) => d.severity === 'error');
-      return this.#refuse(trigger, first === undefined ? 'no config' : where(first), diagnostics);
+      return this.#refuse(
+        trigger,
+        first === undefined ? 'no config' : locatedMessage(first),
+        diagnostics,
+      );
     }
 
     const broken = new Set(

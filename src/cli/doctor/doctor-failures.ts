@@ -1,10 +1,15 @@
 /**
  * Why a doctor check failed, and what to do about it: a server whose variables or inputs do not
  * resolve (`resolveFailure`), and one that would not connect (`connectFailure`: crashed on start,
- * no answer to the handshake, unreachable URL, refused credentials). Every message is masked.
+ * no answer to the handshake, unreachable URL, refused credentials). Every message is masked, and
+ * says its problem without the server's name (the report shows it beside each finding).
  */
 import type { ServerConfig } from '../../config/model.js';
-import { McpHostError, ProcessExitedError } from '../../errors/mcp-host-error.js';
+import {
+  McpHostError,
+  ProcessExitedError,
+  withoutServerName,
+} from '../../errors/mcp-host-error.js';
 import { redact } from '../../errors/redact.js';
 import { toMcpHostError } from '../../errors/to-mcp-host-error.js';
 import type { DoctorFinding } from './doctor-report.js';
@@ -27,13 +32,13 @@ export function resolveFailure(
     return {
       status: 'input-required',
       code: error.code,
-      problem: redact(error.message),
+      problem: problemOf(error),
       fix: 'give the input in MCP_HOST_INPUTS (JSON: {"id": "value"}) or run the command on a terminal to be asked',
     };
   return {
     status: 'config-invalid',
     code: error.code,
-    problem: redact(error.message),
+    problem: problemOf(error),
     fix: 'correct the entry (`mcp-host config validate` lists every problem)',
   };
 }
@@ -47,7 +52,7 @@ export function connectFailure(
   const e = toMcpHostError(error);
   const code = String(e.code);
   const details = e instanceof McpHostError ? e.details : undefined;
-  const message = redact(e.message);
+  const message = problemOf(e, server.name);
   const t = server.transport;
   if (error instanceof ProcessExitedError || code === 'PROCESS_EXITED') {
     const exited = error instanceof ProcessExitedError ? error : undefined;
@@ -119,6 +124,15 @@ export function connectFailure(
     };
   }
   return { status: 'failed', code, problem: message, fix: 'see the message; --verbose logs more' };
+}
+
+/** The error's message, masked, without the name of the server it is about. */
+function problemOf(
+  error: { message: string; serverName: string | undefined },
+  serverName = error.serverName,
+): string {
+  const message = redact(error.message);
+  return serverName === undefined ? message : withoutServerName(serverName, message);
 }
 
 function causeCode(error: Error): string | undefined {

@@ -39,6 +39,10 @@ describe('runDoctor without spawning', () => {
     const [asks, unset] = report.servers;
     expect(asks).toMatchObject({ status: 'input-required', transport: 'http' });
     expect(asks!.fix).toContain('MCP_HOST_INPUTS');
+    // The report names the server beside the finding: the problem does not repeat it.
+    expect(asks!.problem).toMatch(
+      /^\/project\/mcp\.yaml:\d+:\d+: servers\.asks\.headers\.Authorization: input 'token'/,
+    );
     expect(unset).toMatchObject({
       status: 'variable-unset',
       variables: ['MISSING_A', 'MISSING_B'],

@@ -16,6 +16,7 @@
  * a canonical `${VAR:-default}` is written as Claude Code's `${VAR:-default}`, which keeps an
  * empty VAR.
  */
+import { aboutServer } from '../../errors/mcp-host-error.js';
 import type { McpConfig } from '../model.js';
 import { claudeCodeGrammar } from './grammars.js';
 import { readMapDocument } from './read-document.js';
@@ -45,7 +46,7 @@ export const claudeCode: DialectModule = {
             ctx.report(
               'warning',
               'unsupported-key',
-              `server "${name}": "headersHelper" is not run by mcp-host; kept as it is`,
+              aboutServer(name, `"headersHelper" is not run by mcp-host; kept as it is`),
               path,
               name,
             );

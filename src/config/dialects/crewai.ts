@@ -25,6 +25,7 @@
  * tool filters with wildcards (crewAI's static filter takes names). With a warning: `cwd`,
  * `envFile`, OAuth and host settings.
  */
+import { aboutServer } from '../../errors/mcp-host-error.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig, TransportConfig } from '../model.js';
 import { closestKey } from '../diagnostics.js';
 import { dropBadServerNames, ReadContext, typeName } from './read-context.js';
@@ -183,7 +184,10 @@ function readEntry(
       ctx.report(
         'warning',
         'unknown-key',
-        `server "${name}": unknown key "${key}" kept as it is${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`,
+        aboutServer(
+          name,
+          `unknown key "${key}" kept as it is${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`,
+        ),
         [...path, key],
         name,
         suggestion,
@@ -198,7 +202,7 @@ function readEntry(
       ctx.report(
         'error',
         'missing-key',
-        `server "${name}": a stdio server needs "command"`,
+        aboutServer(name, `a stdio server needs "command"`),
         path,
         name,
       );
@@ -217,7 +221,7 @@ function readEntry(
       ctx.report(
         'error',
         'missing-key',
-        `server "${name}": a ${type} server needs "url"`,
+        aboutServer(name, `a ${type} server needs "url"`),
         path,
         name,
       );
@@ -234,7 +238,7 @@ function readEntry(
     ctx.report(
       'error',
       'missing-key',
-      `server "${name}": expected "command" (stdio) or "url"`,
+      aboutServer(name, `expected "command" (stdio) or "url"`),
       path,
       name,
     );
@@ -320,7 +324,7 @@ function readToolFilter(
       ctx.report(
         'warning',
         'unknown-key',
-        `server "${name}": unknown tool_filter key "${key}" left out`,
+        aboutServer(name, `unknown tool_filter key "${key}" left out`),
         [...path, key],
         name,
       );

@@ -12,6 +12,7 @@
  *   globs); `alwaysAllow` (an approval list, not a filter) is kept in `extra` with a warning;
  * - anything else the dialect does not read itself: kept in `extra` with an `unknown-key` warning.
  */
+import { aboutServer } from '../../errors/mcp-host-error.js';
 import type { ConfigDialect, OAuthConfig, ServerConfig, TransportConfig } from '../model.js';
 import type { DialectGrammar } from './grammars.js';
 import { globOfName, readString, readStringList, readStringMap } from './entry-values.js';
@@ -92,7 +93,7 @@ export function readServerEntry(
     ctx.report(
       'error',
       'invalid-type',
-      `server "${name}": expected an object, found ${typeName(raw)}`,
+      aboutServer(name, `expected an object, found ${typeName(raw)}`),
       path,
       name,
     );
@@ -130,7 +131,10 @@ export function readServerEntry(
           ctx.report(
             'error',
             'invalid-value',
-            `server "${name}": unknown transport type "${text}" (expected stdio, http, streamable-http, sse or ws)`,
+            aboutServer(
+              name,
+              `unknown transport type "${text}" (expected stdio, http, streamable-http, sse or ws)`,
+            ),
             at(key),
             name,
             closestKey(text, Object.keys(TYPES)),
@@ -149,7 +153,7 @@ export function readServerEntry(
             ctx.report(
               'error',
               'invalid-value',
-              `server "${name}": the command array is empty`,
+              aboutServer(name, `the command array is empty`),
               at(key),
               name,
             );
@@ -181,7 +185,7 @@ export function readServerEntry(
           ctx.report(
             'error',
             'conflicting-keys',
-            `server "${name}": both "${urlKey}" and "${key}"`,
+            aboutServer(name, `both "${urlKey}" and "${key}"`),
             at(key),
             name,
           );
@@ -212,7 +216,10 @@ export function readServerEntry(
         ctx.report(
           'warning',
           'unsupported-key',
-          `server "${name}": "alwaysAllow" skips approval in its tool; mcp-host keeps it but does not use it (it is not a tool filter)`,
+          aboutServer(
+            name,
+            `"alwaysAllow" skips approval in its tool; mcp-host keeps it but does not use it (it is not a tool filter)`,
+          ),
           at(key),
           name,
         );
@@ -225,7 +232,10 @@ export function readServerEntry(
           ctx.report(
             'warning',
             'unknown-key',
-            `server "${name}": unknown key "${key}" kept as it is${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`,
+            aboutServer(
+              name,
+              `unknown key "${key}" kept as it is${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`,
+            ),
             at(key),
             name,
             suggestion,
@@ -239,7 +249,7 @@ export function readServerEntry(
       ctx.report(
         'error',
         'conflicting-keys',
-        `server "${name}": both "command" and "${urlKey}"; add "type"`,
+        aboutServer(name, `both "command" and "${urlKey}"; add "type"`),
         path,
         name,
       );
@@ -250,7 +260,7 @@ export function readServerEntry(
       ctx.report(
         'error',
         'missing-key',
-        `server "${name}": expected "command" (stdio) or "url" (remote)`,
+        aboutServer(name, `expected "command" (stdio) or "url" (remote)`),
         path,
         name,
       );
@@ -262,7 +272,7 @@ export function readServerEntry(
         ctx.report(
           'error',
           'missing-key',
-          `server "${name}": a stdio server needs "command"`,
+          aboutServer(name, `a stdio server needs "command"`),
           path,
           name,
         );
@@ -279,7 +289,7 @@ export function readServerEntry(
       ctx.report(
         'warning',
         'ignored-key',
-        `server "${name}": "url" and "headers" do not apply to stdio`,
+        aboutServer(name, `"url" and "headers" do not apply to stdio`),
         path,
         name,
       );
@@ -289,7 +299,7 @@ export function readServerEntry(
         ctx.report(
           'error',
           'missing-key',
-          `server "${name}": a ${type} server needs "url"`,
+          aboutServer(name, `a ${type} server needs "url"`),
           path,
           name,
         );
@@ -304,7 +314,7 @@ export function readServerEntry(
       ctx.report(
         'warning',
         'ignored-key',
-        `server "${name}": "command", "args", "env", "cwd" and "envFile" do not apply to ${type}`,
+        aboutServer(name, `"command", "args", "env", "cwd" and "envFile" do not apply to ${type}`),
         path,
         name,
       );
@@ -312,7 +322,7 @@ export function readServerEntry(
       ctx.report(
         'warning',
         'unsupported-transport',
-        `server "${name}": ${rules.remoteWarning}`,
+        aboutServer(name, `${rules.remoteWarning}`),
         path,
         name,
       );
@@ -370,7 +380,7 @@ export function readOAuthEntry(
       ctx.report(
         'warning',
         'unknown-key',
-        `server "${name}": unknown ${rules.key} key "${sub}" kept as it is`,
+        aboutServer(name, `unknown ${rules.key} key "${sub}" kept as it is`),
         at,
         name,
       );

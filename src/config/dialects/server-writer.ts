@@ -8,6 +8,7 @@
  *   restart policy, …), tool filters or OAuth settings where the target has none, `extra` keys
  *   that came from another dialect.
  */
+import { aboutServer } from '../../errors/mcp-host-error.js';
 import type {
   ConfigDiagnostic,
   ConfigDialect,
@@ -53,7 +54,10 @@ export class ServerWriter {
     this.diagnostics.push({
       severity,
       kind,
-      message: `${this.label}, server "${this.server.name}": ${message}${severity === 'error' ? ' (server left out)' : ''}`,
+      message: aboutServer(
+        this.server.name,
+        `${this.label}: ${message}${severity === 'error' ? ' (server left out)' : ''}`,
+      ),
       server: this.server.name,
       location: this.server.source,
     });

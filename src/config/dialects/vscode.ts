@@ -17,6 +17,7 @@
  * disabled servers, defaults other than empty, literal `${…}` text VS Code would read as a
  * variable. With a warning: OAuth settings, host settings.
  */
+import { aboutServer } from '../../errors/mcp-host-error.js';
 import type { ConfigDiagnostic, InputConfig, McpConfig } from '../model.js';
 import { vscodeGrammar } from './grammars.js';
 import { typeName, type ReadContext } from './read-context.js';
@@ -48,7 +49,7 @@ export const vscode: DialectModule = {
           ctx.report(
             'warning',
             'unsupported-key',
-            `server "${name}": VS Code's "${key}" is not used by mcp-host; kept as it is`,
+            aboutServer(name, `VS Code's "${key}" is not used by mcp-host; kept as it is`),
             path,
             name,
           );

@@ -22,7 +22,7 @@ import { claudeCodeGrammar } from './grammars.js';
 import { readMapDocument } from './read-document.js';
 import { readOAuthEntry, type TemplateField } from './server-entry.js';
 import { writeMcpServersJson, type ServerWriter } from './server-writer.js';
-import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+import type { DialectModule, DialectReadOptions, DialectDocument } from './types.js';
 
 const LABEL = 'Claude Code';
 const EXPANDED: readonly TemplateField[] = ['command', 'args', 'env', 'url', 'headers'];
@@ -32,7 +32,7 @@ const grammar = (field: TemplateField) =>
 export const claudeCode: DialectModule = {
   dialect: 'claude-code',
   format: 'json',
-  read(document: ParsedDocument, file: string, options?: DialectReadOptions) {
+  read(document: DialectDocument, file: string, options?: DialectReadOptions) {
     return readMapDocument(document, file, options, {
       dialect: 'claude-code',
       serversKey: 'mcpServers',

@@ -38,7 +38,7 @@ import {
   writeExtra,
   writeTopLevel,
 } from './server-writer.js';
-import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+import type { DialectModule, DialectReadOptions, DialectDocument } from './types.js';
 import { isRecord, type KeyPath } from '../parse.js';
 
 const LABEL = 'crewAI';
@@ -404,7 +404,7 @@ function writeCrewaiEntry(
 export const crewai: DialectModule = {
   dialect: 'crewai',
   format: 'yaml',
-  read(document: ParsedDocument, file: string, options?: DialectReadOptions) {
+  read(document: DialectDocument, file: string, options?: DialectReadOptions) {
     const ctx = new ReadContext(file, 'crewai', document, grammarContextOf(file, options));
     const config: McpConfig = { servers: [], files: [{ file, dialect: 'crewai' }] };
     const root = document.value;

@@ -19,14 +19,14 @@ import { cursorGrammar } from './grammars.js';
 import { readMapDocument } from './read-document.js';
 import { readOAuthEntry } from './server-entry.js';
 import { writeMcpServersJson, type ServerWriter } from './server-writer.js';
-import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+import type { DialectModule, DialectReadOptions, DialectDocument } from './types.js';
 
 const LABEL = 'Cursor';
 
 export const cursor: DialectModule = {
   dialect: 'cursor',
   format: 'jsonc',
-  read(document: ParsedDocument, file: string, options?: DialectReadOptions) {
+  read(document: DialectDocument, file: string, options?: DialectReadOptions) {
     return readMapDocument(document, file, options, {
       dialect: 'cursor',
       serversKey: 'mcpServers',

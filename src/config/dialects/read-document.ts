@@ -9,7 +9,7 @@ import type { GrammarContext } from './grammars.js';
 import { closestKey } from '../diagnostics.js';
 import { dropBadServerNames, ReadContext, typeName } from './read-context.js';
 import { readServerEntry, type EntryRules } from './server-entry.js';
-import type { DialectReadOptions, DialectReadResult, ParsedDocument } from './types.js';
+import type { DialectReadOptions, DialectReadResult, DialectDocument } from './types.js';
 import { isRecord, type KeyPath } from '../parse.js';
 
 /**
@@ -48,7 +48,7 @@ export interface MapDocumentSpec {
 }
 
 export function readMapDocument(
-  document: ParsedDocument,
+  document: DialectDocument,
   file: string,
   options: DialectReadOptions | undefined,
   spec: MapDocumentSpec,

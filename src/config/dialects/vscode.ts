@@ -23,7 +23,7 @@ import { vscodeGrammar } from './grammars.js';
 import { typeName, type ReadContext } from './read-context.js';
 import { readMapDocument } from './read-document.js';
 import { toJsonText, writeServerMap, writeTopLevel } from './server-writer.js';
-import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+import type { DialectModule, DialectReadOptions, DialectDocument } from './types.js';
 import { isRecord, type KeyPath } from '../parse.js';
 
 const LABEL = 'VS Code';
@@ -34,7 +34,7 @@ const INPUT_KEYS = ['type', 'id', 'description', 'password', 'default', 'options
 export const vscode: DialectModule = {
   dialect: 'vscode',
   format: 'jsonc',
-  read(document: ParsedDocument, file: string, options?: DialectReadOptions) {
+  read(document: DialectDocument, file: string, options?: DialectReadOptions) {
     return readMapDocument(document, file, options, {
       dialect: 'vscode',
       serversKey: 'servers',

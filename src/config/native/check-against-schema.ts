@@ -84,11 +84,16 @@ export function checkAgainstSchema(
   }
   if (typeof value === 'string') {
     if (schema.minLength !== undefined && value.length < schema.minLength) {
-      report('error', 'invalid-value', `expected ${describe(schema)}, found an empty string`, path);
+      report(
+        'error',
+        'invalid-value',
+        `expected ${describeSchema(schema)}, found an empty string`,
+        path,
+      );
       return { value: undefined };
     }
     if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) {
-      report('error', 'invalid-value', `expected ${describe(schema)}`, path);
+      report('error', 'invalid-value', `expected ${describeSchema(schema)}`, path);
       return { value: undefined };
     }
     return { value };
@@ -204,8 +209,8 @@ function enumSuggestion(schema: SchemaNode, value: unknown): string | undefined 
 }
 
 /** What the schema wants, in words. */
-export function describe(schema: SchemaNode): string {
-  if (schema.anyOf !== undefined) return schema.anyOf.map(describe).join(' or ');
+function describeSchema(schema: SchemaNode): string {
+  if (schema.anyOf !== undefined) return schema.anyOf.map(describeSchema).join(' or ');
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (schema.enum !== undefined)
     return `one of ${schema.enum.map((v) => `'${String(v)}'`).join(', ')}`;
@@ -223,9 +228,9 @@ export function describe(schema: SchemaNode): string {
   if (type === 'string' && schema.minLength !== undefined && schema.minLength > 0)
     return 'a non-empty string';
   if (type === 'array' && schema.items !== undefined)
-    return `a list of ${plural(describe(schema.items))}`;
+    return `a list of ${plural(describeSchema(schema.items))}`;
   if (type === 'object' && typeof schema.additionalProperties === 'object')
-    return `a mapping of names to ${plural(describe(schema.additionalProperties))}`;
+    return `a mapping of names to ${plural(describeSchema(schema.additionalProperties))}`;
   if (type === 'object') return 'a mapping (key: value)';
   return TYPE_WORDS[type];
 }
@@ -255,7 +260,7 @@ function mismatch(schema: SchemaNode, value: unknown): string {
     schema.const !== undefined ||
     schema.anyOf !== undefined ||
     typesOf(schema).every((type) => type !== 'string' && type !== 'object' && type !== 'array');
-  let text = `expected ${describe(schema)}, found ${found(value, scalarExpected)}`;
+  let text = `expected ${describeSchema(schema)}, found ${found(value, scalarExpected)}`;
   if (
     typeof value === 'string' &&
     typesOf(schema).includes('boolean') &&

@@ -1,5 +1,5 @@
 /**
- * One server's part of a reload: resolved with the reloader's resolver and fingerprinted (see
+ * One server's part of a reload: what the reloader's resolver gave for it, fingerprinted (see
  * reload-fingerprint.ts), so the reload can tell added, changed and unchanged servers apart. A
  * plan holds the secrets its resolution registered until it is applied or released.
  */
@@ -28,27 +28,19 @@ export function release(secrets: readonly Disposable[] | undefined): void {
   for (const secret of secrets ?? []) secret.dispose();
 }
 
-/** Resolves one server and computes its fingerprint; undefined (and a diagnostic) if it fails. */
-export async function planServer(
+/**
+ * One server's plan from what the resolver gave for it: what to apply and its fingerprint, or
+ * undefined when it failed (a resolver error, or a definition under another name, whose secrets
+ * are released); the diagnostics either way.
+ */
+export function planServer(
   server: ServerConfig,
   config: McpConfig,
-  resolve: (
-    server: ServerConfig,
-    config: McpConfig,
-  ) => ServerResolution | Promise<ServerResolution>,
-  diagnostics: ConfigDiagnostic[],
-): Promise<Planned | undefined> {
-  let resolved: ServerResolution;
-  try {
-    resolved = await resolve(server, config);
-  } catch (error) {
-    resolved = { error };
-  }
-  if ('error' in resolved) {
-    diagnostics.push(diagnosticOf(resolved.error, server.name, server));
-    return undefined;
-  }
-  diagnostics.push(...(resolved.diagnostics ?? []));
+  resolved: ServerResolution,
+): { planned: Planned | undefined; diagnostics: ConfigDiagnostic[] } {
+  if ('error' in resolved)
+    return { planned: undefined, diagnostics: [diagnosticOf(resolved.error, server.name, server)] };
+  const diagnostics = [...(resolved.diagnostics ?? [])];
   const secrets = resolved.secrets ?? [];
   if (resolved.definition.name !== server.name) {
     release(secrets);
@@ -63,12 +55,15 @@ export async function planServer(
         server,
       ),
     );
-    return undefined;
+    return { planned: undefined, diagnostics };
   }
   return {
-    server,
-    definition: resolved.definition,
-    fingerprint: serverFingerprint(server, config.defaults, resolved),
-    secrets,
+    planned: {
+      server,
+      definition: resolved.definition,
+      fingerprint: serverFingerprint(server, config.defaults, resolved),
+      secrets,
+    },
+    diagnostics,
   };
 }

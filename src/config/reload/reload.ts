@@ -223,12 +223,9 @@ export class ConfigReloader implements AsyncDisposable {
     await Promise.all(
       [...wanted.values()].map(async (server) => {
         if (broken.has(server.name)) return;
-        const planned = await planServer(
-          server,
-          config,
-          (s, c) => (this.#options.resolve ?? this.#defaultResolve)(s, c),
-          diagnostics,
-        );
+        const plan = planServer(server, config, await this.#resolve(server, config));
+        diagnostics.push(...plan.diagnostics);
+        const planned = plan.planned;
         if (planned === undefined) {
           failed.push(server.name);
           return;
@@ -316,6 +313,15 @@ export class ConfigReloader implements AsyncDisposable {
     );
     this.#reloadEmitter.fire(event);
     return { ok: true, ...event };
+  }
+
+  /** The resolver's answer for one server (what it throws, as its error). */
+  async #resolve(server: ServerConfig, config: McpConfig): Promise<ServerResolution> {
+    try {
+      return await (this.#options.resolve ?? this.#defaultResolve)(server, config);
+    } catch (error) {
+      return { error };
+    }
   }
 
   readonly #defaultLoad = (files: readonly string[]): Promise<LoadedConfig> =>

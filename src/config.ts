@@ -14,7 +14,7 @@ export {
   type ParsedDocument,
   type TextPosition,
 } from './config/parse.js';
-export { ConfigReloader, watchConfig } from './config/reload.js';
+export { ConfigReloader, watchConfig } from './config/reload/reload.js';
 export {
   DEFAULT_DRAIN_TIMEOUT_MS,
   type ConfigReloaderOptions,
@@ -23,27 +23,25 @@ export {
   type ReloadEvent,
   type ReloadOutcome,
   type ReloadTrigger,
-  type ResolvedServer as ReloadResolvedServer,
-} from './config/reload-types.js';
-export { DEFAULT_RELOAD_DEBOUNCE_MS } from './config/config-watcher.js';
+  type ServerResolution,
+} from './config/reload/reload-types.js';
+export { DEFAULT_RELOAD_DEBOUNCE_MS } from './config/reload/config-watcher.js';
 export {
   expandServer,
   expandableFields,
-  formatKeyPath,
   type ExpandedField,
   type ExpandedReference,
   type ExpandedServer,
   type ExpandOptions,
   type ExpandResult,
   type FieldPath,
-} from './config/expand.js';
+} from './config/expand/expand.js';
 export {
   parseTemplate,
   formatTemplate,
   hasReferences,
-  TemplateSyntaxError,
   type TemplatePart,
-} from './config/template.js';
+} from './config/expand/template.js';
 export {
   InputResolver,
   envInputProvider,
@@ -55,8 +53,8 @@ export {
   type InputProvider,
   type InputResolverOptions,
   type TtyInputProviderOptions,
-} from './config/input-providers.js';
-export { parseDotenv, DotenvSyntaxError } from './config/dotenv.js';
+} from './config/expand/input-providers.js';
+export { parseDotenv, DotenvSyntaxError } from './config/expand/dotenv.js';
 export {
   maskConfig,
   maskServer,
@@ -66,7 +64,7 @@ export {
   argvDiagnostics,
   fileModeDiagnostics,
   type MaskOptions,
-} from './config/secrets.js';
+} from './config/expand/secrets.js';
 export {
   resolveServer,
   resolveConfig,
@@ -74,10 +72,13 @@ export {
   clientOptions,
   type ResolveOptions,
   type ResolveConfigOptions,
-  type ResolvedServer,
   type ResolveServerResult,
 } from './config/resolve-config.js';
-export { ResolvedConfig, type ResolvedHostOptions } from './config/resolved-config.js';
+export {
+  ResolvedConfig,
+  type ResolvedHostOptions,
+  type ResolvedServer,
+} from './config/resolved-config.js';
 export {
   dialects,
   foreignDialects,
@@ -112,21 +113,22 @@ export {
   readNativeConfig,
   type NativeDocument,
   type NativeReadResult,
-} from './config/native-read.js';
-export { readNativeText, nativeDialect } from './config/native.js';
+} from './config/native/native-read.js';
+export { readNativeText, nativeDialect } from './config/native/native.js';
 export {
   writeNativeConfig,
   toNativeDocument,
   type NativeWriteOptions,
   type NativeWriteResult,
-} from './config/native-write.js';
-export { inferTransportType } from './config/native-rules.js';
-export { nativeSchema, NATIVE_SCHEMA_ID, type SchemaNode } from './config/native-schema.js';
+} from './config/native/native-write.js';
+export { inferTransportType } from './config/native/native-rules.js';
+export { nativeSchema, NATIVE_SCHEMA_ID, type SchemaNode } from './config/native/native-schema.js';
 export {
   ConfigError,
   isConfigError,
   isFileLevelError,
   formatDiagnostic,
+  formatKeyPath,
   closestKey,
 } from './config/diagnostics.js';
 export {

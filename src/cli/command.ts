@@ -39,7 +39,7 @@ export function action<Options = Record<string, unknown>>(
       const code = await body(cli, positional, options, command);
       process.exitCode = code ?? ExitCode.ok;
     } catch (error) {
-      if (error instanceof CliError && error.code === 'INTERRUPTED') return;
+      if (error instanceof CliError && error.code === 'ABORTED') return;
       cli.output.error(error);
       if (cli.options.verbose && error instanceof Error && error.stack !== undefined)
         cli.output.debug(error.stack);
@@ -49,11 +49,6 @@ export function action<Options = Record<string, unknown>>(
       open.delete(cli);
     }
   };
-}
-
-/** A usage error (exit 1). */
-export function usageError(message: string): CliError {
-  return new CliError('USAGE', message, { exitCode: ExitCode.usage });
 }
 
 let installed = false;

@@ -11,8 +11,8 @@ import { importConfig } from '../config/dialects/import-config.js';
 import { dialects, foreignDialects, type ForeignDialect } from '../config/dialects/registry.js';
 import { tryLoadConfig } from '../config/load.js';
 import type { ConfigDiagnostic, ConfigDialect, McpConfig } from '../config/model.js';
-import { writeNativeConfig } from '../config/native-write.js';
-import { fileModeDiagnostics, maskConfig } from '../config/secrets.js';
+import { writeNativeConfig } from '../config/native/native-write.js';
+import { fileModeDiagnostics, maskConfig } from '../config/expand/secrets.js';
 import { writeConfigFile } from '../config/write-config-file.js';
 import { redact } from '../errors/redact.js';
 

@@ -1,10 +1,12 @@
 /**
  * The CLI's exit codes (the official MCP Inspector's map, so scripts can use either), and the one
- * mapping from an error to its code and its JSON form. Every command's failure goes through here.
+ * mapping from an error to its exit code, its JSON form and its line of text. Every command's
+ * failure goes through here.
  */
-import { JsonRpcError } from '../errors/json-rpc-error.js';
-import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 import { type ErrorCode } from '../errors/codes.js';
+import { JsonRpcError } from '../errors/json-rpc-error.js';
+import { aboutServer, McpHostError, type McpHostErrorOptions } from '../errors/mcp-host-error.js';
+import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 
 export const ExitCode = {
   ok: 0,
@@ -19,28 +21,11 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** A failure the CLI reports itself: a code for `{"error":{code}}`, an exit code, a server. */
-export class CliError extends Error {
-  override readonly name = 'CliError';
-  readonly code: string;
-  readonly exitCode: ExitCode;
-  readonly server: string | undefined;
-
-  constructor(
-    code: string,
-    message: string,
-    options: { exitCode?: ExitCode; server?: string | undefined; cause?: unknown } = {},
-  ) {
-    super(message, options.cause === undefined ? {} : { cause: options.cause });
-    this.code = code;
-    this.exitCode = options.exitCode ?? ExitCode.usage;
-    this.server = options.server;
-  }
-}
-
+/** The exit code of each error code; a code not listed exits `usage`. */
 const byCode: Partial<Record<ErrorCode, ExitCode>> = {
   CONFIG_INVALID: ExitCode.usage,
   CONFIG_VARIABLE_UNSET: ExitCode.usage,
+  CONFIG_READ_ONLY: ExitCode.usage,
   INVALID_ARGUMENT: ExitCode.usage,
   CONFIG_INPUT_REQUIRED: ExitCode.authRequired,
   SPAWN_FAILED: ExitCode.unreachable,
@@ -57,7 +42,34 @@ const byCode: Partial<Record<ErrorCode, ExitCode>> = {
   TOOL_NOT_FOUND: ExitCode.toolError,
   TOOL_DENIED: ExitCode.toolError,
   TOOL_QUARANTINED: ExitCode.toolError,
+  TOOL_ERROR: ExitCode.toolError,
 };
+
+export interface CliErrorOptions extends McpHostErrorOptions {
+  /** The exit code, when it is not the one of `code` (see `byCode`). */
+  exitCode?: ExitCode;
+}
+
+/**
+ * A failure the CLI reports itself: an `McpHostError` (a code of the closed list, the server it is
+ * about) with the exit code the command ends with: its code's, unless given (a server that is down
+ * exits by its state, whatever the code of its last error).
+ */
+export class CliError extends McpHostError {
+  override readonly name = 'CliError';
+  readonly exitCode: ExitCode;
+
+  constructor(code: ErrorCode, message: string, options: CliErrorOptions = {}) {
+    const { exitCode, ...rest } = options;
+    super(code, message, rest);
+    this.exitCode = exitCode ?? byCode[code] ?? ExitCode.usage;
+  }
+}
+
+/** A usage error: a bad argument or option value, INVALID_ARGUMENT (exit 1). */
+export function usageError(message: string): CliError {
+  return new CliError('INVALID_ARGUMENT', message);
+}
 
 /** The exit code for any thrown value. */
 export function exitCodeOf(error: unknown): ExitCode {
@@ -80,9 +92,18 @@ export function errorJsonOf(error: unknown): {
   message: string;
   server: string | null;
 } {
-  if (error instanceof CliError)
-    return { code: error.code, message: error.message, server: error.server ?? null };
   const hostError = toMcpHostError(error);
   const code = hostError instanceof JsonRpcError ? `JSONRPC_${hostError.code}` : hostError.code;
   return { code, message: hostError.message, server: hostError.serverName ?? null };
+}
+
+/**
+ * The error as one line of text, naming its server once: an `McpHostError` names it itself; a
+ * server's error answer (`JsonRpcError`) is its text as sent, so the server is named here.
+ */
+export function errorTextOf(error: unknown): string {
+  const hostError = toMcpHostError(error);
+  return hostError instanceof JsonRpcError
+    ? aboutServer(hostError.serverName, hostError.message)
+    : hostError.message;
 }

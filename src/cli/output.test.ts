@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { JsonRpcError } from '../errors/json-rpc-error.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { Output, type OutputOptions } from './output.js';
@@ -71,7 +72,7 @@ describe('Output', () => {
     expect(out()).toBe('{"result":{"a":1}}\n');
     expect(() => o.result(2, () => {})).toThrow(/second result/);
     o.error(new McpHostError('SPAWN_FAILED', 'no such command', { serverName: 'x' }));
-    o.error(new CliError('USAGE', 'bad option'));
+    o.error(new CliError('INVALID_ARGUMENT', 'bad option'));
     expect(
       err()
         .trim()
@@ -79,7 +80,22 @@ describe('Output', () => {
         .map((line): unknown => JSON.parse(line)),
     ).toEqual([
       { error: { code: 'SPAWN_FAILED', message: "server 'x': no such command", server: 'x' } },
-      { error: { code: 'USAGE', message: 'bad option', server: null } },
+      { error: { code: 'INVALID_ARGUMENT', message: 'bad option', server: null } },
+    ]);
+  });
+
+  it('text mode: `error: message`, a server named once (by the message, not a tag too)', () => {
+    const { o, err } = output();
+    o.error(new McpHostError('SPAWN_FAILED', 'no such command', { serverName: 'x' }));
+    o.error(new CliError('TOOL_ERROR', "tool 'fail' returned an error", { serverName: 'x' }));
+    o.error(new JsonRpcError(-32602, 'unknown resource', { serverName: 's' }));
+    o.error(new Error('plain'));
+    expect(err().split('\n')).toEqual([
+      "error: server 'x': no such command",
+      "error: server 'x': tool 'fail' returned an error",
+      "error: server 's': unknown resource",
+      'error: plain',
+      '',
     ]);
   });
 
@@ -87,7 +103,7 @@ describe('Output', () => {
     const { o, err } = output({ quiet: true });
     o.notice('n');
     o.warn('w');
-    o.error(new CliError('USAGE', 'e', { exitCode: ExitCode.usage }));
+    o.error(new CliError('INVALID_ARGUMENT', 'e', { exitCode: ExitCode.usage }));
     expect(err()).toBe('error: e\n');
   });
 });

@@ -9,7 +9,7 @@
  * code points, which is right for the names and states shown here.
  */
 import * as util from 'node:util';
-import { errorJsonOf } from './exit-codes.js';
+import { errorJsonOf, errorTextOf } from './exit-codes.js';
 
 export type OutputFormat = 'table' | 'json';
 type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan';
@@ -162,16 +162,17 @@ export class Output {
     this.#stderr.write(`${this.#styleErr('dim', text)}\n`);
   }
 
-  /** An error on stderr: one JSON line in JSON mode, `error: message` otherwise. */
+  /**
+   * An error on stderr: one JSON line in JSON mode, `error: message` otherwise (a message about a
+   * server names it: `error: server 'x': ...`).
+   */
   error(error: unknown): void {
     this.clearProgress();
-    const json = errorJsonOf(error);
     if (this.json) {
-      this.#stderr.write(`${JSON.stringify({ error: json })}\n`);
+      this.#stderr.write(`${JSON.stringify({ error: errorJsonOf(error) })}\n`);
       return;
     }
-    const where = json.server === null ? '' : ` [${json.server}]`;
-    this.#stderr.write(`${this.#styleErr('red', 'error:')}${where} ${json.message}\n`);
+    this.#stderr.write(`${this.#styleErr('red', 'error:')} ${errorTextOf(error)}\n`);
   }
 
   /** A one-line progress message on stderr, rewritten in place; only on a TTY. */

@@ -17,6 +17,8 @@ import {
   type ResolvedConfig,
   type ServerConfig,
 } from '../config.js';
+import { isErrorCode } from '../errors/codes.js';
+import { MAX_ERROR_MESSAGE_CHARS, withoutServerName } from '../errors/mcp-host-error.js';
 import { McpHost } from '../host/mcp-host.js';
 import { type ServerStatus } from '../host/slot/server-status.js';
 import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
@@ -91,7 +93,7 @@ export class CliRuntime {
       if (diagnostic.severity === 'warning') this.output.debug(formatDiagnostic(diagnostic));
     if (config === undefined) {
       const errors = diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
-      throw new CliError('CONFIG_INVALID', errors.join('\n'), { exitCode: ExitCode.usage });
+      throw new CliError('CONFIG_INVALID', linesThatFit(errors));
     }
     return { config, diagnostics, embedded: false };
   }
@@ -102,9 +104,9 @@ export class CliRuntime {
     const server = config.servers.find((s) => s.name === name);
     if (server === undefined)
       throw new CliError(
-        'SERVER_NOT_FOUND',
-        `no server is named '${name}' (configured: ${config.servers.map((s) => s.name).join(', ') || 'none'})`,
-        { exitCode: ExitCode.usage, server: name },
+        'INVALID_ARGUMENT',
+        `not in the config (configured: ${config.servers.map((s) => s.name).join(', ') || 'none'})`,
+        { serverName: name },
       );
     return server;
   }
@@ -148,7 +150,7 @@ export class CliRuntime {
     this.#cleanups.push(() => host.close());
     const statuses = options.start === false ? host.status() : await this.#start(host, timeoutMs);
     // Interrupted (SIGINT/SIGTERM) while connecting: the servers are closing, print nothing more.
-    if (this.#closing !== undefined) throw new CliError('INTERRUPTED', 'interrupted');
+    if (this.#closing !== undefined) throw new CliError('ABORTED', 'interrupted');
     return { host, resolved, loaded, statuses };
   }
 
@@ -214,18 +216,42 @@ async function connectAll(host: McpHost, concurrency: number): Promise<void> {
   await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
 }
 
-/** The error of a server that did not come up (for exit code 4 or 3), or undefined if it is up. */
+/**
+ * The error of a server that did not come up (exit 4, or 3 when it needs auth), or undefined if it
+ * is up: the code of its last error, its state and that error's message (`server 'x': failed
+ * (SPAWN_FAILED: ...)`).
+ */
 export function unavailableError(status: ServerStatus): CliError | undefined {
   if (status.state === 'ready' || status.state === 'degraded') return undefined;
-  const reason = status.lastError
-    ? `${status.lastError.code}: ${status.lastError.message}`
-    : `still ${status.state}`;
+  const last = status.lastError;
   return new CliError(
-    status.lastError?.code ?? 'SERVER_UNAVAILABLE',
-    `server '${status.name}' is ${status.state} (${reason})`,
+    last !== undefined && isErrorCode(last.code) ? last.code : 'SERVER_UNAVAILABLE',
+    last === undefined
+      ? `still ${status.state}`
+      : `${status.state} (${last.code}: ${withoutServerName(status.name, last.message)})`,
     {
       exitCode: status.state === 'needs_auth' ? ExitCode.authRequired : ExitCode.unreachable,
-      server: status.name,
+      serverName: status.name,
     },
   );
+}
+
+/**
+ * Lines, one under the other, as many as an error message holds (it is bounded), then how many
+ * are left out.
+ */
+function linesThatFit(lines: readonly string[]): string {
+  const room = MAX_ERROR_MESSAGE_CHARS - 80;
+  let text = '';
+  let shown = 0;
+  for (const line of lines) {
+    const next = shown === 0 ? line : `${text}\n${line}`;
+    if (shown > 0 && next.length > room) break;
+    text = next;
+    shown++;
+  }
+  const more = lines.length - shown;
+  return more === 0
+    ? text
+    : `${text}\n… and ${more} more (mcp-host config validate lists them all)`;
 }

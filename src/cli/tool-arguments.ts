@@ -6,7 +6,7 @@
  * a string. `--arg` wins over `--args` for the same key.
  */
 import type { JsonObject } from '../jsonrpc/message.js';
-import { CliError, ExitCode } from './exit-codes.js';
+import { usageError } from './exit-codes.js';
 
 type Schema = { properties?: Record<string, { type?: string | string[] } | boolean> };
 
@@ -16,7 +16,7 @@ export function parseArgPairs(pairs: readonly string[], schema: unknown): JsonOb
   const out: JsonObject = {};
   for (const pair of pairs) {
     const at = pair.indexOf('=');
-    if (at <= 0) throw argumentError(`--arg '${pair}' is not key=value`);
+    if (at <= 0) throw usageError(`--arg '${pair}' is not key=value`);
     const key = pair.slice(0, at);
     const text = pair.slice(at + 1);
     const property = properties[key];
@@ -65,7 +65,7 @@ function coerce(key: string, text: string, types: readonly string[]): unknown {
         break;
     }
   }
-  throw argumentError(`--arg ${key}: '${text}' is not ${types.join(' or ')} (the tool's schema)`);
+  throw usageError(`--arg ${key}: '${text}' is not ${types.join(' or ')} (the tool's schema)`);
 }
 
 function tryJson(text: string): unknown {
@@ -82,10 +82,10 @@ export function parseArgsJson(text: string, from: string): JsonObject {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw argumentError(`${from} is not JSON: ${(error as Error).message}`);
+    throw usageError(`${from} is not JSON: ${(error as Error).message}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw argumentError(`${from} must be a JSON object of arguments`);
+    throw usageError(`${from} must be a JSON object of arguments`);
   return value as JsonObject;
 }
 
@@ -94,8 +94,4 @@ export async function readStdin(stdin: NodeJS.ReadableStream = process.stdin): P
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function argumentError(message: string): CliError {
-  return new CliError('INVALID_ARGUMENT', message, { exitCode: ExitCode.usage });
 }

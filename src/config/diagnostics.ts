@@ -7,7 +7,10 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { ConfigDiagnostic } from './model.js';
 
-/** A key path as people write it: `servers.github.args[2]`, `servers["my.server"].env`. */
+/**
+ * A key path as people write it: `servers.github.args[2]`, `mcpServers.github.env.TOKEN`,
+ * `servers["my.server"].env`.
+ */
 export function formatKeyPath(path: readonly (string | number)[]): string {
   let text = '';
   for (const part of path) {

@@ -31,7 +31,7 @@ import type {
   McpConfig,
   ServerConfig,
 } from './model.js';
-import { readNativeConfig } from './native-read.js';
+import { readNativeConfig } from './native/native-read.js';
 import { formatOfFile, parseConfigText, type ConfigTextFormat } from './parse.js';
 
 export interface LoadConfigOptions extends DialectReadOptions {

@@ -26,7 +26,13 @@ export interface TextPosition {
   column: number;
 }
 
+/** Where a value sits in a document: keys and array indexes from the root. */
 export type KeyPath = readonly (string | number)[];
+
+/** A parsed mapping (a YAML map or a JSON object): not null, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 export interface ParsedDocument {
   /** The parsed data (plain JSON values); `undefined` when the text is empty or unreadable. */

@@ -11,7 +11,7 @@ import {
   resolveConfig,
   resolveServer,
 } from './resolve-config.js';
-import { callbackInputProvider } from './input-providers.js';
+import { callbackInputProvider } from './expand/input-providers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-host-resolve-'));
 const file = join(dir, 'mcp.json');

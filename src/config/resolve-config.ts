@@ -1,9 +1,9 @@
 /**
  * From the normalised (unexpanded) model to what the host runs: each server's templates expanded
- * (expand.ts), its secrets registered (secrets.ts), and a `HostServerDefinition` whose transport
- * is a plain `TransportDefinition`. A server that cannot be resolved (an unset variable, a missing
- * input, an unreadable env file, a bad URL) fails alone, before anything is spawned or sent; the
- * others resolve. Nothing here loads a transport, starts a process or opens a socket: the host
+ * (expand/expand.ts), its secrets registered (expand/secrets.ts), and a `HostServerDefinition`
+ * whose transport is a plain `TransportDefinition`. A server that cannot be resolved (an unset
+ * variable, a missing input, an unreadable env file, a bad URL) fails alone, before anything is
+ * spawned or sent; the others resolve. Nothing here loads a transport, starts a process or opens a socket: the host
  * builds each transport from its definition when it connects.
  */
 import { readFile } from 'node:fs/promises';
@@ -12,7 +12,6 @@ import type { McpClientOptions } from '../client/client-options.js';
 import type { RetryPolicy } from '../client/resend-rules.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
-import type { RestartOptions } from '../host/slot/restart-policy.js';
 import type { Disposable } from '../internal/disposable.js';
 import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
 import {
@@ -20,26 +19,25 @@ import {
   serverIdentity,
   type TransportDefinition,
 } from '../transport/transport-definition.js';
-import { DotenvSyntaxError, parseDotenv } from './dotenv.js';
-import { describeField, expandServer, type ExpandedServer } from './expand.js';
-import { envInputProvider, InputResolver, type InputProvider } from './input-providers.js';
+import { DotenvSyntaxError, parseDotenv } from './expand/dotenv.js';
+import { describeField, expandServer, type ExpandedServer } from './expand/expand.js';
+import { envInputProvider, InputResolver, type InputProvider } from './expand/input-providers.js';
 import type {
   ConfigDiagnostic,
   HostDefaultsConfig,
   McpConfig,
-  OAuthConfig,
   RetryConfig,
   ServerConfig,
   TimeoutsConfig,
 } from './model.js';
-import { ResolvedConfig } from './resolved-config.js';
+import { ResolvedConfig, type ResolvedServer } from './resolved-config.js';
 import {
   argvDiagnostics,
   fileModeDiagnostics,
   isRegistrableSecret,
   registerSecrets,
   secretValues,
-} from './secrets.js';
+} from './expand/secrets.js';
 
 export interface ResolveOptions {
   /** The environment variables are read from (usually `process.env`). */
@@ -58,25 +56,6 @@ export interface ResolveOptions {
   cwd?: string;
   /** What `~` becomes (default `os.homedir()`). */
   homeDir?: string;
-}
-
-/** A server ready for the host. */
-export interface ResolvedServer {
-  definition: HostServerDefinition;
-  /** The registered secrets of this server: dispose them when the server is gone. */
-  secrets: Disposable[];
-  /** Warnings found while resolving (secrets in argv, settings the host does not apply). */
-  diagnostics: ConfigDiagnostic[];
-  /** The expanded OAuth settings, for the auth layer (not enumerable: never inspected). */
-  oauth: OAuthConfig | undefined;
-  /** Its own restart policy (also in `definition.restart`, over the host-wide one). */
-  restart: RestartOptions | undefined;
-  /**
-   * SHA-256 (hex) of everything that takes effect when the server (re)connects, after expansion
-   * and env file included, `enabled` excluded: equal fingerprints mean a reload need not restart
-   * it. Secrets go into the hash but cannot be read from it.
-   */
-  fingerprint: string;
 }
 
 export type ResolveServerResult = ResolvedServer | { error: McpHostError };

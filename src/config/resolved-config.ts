@@ -1,10 +1,35 @@
+/**
+ * What resolving gives (see resolve-config.ts): one server ready for the host (`ResolvedServer`),
+ * and a whole config (`ResolvedConfig`: the servers that resolved, the errors of those that did
+ * not, the host-wide options), holding the secrets its servers registered until it is disposed.
+ */
 import { inspect } from 'node:util';
 import type { McpHostError } from '../errors/mcp-host-error.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
 import type { McpHostOptions } from '../host/host-options.js';
-import type { ConfigDiagnostic, McpConfig } from './model.js';
-import type { ResolvedServer } from './resolve-config.js';
-import { maskConfig, type MaskOptions } from './secrets.js';
+import type { Disposable } from '../internal/disposable.js';
+import type { RestartOptions } from '../host/slot/restart-policy.js';
+import type { ConfigDiagnostic, McpConfig, OAuthConfig } from './model.js';
+import { maskConfig, type MaskOptions } from './expand/secrets.js';
+
+/** A server ready for the host: what `resolveServer` gives (see resolve-config.ts). */
+export interface ResolvedServer {
+  definition: HostServerDefinition;
+  /** The registered secrets of this server: dispose them when the server is gone. */
+  secrets: readonly Disposable[];
+  /** Warnings found while resolving (secrets in argv, settings the host does not apply). */
+  diagnostics: readonly ConfigDiagnostic[];
+  /** The expanded OAuth settings, for the auth layer (not enumerable: never inspected). */
+  oauth: OAuthConfig | undefined;
+  /** Its own restart policy (also in `definition.restart`, over the host-wide one). */
+  restart: RestartOptions | undefined;
+  /**
+   * SHA-256 (hex) of everything that takes effect when the server (re)connects, after expansion
+   * and env file included, `enabled` excluded: equal fingerprints mean a reload need not restart
+   * it. Secrets go into the hash but cannot be read from it.
+   */
+  fingerprint: string;
+}
 
 /** The host-wide part of a resolved config: pass it (spread) to `new McpHost(...)`. */
 export type ResolvedHostOptions = Pick<

@@ -156,6 +156,14 @@ export const errorCodes = {
     permanent: true,
     when: 'A `${input:id}` reference needs a value and no input provider could give one (none configured, or it declined).',
   },
+  CONFIG_READ_ONLY: {
+    permanent: true,
+    when: "A config change was refused: `mcp-host servers enable|disable` was asked to edit the embedded demo config, or a server defined in another tool's file (a foreign dialect), which mcp-host reads but never writes.",
+  },
+  TOOL_ERROR: {
+    permanent: false,
+    when: '`mcp-host call` got a result with `isError: true`: the tool ran and reported a failure. The CLI prints the result and reports this code (exit 5); the library returns such a result, it never throws it.',
+  },
 } as const satisfies Record<string, { permanent: boolean; when: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { JsonRpcError } from './json-rpc-error.js';
-import { McpHostError, ProcessExitedError } from './mcp-host-error.js';
+import { McpHostError, ProcessExitedError, withoutServerName } from './mcp-host-error.js';
 import { addSecret } from './redact.js';
 import { errorCodes, isErrorCode, type ErrorCode } from './codes.js';
 import { toMcpHostError } from './to-mcp-host-error.js';
@@ -63,6 +63,14 @@ describe('McpHostError', () => {
     // @ts-expect-error: not a code of the closed list
     const error = new McpHostError('NOPE', 'x');
     expect(isErrorCode(error.code)).toBe(false);
+  });
+
+  it('names its server once, and withoutServerName takes the name off for a place that shows it', () => {
+    const error = new McpHostError('SPAWN_FAILED', 'no such command', { serverName: 'fs' });
+    expect(error.message).toBe("server 'fs': no such command");
+    expect(withoutServerName('fs', error.message)).toBe('no such command');
+    expect(withoutServerName('other', error.message)).toBe("server 'fs': no such command");
+    expect(withoutServerName('fs', 'no server named')).toBe('no server named');
   });
 });
 

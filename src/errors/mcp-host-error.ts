@@ -42,6 +42,16 @@ export function aboutServer(serverName: string | undefined, message: string): st
 }
 
 /**
+ * `message` without the `server '<name>': ` that `aboutServer` put first, for a place that names
+ * the server already (a table row, a column, a line that starts with its name). A message about
+ * another server, or about none, is returned as it is.
+ */
+export function withoutServerName(serverName: string, message: string): string {
+  const prefix = aboutServer(serverName, '');
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+}
+
+/**
  * A local failure of mcp-host: a timeout, a closed connection, a crashed process, bad input.
  * `code` comes from one closed list (see docs/errors.md). An error about a server names it first
  * (`server '<name>': `, from `serverName`: never written by hand). The message is redacted and

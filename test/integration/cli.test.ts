@@ -165,6 +165,14 @@ describe('mcp-host servers', () => {
         server: 'nowhere',
       },
     });
+    // Text: the server named once, by the message (no `[nowhere]` tag, no second prefix).
+    const text = await run(['inspect', 'nowhere']);
+    expect(text.code).toBe(4);
+    expect(text.stderr).toMatch(/^error: server 'nowhere': failed \(SPAWN_FAILED: /);
+    expect(text.stderr.match(/nowhere/g)).toHaveLength(1);
+    // The status table names it in its row; the error under the table does not repeat it.
+    const status = await run(['servers', 'status']);
+    expect(status.stdout).toMatch(/^nowhere: (?!.*nowhere)/m);
   });
 
   it('a missing variable exits 1 naming it', async () => {
@@ -172,6 +180,8 @@ describe('mcp-host servers', () => {
     const out = await run(['call', 'needsvar/echo', '--arg', 'message=x']);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain('MCP_HOST_TEST_CLI_UNSET');
+    expect(out.stderr).toMatch(/^error: server 'needsvar': not started: /);
+    expect(out.stderr.match(/'needsvar'/g)).toHaveLength(1);
     const jsonOut = await run(['call', 'needsvar/echo', '--json']);
     expect(jsonOut.code).toBe(1);
     expect(JSON.parse(jsonOut.stderr.trim()).error).toMatchObject({
@@ -277,6 +287,7 @@ describe('mcp-host call', () => {
     const table = await run(['call', 'fixture/fail']);
     expect(table.code).toBe(5);
     expect(table.stdout).not.toBe('');
+    expect(table.stderr).toBe("error: server 'fixture': tool 'fail' returned an error\n");
     const unknown = await run(['call', 'fixture/nope']);
     expect(unknown.code).toBe(5);
     expect(unknown.stderr).toMatch(/no tool 'nope'.*echo/);
@@ -324,7 +335,18 @@ describe('usage errors', () => {
     expect(timeout.stderr).toMatch(/duration/);
     const unknown = await run(['tools', 'ghost']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/no server is named 'ghost'/);
+    // The server named once, by the message (no `[ghost]` tag before it).
+    expect(unknown.stderr).toBe(
+      "error: server 'ghost': not in the config (configured: fixture, needsvar, nowhere)\n",
+    );
+    const unknownJson = await run(['tools', 'ghost', '--json']);
+    expect(JSON.parse(unknownJson.stderr.trim())).toEqual({
+      error: {
+        code: 'INVALID_ARGUMENT',
+        message: "server 'ghost': not in the config (configured: fixture, needsvar, nowhere)",
+        server: 'ghost',
+      },
+    });
     const broken = join(scratch.path, 'broken.yaml');
     writeFileSync(broken, 'servers: [unclosed\n');
     expect((await run(['--config', broken, 'servers', 'list'])).code).toBe(1);

@@ -14,12 +14,12 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigReloader } from '../../src/config/reload.js';
+import { ConfigReloader } from '../../src/config/reload/reload.js';
 import {
   type ConfigReloaderOptions,
   type ReloadErrorEvent,
   type ReloadEvent,
-} from '../../src/config/reload-types.js';
+} from '../../src/config/reload/reload-types.js';
 import { resolveServer } from '../../src/config/resolve-config.js';
 import { McpHost, McpHostError, type CallToolResult, type ServerStatus } from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';

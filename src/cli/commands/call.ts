@@ -8,9 +8,9 @@ import type { Command } from 'commander';
 import type { HostTool } from '../../host/host-tool.js';
 import type { McpHost } from '../../host/mcp-host.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
-import { action, usageError } from '../command.js';
+import { action } from '../command.js';
 import { toolResultLines } from '../content.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { unavailableError, type CliRuntime } from '../runtime.js';
 import { parseArgPairs, parseArgsJson, readStdin } from '../tool-arguments.js';
 import { findTool, splitTarget } from './tools.js';
@@ -72,7 +72,6 @@ async function call(
     throw new CliError(
       'TOOL_NOT_FOUND',
       `no tool is named '${target}' (write <server>/<tool>, or see mcp-host tools)`,
-      { exitCode: ExitCode.toolError },
     );
   }
   return run(cli, host, found, args, options);
@@ -110,8 +109,7 @@ async function run(
   if (result.isError === true) {
     cli.output.error(
       new CliError('TOOL_ERROR', `tool '${tool.originalName}' returned an error`, {
-        exitCode: ExitCode.toolError,
-        server: tool.server,
+        serverName: tool.server,
       }),
     );
     return ExitCode.toolError;

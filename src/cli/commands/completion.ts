@@ -10,7 +10,7 @@ import {
   completionShells,
   completionTree,
   type CompletionShell,
-} from '../completion.js';
+} from '../completion-script.js';
 import type { CliRuntime } from '../runtime.js';
 
 export function registerCompletion(program: Command): void {

@@ -4,7 +4,7 @@
  */
 import { Option, type Command } from 'commander';
 import { isForeignDialect, type ConfigDialect } from '../../config.js';
-import { action, usageError } from '../command.js';
+import { action } from '../command.js';
 import {
   importConfigFile,
   importDialects,
@@ -14,7 +14,7 @@ import {
   validateConfig,
   type CliDiagnostic,
 } from '../config-tasks.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, usageError } from '../exit-codes.js';
 import type { CliRuntime } from '../runtime.js';
 
 export function registerConfig(program: Command): void {

@@ -1,12 +1,13 @@
 /**
- * `mcp-host doctor [servers...]`: checks each server and says what to do about each problem
- * (see ../doctor.ts), each within --timeout (default 10 s here). Exit code: the worst finding's
- * (1 config, 3 auth or input, 4 unreachable).
+ * `mcp-host doctor [servers...]`: checks each server and says what to do about each problem (the
+ * checks, the report and the failures are in ../doctor/), each within --timeout (default 10 s
+ * here), with a progress line. Exit code: the worst finding's (1 config, 3 auth or input, 4
+ * unreachable).
  */
 import type { Command } from 'commander';
 import { action } from '../command.js';
-import { DEFAULT_DOCTOR_TIMEOUT_MS, runDoctor } from '../doctor.js';
-import { renderDoctor } from '../doctor-report.js';
+import { DEFAULT_DOCTOR_TIMEOUT_MS, runDoctor } from '../doctor/run-doctor.js';
+import { renderDoctor } from '../doctor/doctor-report.js';
 import type { ExitCode } from '../exit-codes.js';
 import type { CliRuntime } from '../runtime.js';
 

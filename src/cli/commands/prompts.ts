@@ -3,9 +3,9 @@
  * `mcp-host prompt <name> --arg k=v`: one prompt's messages (`<server>/<prompt>` or its exposed name).
  */
 import type { Command } from 'commander';
-import { action, usageError } from '../command.js';
+import { action } from '../command.js';
 import { promptLines } from '../content.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, usageError } from '../exit-codes.js';
 import { unavailableError, type CliRuntime } from '../runtime.js';
 import { splitTarget } from './tools.js';
 

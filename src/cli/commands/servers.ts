@@ -10,10 +10,11 @@ import { basename } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import { parseDocument } from 'yaml';
 import { writeConfigFile, type ServerConfig } from '../../config.js';
+import { withoutServerName } from '../../errors/mcp-host-error.js';
 import type { ServerStatus } from '../../host/slot/server-status.js';
-import { action, usageError } from '../command.js';
+import { action } from '../command.js';
 import { EMBEDDED_CONFIG_LABEL } from '../default-config.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+import { CliError, ExitCode, exitCodeOf } from '../exit-codes.js';
 import type { Column } from '../output.js';
 import { unavailableError, type CliRuntime } from '../runtime.js';
 
@@ -113,7 +114,7 @@ async function status(cli: CliRuntime): Promise<ExitCode> {
   for (const row of rows) {
     if (row.state === 'disabled') continue;
     const error = resolved.errors.get(row.name);
-    if (error !== undefined) return error.code === 'CONFIG_INPUT_REQUIRED' ? 3 : 1;
+    if (error !== undefined) return exitCodeOf(error);
     const live = byName.get(row.name);
     const down = live === undefined ? undefined : unavailableError(live);
     if (down !== undefined) return down.exitCode;
@@ -152,7 +153,9 @@ function printStatus(cli: CliRuntime, rows: StatusRow[]): void {
   const failed = rows.filter((row) => row.lastError !== null);
   if (failed.length > 0) cli.output.line();
   for (const row of failed)
-    cli.output.line(`${cli.output.style('bold', row.name)}: ${row.lastError!.message}`);
+    cli.output.line(
+      `${cli.output.style('bold', row.name)}: ${withoutServerName(row.name, row.lastError!.message)}`,
+    );
 }
 
 function statusColumns(): Column<StatusRow>[] {
@@ -187,12 +190,15 @@ async function setEnabled(cli: CliRuntime, name: string, enabled: boolean): Prom
   const server = await cli.server(name);
   const file = server.source.file;
   if (file === EMBEDDED_CONFIG_LABEL)
-    throw usageError('the embedded demo config cannot be changed: write an mcp.yaml first');
+    throw new CliError(
+      'CONFIG_READ_ONLY',
+      'the embedded demo config cannot be changed: write an mcp.yaml first',
+    );
   if (server.source.dialect !== 'mcp-host')
     throw new CliError(
       'CONFIG_READ_ONLY',
-      `${file} is a ${server.source.dialect} file: enable or disable '${name}' there, or import it (mcp-host config import)`,
-      { exitCode: ExitCode.usage, server: name },
+      `${file} is a ${server.source.dialect} file: enable or disable it there, or import it (mcp-host config import)`,
+      { serverName: name },
     );
   const text = await readFile(file, 'utf8');
   const path = [...server.source.path, 'enabled'];

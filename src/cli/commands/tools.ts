@@ -36,8 +36,8 @@ export function findTool(host: McpHost, server: string, tool: string): HostTool 
   if (found === undefined)
     throw new CliError(
       'TOOL_NOT_FOUND',
-      `server '${server}' has no tool '${tool}' (it has: ${all.map((t) => t.originalName).join(', ') || 'none'})`,
-      { exitCode: ExitCode.toolError, server },
+      `no tool '${tool}' (it has: ${all.map((t) => t.originalName).join(', ') || 'none'})`,
+      { serverName: server },
     );
   return found;
 }

@@ -3,7 +3,7 @@
  * translate to and from these parts, never string to string, so no translation can turn literal
  * text into a template by accident: literal `${` is always printed as `$${`.
  *
- * Parsing is template.ts's (the expansion engine's parser); its rules, which the translators rely on:
+ * Parsing is expand/template.ts's (the expansion engine's parser); its rules, which the translators rely on:
  * - `$${` is a literal `${` (leftmost wins); no other escape (`$VAR`, `$$`, `}` are text).
  * - `${NAME}`, `${NAME:-default}`, `${NAME-default}` with NAME `[A-Za-z_][A-Za-z0-9_]*`.
  * - `${input:ID}` with ID `[A-Za-z0-9_.-]+`.
@@ -12,7 +12,8 @@
  * - A literal `$` directly before a reference cannot be written (`$${X}` is the escape): printing
  *   such parts fails rather than change their meaning.
  */
-import { parseTemplate, TemplateSyntaxError, type TemplatePart } from '../template.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import { parseTemplate, type TemplatePart } from '../expand/template.js';
 
 export type TemplateResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -67,7 +68,7 @@ export function parseCanonical(source: string): TemplateResult<TemplatePart[]> {
   try {
     return { ok: true, value: parseTemplate(source) };
   } catch (error) {
-    if (error instanceof TemplateSyntaxError) return { ok: false, message: error.message };
+    if (error instanceof McpHostError) return { ok: false, message: error.message };
     throw error;
   }
 }

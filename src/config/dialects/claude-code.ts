@@ -16,14 +16,13 @@
  * a canonical `${VAR:-default}` is written as Claude Code's `${VAR:-default}`, which keeps an
  * empty VAR.
  */
+import { aboutServer } from '../../errors/mcp-host-error.js';
 import type { McpConfig } from '../model.js';
 import { claudeCodeGrammar } from './grammars.js';
-import { writeMcpServersJson } from './mcp-servers-writer.js';
-import { readOAuthEntry } from './oauth-entry.js';
 import { readMapDocument } from './read-document.js';
-import type { TemplateField } from './server-entry.js';
-import type { ServerWriter } from './server-writer.js';
-import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+import { readOAuthEntry, type TemplateField } from './server-entry.js';
+import { writeMcpServersJson, type ServerWriter } from './server-writer.js';
+import type { DialectModule, DialectReadOptions, DialectDocument } from './types.js';
 
 const LABEL = 'Claude Code';
 const EXPANDED: readonly TemplateField[] = ['command', 'args', 'env', 'url', 'headers'];
@@ -33,7 +32,7 @@ const grammar = (field: TemplateField) =>
 export const claudeCode: DialectModule = {
   dialect: 'claude-code',
   format: 'json',
-  read(document: ParsedDocument, file: string, options?: DialectReadOptions) {
+  read(document: DialectDocument, file: string, options?: DialectReadOptions) {
     return readMapDocument(document, file, options, {
       dialect: 'claude-code',
       serversKey: 'mcpServers',
@@ -47,7 +46,7 @@ export const claudeCode: DialectModule = {
             ctx.report(
               'warning',
               'unsupported-key',
-              `server "${name}": "headersHelper" is not run by mcp-host; kept as it is`,
+              aboutServer(name, `"headersHelper" is not run by mcp-host; kept as it is`),
               path,
               name,
             );

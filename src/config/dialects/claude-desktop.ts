@@ -10,14 +10,14 @@
 import type { ConfigDiagnostic, McpConfig } from '../model.js';
 import { readMapDocument } from './read-document.js';
 import { toJsonText, writeServerMap, writeTopLevel } from './server-writer.js';
-import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+import type { DialectModule, DialectReadOptions, DialectDocument } from './types.js';
 
 const LABEL = 'Claude Desktop';
 
 export const claudeDesktop: DialectModule = {
   dialect: 'claude-desktop',
   format: 'json',
-  read(document: ParsedDocument, file: string, options?: DialectReadOptions) {
+  read(document: DialectDocument, file: string, options?: DialectReadOptions) {
     return readMapDocument(document, file, options, {
       dialect: 'claude-desktop',
       serversKey: 'mcpServers',

@@ -25,20 +25,25 @@
  * tool filters with wildcards (crewAI's static filter takes names). With a warning: `cwd`,
  * `envFile`, OAuth and host settings.
  */
+import { aboutServer } from '../../errors/mcp-host-error.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig, TransportConfig } from '../model.js';
-import { CACHE_TTL_MS, LABEL, writeCrewaiEntry } from './crewai-write.js';
 import { closestKey } from '../diagnostics.js';
-import {
-  dropBadServerNames,
-  isRecord,
-  ReadContext,
-  typeName,
-  type KeyPath,
-} from './read-context.js';
+import { dropBadServerNames, ReadContext, typeName } from './read-context.js';
 import { grammarContextOf } from './read-document.js';
-import { globOfName, readStringMap } from './entry-values.js';
-import { toJsonText, writeTopLevel } from './server-writer.js';
-import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+import { globOfName, nameOfGlob, readStringMap } from './entry-values.js';
+import {
+  HOST_SETTINGS,
+  ServerWriter,
+  toJsonText,
+  writeExtra,
+  writeTopLevel,
+} from './server-writer.js';
+import type { DialectModule, DialectReadOptions, DialectDocument } from './types.js';
+import { isRecord, type KeyPath } from '../parse.js';
+
+const LABEL = 'crewAI';
+/** crewAI's tool-list cache: five minutes. */
+const CACHE_TTL_MS = 300_000;
 
 const KEYS = [
   'name',
@@ -179,7 +184,10 @@ function readEntry(
       ctx.report(
         'warning',
         'unknown-key',
-        `server "${name}": unknown key "${key}" kept as it is${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`,
+        aboutServer(
+          name,
+          `unknown key "${key}" kept as it is${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`,
+        ),
         [...path, key],
         name,
         suggestion,
@@ -194,7 +202,7 @@ function readEntry(
       ctx.report(
         'error',
         'missing-key',
-        `server "${name}": a stdio server needs "command"`,
+        aboutServer(name, `a stdio server needs "command"`),
         path,
         name,
       );
@@ -213,7 +221,7 @@ function readEntry(
       ctx.report(
         'error',
         'missing-key',
-        `server "${name}": a ${type} server needs "url"`,
+        aboutServer(name, `a ${type} server needs "url"`),
         path,
         name,
       );
@@ -230,7 +238,7 @@ function readEntry(
     ctx.report(
       'error',
       'missing-key',
-      `server "${name}": expected "command" (stdio) or "url"`,
+      aboutServer(name, `expected "command" (stdio) or "url"`),
       path,
       name,
     );
@@ -316,7 +324,7 @@ function readToolFilter(
       ctx.report(
         'warning',
         'unknown-key',
-        `server "${name}": unknown tool_filter key "${key}" left out`,
+        aboutServer(name, `unknown tool_filter key "${key}" left out`),
         [...path, key],
         name,
       );
@@ -331,10 +339,72 @@ function uniqueName(base: string, taken: Set<string>): string {
   return name;
 }
 
+/** One normalised server as a crewAI config object (what is left out: see the module comment). */
+function writeCrewaiEntry(
+  server: ServerConfig,
+  diagnostics: ConfigDiagnostic[],
+): Record<string, unknown> | undefined {
+  const w = new ServerWriter(server, 'crewai', LABEL, diagnostics);
+  if (!server.enabled) {
+    w.report('error', 'not-expressible', 'it is disabled and crewAI has no disable flag');
+    return undefined;
+  }
+  const t = server.transport;
+  const out: Record<string, unknown> = { name: server.name };
+  if (t.type === 'websocket') {
+    w.report('error', 'not-expressible', 'crewAI has no websocket servers');
+    return undefined;
+  }
+  if (t.type === 'stdio') {
+    out.command = w.template(t.command, undefined, 'command');
+    out.args = t.args.map((arg, i) => w.template(arg, undefined, `args[${i}]`));
+    if (Object.keys(t.env).length > 0) out.env = w.map(t.env, undefined, 'env');
+    for (const key of ['cwd', 'envFile'] as const)
+      if (t[key] !== undefined)
+        w.report('warning', 'not-expressible', `crewAI has no "${key}"; left out`);
+  } else {
+    if (t.type === 'sse') out.transport = 'sse';
+    out.url = w.template(t.url, undefined, 'url');
+    if (Object.keys(t.headers).length > 0) out.headers = w.map(t.headers, undefined, 'headers');
+  }
+  if (server.tools !== undefined) {
+    const filter: Record<string, string[]> = {};
+    for (const [key, globs] of [
+      ['allowed_tool_names', server.tools.allow],
+      ['blocked_tool_names', server.tools.block],
+    ] as const) {
+      if (globs === undefined) continue;
+      const names = globs.map(nameOfGlob);
+      if (names.some((n) => n === undefined))
+        w.report(
+          'error',
+          'not-expressible',
+          `crewAI's ${key} takes tool names, not globs: ${globs.join(', ')}`,
+        );
+      else filter[key] = names as string[];
+    }
+    out.tool_filter = filter;
+  }
+  if (server.toolsTtlMs !== undefined && server.toolsTtlMs > 0) {
+    out.cache_tools_list = true;
+    if (server.toolsTtlMs !== CACHE_TTL_MS)
+      w.report(
+        'warning',
+        'template-semantics',
+        `crewAI caches the tool list for 5 minutes, not ${server.toolsTtlMs} ms`,
+      );
+  }
+  for (const setting of HOST_SETTINGS)
+    if (server[setting] !== undefined && setting !== 'tools' && setting !== 'toolsTtlMs')
+      w.report('warning', 'not-expressible', `crewAI cannot express "${setting}"; left out`);
+  writeExtra(w, out);
+  return w.ok ? out : undefined;
+}
+
 export const crewai: DialectModule = {
   dialect: 'crewai',
   format: 'yaml',
-  read(document: ParsedDocument, file: string, options?: DialectReadOptions) {
+  read(document: DialectDocument, file: string, options?: DialectReadOptions) {
     const ctx = new ReadContext(file, 'crewai', document, grammarContextOf(file, options));
     const config: McpConfig = { servers: [], files: [{ file, dialect: 'crewai' }] };
     const root = document.value;

@@ -16,18 +16,17 @@
  */
 import type { McpConfig } from '../model.js';
 import { cursorGrammar } from './grammars.js';
-import { writeMcpServersJson } from './mcp-servers-writer.js';
-import { readOAuthEntry } from './oauth-entry.js';
 import { readMapDocument } from './read-document.js';
-import type { ServerWriter } from './server-writer.js';
-import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+import { readOAuthEntry } from './server-entry.js';
+import { writeMcpServersJson, type ServerWriter } from './server-writer.js';
+import type { DialectModule, DialectReadOptions, DialectDocument } from './types.js';
 
 const LABEL = 'Cursor';
 
 export const cursor: DialectModule = {
   dialect: 'cursor',
   format: 'jsonc',
-  read(document: ParsedDocument, file: string, options?: DialectReadOptions) {
+  read(document: DialectDocument, file: string, options?: DialectReadOptions) {
     return readMapDocument(document, file, options, {
       dialect: 'cursor',
       serversKey: 'mcpServers',

@@ -11,7 +11,7 @@
  * `${…}` → claude-code, else claude-desktop (stdio only, no variables).
  */
 import type { ConfigDialect } from '../model.js';
-import { isRecord } from './read-context.js';
+import { isRecord } from '../parse.js';
 
 export function detectDialect(
   file: string,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ConfigDialect, McpConfig, ServerConfig } from '../model.js';
 import { parseConfigText } from '../parse.js';
-import { readNativeText } from '../native.js';
+import { readNativeText } from '../native/native.js';
 import { core, DIALECTS, fixture, HOME, kinds, load, strip } from './dialects-test-helpers.js';
 import { detectDialect } from './detect.js';
 import { dialects, foreignDialects, type ForeignDialect } from './registry.js';

@@ -117,6 +117,8 @@ describe('full fixtures', () => {
       line: 29,
       column: 7,
     });
+    // The server named as every message about a server names it (aboutServer).
+    expect(unknown.message).toBe(`server 'tools': unknown key "timeoutMs" kept as it is`);
   });
 
   it('vscode: inputs, ${env:}, ${input:}, predefined variables, unsupported ones kept literal', () => {

@@ -3,7 +3,8 @@
  * tool names as globs.
  */
 import type { DialectGrammar } from './grammars.js';
-import { isRecord, typeName, type KeyPath, type ReadContext } from './read-context.js';
+import { typeName, type ReadContext } from './read-context.js';
+import { isRecord, type KeyPath } from '../parse.js';
 
 /** A tool name as a glob that matches only that name. */
 export function globOfName(name: string): string {

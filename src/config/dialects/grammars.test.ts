@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandServer } from '../expand.js';
+import { expandServer } from '../expand/expand.js';
 import type { ServerConfig } from '../model.js';
 import { parseCanonical, printCanonical } from './canonical-template.js';
 import {

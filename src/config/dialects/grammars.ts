@@ -10,7 +10,7 @@
  */
 import { basename, sep } from 'node:path';
 import { ENV_NAME, INPUT_ID, normaliseParts, partsEqual } from './canonical-template.js';
-import type { TemplatePart } from '../template.js';
+import type { TemplatePart } from '../expand/template.js';
 
 export interface GrammarProblem {
   severity: 'error' | 'warning';

@@ -1,11 +1,11 @@
 /**
  * A foreign config file as native `mcp.yaml` text: read in its dialect, printed by the native
- * writer (src/config/native-write.ts), which keeps the keys the reader kept in `extra`. Nothing is
+ * writer (src/config/native/native-write.ts), which keeps the keys the reader kept in `extra`. Nothing is
  * written to disk here: pass the text to `writeConfigFile`, which makes a backup first.
  */
 import { readFile } from 'node:fs/promises';
 import type { ConfigDiagnostic, ConfigDialect, McpConfig } from '../model.js';
-import { writeNativeConfig } from '../native-write.js';
+import { writeNativeConfig } from '../native/native-write.js';
 import { readForeignText, type ReadForeignOptions } from './read-text.js';
 
 export interface ImportConfigOptions extends ReadForeignOptions {

@@ -2,13 +2,7 @@ import { serverKeyProblems } from '../../host/naming/name-assignment.js';
 import type { ConfigDiagnostic, ConfigDialect, ServerConfig, SourceLocation } from '../model.js';
 import { escapeCanonical, printCanonical } from './canonical-template.js';
 import type { DialectGrammar, GrammarContext } from './grammars.js';
-import type { ParsedDocument } from './types.js';
-
-export type KeyPath = (string | number)[];
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import type { DialectDocument } from './types.js';
 
 export function typeName(value: unknown): string {
   if (value === null) return 'null';
@@ -23,7 +17,7 @@ export class ReadContext {
   constructor(
     readonly file: string,
     readonly dialect: ConfigDialect,
-    private readonly document: ParsedDocument,
+    private readonly document: DialectDocument,
     readonly grammarContext: GrammarContext,
   ) {}
 

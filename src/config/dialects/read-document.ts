@@ -7,15 +7,10 @@ import { basename, dirname, resolve } from 'node:path';
 import type { ConfigDialect, McpConfig, ServerConfig } from '../model.js';
 import type { GrammarContext } from './grammars.js';
 import { closestKey } from '../diagnostics.js';
-import {
-  dropBadServerNames,
-  isRecord,
-  ReadContext,
-  typeName,
-  type KeyPath,
-} from './read-context.js';
+import { dropBadServerNames, ReadContext, typeName } from './read-context.js';
 import { readServerEntry, type EntryRules } from './server-entry.js';
-import type { DialectReadOptions, DialectReadResult, ParsedDocument } from './types.js';
+import type { DialectReadOptions, DialectReadResult, DialectDocument } from './types.js';
+import { isRecord, type KeyPath } from '../parse.js';
 
 /**
  * What `${workspaceFolder}` and `${userHome}` stand for: the folder holding `.vscode/` or
@@ -53,7 +48,7 @@ export interface MapDocumentSpec {
 }
 
 export function readMapDocument(
-  document: ParsedDocument,
+  document: DialectDocument,
   file: string,
   options: DialectReadOptions | undefined,
   spec: MapDocumentSpec,

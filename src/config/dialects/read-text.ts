@@ -30,7 +30,7 @@ export interface ReadForeignResult extends DialectReadResult {
 
 /**
  * Reads foreign config text. A file detected as native (`mcp-host`) is refused with an error
- * diagnostic: read it with the native reader (src/config/native.ts).
+ * diagnostic: read it with the native reader (src/config/native/native.ts).
  */
 export function readForeignText(
   text: string,

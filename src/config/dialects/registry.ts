@@ -1,9 +1,9 @@
 /**
  * The dialects by name: the five foreign ones (this folder) and, in `dialects`, the native
- * `mcp-host` format too (src/config/native.ts).
+ * `mcp-host` format too (src/config/native/native.ts).
  */
 import type { ConfigDialect } from '../model.js';
-import { nativeDialect } from '../native.js';
+import { nativeDialect } from '../native/native.js';
 import { claudeCode } from './claude-code.js';
 import { claudeDesktop } from './claude-desktop.js';
 import { crewai } from './crewai.js';

@@ -12,11 +12,13 @@
  *   globs); `alwaysAllow` (an approval list, not a filter) is kept in `extra` with a warning;
  * - anything else the dialect does not read itself: kept in `extra` with an `unknown-key` warning.
  */
+import { aboutServer } from '../../errors/mcp-host-error.js';
 import type { ConfigDialect, OAuthConfig, ServerConfig, TransportConfig } from '../model.js';
 import type { DialectGrammar } from './grammars.js';
 import { globOfName, readString, readStringList, readStringMap } from './entry-values.js';
 import { closestKey } from '../diagnostics.js';
-import { isRecord, typeName, type KeyPath, type ReadContext } from './read-context.js';
+import { typeName, type ReadContext } from './read-context.js';
+import { isRecord, type KeyPath } from '../parse.js';
 
 /** The fields whose strings may hold variables in some dialect. */
 export type TemplateField =
@@ -91,7 +93,7 @@ export function readServerEntry(
     ctx.report(
       'error',
       'invalid-type',
-      `server "${name}": expected an object, found ${typeName(raw)}`,
+      aboutServer(name, `expected an object, found ${typeName(raw)}`),
       path,
       name,
     );
@@ -129,7 +131,10 @@ export function readServerEntry(
           ctx.report(
             'error',
             'invalid-value',
-            `server "${name}": unknown transport type "${text}" (expected stdio, http, streamable-http, sse or ws)`,
+            aboutServer(
+              name,
+              `unknown transport type "${text}" (expected stdio, http, streamable-http, sse or ws)`,
+            ),
             at(key),
             name,
             closestKey(text, Object.keys(TYPES)),
@@ -148,7 +153,7 @@ export function readServerEntry(
             ctx.report(
               'error',
               'invalid-value',
-              `server "${name}": the command array is empty`,
+              aboutServer(name, `the command array is empty`),
               at(key),
               name,
             );
@@ -180,7 +185,7 @@ export function readServerEntry(
           ctx.report(
             'error',
             'conflicting-keys',
-            `server "${name}": both "${urlKey}" and "${key}"`,
+            aboutServer(name, `both "${urlKey}" and "${key}"`),
             at(key),
             name,
           );
@@ -211,7 +216,10 @@ export function readServerEntry(
         ctx.report(
           'warning',
           'unsupported-key',
-          `server "${name}": "alwaysAllow" skips approval in its tool; mcp-host keeps it but does not use it (it is not a tool filter)`,
+          aboutServer(
+            name,
+            `"alwaysAllow" skips approval in its tool; mcp-host keeps it but does not use it (it is not a tool filter)`,
+          ),
           at(key),
           name,
         );
@@ -224,7 +232,10 @@ export function readServerEntry(
           ctx.report(
             'warning',
             'unknown-key',
-            `server "${name}": unknown key "${key}" kept as it is${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`,
+            aboutServer(
+              name,
+              `unknown key "${key}" kept as it is${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`,
+            ),
             at(key),
             name,
             suggestion,
@@ -238,7 +249,7 @@ export function readServerEntry(
       ctx.report(
         'error',
         'conflicting-keys',
-        `server "${name}": both "command" and "${urlKey}"; add "type"`,
+        aboutServer(name, `both "command" and "${urlKey}"; add "type"`),
         path,
         name,
       );
@@ -249,7 +260,7 @@ export function readServerEntry(
       ctx.report(
         'error',
         'missing-key',
-        `server "${name}": expected "command" (stdio) or "url" (remote)`,
+        aboutServer(name, `expected "command" (stdio) or "url" (remote)`),
         path,
         name,
       );
@@ -261,7 +272,7 @@ export function readServerEntry(
         ctx.report(
           'error',
           'missing-key',
-          `server "${name}": a stdio server needs "command"`,
+          aboutServer(name, `a stdio server needs "command"`),
           path,
           name,
         );
@@ -278,7 +289,7 @@ export function readServerEntry(
       ctx.report(
         'warning',
         'ignored-key',
-        `server "${name}": "url" and "headers" do not apply to stdio`,
+        aboutServer(name, `"url" and "headers" do not apply to stdio`),
         path,
         name,
       );
@@ -288,7 +299,7 @@ export function readServerEntry(
         ctx.report(
           'error',
           'missing-key',
-          `server "${name}": a ${type} server needs "url"`,
+          aboutServer(name, `a ${type} server needs "url"`),
           path,
           name,
         );
@@ -303,7 +314,7 @@ export function readServerEntry(
       ctx.report(
         'warning',
         'ignored-key',
-        `server "${name}": "command", "args", "env", "cwd" and "envFile" do not apply to ${type}`,
+        aboutServer(name, `"command", "args", "env", "cwd" and "envFile" do not apply to ${type}`),
         path,
         name,
       );
@@ -311,7 +322,7 @@ export function readServerEntry(
       ctx.report(
         'warning',
         'unsupported-transport',
-        `server "${name}": ${rules.remoteWarning}`,
+        aboutServer(name, `${rules.remoteWarning}`),
         path,
         name,
       );
@@ -330,4 +341,50 @@ export function readServerEntry(
     ...(Object.keys(draft.extra).length === 0 ? {} : { extra: draft.extra }),
     source: ctx.location(path),
   };
+}
+
+/**
+ * A dialect's OAuth object on a server entry (Claude Code `oauth`, Cursor `auth`): it must be an
+ * object; each key the dialect maps fills the model's `OAuthConfig`, any other key is kept as it
+ * is in `extra` (under the dialect's own key) with a warning.
+ */
+export interface OAuthEntryRules {
+  /** The key as the dialect spells it (`oauth`, `auth`): named in warnings, used in `extra`. */
+  key: string;
+  /** Reads one mapped key into `oauth`; `false` when the dialect does not map this key. */
+  readKey(sub: string, item: unknown, at: KeyPath, oauth: OAuthConfig): boolean;
+  /** Unmapped keys kept in `extra` without a warning (ones the dialect knows but we do not use). */
+  quietKeys?: readonly string[];
+}
+
+/** Reads `value`, the dialect's OAuth object, into `draft.oauth` (and `draft.extra`). */
+export function readOAuthEntry(
+  value: unknown,
+  path: KeyPath,
+  draft: ServerDraft,
+  name: string,
+  ctx: ReadContext,
+  rules: OAuthEntryRules,
+): void {
+  if (!isRecord(value)) {
+    ctx.report('error', 'invalid-type', `expected an object, found ${typeName(value)}`, path, name);
+    return;
+  }
+  const oauth: OAuthConfig = {};
+  const rest: Record<string, unknown> = {};
+  for (const [sub, item] of Object.entries(value)) {
+    const at = [...path, sub];
+    if (rules.readKey(sub, item, at, oauth)) continue;
+    rest[sub] = item;
+    if (!(rules.quietKeys ?? []).includes(sub))
+      ctx.report(
+        'warning',
+        'unknown-key',
+        aboutServer(name, `unknown ${rules.key} key "${sub}" kept as it is`),
+        at,
+        name,
+      );
+  }
+  draft.oauth = oauth;
+  if (Object.keys(rest).length > 0) draft.extra[rules.key] = rest;
 }

@@ -8,6 +8,7 @@
  *   restart policy, …), tool filters or OAuth settings where the target has none, `extra` keys
  *   that came from another dialect.
  */
+import { aboutServer } from '../../errors/mcp-host-error.js';
 import type {
   ConfigDiagnostic,
   ConfigDialect,
@@ -53,7 +54,10 @@ export class ServerWriter {
     this.diagnostics.push({
       severity,
       kind,
-      message: `${this.label}, server "${this.server.name}": ${message}${severity === 'error' ? ' (server left out)' : ''}`,
+      message: aboutServer(
+        this.server.name,
+        `${this.label}: ${message}${severity === 'error' ? ' (server left out)' : ''}`,
+      ),
       server: this.server.name,
       location: this.server.source,
     });
@@ -221,4 +225,21 @@ export function writeTopLevel(
 /** JSON with a 2-space indent and a final newline. */
 export function toJsonText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * `config` as the `mcpServers` JSON file of the dialect `rules` describe (Claude Code, Cursor):
+ * `{ "mcpServers": { name: entry } }`, the entries by the dialect's rules, then what the dialect
+ * cannot say at the top level, as diagnostics.
+ */
+export function writeMcpServersJson(
+  config: McpConfig,
+  rules: EntryWriteRules,
+): { text: string; diagnostics: ConfigDiagnostic[] } {
+  const diagnostics: ConfigDiagnostic[] = [];
+  const out: Record<string, unknown> = {
+    mcpServers: writeServerMap(config, rules, diagnostics),
+  };
+  writeTopLevel(config, rules.dialect, rules.label, out, diagnostics);
+  return { text: toJsonText(out), diagnostics };
 }

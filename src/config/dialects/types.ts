@@ -5,14 +5,14 @@
  * it), the others are kept.
  */
 import type { ConfigDiagnostic, ConfigDialect, McpConfig } from '../model.js';
-import type { ParsedDocument as FullParsedDocument } from '../parse.js';
+import type { ParsedDocument } from '../parse.js';
 
 /**
- * A parsed config file: what `parseConfigText` (src/config/parse.ts) returns, or just `{ value }`
+ * What a dialect reads: a `ParsedDocument` (what `parseConfigText` returns), or just `{ value }`
  * for a value without a text (diagnostics then carry key paths without line and column).
  */
-export type ParsedDocument = Pick<FullParsedDocument, 'value'> &
-  Partial<Pick<FullParsedDocument, 'locate' | 'locateKey'>>;
+export type DialectDocument = Pick<ParsedDocument, 'value'> &
+  Partial<Pick<ParsedDocument, 'locate' | 'locateKey'>>;
 
 /** Facts about the surroundings that some dialects' variables stand for. */
 export interface DialectReadOptions {
@@ -45,6 +45,6 @@ export interface DialectModule {
   readonly dialect: ConfigDialect;
   /** Syntax of the file: `jsonc` allows comments and trailing commas. */
   readonly format: 'json' | 'jsonc' | 'yaml';
-  read(document: ParsedDocument, file: string, options?: DialectReadOptions): DialectReadResult;
+  read(document: DialectDocument, file: string, options?: DialectReadOptions): DialectReadResult;
   write(config: McpConfig): DialectWriteResult;
 }

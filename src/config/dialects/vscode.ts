@@ -17,12 +17,14 @@
  * disabled servers, defaults other than empty, literal `${…}` text VS Code would read as a
  * variable. With a warning: OAuth settings, host settings.
  */
+import { aboutServer } from '../../errors/mcp-host-error.js';
 import type { ConfigDiagnostic, InputConfig, McpConfig } from '../model.js';
 import { vscodeGrammar } from './grammars.js';
-import { isRecord, typeName, type KeyPath, type ReadContext } from './read-context.js';
+import { typeName, type ReadContext } from './read-context.js';
 import { readMapDocument } from './read-document.js';
 import { toJsonText, writeServerMap, writeTopLevel } from './server-writer.js';
-import type { DialectModule, DialectReadOptions, ParsedDocument } from './types.js';
+import type { DialectModule, DialectReadOptions, DialectDocument } from './types.js';
+import { isRecord, type KeyPath } from '../parse.js';
 
 const LABEL = 'VS Code';
 /** Where inputs of types mcp-host does not ask for are kept. */
@@ -32,7 +34,7 @@ const INPUT_KEYS = ['type', 'id', 'description', 'password', 'default', 'options
 export const vscode: DialectModule = {
   dialect: 'vscode',
   format: 'jsonc',
-  read(document: ParsedDocument, file: string, options?: DialectReadOptions) {
+  read(document: DialectDocument, file: string, options?: DialectReadOptions) {
     return readMapDocument(document, file, options, {
       dialect: 'vscode',
       serversKey: 'servers',
@@ -47,7 +49,7 @@ export const vscode: DialectModule = {
           ctx.report(
             'warning',
             'unsupported-key',
-            `server "${name}": VS Code's "${key}" is not used by mcp-host; kept as it is`,
+            aboutServer(name, `VS Code's "${key}" is not used by mcp-host; kept as it is`),
             path,
             name,
           );

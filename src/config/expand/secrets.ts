@@ -1,0 +1,346 @@
+/**
+ * Secrets in configs. Two layers:
+ *
+ * - **Structural masking** of printed configs (`maskConfig`, `inspect`, `toJSON`): every `env`
+ *   value, every `headers` value, `oauth.clientSecret`, the fields named in `secretKeys` and the
+ *   `default` of password inputs show `<masked>` for their literal text; references stay visible
+ *   (`Bearer ${GITHUB_TOKEN}` is printed as written: it reveals no value, and says where the value
+ *   comes from), while a reference's default is masked. Other strings pass through the redactor
+ *   (registered secrets, URL credentials, token shapes) and `--token=…`-style arguments are masked.
+ * - **Value registration** with the process-wide redactor (`addSecret`) while a resolved config
+ *   is in use, so a value is masked wherever it turns up (a stderr tail, an error, a log line):
+ *   what each variable or input reference gave, every env value, every header value (and its
+ *   credential without the `Bearer ` scheme), OAuth client secrets, URL user info and credential
+ *   query parameters, and the fields named in `secretKeys`. Two exceptions keep messages readable:
+ *   the values of well-known non-secret variables (`NON_SECRET_VARIABLES`: HOME, PATH, USER, …)
+ *   when they are referenced inside another field, the values of headers that describe the request
+ *   (`NON_SECRET_HEADERS`: Accept, Content-Type, User-Agent, …), and trivial values (`true`,
+ *   `info`, numbers): all still masked structurally, but not hunted for in every message.
+ */
+import { stat } from 'node:fs/promises';
+import { aboutServer, McpHostError } from '../../errors/mcp-host-error.js';
+import { addSecret, MASK, MIN_SECRET_LENGTH, redact } from '../../errors/redact.js';
+import type { Disposable } from '../../internal/disposable.js';
+import { formatKeyPath } from '../diagnostics.js';
+import { expandableFields, type ExpandedServer, type FieldPath } from './expand.js';
+import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../model.js';
+import { formatTemplate, parseTemplate, type TemplatePart } from './template.js';
+
+/** Variables whose values are names and paths every process sees, not secrets. */
+export const NON_SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  'HOME',
+  'USERPROFILE',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'USER',
+  'USERNAME',
+  'LOGNAME',
+  'PATH',
+  'PWD',
+  'SHELL',
+  'TERM',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'LANG',
+  'LC_ALL',
+  'HOSTNAME',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_STATE_HOME',
+  'XDG_RUNTIME_DIR',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'PROGRAMFILES',
+  'SYSTEMROOT',
+]);
+
+/** Headers whose values describe the request, not who sends it: not registered (still masked). */
+export const NON_SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'cache-control',
+  'content-type',
+  'mcp-protocol-version',
+  'user-agent',
+]);
+
+const TRIVIAL =
+  /^(?:true|false|yes|no|on|off|null|none|trace|debug|info|warn|warning|error|fatal|silent|production|development|test|localhost|[-+]?\d+(?:\.\d+)?)$/i;
+
+/** Values worth registering: long enough, and not a word that appears in every message. */
+export function isRegistrableSecret(value: string): boolean {
+  return value.length >= MIN_SECRET_LENGTH && !TRIVIAL.test(value.trim());
+}
+
+/** A literal prefix that is not secret in a credential header (`Bearer `, `Basic `, `Token `). */
+const SCHEME_ONLY = /^\s*(?:bearer|basic|token)?\s*$/i;
+/** `--api-key=…`, `-token=…`, `password=…`: an argument whose value is a credential. */
+const SECRET_ARGUMENT =
+  /^(-{0,2}[\w.-]*(?:token|secret|password|passwd|api[_-]?key|apikey|auth|credential)[\w.-]*=)(.+)$/i;
+const CREDENTIAL_QUERY =
+  /^(?:access_token|refresh_token|id_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|auth|sig|signature)$/i;
+
+/** True when the field at `path` of `server` holds a secret (structurally masked). */
+export function isSecretField(server: ServerConfig, path: FieldPath): boolean {
+  const [group, key] = path;
+  if (group === 'env' || group === 'headers') return true;
+  if (group === 'oauth' && key === 'clientSecret') return true;
+  return matchesSecretKeys(server, path);
+}
+
+function matchesSecretKeys(server: ServerConfig, path: FieldPath): boolean {
+  const keys = server.secretKeys;
+  if (keys === undefined || keys.length === 0) return false;
+  const last = path.at(-1);
+  const candidates = [formatKeyPath(path), String(path[0])];
+  if (typeof last === 'string') candidates.push(last);
+  const lower = new Set(keys.map((key) => key.toLowerCase()));
+  return candidates.some((candidate) => lower.has(candidate.toLowerCase()));
+}
+
+/** The values to register for an expanded server (see the module comment). */
+export function secretValues(server: ServerConfig, expanded: ExpandedServer): string[] {
+  const values = new Set<string>();
+  for (const field of expanded.fields) {
+    for (const reference of field.references) {
+      if (reference.value === undefined) continue;
+      if (reference.kind === 'variable' && NON_SECRET_VARIABLES.has(reference.name)) continue;
+      values.add(reference.value);
+    }
+    const [group, key] = field.path;
+    const describesRequest =
+      group === 'headers' &&
+      typeof key === 'string' &&
+      NON_SECRET_HEADERS.has(key.toLowerCase()) &&
+      !matchesSecretKeys(server, field.path);
+    if (isSecretField(server, field.path) && !describesRequest) {
+      values.add(field.value);
+      if (field.path[0] === 'headers')
+        values.add(field.value.replace(/^\s*(?:bearer|basic|token)\s+/i, ''));
+    }
+    if (field.path[0] === 'url') for (const value of urlCredentials(field.value)) values.add(value);
+  }
+  return [...values].filter(isRegistrableSecret);
+}
+
+function urlCredentials(text: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  if (url.password !== '') out.push(decodeURIComponent(url.password));
+  if (url.username !== '') out.push(decodeURIComponent(url.username));
+  for (const [name, value] of url.searchParams) if (CREDENTIAL_QUERY.test(name)) out.push(value);
+  return out;
+}
+
+/** Registers each value with the process-wide redactor; dispose the results to release them. */
+export function registerSecrets(values: Iterable<string>): Disposable[] {
+  return [...values].map((value) => addSecret(value));
+}
+
+/**
+ * Warnings for secrets in a stdio server's argv, which every local user can read (`ps`): an
+ * argument that takes the value of a variable (other than a well-known non-secret one) or an
+ * input, or one that looks like a credential (`--token=…`, a known token format, a registered
+ * secret). Call it after the server's secrets are registered. Messages name the argument, never
+ * its value.
+ */
+export function argvDiagnostics(
+  server: ServerConfig,
+  expanded: ExpandedServer,
+): ConfigDiagnostic[] {
+  const diagnostics: ConfigDiagnostic[] = [];
+  for (const field of expanded.fields) {
+    if (field.path[0] !== 'args') continue;
+    const carried = field.references.filter(
+      (r) => r.kind === 'input' || !NON_SECRET_VARIABLES.has(r.name),
+    );
+    const argument = formatKeyPath(field.path);
+    let reason: string | undefined;
+    if (carried.length > 0)
+      reason = `carries ${carried.map((r) => (r.kind === 'input' ? `\${input:${r.name}}` : `\${${r.name}}`)).join(', ')}`;
+    else if (matchesSecretKeys(server, field.path)) reason = 'is marked secret (secretKeys)';
+    else if (SECRET_ARGUMENT.test(field.value) || redact(field.value) !== field.value)
+      reason = 'looks like a credential';
+    if (reason === undefined) continue;
+    diagnostics.push({
+      severity: 'warning',
+      kind: 'secret-in-argv',
+      message: aboutServer(
+        server.name,
+        `${argument} ${reason}; command-line arguments are visible to every local user (ps): pass secrets in env instead`,
+      ),
+      server: server.name,
+      location: { ...server.source, path: [...server.source.path, ...field.path] },
+    });
+  }
+  return diagnostics;
+}
+
+/**
+ * True when a secret field of the server holds a literal secret: written text (an auth scheme
+ * word aside) or a reference's default, that is not trivial (`debug`, `true`, a number) and not in
+ * a header that describes the request (`Accept`, ...). `Bearer ${TOKEN}` holds none.
+ */
+export function hasLiteralSecret(server: ServerConfig): boolean {
+  return expandableFields(server).some((slot) => {
+    if (!isSecretField(server, slot.path)) return false;
+    const [group, key] = slot.path;
+    if (
+      group === 'headers' &&
+      typeof key === 'string' &&
+      NON_SECRET_HEADERS.has(key.toLowerCase()) &&
+      !matchesSecretKeys(server, slot.path)
+    )
+      return false;
+    let parts: TemplatePart[];
+    try {
+      parts = parseTemplate(slot.template);
+    } catch {
+      return isRegistrableSecret(slot.template);
+    }
+    const literal = parts
+      .map((part) => (part.kind === 'text' ? part.text : ' '))
+      .join('')
+      .replace(/^\s*(?:bearer|basic|token)\s+/i, '')
+      .trim();
+    return (
+      isRegistrableSecret(literal) ||
+      parts.some(
+        (part) =>
+          part.kind === 'variable' &&
+          part.fallback !== undefined &&
+          isRegistrableSecret(part.fallback.text),
+      )
+    );
+  });
+}
+
+/**
+ * Warnings for config files that every local user can read (mode & 0o004) and that hold literal
+ * secrets (in env, headers, `oauth.clientSecret` or `secretKeys` fields). POSIX only.
+ */
+export async function fileModeDiagnostics(config: McpConfig): Promise<ConfigDiagnostic[]> {
+  if (process.platform === 'win32') return [];
+  const diagnostics: ConfigDiagnostic[] = [];
+  for (const { file, dialect } of config.files) {
+    const holders = config.servers.filter((s) => s.source.file === file && hasLiteralSecret(s));
+    if (holders.length === 0) continue;
+    let mode: number;
+    try {
+      mode = (await stat(file)).mode;
+    } catch {
+      continue;
+    }
+    if ((mode & 0o004) === 0) continue;
+    const names = holders.map((s) => `'${s.name}'`).join(', ');
+    diagnostics.push({
+      severity: 'warning',
+      kind: 'world-readable-secrets',
+      message: `${file} is readable by every user (mode ${(mode & 0o777).toString(8).padStart(4, '0')}) and holds secrets of server ${names}: chmod 600 it, or move the secrets into environment variables`,
+      location: { file, dialect, path: [] },
+    });
+  }
+  return diagnostics;
+}
+
+export interface MaskOptions {
+  /** Show everything as written (an explicit opt-in: the output then holds secrets). */
+  reveal?: boolean;
+}
+
+/**
+ * A copy of `config` that is safe to print or log (see the module comment); with
+ * `{ reveal: true }`, an unmasked copy. Still unexpanded: no variable is read.
+ */
+export function maskConfig(config: McpConfig, options: MaskOptions = {}): McpConfig {
+  const copy = structuredClone(config);
+  if (options.reveal === true) return copy;
+  copy.servers = copy.servers.map(maskServer);
+  copy.inputs = copy.inputs?.map((input) =>
+    input.password === true && input.default !== undefined ? { ...input, default: MASK } : input,
+  );
+  if (copy.extra !== undefined) copy.extra = redactDeep(copy.extra) as Record<string, unknown>;
+  return copy;
+}
+
+/** A masked copy of one server (see `maskConfig`). */
+export function maskServer(server: ServerConfig): ServerConfig {
+  const copy = structuredClone(server);
+  const t = copy.transport;
+  const mask = (path: FieldPath, template: string): string =>
+    maskTemplate(template, isSecretField(server, path), path[0] === 'args');
+  if (t.type === 'stdio') {
+    t.command = mask(['command'], t.command);
+    t.args = t.args.map((arg, i) => mask(['args', i], arg));
+    t.env = Object.fromEntries(Object.entries(t.env).map(([k, v]) => [k, mask(['env', k], v)]));
+    if (t.cwd !== undefined) t.cwd = mask(['cwd'], t.cwd);
+    if (t.envFile !== undefined) t.envFile = mask(['envFile'], t.envFile);
+  } else {
+    t.url = mask(['url'], t.url);
+    t.headers = Object.fromEntries(
+      Object.entries(t.headers).map(([k, v]) => [k, mask(['headers', k], v)]),
+    );
+  }
+  const o = copy.oauth;
+  if (o !== undefined) {
+    for (const key of ['clientId', 'clientSecret', 'redirectUri', 'authorizationServer'] as const) {
+      const value = o[key];
+      if (value !== undefined) o[key] = mask(['oauth', key], value);
+    }
+    if (o.scopes !== undefined) o.scopes = o.scopes.map((s, i) => mask(['oauth', 'scopes', i], s));
+  }
+  if (copy.extra !== undefined) copy.extra = redactDeep(copy.extra) as Record<string, unknown>;
+  return copy;
+}
+
+/**
+ * Masks one template: in a secret field, its literal text (an auth scheme word excepted) and the
+ * defaults of its references; elsewhere, whatever the redactor masks, plus the value of a
+ * `--token=…`-style argument. References themselves are kept.
+ */
+export function maskTemplate(template: string, secret: boolean, argument = false): string {
+  let parts: TemplatePart[];
+  try {
+    parts = parseTemplate(template);
+  } catch (error) {
+    if (!(error instanceof McpHostError)) throw error;
+    return secret ? MASK : redact(template);
+  }
+  const masked = parts.map((part): TemplatePart => {
+    if (part.kind === 'text') {
+      if (secret) return SCHEME_ONLY.test(part.text) ? part : { kind: 'text', text: MASK };
+      let text = redact(part.text);
+      if (argument) text = text.replace(SECRET_ARGUMENT, `$1${MASK}`);
+      return { kind: 'text', text };
+    }
+    if (part.kind === 'variable' && part.fallback !== undefined && part.fallback.text !== '')
+      return {
+        ...part,
+        fallback: { ...part.fallback, text: secret ? MASK : redact(part.fallback.text) },
+      };
+    return part;
+  });
+  // Adjacent masked text parts read as one.
+  return formatTemplate(masked).replaceAll(`${MASK}${MASK}`, MASK);
+}
+
+const SECRET_KEY_NAME = /token|secret|password|passwd|api[_-]?key|apikey|auth|credential|cookie/i;
+
+/** Unknown keys kept from a dialect: strings redacted, those under secret-looking keys masked. */
+function redactDeep(value: unknown, secret = false): unknown {
+  if (typeof value === 'string') return secret && value !== '' ? MASK : redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secret));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, redactDeep(v, secret || SECRET_KEY_NAME.test(k))]),
+    );
+  return value;
+}

@@ -1,0 +1,145 @@
+/**
+ * Writes the normalised model as the native format: YAML (or JSON) in a stable key order, with
+ * defaults left out (`enabled: true`, empty `args`, `env`, `headers`) and `type` written only when
+ * the reader could not infer it. Keys a reader kept in `extra` are written back where they were,
+ * so an import keeps what mcp-host does not understand. Reading the output back gives the same
+ * model (apart from source locations).
+ */
+import { stringify } from 'yaml';
+import type { ConfigDiagnostic, InputConfig, McpConfig, ServerConfig } from '../model.js';
+import { inferTransportType } from './native-rules.js';
+import { isRecord } from '../parse.js';
+
+export interface NativeWriteOptions {
+  /** `yaml` (default) or `json` (2-space indent). */
+  format?: 'yaml' | 'json';
+}
+
+export interface NativeWriteResult {
+  text: string;
+  diagnostics: ConfigDiagnostic[];
+}
+
+/** The native document (plain data) for a config; what `writeNativeConfig` prints. */
+export function toNativeDocument(config: McpConfig): Record<string, unknown> {
+  const { $schema, ...extra } = config.extra ?? {};
+  const servers: Record<string, unknown> = {};
+  for (const server of config.servers) servers[server.name] = toNativeServer(server);
+  return {
+    ...($schema === undefined ? {} : { $schema }),
+    servers,
+    ...(config.inputs === undefined || config.inputs.length === 0
+      ? {}
+      : { inputs: config.inputs.map(toNativeInput) }),
+    ...(config.defaults === undefined || Object.keys(config.defaults).length === 0
+      ? {}
+      : { defaults: orderKeys(config.defaults, DEFAULTS_ORDER) }),
+    ...extra,
+  };
+}
+
+export function writeNativeConfig(
+  config: McpConfig,
+  options: NativeWriteOptions = {},
+): NativeWriteResult {
+  const document = toNativeDocument(config);
+  const text =
+    options.format === 'json'
+      ? `${JSON.stringify(document, null, 2)}\n`
+      : stringify(document, { indent: 2, lineWidth: 0, aliasDuplicateObjects: false });
+  return { text, diagnostics: [] };
+}
+
+const SERVER_ORDER = [
+  'type',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'envFile',
+  'url',
+  'headers',
+  'enabled',
+  'lazy',
+  'trusted',
+  'timeouts',
+  'retry',
+  'toolsTtlMs',
+  'tools',
+  'oauth',
+  'restart',
+  'maxInFlight',
+  'maxQueue',
+  'secret',
+];
+
+const DEFAULTS_ORDER = [
+  'timeouts',
+  'retry',
+  'toolsTtlMs',
+  'restart',
+  'health',
+  'naming',
+  'maxResultBytes',
+  'pins',
+];
+
+function toNativeServer(server: ServerConfig): Record<string, unknown> {
+  const entry: Record<string, unknown> = {};
+  const transport = server.transport;
+  if (transport.type === 'stdio') {
+    entry.command = transport.command;
+    if (transport.args.length > 0) entry.args = [...transport.args];
+    if (Object.keys(transport.env).length > 0) entry.env = { ...transport.env };
+    if (transport.cwd !== undefined) entry.cwd = transport.cwd;
+    if (transport.envFile !== undefined) entry.envFile = transport.envFile;
+  } else {
+    entry.url = transport.url;
+    if (Object.keys(transport.headers).length > 0) entry.headers = { ...transport.headers };
+    if (inferTransportType({ url: transport.url }) !== transport.type) entry.type = transport.type;
+  }
+  if (!server.enabled) entry.enabled = false;
+  for (const key of [
+    'lazy',
+    'trusted',
+    'timeouts',
+    'retry',
+    'toolsTtlMs',
+    'tools',
+    'oauth',
+    'restart',
+    'maxInFlight',
+    'maxQueue',
+  ] as const)
+    if (server[key] !== undefined) entry[key] = server[key];
+  if (server.secretKeys !== undefined) entry.secret = [...server.secretKeys];
+  return mergeExtra(orderKeys(entry, SERVER_ORDER), server.extra);
+}
+
+function toNativeInput(input: InputConfig): Record<string, unknown> {
+  return orderKeys({ ...input }, ['id', 'type', 'description', 'password', 'default', 'options']);
+}
+
+function orderKeys<T extends object>(value: T, order: readonly string[]): Record<string, unknown> {
+  const record = value as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const key of order) if (record[key] !== undefined) result[key] = record[key];
+  for (const [key, item] of Object.entries(record))
+    if (!order.includes(key) && item !== undefined) result[key] = item;
+  return result;
+}
+
+/** Puts kept unknown keys back: nested objects merge, and known values win over kept ones. */
+function mergeExtra(
+  entry: Record<string, unknown>,
+  extra: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  if (extra === undefined) return entry;
+  const result: Record<string, unknown> = { ...entry };
+  for (const [key, value] of Object.entries(extra)) {
+    const known = result[key];
+    if (known === undefined) result[key] = value;
+    else if (isRecord(known) && isRecord(value)) result[key] = mergeExtra(known, value);
+  }
+  return result;
+}

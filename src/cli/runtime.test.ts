@@ -6,7 +6,7 @@ import { MAX_ERROR_MESSAGE_CHARS } from '../errors/mcp-host-error.js';
 import type { ServerStatus } from '../host/slot/server-status.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import type { GlobalOptions } from './global-options.js';
-import { CliRuntime, unavailableError } from './runtime.js';
+import { CliRuntime, serverDownError } from './runtime.js';
 
 const options = (config: string[]): GlobalOptions => ({
   config,
@@ -54,9 +54,9 @@ describe('CliRuntime', () => {
   });
 });
 
-describe('unavailableError', () => {
+describe('serverDownError', () => {
   it("a server that is down: its last error's code, its state, the server named once", () => {
-    const down = unavailableError(
+    const down = serverDownError(
       status('failed', { code: 'SPAWN_FAILED', message: "server 'x': command not found" }),
     );
     expect(down).toMatchObject({
@@ -66,14 +66,14 @@ describe('unavailableError', () => {
       message: "server 'x': failed (SPAWN_FAILED: command not found)",
     });
     expect(
-      unavailableError(status('needs_auth', { code: 'HTTP_STATUS', message: 'HTTP 401' })),
+      serverDownError(status('needs_auth', { code: 'HTTP_STATUS', message: 'HTTP 401' })),
     ).toMatchObject({ code: 'HTTP_STATUS', exitCode: ExitCode.authRequired });
-    expect(unavailableError(status('connecting'))).toMatchObject({
+    expect(serverDownError(status('connecting'))).toMatchObject({
       code: 'SERVER_UNAVAILABLE',
       message: "server 'x': still connecting",
       exitCode: ExitCode.unreachable,
     });
-    expect(unavailableError(status('ready'))).toBeUndefined();
-    expect(unavailableError(status('degraded'))).toBeUndefined();
+    expect(serverDownError(status('ready'))).toBeUndefined();
+    expect(serverDownError(status('degraded'))).toBeUndefined();
   });
 });

@@ -221,7 +221,7 @@ async function connectAll(host: McpHost, concurrency: number): Promise<void> {
  * is up: the code of its last error, its state and that error's message (`server 'x': failed
  * (SPAWN_FAILED: ...)`).
  */
-export function unavailableError(status: ServerStatus): CliError | undefined {
+export function serverDownError(status: ServerStatus): CliError | undefined {
   if (status.state === 'ready' || status.state === 'degraded') return undefined;
   const last = status.lastError;
   return new CliError(

@@ -11,7 +11,7 @@ import type { JsonObject } from '../../jsonrpc/message.js';
 import { action } from '../command.js';
 import { toolResultLines } from '../content.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
-import { unavailableError, type CliRuntime } from '../runtime.js';
+import { serverDownError, type CliRuntime } from '../runtime.js';
 import { parseArgPairs, parseArgsJson, readStdin } from '../tool-arguments.js';
 import { findTool, splitTarget } from './tools.js';
 
@@ -57,7 +57,7 @@ async function call(
   let tool: HostTool;
   if (toolName !== undefined) {
     const { host, statuses } = await cli.openHost({ servers: [server] });
-    const down = unavailableError(statuses[0]!);
+    const down = serverDownError(statuses[0]!);
     if (down !== undefined) throw down;
     tool = findTool(host, server, toolName);
     return run(cli, host, tool, args, options);
@@ -66,7 +66,7 @@ async function call(
   const found = host.tools().find((t) => t.name === target);
   if (found === undefined) {
     for (const status of statuses) {
-      const down = unavailableError(status);
+      const down = serverDownError(status);
       if (down !== undefined && status.state !== 'disabled') cli.output.warn(down.message);
     }
     throw new CliError(

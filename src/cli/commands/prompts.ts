@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { action } from '../command.js';
 import { promptLines } from '../content.js';
 import { ExitCode, usageError } from '../exit-codes.js';
-import { unavailableError, type CliRuntime } from '../runtime.js';
+import { serverDownError, type CliRuntime } from '../runtime.js';
 import { splitTarget } from './tools.js';
 
 export function registerPrompts(program: Command): void {
@@ -30,7 +30,7 @@ export function registerPrompts(program: Command): void {
 async function prompts(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
   const { host, statuses } = await cli.openHost(server === undefined ? {} : { servers: [server] });
   if (server !== undefined) {
-    const down = unavailableError(statuses[0]!);
+    const down = serverDownError(statuses[0]!);
     if (down !== undefined) throw down;
   }
   const rows = (await host.prompts()).map((p) => ({
@@ -71,7 +71,7 @@ async function prompt(cli: CliRuntime, name: string, pairs: string[]): Promise<E
   const opened = await cli.openHost(promptName === undefined ? {} : { servers: [server] });
   let exposed = name;
   if (promptName !== undefined) {
-    const down = unavailableError(opened.statuses[0]!);
+    const down = serverDownError(opened.statuses[0]!);
     if (down !== undefined) throw down;
     const listed = await opened.host.prompts();
     exposed =

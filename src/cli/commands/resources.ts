@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action } from '../command.js';
 import { readResultLines } from '../content.js';
 import { ExitCode } from '../exit-codes.js';
-import { unavailableError, type CliRuntime } from '../runtime.js';
+import { serverDownError, type CliRuntime } from '../runtime.js';
 
 export function registerResources(program: Command): void {
   program
@@ -20,7 +20,7 @@ export function registerResources(program: Command): void {
 async function resources(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
   const { host, statuses } = await cli.openHost(server === undefined ? {} : { servers: [server] });
   if (server !== undefined) {
-    const down = unavailableError(statuses[0]!);
+    const down = serverDownError(statuses[0]!);
     if (down !== undefined) throw down;
   }
   const rows = await host.resources();
@@ -42,7 +42,7 @@ async function resources(cli: CliRuntime, server: string | undefined): Promise<E
 async function read(cli: CliRuntime, uri: string, server: string | undefined): Promise<ExitCode> {
   const { host, statuses } = await cli.openHost(server === undefined ? {} : { servers: [server] });
   if (server !== undefined) {
-    const down = unavailableError(statuses[0]!);
+    const down = serverDownError(statuses[0]!);
     if (down !== undefined) throw down;
   }
   const result = await host.readResource(uri, server === undefined ? {} : { server });

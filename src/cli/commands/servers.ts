@@ -16,7 +16,7 @@ import { action } from '../command.js';
 import { EMBEDDED_CONFIG_LABEL } from '../default-config.js';
 import { CliError, ExitCode, exitCodeOf } from '../exit-codes.js';
 import type { Column } from '../output.js';
-import { unavailableError, type CliRuntime } from '../runtime.js';
+import { serverDownError, type CliRuntime } from '../runtime.js';
 
 export function registerServers(program: Command): void {
   const servers = program
@@ -116,7 +116,7 @@ async function status(cli: CliRuntime): Promise<ExitCode> {
     const error = resolved.errors.get(row.name);
     if (error !== undefined) return exitCodeOf(error);
     const live = byName.get(row.name);
-    const down = live === undefined ? undefined : unavailableError(live);
+    const down = live === undefined ? undefined : serverDownError(live);
     if (down !== undefined) return down.exitCode;
   }
   return ExitCode.ok;
@@ -183,7 +183,7 @@ async function restart(cli: CliRuntime, name: string): Promise<ExitCode> {
   const after = await host.restartServer(name);
   const row = toRow(server, after, undefined);
   cli.output.result(row, () => printStatus(cli, [row]));
-  return unavailableError(after)?.exitCode ?? ExitCode.ok;
+  return serverDownError(after)?.exitCode ?? ExitCode.ok;
 }
 
 async function setEnabled(cli: CliRuntime, name: string, enabled: boolean): Promise<void> {

@@ -8,7 +8,7 @@ import type { HostTool } from '../../host/host-tool.js';
 import type { McpHost } from '../../host/mcp-host.js';
 import { action } from '../command.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { unavailableError, type CliRuntime } from '../runtime.js';
+import { serverDownError, type CliRuntime } from '../runtime.js';
 
 export function registerTools(program: Command): void {
   program
@@ -52,7 +52,7 @@ interface ToolRow {
 async function tools(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
   const { host, statuses } = await cli.openHost(server === undefined ? {} : { servers: [server] });
   if (server !== undefined) {
-    const down = unavailableError(statuses[0]!);
+    const down = serverDownError(statuses[0]!);
     if (down !== undefined) throw down;
   }
   // Config order of servers (the host lists them as they connected), each server's own order.
@@ -86,7 +86,7 @@ async function tools(cli: CliRuntime, server: string | undefined): Promise<ExitC
   );
   // Servers that did not come up: a warning each (the tools of the others are still shown).
   for (const status of statuses) {
-    const down = unavailableError(status);
+    const down = serverDownError(status);
     if (down !== undefined && status.state !== 'disabled') cli.output.warn(down.message);
   }
   return ExitCode.ok;
@@ -96,7 +96,7 @@ async function inspect(cli: CliRuntime, target: string): Promise<ExitCode> {
   const { server, tool } = splitTarget(target);
   const { host, statuses } = await cli.openHost({ servers: [server] });
   const status = statuses.find((s) => s.name === server)!;
-  const down = unavailableError(status);
+  const down = serverDownError(status);
   if (down !== undefined) throw down;
   if (tool !== undefined) {
     const found = findTool(host, server, tool);

@@ -38,28 +38,6 @@ describe('entry points', () => {
     expect(external).toContain('undici');
   });
 
-  it('the transport entries export one transport each, its defaults object and its helpers', async () => {
-    const names = async (entry: string) => Object.keys(await import(entry)).sort();
-    expect(await names('./stdio.js')).toEqual([
-      'DEFAULT_STDIO_OPTIONS',
-      'StdioTransport',
-      'closeAllStdioServers',
-      'installShutdownHandlers',
-    ]);
-    expect(await names('./http.js')).toEqual([
-      'DEFAULT_HTTP_OPTIONS',
-      'LegacySseTransport',
-      'StreamableHttpTransport',
-      'bearerToken',
-    ]);
-    expect(await names('./ws.js')).toEqual([
-      'DEFAULT_WEBSOCKET_OPTIONS',
-      'MCP_SUBPROTOCOL',
-      'WebSocketTransport',
-    ]);
-    expect(await names('./node.js')).toContain('debugLogger');
-  });
-
   it('the defaults objects are frozen and share one message size limit', async () => {
     const { DEFAULT_MAX_MESSAGE_BYTES } = await import('./jsonrpc/line-decoder.js');
     const defaults = [
@@ -71,6 +49,9 @@ describe('entry points', () => {
       expect(Object.isFrozen(value)).toBe(true);
       expect(value.maxMessageBytes).toBe(DEFAULT_MAX_MESSAGE_BYTES);
     }
+    const { DEFAULT_CLIENT_OPTIONS, DEFAULT_HOST_OPTIONS } = await import('./index.js');
+    for (const value of [DEFAULT_CLIENT_OPTIONS, DEFAULT_HOST_OPTIONS, DEFAULT_HOST_OPTIONS.server])
+      expect(Object.isFrozen(value)).toBe(true);
   });
 
   it('the config entry uses Node built-ins and the two parsers only: no transport', () => {

@@ -144,3 +144,36 @@ export function importCycles(modules: ReadonlyMap<string, SourceModule>): string
   for (const v of modules.keys()) if (!indexOf.has(v)) visit(v);
   return cycles;
 }
+
+/**
+ * Every name an entry file exports (types and values), sorted: its export lists, and for an
+ * `export * from` (or `export type *`) the names the target module declares.
+ */
+export function entryExports(srcDir: string, entry: string): string[] {
+  const modules = sourceModules(srcDir);
+  const file = resolve(srcDir, entry);
+  const source = ts.createSourceFile(
+    file,
+    readFileSync(file, 'utf8'),
+    ts.ScriptTarget.ES2022,
+    true,
+  );
+  const names = new Set<string>();
+  for (const statement of source.statements) {
+    if (!ts.isExportDeclaration(statement)) continue;
+    if (statement.exportClause !== undefined && ts.isNamedExports(statement.exportClause)) {
+      for (const element of statement.exportClause.elements) names.add(element.name.text);
+    } else if (
+      statement.exportClause === undefined &&
+      statement.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+    ) {
+      const target = relative(
+        srcDir,
+        resolve(dirname(file), statement.moduleSpecifier.text.replace(/\.js$/, '.ts')),
+      ).replaceAll('\\', '/');
+      for (const name of modules.get(target)?.declares ?? []) names.add(name);
+    }
+  }
+  return [...names].sort();
+}

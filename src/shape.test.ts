@@ -65,6 +65,15 @@ describe('the shape of src/', () => {
     expect(twice).toEqual([]);
   });
 
+  it("writes the `server '<name>': ` prefix of messages in one place (aboutServer)", () => {
+    const byHand = [...modules.keys()]
+      .filter((path) => path !== 'errors/mcp-host-error.ts')
+      .filter((path) =>
+        /server '\$\{[^}]+\}': /.test(readFileSync(new URL(path, `file://${srcDir}/`), 'utf8')),
+      );
+    expect(byHand).toEqual([]);
+  });
+
   it('has no folder of more than 20 source files', () => {
     const perFolder = new Map<string, number>();
     for (const path of modules.keys()) {

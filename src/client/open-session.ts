@@ -7,6 +7,7 @@ import { JsonRpcError } from '../errors/json-rpc-error.js';
 import { aboutServer, McpHostError } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { Logger } from '../internal/logger.js';
+import { deadlineSignal, linkSignals } from '../internal/signals.js';
 import { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestHeaders, Transport } from '../jsonrpc/transport.js';
 import { mcpPeerConventions } from '../protocol/conventions.js';
@@ -65,20 +66,12 @@ const ERA_NAMESPACE = 'era';
 export async function openSession(request: ConnectRequest): Promise<ConnectedPeer> {
   const { options } = request;
   const serverName = options.serverName;
-  const deadline = new AbortController();
-  const timer = setTimeout(
-    () =>
-      deadline.abort(
-        new McpHostError('REQUEST_TIMEOUT', `connect timed out`, {
-          serverName,
-        }),
-      ),
+  const deadline = deadlineSignal(
     options.connectTimeoutMs ?? DEFAULT_CLIENT_OPTIONS.connectTimeoutMs,
+    () => new McpHostError('REQUEST_TIMEOUT', 'connect timed out', { serverName }),
   );
-  const signal =
-    request.signal === undefined
-      ? deadline.signal
-      : AbortSignal.any([request.signal, deadline.signal]);
+  const linked = linkSignals(request.signal, deadline.signal);
+  const signal = linked.signal;
   const makeTransport = transportFactory(options.transport, serverName, request.logger);
   let current: { peer: JsonRpcPeer; transport: Transport } | undefined;
   const open = async (given?: Transport): Promise<{ peer: JsonRpcPeer; transport: Transport }> => {
@@ -264,7 +257,8 @@ export async function openSession(request: ConnectRequest): Promise<ConnectedPee
     }
     throw error;
   } finally {
-    clearTimeout(timer);
+    deadline.cleanup();
+    linked.cleanup();
   }
 }
 

@@ -35,10 +35,7 @@ export const MAX_ERROR_MESSAGE_CHARS = 1024;
  * to every error that carries a `serverName`, and log lines about a server use it too.
  */
 export function aboutServer(serverName: string | undefined, message: string): string {
-  if (serverName === undefined) return message;
-  const prefix = `server '${serverName}': `;
-  // Transitional (removed once no message is prefixed by hand): never the prefix twice.
-  return message.startsWith(prefix) ? message : prefix + message;
+  return serverName === undefined ? message : `server '${serverName}': ${message}`;
 }
 
 /**

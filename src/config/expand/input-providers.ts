@@ -9,6 +9,7 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { McpHostError } from '../../errors/mcp-host-error.js';
+import { onAbort } from '../../internal/signals.js';
 import type { InputConfig } from '../model.js';
 
 /** What a provider knows of why an input is asked for. */
@@ -225,19 +226,16 @@ async function ask(
     output.write(`${choices}${label}${server}${fallback}: `);
     muted = input.password === true;
     const signal = context.signal;
-    let onAbort: (() => void) | undefined;
+    let removeAbort = (): void => {};
     const answer = await new Promise<string | undefined>((resolve, reject) => {
       const cancel = (): void =>
         reject(new McpHostError('ABORTED', `input '${input.id}' cancelled at the prompt`));
-      if (signal?.aborted === true) return cancel();
-      onAbort = cancel;
-      signal?.addEventListener('abort', onAbort, { once: true });
+      removeAbort = onAbort(signal, cancel);
+      if (signal?.aborted === true) return;
       rl.once('close', () => resolve(undefined));
       rl.once('SIGINT', cancel);
       rl.question('', resolve);
-    }).finally(() => {
-      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
-    });
+    }).finally(() => removeAbort());
     if (muted) output.write('\n');
     muted = true;
     if (answer === undefined || answer === '') return undefined;

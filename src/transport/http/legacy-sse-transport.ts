@@ -5,6 +5,7 @@ import { addSecret, preview } from '../../errors/redact.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
 import type { Logger } from '../../internal/logger.js';
+import { onAbort } from '../../internal/signals.js';
 import { TaskSet } from '../../internal/task-set.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/message.js';
 import type { Transport, TransportState } from '../../jsonrpc/transport.js';
@@ -155,10 +156,9 @@ export class LegacySseTransport implements Transport {
       stop.abort();
     }, timeoutMs);
     timer.unref();
-    const onAbort = (): void => stop.abort();
-    const offClose = this.#closeCancel.onAbort(onAbort);
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    const stopNow = (): void => stop.abort();
+    const offClose = this.#closeCancel.onAbort(stopNow);
+    const offCaller = onAbort(options.signal, stopNow);
     const aborted = new Promise<never>((_resolve, reject) => {
       stop.onAbort(() => reject(new Error('aborted')));
     });
@@ -194,7 +194,7 @@ export class LegacySseTransport implements Transport {
     } finally {
       clearTimeout(timer);
       offClose();
-      options.signal?.removeEventListener('abort', onAbort);
+      offCaller();
     }
   }
 

@@ -5,6 +5,7 @@ import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
 import type { Logger } from '../../internal/logger.js';
 import { RateLimiter } from '../../internal/rate-limiter.js';
+import { onAbort } from '../../internal/signals.js';
 import { deferred, settlesWithin } from '../../internal/wait.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { Transport, TransportState } from '../../jsonrpc/transport.js';
@@ -218,7 +219,7 @@ export class WebSocketTransport implements Transport {
       };
       const timer = setTimeout(() => fail({ kind: 'timeout' }), this.#connectTimeoutMs);
       timer.unref();
-      const onAbort = (): void => fail({ kind: 'aborted', reason: signal?.reason });
+      let removeAbort = (): void => {};
       const onError = (error: Error): void => {
         failure ??= { kind: 'error', error };
       };
@@ -228,7 +229,7 @@ export class WebSocketTransport implements Transport {
       };
       const done = (result: ConnectFailure | undefined): void => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        removeAbort();
         socket.off('open', onOpen);
         socket.off('close', onClose);
         socket.off('unexpected-response', onResponse);
@@ -244,11 +245,12 @@ export class WebSocketTransport implements Transport {
         done(undefined);
       };
       const onClose = (): void => done(failure ?? { kind: 'closed' });
-      signal?.addEventListener('abort', onAbort, { once: true });
       socket.once('open', onOpen);
       socket.once('close', onClose);
       socket.on('unexpected-response', onResponse);
       socket.on('error', onError);
+      // Last: an already aborted signal ends the attempt at once, through the listeners above.
+      removeAbort = onAbort(signal, (reason) => fail({ kind: 'aborted', reason }));
     });
   }
 

@@ -4,7 +4,7 @@ import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '../p
 import type { ToolNamingOptions } from './naming/namer.js';
 import { ToolNames } from './naming/tool-names.js';
 import { ResourceRoutes } from './resource-routes.js';
-import type { ServerSlot } from './slot/server-slot.js';
+import { registeredServer, type ServerSlot } from './slot/server-slot.js';
 
 /**
  * Resources and prompts across a host's servers: listed from every ready server; a resource read
@@ -114,12 +114,7 @@ export class HostResources {
   }
 
   #slot(name: string): ServerSlot {
-    const slot = this.#servers.get(name);
-    if (slot === undefined)
-      throw new McpHostError('INVALID_ARGUMENT', 'no server of that name is registered', {
-        serverName: name,
-      });
-    return slot;
+    return registeredServer(this.#servers, name);
   }
 
   /**

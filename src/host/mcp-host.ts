@@ -35,7 +35,7 @@ import { HostMetrics, type MetricsSnapshot } from './observe/metrics.js';
 import type { PinEvent } from './pins/pin-types.js';
 import { ToolPins } from './pins/tool-pins.js';
 import type { HostServerDefinition } from './server-definition.js';
-import { ServerSlot } from './slot/server-slot.js';
+import { registeredServer, ServerSlot } from './slot/server-slot.js';
 import type { ServerStatus } from './slot/server-status.js';
 import type { ToolReviewer } from './slot/server-tools.js';
 
@@ -467,12 +467,7 @@ export class McpHost implements AsyncDisposable {
   }
 
   #slot(name: string): ServerSlot {
-    const slot = this.#slots.get(name);
-    if (slot === undefined)
-      throw new McpHostError('INVALID_ARGUMENT', 'no server of that name is registered', {
-        serverName: name,
-      });
-    return slot;
+    return registeredServer(this.#slots, name);
   }
 
   #assertOpen(): void {

@@ -29,6 +29,19 @@ import { ServerTools, type ToolReview, type ToolReviewer } from './server-tools.
 /** How long a call that lost its connection waits for the server to come back before it fails. */
 export const RETRY_WAIT_MS = 10_000;
 
+/** The server registered under `name`, or `INVALID_ARGUMENT` naming it. */
+export function registeredServer(
+  servers: ReadonlyMap<string, ServerSlot>,
+  name: string,
+): ServerSlot {
+  const slot = servers.get(name);
+  if (slot === undefined)
+    throw new McpHostError('INVALID_ARGUMENT', 'no server of that name is registered', {
+      serverName: name,
+    });
+  return slot;
+}
+
 /** What a server slot is given by its host. */
 export interface ServerSlotOptions {
   logger: Logger;

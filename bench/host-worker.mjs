@@ -12,7 +12,13 @@
 // connect: 20 stdio echo servers (bench/echo-server.mjs) through StdioTransport: each connected
 //   alone in a fresh host (start() to ready, then closed), against one host starting all 20.
 import { fileURLToPath } from 'node:url';
-import { McpClient, McpHost, assignNames, isProviderSafeName } from './lib/mcp-host.mjs';
+import {
+  McpClient,
+  McpHost,
+  assignNames,
+  isProviderSafeName,
+  startedStatuses,
+} from './lib/mcp-host.mjs';
 import { StdioTransport } from 'mcp-host/stdio';
 import { FakeMcpServer, createLinkedTransports } from 'mcp-host/testing';
 import { isRunning } from './lib/child.mjs';
@@ -249,7 +255,7 @@ async function listing({ servers: serverCount, toolsPerServer, repeats }) {
       })),
     });
     let t0 = performance.now();
-    const statuses = await host.start();
+    const statuses = await startedStatuses(host);
     const startMs = performance.now() - t0;
     t0 = performance.now();
     const cold = host.tools();
@@ -330,7 +336,7 @@ function stdioServer(name) {
 async function startHost(names) {
   const host = new McpHost({ servers: names.map(stdioServer) });
   const t0 = performance.now();
-  const statuses = await host.start();
+  const statuses = await startedStatuses(host);
   const ms = performance.now() - t0;
   const pids = statuses.map((s) => s.pid).filter((pid) => pid !== undefined);
   const ready = statuses.filter((s) => s.state === 'ready').length;

@@ -76,10 +76,11 @@ export class ServerTools {
   isStale(
     capabilities: { tools?: { listChanged?: boolean } } | undefined,
     definition: HostServerDefinition,
-    now: number = Date.now(),
+    now?: number,
   ): boolean {
     const ttl = effectiveToolsTtl(capabilities, this.#ttlMs, definition);
-    return ttl !== undefined && now - this.#fetchedAt >= ttl;
+    // The clock is read only when a TTL applies (tools() asks every server on every call).
+    return ttl !== undefined && (now ?? Date.now()) - this.#fetchedAt >= ttl;
   }
 }
 

@@ -57,7 +57,7 @@ describe('CliRuntime', () => {
 describe('serverDownError', () => {
   it("a server that is down: its last error's code, its state, the server named once", () => {
     const down = serverDownError(
-      status('failed', { code: 'SPAWN_FAILED', message: "server 'x': command not found" }),
+      status('failed', { code: 'SPAWN_FAILED', message: 'command not found' }),
     );
     expect(down).toMatchObject({
       code: 'SPAWN_FAILED',

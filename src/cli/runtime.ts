@@ -18,7 +18,7 @@ import {
   type ServerConfig,
 } from '../config.js';
 import { isErrorCode } from '../errors/codes.js';
-import { MAX_ERROR_MESSAGE_CHARS, withoutServerName } from '../errors/mcp-host-error.js';
+import { MAX_ERROR_MESSAGE_CHARS } from '../errors/mcp-host-error.js';
 import { McpHost } from '../host/mcp-host.js';
 import { type ServerStatus } from '../host/slot/server-status.js';
 import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
@@ -228,7 +228,7 @@ export function serverDownError(status: ServerStatus): CliError | undefined {
     last !== undefined && isErrorCode(last.code) ? last.code : 'SERVER_UNAVAILABLE',
     last === undefined
       ? `still ${status.state}`
-      : `${status.state} (${last.code}: ${withoutServerName(status.name, last.message)})`,
+      : `${status.state} (${last.code}: ${last.message})`,
     {
       exitCode: status.state === 'needs_auth' ? ExitCode.authRequired : ExitCode.unreachable,
       serverName: status.name,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatWatchEvent } from './watch-events.js';
 
 describe('formatWatchEvent', () => {
-  it("a server's line names it once: its error without the server's name", () => {
+  it("a server's line names it once: its status's error carries no second one", () => {
     expect(
       formatWatchEvent({
         type: 'server',
@@ -11,7 +11,7 @@ describe('formatWatchEvent', () => {
         state: 'failed',
         toolCount: 0,
         restartCount: 0,
-        error: { code: 'REQUEST_TIMEOUT', message: "server 'slow': connect timed out" },
+        error: { code: 'REQUEST_TIMEOUT', message: 'connect timed out' },
       }),
     ).toBe('05:23:52.859  server  slow             failed     REQUEST_TIMEOUT: connect timed out');
   });

@@ -3,7 +3,6 @@
  * record each, for NDJSON (`--format json`, one event per line) or a line for a person. Values
  * are already redacted by the host (errors); arguments are never part of an event.
  */
-import { withoutServerName } from '../errors/mcp-host-error.js';
 import type { McpHost } from '../host/mcp-host.js';
 import type { ServerStatus } from '../host/slot/server-status.js';
 import type { Disposable } from '../internal/disposable.js';
@@ -135,9 +134,7 @@ export function formatWatchEvent(event: WatchEvent, paint: Paint = (_s, t) => t)
           : undefined,
         event.restartCount > 0 ? `${event.restartCount} restarts` : undefined,
         event.nextRetryAt === undefined ? undefined : `retry at ${event.nextRetryAt.slice(11, 19)}`,
-        event.error === undefined
-          ? undefined
-          : `${event.error.code}: ${withoutServerName(event.server, event.error.message)}`,
+        event.error === undefined ? undefined : `${event.error.code}: ${event.error.message}`,
       ].filter((d) => d !== undefined);
       const state = paint(STATE_STYLE[event.state] ?? 'dim', event.state.padEnd(10));
       return `${time}  server  ${event.server.padEnd(16)} ${state} ${details.join(', ')}`.trimEnd();

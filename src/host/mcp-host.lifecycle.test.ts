@@ -39,6 +39,27 @@ describe('McpHost', () => {
     ]);
   });
 
+  it("names a server that is down once: its status's last error leaves out the name", async () => {
+    await using _guard = leakGuard();
+    const a = fake('alpha');
+    a.breakWith(new McpHostError('CONNECT_FAILED', 'connection refused', { serverName: 'alpha' }));
+    await using h = await host({
+      servers: [a.definition],
+      restart: { baseDelayMs: 60_000 },
+      // Offered from a snapshot, so the call reaches the server that is down.
+      snapshot: { version: 1, servers: { alpha: { tools: [echo()] } } },
+    });
+    expect(h.serverStatus('alpha')).toMatchObject({
+      state: 'restarting',
+      lastError: { code: 'CONNECT_FAILED', message: 'connection refused' },
+    });
+    const error = (await h.callTool('mcp__alpha__echo').catch((e: unknown) => e)) as McpHostError;
+    expect(error.code).toBe('SERVER_UNAVAILABLE');
+    expect(error.message).toMatch(
+      /^server 'alpha': not available \(restarting, next attempt in \d+ ms\): connection refused$/,
+    );
+  });
+
   it('resends a call lost with its connection only when the caller opts in, after the restart', async () => {
     await using _guard = leakGuard();
     let calls = 0;

@@ -141,7 +141,7 @@ function toRow(
     restarts: live?.restartCount ?? 0,
     lastError:
       configError !== undefined
-        ? { code: configError.code, message: configError.message }
+        ? { code: configError.code, message: withoutServerName(server.name, configError.message) }
         : (live?.lastError ?? null),
     source: sourceOf(server),
   };
@@ -153,9 +153,7 @@ function printStatus(cli: CliRuntime, rows: StatusRow[]): void {
   const failed = rows.filter((row) => row.lastError !== null);
   if (failed.length > 0) cli.output.line();
   for (const row of failed)
-    cli.output.line(
-      `${cli.output.style('bold', row.name)}: ${withoutServerName(row.name, row.lastError!.message)}`,
-    );
+    cli.output.line(`${cli.output.style('bold', row.name)}: ${row.lastError!.message}`);
 }
 
 function statusColumns(): Column<StatusRow>[] {

@@ -3,7 +3,7 @@
  * kind), a server applied but not connected, a change of host-wide settings, and the
  * `file:line:column: message` that names a refused reload.
  */
-import { aboutServer, McpHostError, withoutServerName } from '../../errors/mcp-host-error.js';
+import { aboutServer, McpHostError } from '../../errors/mcp-host-error.js';
 import { toMcpHostError } from '../../errors/to-mcp-host-error.js';
 import type { ServerState, ServerStatus } from '../../host/slot/server-status.js';
 import type { ConfigDiagnostic, ServerConfig } from '../model.js';
@@ -14,10 +14,7 @@ import type { ConfigDiagnostic, ServerConfig } from '../model.js';
  */
 export function notConnected(status: ServerStatus, server: ServerConfig): ConfigDiagnostic[] {
   if (!DOWN_STATES.has(status.state)) return [];
-  const why =
-    status.lastError === undefined
-      ? ''
-      : `: ${withoutServerName(server.name, status.lastError.message)}`;
+  const why = status.lastError === undefined ? '' : `: ${status.lastError.message}`;
   return [
     {
       severity: 'warning',

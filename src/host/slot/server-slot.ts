@@ -402,7 +402,7 @@ export class ServerSlot {
 
   /** Records a failure and does what the restart policy decides. */
   #failed(error: unknown): void {
-    this.#lastError = describeFailure(error);
+    this.#lastError = describeFailure(error, this.name);
     const decision = this.#restartPolicy.onFailure(error);
     switch (decision.action) {
       case 'needs_auth':
@@ -481,7 +481,7 @@ export class ServerSlot {
     if (verdict === 'healthy') {
       if (this.#state === 'degraded') this.#set('ready');
     } else if (verdict === 'degraded') {
-      this.#lastError = describeFailure(failure);
+      this.#lastError = describeFailure(failure, this.name);
       this.#set('degraded');
     } else {
       this.#logger.warn(
@@ -505,7 +505,7 @@ export class ServerSlot {
 
   /** Too many checks failed in a row: the connection is given up and the server restarted. */
   #wedged(client: McpClient, error: unknown, reason: McpHostError): void {
-    this.#lastError = describeFailure(error);
+    this.#lastError = describeFailure(error, this.name);
     this.#generation++;
     // Its calls in flight fail now, not when its process is gone (the close ladder of a process
     // that does not answer takes seconds).

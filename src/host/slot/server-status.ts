@@ -1,5 +1,5 @@
 import type { McpClient } from '../../client/mcp-client.js';
-import { McpHostError } from '../../errors/mcp-host-error.js';
+import { McpHostError, withoutServerName } from '../../errors/mcp-host-error.js';
 import { redact } from '../../errors/redact.js';
 import type { Implementation } from '../../protocol/types.js';
 import type { ProtocolEra } from '../../protocol/versions.js';
@@ -39,7 +39,7 @@ export interface ServerStatus {
   state: ServerState;
   /** When it entered this state (ISO 8601). */
   since: string;
-  /** The error that led here, if any (already redacted). */
+  /** The error that led here, if any: redacted, and without the `server '<name>': ` prefix. */
   lastError?: { code: string; message: string };
   /** The stdio server's process id, while it runs. */
   pid?: number;
@@ -68,9 +68,16 @@ export const TOOLLESS_STATES: ReadonlySet<ServerState> = new Set<ServerState>([
   'closed',
 ]);
 
-/** A failure as a status shows it (`lastError`), its message redacted unless it is ours. */
-export function describeFailure(error: unknown): { code: string; message: string } {
-  if (error instanceof McpHostError) return { code: error.code, message: error.message };
+/**
+ * A failure as the status of server `serverName` shows it (`lastError`): its code, and its
+ * message redacted unless it is ours, without the `server '<name>': ` the status already says.
+ */
+export function describeFailure(
+  error: unknown,
+  serverName: string,
+): { code: string; message: string } {
+  if (error instanceof McpHostError)
+    return { code: error.code, message: withoutServerName(serverName, error.message) };
   if (error instanceof Error) return { code: 'INTERNAL', message: redact(error.message) };
   return { code: 'INTERNAL', message: redact(String(error)) };
 }

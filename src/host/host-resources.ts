@@ -3,21 +3,18 @@ import type { Logger } from '../internal/logger.js';
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '../protocol/types.js';
 import type { ToolNamingOptions } from './naming/namer.js';
 import { ToolNames } from './naming/tool-names.js';
-import { ResourceRoutes } from './resource-routes.js';
 import { registeredServer, type ServerSlot } from './slot/server-slot.js';
 
 /**
  * Resources and prompts across a host's servers: listed from every ready server; a resource read
- * routed by URI to the server that listed it (never by guessing: a URI two servers list must name
- * the server); a prompt got by its namespaced name (the tools' naming scheme, its own namespace).
+ * routed by URI to the first connected server that lists it (or to the one named); a prompt got by
+ * its namespaced name (the tools' naming scheme, its own namespace).
  */
 export class HostResources {
   /** The registered servers, by name (the host's own map). */
   readonly #servers: ReadonlyMap<string, ServerSlot>;
   readonly #logger: Logger;
   readonly #promptNames: ToolNames;
-  /** Which server listed which URI, as of the last listings. */
-  readonly #routes = new ResourceRoutes();
 
   constructor(
     servers: ReadonlyMap<string, ServerSlot>,
@@ -36,10 +33,6 @@ export class HostResources {
         .filter((slot) => slot.client?.session?.capabilities.resources !== undefined)
         .map(async (slot) => {
           const { resources } = await slot.client!.listResources();
-          this.#routes.setServer(
-            slot.name,
-            resources.map((resource) => resource.uri),
-          );
           return resources.map((resource) => ({ ...resource, server: slot.name }));
         }),
     );
@@ -117,29 +110,13 @@ export class HostResources {
     return registeredServer(this.#servers, name);
   }
 
-  /**
-   * The server that lists `uri`: the one the last listings name, if exactly one does (several:
-   * the caller must choose); otherwise each connected server's listing in turn, until one lists it.
-   */
+  /** The first connected server whose listing has `uri`. */
   async #ownerOf(uri: string): Promise<ServerSlot> {
-    const listedBy = this.#routes.servers(uri).filter((name) => this.#servers.has(name));
-    if (listedBy.length > 1)
-      throw new McpHostError(
-        'INVALID_ARGUMENT',
-        `the resource '${uri}' is listed by ${listedBy.map((name) => `'${name}'`).join(' and ')}: name the server`,
-        { details: { uri, servers: listedBy } },
-      );
-    if (listedBy.length === 1) return this.#slot(listedBy[0]!);
     for (const slot of this.#connected()) {
       const client = slot.client;
       if (client?.session?.capabilities.resources === undefined) continue;
       const listing = await client.listResources().catch(() => undefined);
-      if (listing === undefined) continue;
-      this.#routes.setServer(
-        slot.name,
-        listing.resources.map((resource) => resource.uri),
-      );
-      if (listing.resources.some((resource) => resource.uri === uri)) return slot;
+      if (listing?.resources.some((resource) => resource.uri === uri) === true) return slot;
     }
     throw new McpHostError('INVALID_ARGUMENT', `no connected server lists the resource '${uri}'`, {
       details: { uri },

@@ -338,8 +338,8 @@ export class McpHost implements AsyncDisposable {
   }
 
   /**
-   * Reads a resource, routed by URI to the server that listed it (or named by `server`); a URI
-   * that several servers list must name the server.
+   * Reads a resource, routed by URI to the first connected server that lists it (or to the one
+   * named by `server`, for a URI several servers list).
    */
   readResource(
     uri: string,

@@ -6,6 +6,8 @@ import type { FakeTool } from '../testing/index.js';
 import type { HostServerDefinition } from './server-definition.js';
 import { echo, fake, host, stateOf } from './host-test-helpers.js';
 import { McpHost } from './mcp-host.js';
+import { silentLogger } from '../internal/logger.js';
+import { MemoryStateStore } from '../state/state-store.js';
 
 describe('McpHost', () => {
   it('fails calls to a dead server at once, restarts it, and reports every step', async () => {
@@ -58,6 +60,32 @@ describe('McpHost', () => {
     expect(error.message).toMatch(
       /^server 'alpha': not available \(restarting, next attempt in \d+ ms\): connection refused$/,
     );
+  });
+
+  it('a pin check that fails on a changed listing is logged, never an unhandled rejection', async () => {
+    await using _guard = leakGuard();
+    let reviewFailed!: () => void;
+    const logged = new Promise<void>((resolve) => (reviewFailed = resolve));
+    const logger = {
+      ...silentLogger,
+      warn: (message: string) => {
+        if (message.includes('reviewing the changed tools failed')) reviewFailed();
+      },
+    };
+    let failing = false;
+    const store = new MemoryStateStore();
+    const update = store.update.bind(store);
+    store.update = (namespace, key, change) =>
+      failing ? Promise.reject(new Error('disk full')) : update(namespace, key, change);
+    const tools = [echo()];
+    const a = fake('alpha', { tools });
+    await using h = await host({ servers: [a.definition], stateStore: store, logger });
+    failing = true;
+    tools.push(echo('other'));
+    a.servers[0]!.peer.notify('notifications/tools/list_changed');
+    await logged;
+    expect(h.tools().map((tool) => tool.name)).toEqual(['mcp__alpha__echo']);
+    expect(h.serverStatus('alpha').state).toBe('ready');
   });
 
   it('resends a call lost with its connection only when the caller opts in, after the restart', async () => {

@@ -357,8 +357,13 @@ export class ServerSlot {
         this.#lost(generation, reason);
       }),
       client.onToolsChanged((change) => {
-        if (generation === this.#generation)
-          void this.#acceptListing(change.items, undefined, generation);
+        if (generation !== this.#generation) return;
+        // The pin check may fail (its state store): the last reviewed tools stay offered.
+        this.#acceptListing(change.items, undefined, generation).catch((error: unknown) =>
+          this.#logger.warn(aboutServer(this.name, 'reviewing the changed tools failed'), {
+            error: String(error),
+          }),
+        );
       }),
     ];
     try {

@@ -276,14 +276,18 @@ export class McpHost implements AsyncDisposable {
     argsOrOptions?: JsonObject | HostCallOptions,
     maybeOptions?: HostCallOptions,
   ): Promise<CallToolResult> {
-    const [name, args, options] =
-      typeof nameOrParams === 'string'
-        ? [nameOrParams, (argsOrOptions as JsonObject | undefined) ?? {}, maybeOptions ?? {}]
-        : [
-            nameOrParams.name,
-            nameOrParams.arguments ?? {},
-            (argsOrOptions as HostCallOptions | undefined) ?? {},
-          ];
+    let name: string;
+    let args: JsonObject;
+    let options: HostCallOptions;
+    if (typeof nameOrParams === 'string') {
+      name = nameOrParams;
+      args = (argsOrOptions as JsonObject | undefined) ?? {};
+      options = maybeOptions ?? {};
+    } else {
+      name = nameOrParams.name;
+      args = nameOrParams.arguments ?? {};
+      options = (argsOrOptions as HostCallOptions | undefined) ?? {};
+    }
     const tool = this.#catalogue.get(name)?.tool ?? this.#quarantinedTool(name);
     if (tool === undefined)
       return Promise.reject(

@@ -79,14 +79,16 @@ describe('the call pipeline', () => {
     expect(sent.map((r) => r.params)).toEqual([{ name: 'echo', arguments: { text: 'rewritten' } }]);
   });
 
-  it('an interceptor may answer a call itself or refuse it, and is observed like any call', async () => {
+  it('an interceptor may answer a call itself or refuse it (even by throwing), observed like any call', async () => {
     await using _guard = leakGuard();
     const audit: AuditRecord[] = [];
     const a = fake('alpha');
-    const cached: ToolCallInterceptor = (next) => (call) =>
-      call.args.cached === true
+    const cached: ToolCallInterceptor = (next) => (call) => {
+      if (call.args.refuse === true) throw new Error('not on a Sunday'); // thrown, not rejected
+      return call.args.cached === true
         ? Promise.resolve({ content: [{ type: 'text', text: 'from the cache' }] })
         : next(call);
+    };
     await using h = await host({
       servers: [a.definition],
       interceptors: [cached],
@@ -96,8 +98,22 @@ describe('the call pipeline', () => {
     expect((await h.callTool('mcp__alpha__echo', { cached: true })).content).toEqual([
       { type: 'text', text: 'from the cache' },
     ]);
+    const refused = (await h
+      .callTool('mcp__alpha__echo', { refuse: true })
+      .catch((e: unknown) => e)) as McpHostError;
+    expect(refused).toMatchObject({
+      code: 'INTERNAL',
+      serverName: 'alpha',
+      tool: 'mcp__alpha__echo',
+    });
+    expect(refused.message).toBe("server 'alpha': not on a Sunday");
     expect(a.servers[0]!.received.filter((r) => r.method === 'tools/call')).toEqual([]);
-    expect(log.counts('mcp__alpha__echo')).toEqual(once);
+    expect(log.counts('mcp__alpha__echo')).toEqual({
+      started: 2,
+      ended: 2,
+      audited: 2,
+      counted: 2,
+    });
   });
 
   it('records the event, the audit record and the metrics once per call on every path', async () => {

@@ -206,7 +206,8 @@ function observe(parts: CallPipelineParts): ToolCallInterceptor {
     try {
       sent = next(call);
     } catch (error) {
-      sent = Promise.reject(toMcpHostError(error));
+      // An interceptor that throws instead of rejecting: the same failure path.
+      sent = Promise.reject(toMcpHostError(error, { serverName: tool.server, tool: tool.name }));
     }
     return sent.then(
       (answered) => {

@@ -9,6 +9,7 @@ import type { RequestOptions } from '../jsonrpc/peer-options.js';
 import { isObject } from '../protocol/guards.js';
 import { McpErrorCode, McpMethod } from '../protocol/methods.js';
 import type {
+  CacheHints,
   CallToolResult,
   CompleteResult,
   CompletionReference,
@@ -240,14 +241,14 @@ export class McpClient implements AsyncDisposable {
     });
   }
 
-  /** Wires a freshly made peer: notifications, server requests, close. Returns what to dispose. */
-  #attach(peer: JsonRpcPeer): Disposable[] {
+  /** Wires a freshly made peer (a fallback replaces the first): notifications, requests, close. */
+  #attach(peer: JsonRpcPeer): void {
+    for (const subscription of this.#subscriptions) subscription.dispose();
     this.#subscriptions = [
       ...this.#input.registerLegacyHandlers(peer),
       ...this.#events.attach(peer),
       peer.onClose((reason) => this.#onPeerClosed(peer, reason)),
     ];
-    return this.#subscriptions;
   }
 
   #onPeerClosed(peer: JsonRpcPeer, reason: McpHostError | undefined): void {
@@ -498,7 +499,7 @@ export class McpClient implements AsyncDisposable {
     method: string,
     key: string,
     signal: AbortSignal | undefined,
-  ): Promise<Awaited<ReturnType<typeof collectPages<T>>>> {
+  ): Promise<{ items: T[] } & CacheHints> {
     const fetchPage = (cursor: string | undefined): Promise<JsonObject> =>
       this.#request<JsonObject>(method, cursor === undefined ? {} : { cursor }, { signal });
     const maxPages = this.#options.maxPages ?? DEFAULT_CLIENT_OPTIONS.maxPages;

@@ -5,7 +5,6 @@
  */
 import { JsonRpcError } from '../errors/json-rpc-error.js';
 import { aboutServer, McpHostError } from '../errors/mcp-host-error.js';
-import type { Disposable } from '../internal/disposable.js';
 import type { Logger } from '../internal/logger.js';
 import { deadlineSignal, linkSignals } from '../internal/signals.js';
 import { JsonRpcPeer } from '../jsonrpc/peer.js';
@@ -49,7 +48,7 @@ export interface ConnectRequest {
   input: ServerInput;
   signal: AbortSignal | undefined;
   /** Wires a new peer (handlers, events) before it starts. */
-  attach: (peer: JsonRpcPeer) => Disposable[];
+  attach: (peer: JsonRpcPeer) => void;
   /** The extra headers of each message, for transports that carry headers (HTTP). */
   requestHeaders?: RequestHeaders;
   logger: Logger;

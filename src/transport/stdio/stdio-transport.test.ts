@@ -102,6 +102,12 @@ function serverTransport(mode: Mode = 'cooperative', options: Partial<StdioTrans
     transport.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
   const answerTo = (id: number) =>
     messages.find((m) => (m as { id?: unknown }).id === id) as { result?: unknown } | undefined;
+  /** Starts the server and has the leak guard check its process is gone at the end. */
+  const startGuarded = async (guard: { trackPid(pid: number | undefined): void }) => {
+    await transport.start();
+    guard.trackPid(transport.pid);
+    return transport.pid!;
+  };
   /** Resolves once the server answers: its script runs, its handlers are installed. */
   const ready = async () => {
     request(0, 'echo', ['ready']);
@@ -113,6 +119,7 @@ function serverTransport(mode: Mode = 'cooperative', options: Partial<StdioTrans
     stderr,
     closes,
     until,
+    startGuarded,
     request,
     answerTo,
     ready,
@@ -124,8 +131,7 @@ describe('StdioTransport', () => {
     await using guard = leakGuard();
     await using t = serverTransport();
     expect(t.state).toBe('new');
-    await t.start();
-    guard.trackPid(t.pid);
+    await t.startGuarded(guard);
     expect(t.state).toBe('open');
 
     t.request(1, 'echo', { text: 'héllo\nwith a newline inside' });
@@ -142,8 +148,7 @@ describe('StdioTransport', () => {
   it('delivers several messages that arrive in one chunk, in order', async () => {
     await using guard = leakGuard();
     await using t = serverTransport();
-    await t.start();
-    guard.trackPid(t.pid);
+    await t.startGuarded(guard);
 
     t.request(1, 'burst');
     await t.until(() => t.messages.length === 3);
@@ -158,8 +163,7 @@ describe('StdioTransport', () => {
   it('joins a message split across chunks', async () => {
     await using guard = leakGuard();
     await using t = serverTransport();
-    await t.start();
-    guard.trackPid(t.pid);
+    await t.startGuarded(guard);
 
     t.request(1, 'split');
     // The notification came in the chunk that carried the first half of the response.
@@ -186,8 +190,7 @@ describe('StdioTransport', () => {
       message: "server 'unit': cannot send: the connection is new",
     });
 
-    await t.start();
-    guard.trackPid(t.pid);
+    await t.startGuarded(guard);
     await t.close();
 
     expect(catchError(() => t.send(message))).toMatchObject({
@@ -213,9 +216,7 @@ describe('StdioTransport', () => {
     await using guard = leakGuard();
     // Graces so long that the test would time out if close() had to send a signal.
     await using t = serverTransport('cooperative', { closeGraceMs: 60_000, termGraceMs: 60_000 });
-    await t.start();
-    const pid = t.pid!;
-    guard.trackPid(pid);
+    const pid = await t.startGuarded(guard);
     await t.ready();
 
     const first = t.close();
@@ -235,9 +236,7 @@ describe('StdioTransport', () => {
   it('close() sends SIGTERM to a server that ignores stdin EOF', async () => {
     await using guard = leakGuard();
     await using t = serverTransport('ignore-eof', { closeGraceMs: 50, termGraceMs: 60_000 });
-    await t.start();
-    const pid = t.pid!;
-    guard.trackPid(pid);
+    const pid = await t.startGuarded(guard);
     await t.ready();
 
     await t.close();
@@ -250,9 +249,7 @@ describe('StdioTransport', () => {
   it('close() ends with SIGKILL for a server that also traps SIGTERM', async () => {
     await using guard = leakGuard();
     await using t = serverTransport('ignore-term', { closeGraceMs: 50, termGraceMs: 500 });
-    await t.start();
-    const pid = t.pid!;
-    guard.trackPid(pid);
+    const pid = await t.startGuarded(guard);
     await t.ready();
 
     await t.close();
@@ -270,9 +267,7 @@ describe('StdioTransport', () => {
   it('closes with PROCESS_EXITED, the exit code and the stderr tail when the server exits', async () => {
     await using guard = leakGuard();
     await using t = serverTransport();
-    await t.start();
-    const pid = t.pid!;
-    guard.trackPid(pid);
+    const pid = await t.startGuarded(guard);
 
     t.request(1, 'exit', { code: 3, stderr: 'loading\nfatal: out of cheese\n' });
     await t.until(() => t.closes.length === 1);
@@ -296,8 +291,7 @@ describe('StdioTransport', () => {
   it('discards a line over maxMessageBytes as MESSAGE_TOO_LARGE for its request, and keeps the connection', async () => {
     await using guard = leakGuard();
     await using t = serverTransport('cooperative', { maxMessageBytes: 1024 });
-    await t.start();
-    guard.trackPid(t.pid);
+    await t.startGuarded(guard);
 
     t.request(7, 'huge', { bytes: 100_000 });
     await t.until(() => t.problems.length === 1);
@@ -332,9 +326,7 @@ describe('StdioTransport', () => {
       oversizedMessages: 0,
       stderrBytes: 0,
     });
-    await t.start();
-    const pid = t.pid!;
-    guard.trackPid(pid);
+    const pid = await t.startGuarded(guard);
     expect(pid).toBeGreaterThan(0);
     expect(pid).not.toBe(process.pid);
     expect(isRunning(pid)).toBe(true);

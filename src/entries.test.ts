@@ -63,7 +63,6 @@ const pinned: Record<string, readonly string[]> = {
     'JsonRpcResponse',
     'JsonRpcSuccessResponse',
     'LEGACY_PROTOCOL_VERSIONS',
-    'LOGGING_LEVELS',
     'ListChange',
     'LogFields',
     'Logger',

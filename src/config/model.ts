@@ -100,6 +100,23 @@ export interface RestartConfig {
   crashWindowMs?: number;
 }
 
+/**
+ * A server's settings besides its transport, `enabled` and `secretKeys`: every format that has
+ * them reads and writes them as they are (the native reader and writer, the dialects' writers).
+ */
+export const SERVER_SETTINGS = [
+  'lazy',
+  'timeouts',
+  'retry',
+  'toolsTtlMs',
+  'tools',
+  'oauth',
+  'restart',
+  'trusted',
+  'maxInFlight',
+  'maxQueue',
+] as const satisfies readonly (keyof ServerConfig)[];
+
 /** One server, normalised. Optional fields left out mean "the host-wide default". */
 export interface ServerConfig {
   /** The key (the namespace of its tools). */

@@ -14,6 +14,8 @@ export interface SourceModule {
   readonly imports: ReadonlySet<string>;
   /** The names it declares and exports. */
   readonly declares: readonly string[];
+  /** Those of them that are only values (constants and functions: no type of that name). */
+  readonly valuesOnly: readonly string[];
   /** Its re-export statements (`export ... from`, or exporting an imported binding), as text. */
   readonly reexports: readonly string[];
 }
@@ -43,6 +45,7 @@ function readModule(srcDir: string, file: string): SourceModule {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
   const imports = new Set<string>();
   const declares: string[] = [];
+  const valuesOnly: string[] = [];
   const reexports: string[] = [];
   const imported = new Set<string>();
   const target = (specifier: string): string | undefined =>
@@ -86,7 +89,10 @@ function readModule(srcDir: string, file: string): SourceModule {
     } else if (exported(statement)) {
       if (ts.isVariableStatement(statement)) {
         for (const declaration of statement.declarationList.declarations)
-          if (ts.isIdentifier(declaration.name)) declares.push(declaration.name.text);
+          if (ts.isIdentifier(declaration.name)) {
+            declares.push(declaration.name.text);
+            valuesOnly.push(declaration.name.text);
+          }
       } else if (
         (ts.isFunctionDeclaration(statement) ||
           ts.isClassDeclaration(statement) ||
@@ -96,6 +102,7 @@ function readModule(srcDir: string, file: string): SourceModule {
         statement.name !== undefined
       ) {
         declares.push(statement.name.text);
+        if (ts.isFunctionDeclaration(statement)) valuesOnly.push(statement.name.text);
       }
     }
   }
@@ -104,6 +111,10 @@ function readModule(srcDir: string, file: string): SourceModule {
     path: relative(srcDir, file).replaceAll('\\', '/'),
     imports,
     declares: [...new Set(declares)],
+    // A name declared as a type too (`ErrorCode`) is not only a value.
+    valuesOnly: [...new Set(valuesOnly)].filter(
+      (name) => declares.filter((declared) => declared === name).length === 1,
+    ),
     reexports,
   };
 }
@@ -172,7 +183,10 @@ export function entryExports(srcDir: string, entry: string): string[] {
         srcDir,
         resolve(dirname(file), statement.moduleSpecifier.text.replace(/\.js$/, '.ts')),
       ).replaceAll('\\', '/');
-      for (const name of modules.get(target)?.declares ?? []) names.add(name);
+      // `export type *` passes on types only: a constant or a function of the module is not one.
+      const module = modules.get(target);
+      for (const name of module?.declares ?? [])
+        if (!statement.isTypeOnly || !module!.valuesOnly.includes(name)) names.add(name);
     }
   }
   return [...names].sort();

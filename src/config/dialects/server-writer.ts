@@ -16,22 +16,14 @@ import type {
   ServerConfig,
   TransportConfig,
 } from '../model.js';
+import { SERVER_SETTINGS } from '../model.js';
 import { parseCanonical } from './canonical-template.js';
 import { literalGrammar, writeTemplate, type DialectGrammar } from './grammars.js';
 import type { TemplateField } from './server-entry.js';
 
 /** Settings of ServerConfig that only some dialects can write. */
 export const HOST_SETTINGS = [
-  'lazy',
-  'timeouts',
-  'retry',
-  'toolsTtlMs',
-  'tools',
-  'oauth',
-  'restart',
-  'trusted',
-  'maxInFlight',
-  'maxQueue',
+  ...SERVER_SETTINGS,
   'secretKeys',
 ] as const satisfies readonly (keyof ServerConfig)[];
 

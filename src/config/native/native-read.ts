@@ -18,6 +18,7 @@ import type {
   SourceLocation,
   TransportConfig,
 } from '../model.js';
+import { SERVER_SETTINGS } from '../model.js';
 import { nativeSchema } from './native-schema.js';
 import {
   checkDelays,
@@ -218,20 +219,8 @@ function toServerConfig(
     enabled: (entry.enabled as boolean | undefined) ?? true,
     source,
   };
-  const optional = [
-    'lazy',
-    'timeouts',
-    'retry',
-    'toolsTtlMs',
-    'tools',
-    'oauth',
-    'restart',
-    'trusted',
-    'maxInFlight',
-    'maxQueue',
-  ] as const;
   const target = server as unknown as Record<string, unknown>;
-  for (const key of optional) if (entry[key] !== undefined) target[key] = entry[key];
+  for (const key of SERVER_SETTINGS) if (entry[key] !== undefined) target[key] = entry[key];
   if (entry.secret !== undefined) server.secretKeys = entry.secret as string[];
   // Keys that do not apply to this transport are kept too (warned about in checkServer).
   const ignored = Object.fromEntries(

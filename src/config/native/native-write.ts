@@ -6,7 +6,13 @@
  * model (apart from source locations).
  */
 import { stringify } from 'yaml';
-import type { ConfigDiagnostic, InputConfig, McpConfig, ServerConfig } from '../model.js';
+import {
+  SERVER_SETTINGS,
+  type ConfigDiagnostic,
+  type InputConfig,
+  type McpConfig,
+  type ServerConfig,
+} from '../model.js';
 import { inferTransportType } from './native-rules.js';
 import { isRecord } from '../parse.js';
 
@@ -99,19 +105,7 @@ function toNativeServer(server: ServerConfig): Record<string, unknown> {
     if (inferTransportType({ url: transport.url }) !== transport.type) entry.type = transport.type;
   }
   if (!server.enabled) entry.enabled = false;
-  for (const key of [
-    'lazy',
-    'trusted',
-    'timeouts',
-    'retry',
-    'toolsTtlMs',
-    'tools',
-    'oauth',
-    'restart',
-    'maxInFlight',
-    'maxQueue',
-  ] as const)
-    if (server[key] !== undefined) entry[key] = server[key];
+  for (const key of SERVER_SETTINGS) if (server[key] !== undefined) entry[key] = server[key];
   if (server.secretKeys !== undefined) entry.secret = [...server.secretKeys];
   return mergeExtra(orderKeys(entry, SERVER_ORDER), server.extra);
 }

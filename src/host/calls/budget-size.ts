@@ -4,6 +4,7 @@
  * `applyResultBudget` counts it, and `formatBytes` for the notes it writes. Pure.
  */
 import type { CallToolResult, ContentBlock } from '../../protocol/types.js';
+import { jsonStringBytes } from '../../schema/schema-walk.js';
 
 /** Objects and values walked when measuring JSON before giving up and calling it huge. */
 const MAX_WALKED_VALUES = 5_000_000;
@@ -121,7 +122,7 @@ export function jsonByteLength(value: unknown): number {
     const item = stack.pop();
     switch (typeof item) {
       case 'string':
-        total += jsonStringLength(item);
+        total += jsonStringBytes(item);
         break;
       case 'number':
         total += Number.isFinite(item) ? String(item).length : 4;
@@ -150,7 +151,7 @@ export function jsonByteLength(value: unknown): number {
           const member = record[key];
           if (isOmitted(member)) continue;
           members++;
-          total += jsonStringLength(key) + 1;
+          total += jsonStringBytes(key) + 1;
           stack.push(member);
         }
         total += 2 + Math.max(0, members - 1);
@@ -170,24 +171,4 @@ export function jsonByteLength(value: unknown): number {
 
 function isOmitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
-}
-
-/** UTF-8 length of a string as JSON writes it: quotes, escapes, a \u escape for each lone surrogate. */
-function jsonStringLength(text: string): number {
-  let bytes = 2;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0x20)
-      bytes += code === 8 || code === 9 || code === 10 || code === 12 || code === 13 ? 2 : 6;
-    else if (code === 0x22 || code === 0x5c) bytes += 2;
-    else if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdfff) {
-      if (code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1))) {
-        bytes += 4;
-        index++;
-      } else bytes += 6;
-    } else bytes += 3;
-  }
-  return bytes;
 }

@@ -353,11 +353,6 @@ async function sendToServer(
   logger: Logger,
 ): Promise<CallToolResult> {
   const tool = call.tool.originalName;
-  const duplicatesAccepted = acceptsDuplicates({
-    retry: call.retry,
-    trusted: slot.definition.trusted === true,
-    annotations: call.tool.annotations,
-  });
   for (let attempt = 1; ; attempt++) {
     const client = slot.client ?? (await slot.ready(tool));
     const waiting = slot.limiter.acquire(tool, call.signal);
@@ -380,6 +375,12 @@ async function sendToServer(
               { serverName: slot.name, tool, cause: link.signal.reason },
             )
           : caught;
+      // Decided only on a failure: nothing of it on the path of a call that succeeds.
+      const duplicatesAccepted = acceptsDuplicates({
+        retry: call.retry,
+        trusted: slot.definition.trusted === true,
+        annotations: call.tool.annotations,
+      });
       if (attempt > 1 || !mayResendToolCall(error, duplicatesAccepted)) throw error;
       logger.info(
         aboutServer(

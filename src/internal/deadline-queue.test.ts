@@ -160,4 +160,23 @@ describe('DeadlineQueue', () => {
     vi.advanceTimersByTime(100);
     expect(onExpire).toHaveBeenCalledWith('x');
   });
+
+  it('keeps expiry order when deadlines come in time order and most are answered, mixed with earlier ones', () => {
+    const fired: number[] = [];
+    const queue = new DeadlineQueue<number>((value) => fired.push(value));
+    // 3,000 deadlines one after another (the common case: one timeout, requests in a row),
+    // answered mostly in order with a few left waiting, and a few earlier ones in between.
+    const deadlines = new Map<number, Deadline>();
+    for (let i = 1; i <= 3000; i++) {
+      deadlines.set(i, queue.add(1000 + i, 1000 + i));
+      if (i % 500 === 0) deadlines.set(-i, queue.add(i / 10, i / 10));
+      const answered = deadlines.get(i - 20);
+      if (answered !== undefined && (i - 20) % 700 !== 0) answered.cancel();
+    }
+    for (let i = 2981; i <= 3000; i++) if (i % 700 !== 0) deadlines.get(i)!.cancel();
+    expect(queue.size).toBe(4 + 6);
+    vi.advanceTimersByTime(10_000);
+    expect(fired).toEqual([50, 100, 150, 200, 250, 300, 1700, 2400, 3100, 3800]);
+    expect(queue.armed).toBe(false);
+  });
 });

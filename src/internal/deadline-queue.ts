@@ -24,13 +24,17 @@ class Entry<T> implements Deadline {
 }
 
 /**
- * Many deadlines behind one timer: a binary min-heap ordered by expiry time, with one
- * `setTimeout` armed for the earliest entry. Adding a deadline that is not the earliest touches
- * no timer at all, which keeps per-request timeout bookkeeping to a heap push. Cancelled entries
- * are skipped when they surface and compacted away when they outnumber live ones, and the timer
- * is cleared as soon as nothing live is left, so an idle queue holds no timer.
+ * Many deadlines behind one timer, with one `setTimeout` armed for the earliest entry. Adding a
+ * deadline that is not the earliest touches no timer at all. Deadlines mostly arrive in time order
+ * (requests with the same timeout, one after another): those go to the end of a list kept in
+ * order, an O(1) append; one earlier than the list's last goes to a binary min-heap. Cancelled
+ * entries are skipped when they surface and compacted away when they outnumber live ones, and the
+ * timer is cleared as soon as nothing live is left, so an idle queue holds no timer.
  */
 export class DeadlineQueue<T> {
+  /** Entries in expiry order, from `#head` on. */
+  #ordered: Entry<T>[] = [];
+  #head = 0;
   #heap: Entry<T>[] = [];
   #live = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -57,25 +61,41 @@ export class DeadlineQueue<T> {
   /** Adds a deadline at an absolute time (on the queue's clock). */
   addAt(at: number, value: T): Deadline {
     const entry = new Entry(at, value, this.#release);
-    this.#push(entry);
+    const ordered = this.#ordered;
+    if (ordered.length === this.#head || ordered[ordered.length - 1]!.at <= at) ordered.push(entry);
+    else this.#push(entry);
     this.#live++;
     if (at < this.#timerAt) this.#arm(at);
     return entry;
   }
 
   readonly #release = (_entry: Entry<T>): void => {
-    if (--this.#live === 0) this.#reset();
-    else if (this.#heap.length > 64 && this.#heap.length > 4 * this.#live) this.#compact();
+    if (--this.#live === 0) {
+      this.#reset();
+      return;
+    }
+    // Answers mostly come in the order the requests went out: drop the dead from the list's head.
+    const ordered = this.#ordered;
+    while (this.#head < ordered.length && !ordered[this.#head]!.live) this.#head++;
+    if (this.#head > 1024 && this.#head * 2 > ordered.length) {
+      this.#ordered = ordered.slice(this.#head);
+      this.#head = 0;
+    }
+    if (this.#heap.length + this.#ordered.length - this.#head > 64 + 4 * this.#live)
+      this.#compact();
   };
 
   clear(): void {
     for (const entry of this.#heap) entry.live = false;
+    for (let i = this.#head; i < this.#ordered.length; i++) this.#ordered[i]!.live = false;
     this.#live = 0;
     this.#reset();
   }
 
   #reset(): void {
     this.#heap = [];
+    this.#ordered = [];
+    this.#head = 0;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerAt = Infinity;
@@ -97,23 +117,40 @@ export class DeadlineQueue<T> {
     this.#timerAt = Infinity;
     const now = this.now();
     const expired: Entry<T>[] = [];
+    const take = (top: Entry<T>): void => {
+      if (!top.live) return;
+      top.live = false;
+      this.#live--;
+      expired.push(top);
+    };
+    const ordered = this.#ordered;
+    while (this.#head < ordered.length) {
+      const top = ordered[this.#head]!;
+      if (top.live && top.at > now) break;
+      this.#head++;
+      take(top);
+    }
     while (this.#heap.length > 0) {
       const top = this.#heap[0]!;
       if (top.live && top.at > now) break;
       this.#pop();
-      if (top.live) {
-        top.live = false;
-        this.#live--;
-        expired.push(top);
-      }
+      take(top);
     }
     if (this.#live === 0) this.#reset();
-    else if (this.#heap.length > 0) this.#arm(this.#heap[0]!.at);
-    // Callbacks run after the heap is consistent: they may add or cancel deadlines.
+    else this.#arm(this.#earliest());
+    // Callbacks run after the queue is consistent: they may add or cancel deadlines.
     for (const entry of expired) this.onExpire(entry.value);
   };
 
+  /** The earliest expiry still queued (the heads of the list and the heap may be dead). */
+  #earliest(): number {
+    const first = this.#head < this.#ordered.length ? this.#ordered[this.#head]!.at : Infinity;
+    return this.#heap.length > 0 ? Math.min(first, this.#heap[0]!.at) : first;
+  }
+
   #compact(): void {
+    this.#ordered = this.#ordered.slice(this.#head).filter((entry) => entry.live);
+    this.#head = 0;
     this.#heap = this.#heap.filter((entry) => entry.live);
     for (let i = (this.#heap.length >> 1) - 1; i >= 0; i--) this.#down(i);
   }

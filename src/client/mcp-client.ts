@@ -324,30 +324,50 @@ export class McpClient implements AsyncDisposable {
     }
     // One `.then` on the hot path; the schema check (async, lazily loaded) only for tools that
     // declare an outputSchema.
-    const checked = (result: CallToolResult): CallToolResult | Promise<CallToolResult> => {
-      if (!isObject(result) || !Array.isArray(result.content)) {
-        throw new McpHostError('PROTOCOL_VIOLATION', `malformed result from tool '${name}'`, {
-          serverName,
-          method: McpMethod.ToolsCall,
-          tool: name,
-        });
-      }
-      return this.#tools.check(name, result);
-    };
-    const call = (): Promise<CallToolResult> =>
-      this.#request<CallToolResult>(McpMethod.ToolsCall, { name, arguments: args }, options);
-    return call().then(checked, async (error: unknown) => {
-      // HeaderMismatch: the tool's x-mcp-header annotations changed (or were never listed), so
-      // the Mcp-Param-* headers were wrong. Relist, as the spec advises, and try once more.
-      if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch)
-        throw error;
-      if (!this.#tools.checksHeaderAnnotations) throw error;
-      this.#logger.info(
-        aboutServer(serverName, `tool '${name}': header mismatch; relisting tools and retrying`),
-      );
-      await this.#listTools(options.signal);
-      return call().then(checked);
-    });
+    return this.#request<CallToolResult>(
+      McpMethod.ToolsCall,
+      { name, arguments: args },
+      options,
+    ).then(
+      (result) => this.#checkedResult(name, result),
+      (error: unknown) => this.#afterCallError(error, name, args, options),
+    );
+  }
+
+  #checkedResult(name: string, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
+    if (!isObject(result) || !Array.isArray(result.content)) {
+      throw new McpHostError('PROTOCOL_VIOLATION', `malformed result from tool '${name}'`, {
+        serverName: this.serverName,
+        method: McpMethod.ToolsCall,
+        tool: name,
+      });
+    }
+    return this.#tools.check(name, result);
+  }
+
+  /**
+   * HeaderMismatch: the tool's x-mcp-header annotations changed (or were never listed), so the
+   * Mcp-Param-* headers were wrong. Relist, as the spec advises, and try once more. Any other
+   * error is the call's.
+   */
+  async #afterCallError(
+    error: unknown,
+    name: string,
+    args: JsonObject,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
+    if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch) throw error;
+    if (!this.#tools.checksHeaderAnnotations) throw error;
+    this.#logger.info(
+      aboutServer(this.serverName, `tool '${name}': header mismatch; relisting tools and retrying`),
+    );
+    await this.#listTools(options.signal);
+    const result = await this.#request<CallToolResult>(
+      McpMethod.ToolsCall,
+      { name, arguments: args },
+      options,
+    );
+    return this.#checkedResult(name, result);
   }
 
   /** Every resource, all pages. */

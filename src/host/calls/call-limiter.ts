@@ -44,12 +44,16 @@ export class CallLimiter {
     return new Promise<void>((resolve) => this.#idleWaiters.add(resolve));
   }
 
+  /** Takes a slot if one is free and nobody is queued for it; false otherwise (nothing queued). */
+  tryAcquire(): boolean {
+    if (this.#inFlight >= this.#maxInFlight || this.queued > 0) return false;
+    this.#inFlight++;
+    return true;
+  }
+
   /** Resolves (synchronously when a slot is free: returns undefined) once the call may start. */
   acquire(tool: string, signal: AbortSignal | undefined): Promise<void> | undefined {
-    if (this.#inFlight < this.#maxInFlight && this.queued === 0) {
-      this.#inFlight++;
-      return undefined;
-    }
+    if (this.tryAcquire()) return undefined;
     if (this.queued >= this.#maxQueue) {
       return Promise.reject(
         new McpHostError(

@@ -24,6 +24,7 @@ import type { Emitter } from '../../internal/emitter.js';
 import type { Logger } from '../../internal/logger.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
 import type { CallToolResult, ProgressNotificationParams } from '../../protocol/types.js';
+import type { SchemaCheck } from '../../schema/schema-check.js';
 import { createSchemaValidator, type SchemaValidator } from '../../schema/schema-validator.js';
 import { deniedError, type CallerView } from '../catalogue/caller-view.js';
 import type { ToolCatalogue } from '../catalogue/tool-catalogue.js';
@@ -33,6 +34,7 @@ import { classifyCallError } from '../observe/call-outcome.js';
 import type { HostMetrics } from '../observe/metrics.js';
 import { traceToolCallEnd, traceToolCallError, traceToolCallStart } from '../observe/tracing.js';
 import { quarantinedError } from '../pins/quarantined-error.js';
+import type { CallLink } from '../slot/abandon-links.js';
 import type { ServerSlot } from '../slot/server-slot.js';
 import { unavailableError } from '../slot/server-status.js';
 import { resultByteLength } from './budget-size.js';
@@ -294,24 +296,45 @@ function checkArguments({ options }: CallPipelineParts): ToolCallInterceptor {
     options.validateArguments === false
       ? undefined
       : (options.schemaValidator ?? createSchemaValidator());
-  return (next) => (call) => {
-    const args = cleanArguments(call.args, call.tool.inputSchema);
-    const cleaned = args === call.args ? call : { ...call, args };
-    if (validator === undefined) return next(cleaned);
-    return validator.compile(call.tool.inputSchema).then((compiled) => {
+  // Each listed tool's compiled inputSchema, by schema object: after a tool's first call, its
+  // arguments are checked synchronously (no digest, no cache bookkeeping, no promise hop).
+  const compiledSchemas = new WeakMap<object, SchemaCheck>();
+  return (next) => {
+    const checked = (
+      call: ToolCall,
+      args: JsonObject,
+      compiled: SchemaCheck,
+    ): Promise<CallToolResult> => {
+      const cleaned = args === call.args ? call : { ...call, args };
       if (!compiled.ok) return next(cleaned); // the listing excluded tools with unusable schemas
       const verdict = compiled.validate(args);
       if (verdict.valid) return next(cleaned);
-      return {
-        isError: true,
-        content: [
-          {
-            type: 'text',
-            text: `Invalid arguments for tool '${call.tool.name}': ${verdict.message}. Check the tool's input schema and call it again.`,
-          },
-        ],
-      };
-    });
+      return Promise.resolve(invalidArguments(call.tool.name, verdict.message));
+    };
+    return (call) => {
+      const args = cleanArguments(call.args, call.tool.inputSchema);
+      if (validator === undefined) return next(args === call.args ? call : { ...call, args });
+      const schema = call.tool.inputSchema;
+      const known = compiledSchemas.get(schema);
+      if (known !== undefined) return checked(call, args, known);
+      return validator.compile(schema).then((compiled) => {
+        compiledSchemas.set(schema, compiled);
+        return checked(call, args, compiled);
+      });
+    };
+  };
+}
+
+/** What the model reads when its arguments do not match the tool's input schema. */
+function invalidArguments(tool: string, why: string): CallToolResult {
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text: `Invalid arguments for tool '${tool}': ${why}. Check the tool's input schema and call it again.`,
+      },
+    ],
   };
 }
 
@@ -345,15 +368,49 @@ function route(parts: CallPipelineParts): ToolCallHandler {
  * connection was lost is sent once more, after the server is back, when `resend-rules.ts` allows
  * it: it certainly never reached the server, or duplicates are acceptable (the caller opted in,
  * or a trusted server marks the tool read-only or idempotent).
+ *
+ * The common case (connected, a free slot) sends at once, with no async frame around the call.
  */
-async function sendToServer(
+function sendToServer(
   slot: ServerSlot,
   call: ToolCall,
   callTimeoutMs: number | undefined,
   logger: Logger,
 ): Promise<CallToolResult> {
+  const client = slot.client;
+  if (client === undefined || !slot.limiter.tryAcquire())
+    return sendWhenReady(slot, call, callTimeoutMs, logger);
+  const link = slot.link(client, call.signal);
+  const release = (): void => {
+    link.unlink();
+    slot.limiter.release();
+  };
+  return client
+    .callTool(call.tool.originalName, call.args, callOptions(call, link, callTimeoutMs))
+    .then(
+      (result) => {
+        release();
+        return result;
+      },
+      (caught: unknown) => {
+        release();
+        const error = lostCallError(slot, call, link, caught);
+        if (!mayResend(slot, call, error)) throw error;
+        return resendWhenBack(slot, call, callTimeoutMs, logger, error);
+      },
+    );
+}
+
+/** The slow path: wait for the server and for a slot, then send (and maybe resend once). */
+async function sendWhenReady(
+  slot: ServerSlot,
+  call: ToolCall,
+  callTimeoutMs: number | undefined,
+  logger: Logger,
+  firstAttempt = 1,
+): Promise<CallToolResult> {
   const tool = call.tool.originalName;
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = firstAttempt; ; attempt++) {
     const client = slot.client ?? (await slot.ready(tool));
     const waiting = slot.limiter.acquire(tool, call.signal);
     if (waiting !== undefined) await waiting;
@@ -361,39 +418,67 @@ async function sendToServer(
     // then, not when the process is finally gone.
     const link = slot.link(client, call.signal);
     try {
-      return await client.callTool(tool, call.args, {
-        signal: link.signal,
-        timeoutMs: call.timeoutMs ?? callTimeoutMs,
-        onProgress: call.onProgress,
-      });
+      return await client.callTool(tool, call.args, callOptions(call, link, callTimeoutMs));
     } catch (caught) {
-      const error =
-        link.signal?.aborted === true && call.signal?.aborted !== true
-          ? new McpHostError(
-              'CONNECTION_CLOSED',
-              `'${tool}' failed: the server stopped answering and its connection is being closed`,
-              { serverName: slot.name, tool, cause: link.signal.reason },
-            )
-          : caught;
-      // Decided only on a failure: nothing of it on the path of a call that succeeds.
-      const duplicatesAccepted = acceptsDuplicates({
-        retry: call.retry,
-        trusted: slot.definition.trusted === true,
-        annotations: call.tool.annotations,
-      });
-      if (attempt > 1 || !mayResendToolCall(error, duplicatesAccepted)) throw error;
-      logger.info(
-        aboutServer(
-          slot.name,
-          `'${tool}' failed (${String(error)}); sending it again once the server is back`,
-        ),
-      );
+      const error = lostCallError(slot, call, link, caught);
+      if (attempt > 1 || !mayResend(slot, call, error)) throw error;
+      logResend(slot, tool, error, logger);
     } finally {
       link.unlink();
       slot.limiter.release();
     }
     await slot.whenBack(tool, call.signal);
   }
+}
+
+/** After a first attempt sent at once failed in a way that allows one more: wait, then resend. */
+async function resendWhenBack(
+  slot: ServerSlot,
+  call: ToolCall,
+  callTimeoutMs: number | undefined,
+  logger: Logger,
+  error: unknown,
+): Promise<CallToolResult> {
+  logResend(slot, call.tool.originalName, error, logger);
+  await slot.whenBack(call.tool.originalName, call.signal);
+  return sendWhenReady(slot, call, callTimeoutMs, logger, 2);
+}
+
+function callOptions(call: ToolCall, link: CallLink, callTimeoutMs: number | undefined) {
+  return {
+    signal: link.signal,
+    timeoutMs: call.timeoutMs ?? callTimeoutMs,
+    onProgress: call.onProgress,
+  };
+}
+
+/** A call aborted because the host gave up on its connection says so; any other error as is. */
+function lostCallError(slot: ServerSlot, call: ToolCall, link: CallLink, caught: unknown): unknown {
+  if (link.signal?.aborted !== true || call.signal?.aborted === true) return caught;
+  return new McpHostError(
+    'CONNECTION_CLOSED',
+    `'${call.tool.originalName}' failed: the server stopped answering and its connection is being closed`,
+    { serverName: slot.name, tool: call.tool.originalName, cause: link.signal.reason },
+  );
+}
+
+/** Decided only on a failure: nothing of it on the path of a call that succeeds. */
+function mayResend(slot: ServerSlot, call: ToolCall, error: unknown): boolean {
+  const duplicatesAccepted = acceptsDuplicates({
+    retry: call.retry,
+    trusted: slot.definition.trusted === true,
+    annotations: call.tool.annotations,
+  });
+  return mayResendToolCall(error, duplicatesAccepted);
+}
+
+function logResend(slot: ServerSlot, tool: string, error: unknown, logger: Logger): void {
+  logger.info(
+    aboutServer(
+      slot.name,
+      `'${tool}' failed (${String(error)}); sending it again once the server is back`,
+    ),
+  );
 }
 
 async function runNative(tool: NativeTool, call: ToolCall): Promise<CallToolResult> {

@@ -5,7 +5,17 @@ interface Connection {
   controller: AbortController;
   signal: AbortSignal;
   calls: Set<AbortController>;
+  /** The link of every call without a signal of its own (one object, shared). */
+  shared: CallLink;
 }
+
+/** A call's signal, and how to stop linking it. */
+export interface CallLink {
+  readonly signal: AbortSignal | undefined;
+  unlink(): void;
+}
+
+const unlinkNothing = (): void => {};
 
 /**
  * Per connection, a signal aborted when the host gives up on it (a wedge, or a close while it
@@ -22,8 +32,10 @@ export class AbandonLinks {
   /** Starts tracking `client`; returns the signal its connect should be given. */
   register(client: McpClient): AbortSignal {
     const controller = new AbortController();
-    this.#connections.set(client, { controller, signal: controller.signal, calls: new Set() });
-    return controller.signal;
+    const signal = controller.signal;
+    const shared = { signal, unlink: unlinkNothing };
+    this.#connections.set(client, { controller, signal, calls: new Set(), shared });
+    return signal;
   }
 
   /**
@@ -31,13 +43,10 @@ export class AbandonLinks {
    * connection's own (shared: one listener in the peer however many calls); with one, a signal
    * of the call's own, aborted by either (one listener per caller's signal).
    */
-  link(
-    client: McpClient,
-    signal: AbortSignal | undefined,
-  ): { signal: AbortSignal | undefined; unlink(): void } {
+  link(client: McpClient, signal: AbortSignal | undefined): CallLink {
     const connection = this.#connections.get(client);
-    if (connection === undefined) return { signal, unlink: () => {} };
-    if (signal === undefined) return { signal: connection.signal, unlink: () => {} };
+    if (connection === undefined) return { signal, unlink: unlinkNothing };
+    if (signal === undefined) return connection.shared;
     const call = new AbortController();
     if (signal.aborted) call.abort(signal.reason);
     else this.#callerAborts.add(signal, call);

@@ -13,7 +13,7 @@ import {
   identityOf,
   type HostServerDefinition,
 } from '../server-definition.js';
-import { AbandonLinks } from './abandon-links.js';
+import { AbandonLinks, type CallLink } from './abandon-links.js';
 import { DEFAULT_HEALTH_OPTIONS, HealthCount, type HealthCheckOptions } from './health.js';
 import { RestartPolicy, type RestartOptions } from './restart-policy.js';
 import {
@@ -187,10 +187,7 @@ export class ServerSlot {
    * A call's signal on `client` that also aborts when the host gives up on that connection (a
    * wedge), so the call fails then, not when the process is finally gone; `unlink` when done.
    */
-  link(
-    client: McpClient,
-    signal: AbortSignal | undefined,
-  ): { signal: AbortSignal | undefined; unlink(): void } {
+  link(client: McpClient, signal: AbortSignal | undefined): CallLink {
     return this.#links.link(client, signal);
   }
 

@@ -31,6 +31,7 @@ const connection = http
       command: process.execPath,
       args: [SERVER_PATH],
       maxMessageBytes: MAX_MESSAGE_BYTES,
+      largeResults: spec.size !== undefined,
     });
 
 try {
@@ -46,13 +47,19 @@ try {
   const { gc } = await import('./lib/gc.mjs');
   gc();
 
+  // The client's CPU is the whole process's (every thread: the main thread, GC helpers, the JIT)
+  // from the first timed call until the garbage those calls made is collected: the full GC after
+  // the last response and whatever the event loop still had to do then are part of the cost.
   const serverCpu0 = processCpuMicros(connection.pid);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const latencies = await closedLoop(connection.call, toolArgs, spec.inFlight, spec.calls);
   const elapsedMs = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
   const serverCpu1 = processCpuMicros(connection.pid);
+  await new Promise((resolve) => setImmediate(resolve));
+  const cpuBeforeGc = process.cpuUsage(cpu0);
+  gc();
+  const cpu = process.cpuUsage(cpu0);
 
   const clientCpuMicros = cpu.user + cpu.system;
   const serverCpuMicros =
@@ -68,6 +75,8 @@ try {
     p50Us: quantile(latencies, 0.5) * 1000,
     p99Us: quantile(latencies, 0.99) * 1000,
     cpuUsPerCall: clientCpuMicros / spec.calls,
+    // The part of it that was the final full GC (garbage of the timed calls still in the heap).
+    gcUsPerCall: (clientCpuMicros - cpuBeforeGc.user - cpuBeforeGc.system) / spec.calls,
     clientCpuShare: clientCpuMicros / 1000 / elapsedMs,
     // The echo server's CPU (from /proc, 10 ms resolution): it must stay well below one core.
     serverCpuUsPerCall: serverCpuMicros === null ? null : serverCpuMicros / spec.calls,
@@ -105,18 +114,27 @@ async function startHttpServer(sse) {
   };
 }
 
-/** Runs `total` calls keeping `inFlight` outstanding; returns each call's latency in ms. */
-async function closedLoop(call, toolArgs, inFlight, total) {
+/**
+ * Runs `total` calls keeping `inFlight` outstanding (each response's continuation sends the next
+ * request); returns each call's latency in ms. Plain callbacks, no async function per lane: the
+ * harness's own cost per call (two clock reads and one store) is the same for every client and
+ * small next to theirs, so it does not flatten the ratios.
+ */
+function closedLoop(call, toolArgs, inFlight, total) {
   const latencies = new Float64Array(total);
-  let issued = 0;
-  const lane = async () => {
-    while (issued < total) {
+  if (total === 0) return Promise.resolve(latencies);
+  return new Promise((resolve, reject) => {
+    let issued = 0;
+    let done = 0;
+    const send = () => {
       const index = issued++;
       const start = performance.now();
-      await call(toolArgs);
-      latencies[index] = performance.now() - start;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(inFlight, total) }, lane));
-  return latencies;
+      call(toolArgs).then(() => {
+        latencies[index] = performance.now() - start;
+        if (++done === total) resolve(latencies);
+        else if (issued < total) send();
+      }, reject);
+    };
+    for (let lane = 0; lane < Math.min(inFlight, total); lane++) send();
+  });
 }

@@ -19,6 +19,7 @@ export async function connect({ command, args, maxMessageBytes }) {
   return {
     pid: client.pid,
     call: (toolArgs) => client.callTool('echo', toolArgs),
+    list: async () => (await client.listTools()).tools,
     close: () => client.close(),
   };
 }

@@ -13,6 +13,7 @@ export async function connect({ command, args, maxMessageBytes }) {
   return {
     pid: transport.pid,
     call: (toolArgs) => peer.request('tools/call', { name: 'echo', arguments: toolArgs }),
+    list: async () => (await peer.request('tools/list', {})).tools,
     close: () => peer.close(),
   };
 }

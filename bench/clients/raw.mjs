@@ -71,6 +71,7 @@ export async function connect({ command, args }) {
   return {
     pid: child.pid,
     call: (toolArgs) => request('tools/call', { name: 'echo', arguments: toolArgs }),
+    list: async () => (await request('tools/list', {})).tools,
     close: async () => {
       child.stdin.end();
       await exited;

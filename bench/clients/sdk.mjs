@@ -22,6 +22,7 @@ export async function connect({ command, args }) {
   return {
     pid: transport.pid ?? undefined,
     call: (toolArgs) => client.callTool({ name: 'echo', arguments: toolArgs }),
+    list: async () => (await client.listTools()).tools,
     close: () => client.close(),
   };
 }

@@ -1,20 +1,32 @@
 // Runs the measurements: startup probes and scenario workers, each in a fresh process.
 import { fileURLToPath } from 'node:url';
-import { IMPLS } from '../config.mjs';
+import { IMPLS, implsOf } from '../config.mjs';
 import { reapServer, runNodeJson } from './child.mjs';
 import { rotate } from './stats.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const progress = (text) => process.stderr.write(`${text}\n`);
 
-/** Import time and memory of every implementation and of a bare node, `runs` times each. */
+/** Runs of the 20-server memory probe (each starts 20 servers per implementation). */
+const MEMORY20_RUNS = 3;
+
+/**
+ * Import time, import + connect + listing, and memory (one server, and 20 in the first
+ * `MEMORY20_RUNS` runs) of every implementation, and a bare node's memory, `runs` times each.
+ */
 export async function measureStartup(runs, leaks) {
   const results = [];
   for (let run = 0; run < runs; run++) {
     for (const impl of rotate(['none', ...IMPLS], run)) {
-      for (const mode of ['import', 'memory']) {
+      const modes =
+        impl === 'none'
+          ? ['memory']
+          : ['import', 'list', 'memory', ...(run < MEMORY20_RUNS ? ['memory20'] : [])];
+      for (const mode of modes) {
         const result = await runNodeJson(here('../startup-probe.mjs'), [mode, impl]);
-        if (await reapServer(result.serverPid)) leaks.push({ mode, impl, pid: result.serverPid });
+        for (const pid of result.serverPids ?? [result.serverPid]) {
+          if (await reapServer(pid)) leaks.push({ mode, impl, pid });
+        }
         results.push({ ...result, mode, run });
       }
     }
@@ -30,11 +42,11 @@ export async function measureStartup(runs, leaks) {
 export async function measureScenarios(scenarios, roundsOf, pinCpu, leaks) {
   const results = [];
   const rounds = Math.max(...scenarios.map(roundsOf));
-  const total = scenarios.reduce((sum, s) => sum + roundsOf(s), 0) * IMPLS.length;
+  const total = scenarios.reduce((sum, s) => sum + roundsOf(s) * implsOf(s).length, 0);
   for (let round = 0; round < rounds; round++) {
     for (const scenario of scenarios) {
       if (round >= roundsOf(scenario)) continue;
-      for (const [position, impl] of rotate(IMPLS, round).entries()) {
+      for (const [position, impl] of rotate(implsOf(scenario), round).entries()) {
         const { inFlight, calls, warmup, size, transport, sse } = scenario;
         const spec = { impl, transport, sse, scenario: scenario.id, inFlight, calls, warmup, size };
         const result = await runNodeJson(here('../worker.mjs'), [JSON.stringify(spec)], {

@@ -14,25 +14,59 @@ export function summarize(runs, startupRuns) {
     new Map(cell(scenario, impl).map((r) => [r.round, r[metric]]));
 
   const startupCell = (mode, impl) => startupRuns.filter((r) => r.mode === mode && r.impl === impl);
-  const startupValues = (metric, impl) => {
-    if (metric === 'importMs') return startupCell('import', impl).map((r) => r.importMs);
+  const startupValues = (metric, impl) => [...startupByRun(metric, impl).values()];
+  /** A startup figure per fresh-process run. */
+  const startupByRun = (metric, impl) => {
+    if (metric === 'importMs')
+      return new Map(startupCell('import', impl).map((r) => [r.run, r.importMs]));
+    if (LIST_METRICS.includes(metric))
+      return new Map(startupCell('list', impl).map((r) => [r.run, r[metric]]));
+    const mode = metric.startsWith('rss20') || metric.startsWith('heap20') ? 'memory20' : 'memory';
     const bare = new Map(startupCell('memory', 'none').map((r) => [r.run, r]));
-    const field = metric === 'rssOverBareMiB' ? 'rss' : 'heapUsed';
-    return startupCell('memory', impl)
-      .filter((r) => bare.has(r.run))
-      .map((r) => (r[field] - bare.get(r.run)[field]) / MIB);
+    const field = metric.startsWith('rss') ? 'rss' : 'heapUsed';
+    return new Map(
+      startupCell(mode, impl)
+        .filter((r) => bare.has(r.run))
+        .map((r) => [r.run, (r[field] - bare.get(r.run)[field]) / MIB]),
+    );
   };
+  const pairedRatios = (left, right) =>
+    [...left].filter(([key]) => right.has(key)).map(([key, value]) => value / right.get(key));
 
   return {
     median: (scenario, metric, impl) => median(cell(scenario, impl).map((r) => r[metric])),
-    ratio: (scenario, metric, a, b) => {
-      const left = byRound(scenario, a, metric);
-      const right = byRound(scenario, b, metric);
-      const paired = [...left].filter(([round]) => right.has(round));
-      return median(paired.map(([round, value]) => value / right.get(round)));
+    ratio: (scenario, metric, a, b) =>
+      median(pairedRatios(byRound(scenario, a, metric), byRound(scenario, b, metric))),
+    /** The same-round ratios' median, minimum and maximum. */
+    ratioRange: (scenario, metric, a, b) =>
+      range(pairedRatios(byRound(scenario, a, metric), byRound(scenario, b, metric))),
+    /** Same-round differences a - b: median, minimum and maximum. */
+    differenceRange: (scenarioA, a, scenarioB, b, metric) => {
+      const right = byRound(scenarioB, b, metric);
+      return range(
+        [...byRound(scenarioA, a, metric)]
+          .filter(([round]) => right.has(round))
+          .map(([round, value]) => value - right.get(round)),
+      );
     },
-    /** importMs, rssOverBareMiB or heapOverBareMiB. */
+    /** Same-round ratios across two scenarios (a's metric in scenarioA over b's in scenarioB). */
+    crossRatioRange: (scenarioA, a, scenarioB, b, metric) =>
+      range(pairedRatios(byRound(scenarioA, a, metric), byRound(scenarioB, b, metric))),
+    /** importMs, listMs, listCpuMs, maxBlockMs, rssOverBareMiB, heapOverBareMiB, rss20OverBareMiB. */
     startup: (metric, impl) => median(startupValues(metric, impl)),
+    startupRange: (metric, impl) => range(startupValues(metric, impl)),
+    /** Ratios of a startup figure between two implementations, paired by fresh-process run. */
+    startupRatioRange: (metric, a, b) =>
+      range(pairedRatios(startupByRun(metric, a), startupByRun(metric, b))),
     startupRaw: (field, impl) => median(startupCell('memory', impl).map((r) => r[field] / MIB)),
   };
+}
+
+const LIST_METRICS = ['listMs', 'listCpuMs', 'maxBlockMs', 'connectedMs'];
+
+/** Median, minimum and maximum (NaN for none). */
+function range(values) {
+  return values.length === 0
+    ? { median: NaN, min: NaN, max: NaN }
+    : { median: median(values), min: Math.min(...values), max: Math.max(...values) };
 }

@@ -26,7 +26,7 @@ const weather = {
   }),
 };
 
-// Not valid: `[` is not a regex. The listing's check lets this one through (docs/tools.md).
+// Not valid: `[` is not a regex. The listing's check lets this one through (docs/architecture.md, "Tool schemas").
 const lenient = { type: 'object', patternProperties: { '[': {} } };
 
 describe('ListedTools', () => {

@@ -170,7 +170,7 @@ export class ListedTools {
   /**
    * Why a call to `name` must not be sent, or undefined: the reason the listing excluded it or,
    * for a tool with an `outputSchema`, the problem found when that schema is first compiled (the
-   * listing's check lets a few unusable schemas through: docs/tools.md); the tool is then
+   * listing's check lets a few unusable schemas through: docs/architecture.md, "Tool schemas"); the tool is then
    * excluded until the next listing. A promise only while that first compilation runs; it
    * rejects only when the validator cannot be loaded (`INTERNAL`).
    */

@@ -138,7 +138,7 @@ const keywordCases: readonly unknown[] = [
 /**
  * The deliberate leniencies: schemas the structural check lets through that ajv's compiler
  * refuses. Each is unusable only in a place the listing does not look, and fails when the tool is
- * first called instead (see docs/tools.md).
+ * first called instead (see docs/architecture.md, "Tool schemas").
  */
 const lenientCases: readonly [string, unknown][] = [
   [

@@ -560,7 +560,7 @@ class CompileCheck {
     if (typeof node.pattern === 'string') checkPattern(node.pattern, fail);
     // ajv compiles `patternProperties` keys unless every one of their subschemas accepts
     // anything (then only a failing `additionalProperties` uses them, and, in 2019-09 and
-    // 2020-12, not always even that: see docs/tools.md for that leniency).
+    // 2020-12, not always even that: see docs/architecture.md, "Tool schemas", for that leniency).
     if (isPlainObject(node.patternProperties)) {
       const patterns = node.patternProperties;
       if (

@@ -35,6 +35,8 @@ export const defaultSchemaValidatorOptions = {
  *   (draft-06 and draft-04 with draft-07 rules). A schema without `$schema` that is invalid as
  *   2020-12 but valid as draft-07 (tuple `items`) is validated as draft-07, with a warning.
  * - The validator (ajv) is loaded on the first `compile()`, not when mcp-host is imported.
+ *   `check()` decides whether a schema is usable without it (what a tool listing uses), and
+ *   `compile()` is left for when a value must be validated (a tool's first call).
  *
  * Results are cached by schema object (a `WeakMap`) and by a SHA-256 digest of the schema's JSON
  * text, in an LRU of `maxCacheEntries`: the same tools listed again compile once.
@@ -103,7 +105,7 @@ export class SchemaValidator {
    * /type must be ...`).
    *
    * It is never stricter than `compile()`, and agrees with it on every schema but a few it lets
-   * through (listed in docs/tools.md); for
+   * through (docs/architecture.md, "Tool schemas"); for
    * those `compile()` still reports the problem, when the tool is first called. Results are
    * cached by schema object.
    */

@@ -220,7 +220,7 @@ describe('the call pipeline', () => {
 
   it('compiles an inputSchema on the first call; one the listing let through that does not compile refuses the call, unsent', async () => {
     await using _guard = leakGuard();
-    // `[` is not a regex, in a place the listing's check does not look (docs/tools.md).
+    // `[` is not a regex, in a place the listing's check does not look (docs/architecture.md, "Tool schemas").
     const odd: FakeTool = {
       ...echo('odd'),
       inputSchema: { type: 'object', patternProperties: { '[': {} } },

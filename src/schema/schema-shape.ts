@@ -524,11 +524,8 @@ class CompileCheck {
       if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
       node = (node as Record<string, unknown>)[key];
     }
-    return typeof node === 'object' && node !== null
-      ? node
-      : typeof node === 'boolean'
-        ? node
-        : undefined;
+    // Whatever is there, schema or not, ajv compiles (to nothing it refuses), except null.
+    return node ?? undefined;
   }
 
   /** Checks one schema ajv compiles, and the subschemas it compiles with it. */

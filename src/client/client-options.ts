@@ -111,9 +111,10 @@ export interface McpClientOptions {
   /** Modern era: the log level asked for on each request; legacy: sent with `logging/setLevel`. */
   logLevel?: LoggingLevel;
   /**
-   * Validates tool schemas when listing (a tool whose schema is invalid, too deep or too large is
-   * excluded with a warning) and `structuredContent` against `outputSchema` when calling. Shared
-   * between clients to share its cache; `false` turns validation off. Default: one per client.
+   * Checks tool schemas when listing, without compiling them (a tool whose schema is invalid,
+   * too deep or too large is excluded with a warning), and `structuredContent` against
+   * `outputSchema` when calling (compiled before the tool's first call). Shared between clients
+   * to share its cache; `false` turns validation off. Default: one per client.
    */
   schemaValidator?: SchemaValidator | false;
   /** Wait this long after a list_changed notification before refetching (default 50 ms). */

@@ -37,22 +37,25 @@ export function partitionTools(listed: unknown[]): {
 }
 
 /**
- * Why a tool's schemas are unusable by the validator (invalid, too deep, too large), or undefined.
- * Schemas stay exactly as sent either way; this only decides whether the tool is offered.
+ * Why a tool's schemas are unusable (invalid, too deep, too large), or undefined, by the
+ * validator's synchronous check: ajv is not loaded and nothing is compiled. Schemas stay exactly
+ * as sent either way; this only decides whether the tool is offered.
  */
-export async function schemaProblem(
-  tool: Tool,
-  validator: SchemaValidator,
-): Promise<string | undefined> {
+export function schemaProblem(tool: Tool, validator: SchemaValidator): string | undefined {
   for (const [label, schema] of [
     ['inputSchema', tool.inputSchema],
     ['outputSchema', tool.outputSchema],
   ] as const) {
     if (schema === undefined) continue;
-    const compiled = await validator.compile(schema);
-    if (!compiled.ok) return `its ${label} is unusable (${compiled.problem})`;
+    const shape = validator.check(schema);
+    if (!shape.ok) return unusable(label, shape.problem);
   }
   return undefined;
+}
+
+/** The reason a tool is excluded for a schema that cannot be used. */
+export function unusable(label: 'inputSchema' | 'outputSchema', problem: string): string {
+  return `its ${label} is unusable (${problem})`;
 }
 
 /** A tool result turned into an error result with a clear message: data for the model, not a throw. */
@@ -79,7 +82,13 @@ export async function checkToolResult(
   }
   if (validator === undefined) return result;
   const compiled = await validator.compile(tool.outputSchema);
-  if (!compiled.ok) return result; // the listing reported (and excluded) a broken schema already
+  // ListedTools.refusal() compiled it before the call was sent, and refused the call if this
+  // fails: reached only when the schema is checked outside a client.
+  if (!compiled.ok)
+    return toolErrorResult(
+      `tool '${tool.name}' cannot be checked: ${unusable('outputSchema', compiled.problem)}`,
+      result,
+    );
   const verdict = compiled.validate(result.structuredContent);
   if (verdict.valid) return result;
   return toolErrorResult(
@@ -98,6 +107,8 @@ export class ListedTools {
   readonly #known = new Map<string, Tool>();
   readonly #excluded = new Map<string, string>();
   readonly #headerParams = new Map<string, readonly HeaderParam[]>();
+  /** Tools whose outputSchema compiled since the last listing. */
+  readonly #compiled = new Set<string>();
   #checkHeaders = false;
 
   constructor(validator: SchemaValidator | undefined) {
@@ -117,10 +128,12 @@ export class ListedTools {
     return this.#checkHeaders;
   }
 
-  /** Splits a fresh listing into usable and excluded tools, and remembers both. */
-  async accept(
-    listed: unknown[],
-  ): Promise<{ items: Tool[]; excluded: { name: string; reason: string }[] }> {
+  /**
+   * Splits a fresh listing into usable and excluded tools, and remembers both. Schemas are
+   * checked by `SchemaValidator.check()`, synchronously and without loading ajv; they are compiled
+   * when a tool is first called (see `refusal`).
+   */
+  accept(listed: unknown[]): { items: Tool[]; excluded: { name: string; reason: string }[] } {
     const { items: usable, excluded } = partitionTools(listed);
     const items: Tool[] = [];
     const headerParams = new Map<string, readonly HeaderParam[]>();
@@ -133,13 +146,14 @@ export class ListedTools {
         else if (annotations.params.length > 0) headerParams.set(tool.name, annotations.params);
       }
       if (problem === undefined && this.#validator !== undefined)
-        problem = await schemaProblem(tool, this.#validator);
+        problem = schemaProblem(tool, this.#validator);
       if (problem === undefined) items.push(tool);
       else excluded.push({ name: tool.name, reason: problem });
     }
     this.#known.clear();
     this.#excluded.clear();
     this.#headerParams.clear();
+    this.#compiled.clear();
     for (const [name, params] of headerParams) this.#headerParams.set(name, params);
     for (const tool of items) this.#known.set(tool.name, tool);
     for (const { name, reason } of excluded) this.#excluded.set(name, reason);
@@ -153,9 +167,32 @@ export class ListedTools {
   readonly requestHeaders: RequestHeaders = (message) =>
     mcpRequestHeaders(message, (tool) => this.#headerParams.get(tool));
 
-  /** Why the tool was excluded, or undefined. */
-  excludedReason(name: string): string | undefined {
-    return this.#excluded.get(name);
+  /**
+   * Why a call to `name` must not be sent, or undefined: the reason the listing excluded it or,
+   * for a tool with an `outputSchema`, the problem found when that schema is first compiled (the
+   * listing's check lets a few unusable schemas through: docs/architecture.md, "Tool schemas"); the tool is then
+   * excluded until the next listing. A promise only while that first compilation runs; it
+   * rejects only when the validator cannot be loaded (`INTERNAL`).
+   */
+  refusal(name: string): string | undefined | Promise<string | undefined> {
+    const excluded = this.#excluded.get(name);
+    if (excluded !== undefined) return excluded;
+    const tool = this.#known.get(name);
+    const validator = this.#validator;
+    if (tool?.outputSchema === undefined || validator === undefined || this.#compiled.has(name))
+      return undefined;
+    return validator.compile(tool.outputSchema).then((compiled) => {
+      if (this.#known.get(name) !== tool) return this.refusal(name); // listed again meanwhile
+      if (compiled.ok) {
+        this.#compiled.add(name);
+        return undefined;
+      }
+      const reason = unusable('outputSchema', compiled.problem);
+      this.#known.delete(name);
+      this.#headerParams.delete(name);
+      this.#excluded.set(name, reason);
+      return reason;
+    });
   }
 
   /** The result as is, or (for a tool with an outputSchema) checked against it. */

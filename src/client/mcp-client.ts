@@ -277,7 +277,7 @@ export class McpClient implements AsyncDisposable {
       'tools',
       signal,
     );
-    const { items: tools, excluded } = await this.#tools.accept(listed);
+    const { items: tools, excluded } = this.#tools.accept(listed);
     for (const { name, reason } of excluded)
       this.#logger.warn(aboutServer(this.serverName, `excluded tool '${name}': ${reason}`));
     return { tools, excluded, ...hints };
@@ -313,13 +313,19 @@ export class McpClient implements AsyncDisposable {
 
   #callTool(name: string, args: JsonObject, options: CallOptions): Promise<CallToolResult> {
     const serverName = this.serverName;
-    const excluded = this.#tools.excludedReason(name);
-    if (excluded !== undefined) {
-      return Promise.reject(
-        new McpHostError('INVALID_ARGUMENT', `tool '${name}' is excluded: ${excluded}`, {
-          serverName,
-          tool: name,
-        }),
+    // Sync for all but the first call of a tool with an outputSchema (compiled before sending).
+    const refusal = this.#tools.refusal(name);
+    if (refusal !== undefined) {
+      const refuse = (excluded: string) =>
+        Promise.reject(
+          new McpHostError('INVALID_ARGUMENT', `tool '${name}' is excluded: ${excluded}`, {
+            serverName,
+            tool: name,
+          }),
+        );
+      if (typeof refusal === 'string') return refuse(refusal);
+      return refusal.then((excluded) =>
+        excluded === undefined ? this.#callTool(name, args, options) : refuse(excluded),
       );
     }
     // One `.then` on the hot path; the schema check (async, lazily loaded) only for tools that

@@ -22,6 +22,9 @@ describe('McpHost', () => {
     h.onServerStatus((s) => {
       if (s.name === 'alpha') states.push(s.state);
     });
+    // One call first: the tool's inputSchema is compiled on its first call, and that (ajv loaded
+    // once) must not outlast the 50 ms restart delay below.
+    await h.callTool('mcp__alpha__echo', { text: 'first' });
     const restarting = stateOf(h, 'alpha', 'restarting');
     await a.servers[0]!.close();
     await restarting;

@@ -2,6 +2,7 @@ import { McpHostError } from '../errors/mcp-host-error.js';
 import { LruMap } from './lru-map.js';
 import { prepareSchema } from './prepare-schema.js';
 import type { SchemaCheck } from './schema-check.js';
+import { checkSchemaShape, type SchemaShape } from './schema-shape.js';
 
 export interface SchemaValidatorOptions {
   /** Deepest nesting of JSON objects and arrays in a schema (`{"properties":{"a":{}}}` is 3). */
@@ -34,6 +35,8 @@ export const defaultSchemaValidatorOptions = {
  *   (draft-06 and draft-04 with draft-07 rules). A schema without `$schema` that is invalid as
  *   2020-12 but valid as draft-07 (tuple `items`) is validated as draft-07, with a warning.
  * - The validator (ajv) is loaded on the first `compile()`, not when mcp-host is imported.
+ *   `check()` decides whether a schema is usable without it (what a tool listing uses), and
+ *   `compile()` is left for when a value must be validated (a tool's first call).
  *
  * Results are cached by schema object (a `WeakMap`) and by a SHA-256 digest of the schema's JSON
  * text, in an LRU of `maxCacheEntries`: the same tools listed again compile once.
@@ -42,6 +45,7 @@ export class SchemaValidator {
   readonly options: Readonly<Required<SchemaValidatorOptions>>;
   readonly #digests = new WeakMap<object, string>();
   readonly #cache: LruMap<string, SchemaCheck>;
+  readonly #shapes = new WeakMap<object, SchemaShape>();
 
   constructor(options: SchemaValidatorOptions = {}) {
     const merged = { ...defaultSchemaValidatorOptions, ...withoutUndefined(options) };
@@ -89,6 +93,29 @@ export class SchemaValidator {
     const check = engine.compilePrepared(prepared);
     this.#cache.set(digest, check);
     return check;
+  }
+
+  /**
+   * Decides whether `schema` is usable without compiling it: synchronous, and it never loads
+   * ajv, so a tool listing can call it for every schema it receives. It checks what `compile()`
+   * checks first (the limits, then the dialect's meta-schema, with the same draft-07 fallback) and
+   * what ajv's compiler refuses on top (an empty `enum`, `nullable` without `type`, the keyword
+   * `id`, a `pattern` that is not an ECMAScript regex, a `$ref` that resolves to nothing inside
+   * the schema). The problem reads like `compile()`'s (`schema is not valid JSON Schema 2020-12:
+   * /type must be ...`).
+   *
+   * It is never stricter than `compile()`, and agrees with it on every schema but a few it lets
+   * through (docs/architecture.md, "Tool schemas"); for
+   * those `compile()` still reports the problem, when the tool is first called. Results are
+   * cached by schema object.
+   */
+  check(schema: unknown): SchemaShape {
+    const known = isObject(schema) ? this.#shapes.get(schema) : undefined;
+    if (known !== undefined) return known;
+    const prepared = prepareSchema(schema, this.options);
+    const shape = Object.freeze(prepared.ok ? checkSchemaShape(prepared) : prepared);
+    if (isObject(schema)) this.#shapes.set(schema, shape);
+    return shape;
   }
 
   /** Drops every cached compiled schema. */

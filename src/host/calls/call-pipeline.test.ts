@@ -217,4 +217,32 @@ describe('the call pipeline', () => {
     expect(seen).toEqual([]);
     expect(log.counts('mcp__alpha__echo')).toEqual(once);
   });
+
+  it('compiles an inputSchema on the first call; one the listing let through that does not compile refuses the call, unsent', async () => {
+    await using _guard = leakGuard();
+    // `[` is not a regex, in a place the listing's check does not look (docs/architecture.md, "Tool schemas").
+    const odd: FakeTool = {
+      ...echo('odd'),
+      inputSchema: { type: 'object', patternProperties: { '[': {} } },
+    };
+    const strict: FakeTool = {
+      ...echo('strict'),
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+    };
+    const a = fake('alpha', { tools: [odd, strict] });
+    await using h = await host({ servers: [a.definition] });
+    expect(h.tools().map((tool) => tool.name)).toEqual(['mcp__alpha__odd', 'mcp__alpha__strict']);
+    const refused = (await h.callTool('mcp__alpha__odd').catch((e: unknown) => e)) as McpHostError;
+    expect(refused).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      serverName: 'alpha',
+      tool: 'odd',
+      message: expect.stringMatching(
+        /^server 'alpha': tool 'odd' is excluded: its inputSchema is unusable \(schema cannot be compiled: pattern "\[" /,
+      ) as unknown,
+    });
+    const invalid = await h.callTool({ name: 'mcp__alpha__strict', arguments: { n: 'x' } });
+    expect(JSON.stringify(invalid.content)).toContain('Invalid arguments');
+    expect(a.servers[0]!.received.filter((r) => r.method === 'tools/call')).toEqual([]);
+  });
 });

@@ -10,7 +10,8 @@
  * 4. **the user's interceptors** (`McpHostOptions.interceptors`), in their order: a refused call
  *    never reaches them, and arguments they rewrite are still cleaned and validated.
  * 5. **arguments**: `null`s of optional properties dropped; checked against the tool's
- *    `inputSchema` (a mismatch is an error result the model can read, not a throw).
+ *    `inputSchema`, compiled on the tool's first call (a mismatch is an error result the model
+ *    can read, not a throw; a schema that does not compile refuses the call, `INVALID_ARGUMENT`).
  * 6. **route**: a native tool runs in-process; an MCP tool goes to its server (connecting a lazy
  *    one, failing at once when it is down), through its call limiter (`maxInFlight`, `maxQueue`),
  *    sent again once it is back when `resend-rules.ts` says it may be.
@@ -306,7 +307,20 @@ function checkArguments({ options }: CallPipelineParts): ToolCallInterceptor {
       compiled: SchemaCheck,
     ): Promise<CallToolResult> => {
       const cleaned = args === call.args ? call : { ...call, args };
-      if (!compiled.ok) return next(cleaned); // the listing excluded tools with unusable schemas
+      if (!compiled.ok) {
+        // A native tool's schema is the application's own: its calls run unchecked. An MCP
+        // tool's listing checked its schema without compiling it (SchemaValidator.check), which
+        // lets a few unusable ones through; such a tool is refused like an excluded one.
+        const { server, originalName } = call.tool;
+        if (server === undefined) return next(cleaned);
+        return Promise.reject(
+          new McpHostError(
+            'INVALID_ARGUMENT',
+            `tool '${originalName}' is excluded: its inputSchema is unusable (${compiled.problem})`,
+            { serverName: server, tool: originalName },
+          ),
+        );
+      }
       const verdict = compiled.validate(args);
       if (verdict.valid) return next(cleaned);
       return Promise.resolve(invalidArguments(call.tool.name, verdict.message));

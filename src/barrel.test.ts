@@ -71,16 +71,24 @@ describe('entry points', () => {
     expect(config).not.toContain('undici');
     expect(config).not.toContain('ws');
     expect(config).not.toContain('eventsource-parser');
-    expect(config).toContain('yaml');
     expect(packagesLoadedBy('index.ts')).toEqual([]);
+  });
+
+  it('mcp-host/config loads each parser when a document of its format is first parsed', () => {
+    expect(packagesLoadedBy('config.ts')).toEqual([]);
+    const parse = (file: string) =>
+      `m.parseConfigText('{"servers": {}}', ${JSON.stringify(file)}, m.formatOfFile(${JSON.stringify(file)}));`;
+    expect(packagesLoadedBy('config.ts', parse('mcp.yaml'))).toEqual(['yaml']);
+    expect(packagesLoadedBy('config.ts', parse('mcp.json'))).toEqual(['jsonc-parser']);
   });
 });
 
 /**
  * The npm packages a fresh Node process loads when it imports `entry` (a file of src/, run through
- * tsx, which is left out), read from a module-resolution hook (test/fixtures/load-recorder).
+ * tsx, which is left out) and then runs `then` (code with the entry's module as `m`), read from a
+ * module-resolution hook and a `require` hook (test/fixtures/load-recorder).
  */
-function packagesLoadedBy(entry: string): string[] {
+function packagesLoadedBy(entry: string, then = ''): string[] {
   using scratch = tempDir();
   const record = join(scratch.path, 'loads.txt');
   execFileSync(
@@ -92,7 +100,7 @@ function packagesLoadedBy(entry: string): string[] {
       fileURLToPath(new URL('../test/fixtures/load-recorder/register.mjs', import.meta.url)),
       '--input-type=module',
       '-e',
-      `await import(${JSON.stringify(pathToFileURL(resolve(srcDir, entry)).href)});`,
+      `const m = await import(${JSON.stringify(pathToFileURL(resolve(srcDir, entry)).href)}); ${then}`,
     ],
     { env: { ...process.env, LOAD_RECORD_FILE: record }, stdio: ['ignore', 'ignore', 'inherit'] },
   );

@@ -5,18 +5,13 @@
  * throw, so a reader can report every problem of a file at once.
  *
  * Strict JSON goes through `jsonc-parser` with comments and trailing commas disallowed: the `yaml`
- * package's JSON mode accepts trailing commas and single quotes, which no JSON tool would.
+ * package's JSON mode accepts trailing commas and single quotes, which no JSON tool would. Each
+ * parser is loaded when the first document of its format is parsed (parser-modules.ts).
  */
-import {
-  findNodeAtLocation,
-  getNodeValue,
-  parseTree,
-  printParseErrorCode,
-  type Node as JsonNode,
-  type ParseError as JsonParseError,
-} from 'jsonc-parser';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import type { Node as JsonNode, ParseError as JsonParseError } from 'jsonc-parser';
+import type { Node as YamlNode } from 'yaml';
 import type { ConfigDiagnostic, ConfigDialect } from './model.js';
+import { jsoncModule, yamlModule } from './parser-modules.js';
 
 export type ConfigTextFormat = 'yaml' | 'json' | 'jsonc';
 
@@ -112,6 +107,7 @@ function parseYaml(
   dialect: ConfigDialect,
   bomOffset: number,
 ): ParsedDocument {
+  const { isMap, isScalar, LineCounter, parseDocument } = yamlModule();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, {
     lineCounter,
@@ -179,6 +175,7 @@ function parseYaml(
 }
 
 function isNode(value: unknown): value is YamlNode {
+  const { isMap, isScalar, isSeq } = yamlModule();
   return isScalar(value) || isMap(value) || isSeq(value);
 }
 
@@ -189,6 +186,7 @@ function parseJson(
   dialect: ConfigDialect,
   bomOffset: number,
 ): ParsedDocument {
+  const { findNodeAtLocation, getNodeValue, parseTree } = jsoncModule();
   const errors: JsonParseError[] = [];
   const strict = format === 'json';
   const root = parseTree(text, errors, {
@@ -234,7 +232,7 @@ function parseJson(
 }
 
 function describeJsonError(error: JsonParseError, text: string, strict: boolean): string {
-  const code = printParseErrorCode(error.error);
+  const code = jsoncModule().printParseErrorCode(error.error);
   const found = text.slice(error.offset, error.offset + Math.min(error.length, 20));
   const readable: Record<string, string> = {
     InvalidSymbol: 'invalid symbol',

@@ -5,7 +5,6 @@
  * so an import keeps what mcp-host does not understand. Reading the output back gives the same
  * model (apart from source locations).
  */
-import { stringify } from 'yaml';
 import {
   SERVER_SETTINGS,
   type ConfigDiagnostic,
@@ -15,6 +14,7 @@ import {
 } from '../model.js';
 import { inferTransportType } from './native-rules.js';
 import { isRecord } from '../parse.js';
+import { yamlModule } from '../parser-modules.js';
 
 export interface NativeWriteOptions {
   /** `yaml` (default) or `json` (2-space indent). */
@@ -52,7 +52,7 @@ export function writeNativeConfig(
   const text =
     options.format === 'json'
       ? `${JSON.stringify(document, null, 2)}\n`
-      : stringify(document, { indent: 2, lineWidth: 0, aliasDuplicateObjects: false });
+      : yamlModule().stringify(document, { indent: 2, lineWidth: 0, aliasDuplicateObjects: false });
   return { text, diagnostics: [] };
 }
 

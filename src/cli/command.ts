@@ -2,11 +2,13 @@
  * How a command runs: `action(fn)` gives commander a handler that builds the run's `CliRuntime`
  * from the global options, runs `fn`, prints a failure (exit code by exit-codes.ts) and always
  * closes what the run opened. SIGINT/SIGTERM close every open run gracefully, then exit.
+ * runtime.ts (config loading, the output layer) is imported when a command runs, not when the
+ * program is built: `--help` and `--version` load none of it.
  */
 import type { Command } from 'commander';
 import { CliError, ExitCode, exitCodeOf } from './exit-codes.js';
 import { readGlobalOptions } from './global-options.js';
-import { CliRuntime } from './runtime.js';
+import type { CliRuntime } from './runtime.js';
 
 /** A command's body: returns its exit code (default 0) or throws. */
 export type CommandBody<Options> = (
@@ -15,9 +17,6 @@ export type CommandBody<Options> = (
   options: Options,
   command: Command,
 ) => Promise<ExitCode | void>;
-
-/** Registers a group of commands (one file per group under commands/). */
-export type CommandGroup = (program: Command) => void;
 
 const open = new Set<CliRuntime>();
 
@@ -33,6 +32,7 @@ export function action<Options = Record<string, unknown>>(
       .flatMap((arg) =>
         arg === undefined ? [] : Array.isArray(arg) ? (arg as string[]) : [String(arg as string)],
       );
+    const { CliRuntime } = await import('./runtime.js');
     const cli = new CliRuntime(readGlobalOptions(command.optsWithGlobals()));
     open.add(cli);
     try {

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { formatDiagnostic } from '../config/diagnostics.js';
 import { discoverConfigFiles } from '../config/discover.js';
 import { importConfig } from '../config/dialects/import-config.js';
-import { dialects, foreignDialects, type ForeignDialect } from '../config/dialects/registry.js';
+import { dialects, type ForeignDialect } from '../config/dialects/registry.js';
 import { tryLoadConfig } from '../config/load.js';
 import type { ConfigDiagnostic, ConfigDialect, McpConfig } from '../config/model.js';
 import { writeNativeConfig } from '../config/native/native-write.js';
@@ -221,9 +221,6 @@ export function printConfigFor(
     diagnostics: written.diagnostics.map(toCliDiagnostic),
   };
 }
-
-export const importDialects = Object.keys(foreignDialects) as ForeignDialect[];
-export const printDialects = Object.keys(dialects) as ConfigDialect[];
 
 async function firstExisting(paths: readonly string[]): Promise<string | undefined> {
   for (const path of paths) {

@@ -1,34 +1,31 @@
 /**
- * The `mcp-host` program: global options and every command group (one file per group under
- * commands/, each a `CommandGroup` adding its commands). The order of `commandGroups` is the order
- * in `--help`.
+ * The `mcp-host` program: global options and every command, with its arguments, options and
+ * description, in `--help` order. What a command does is in commands/<group>.ts, imported when
+ * the command runs (its own chunk in dist/): starting the CLI loads commander and this file, and a
+ * command then loads what it uses, no more (`tools` on a JSON config: neither yaml, nor the
+ * config writers, nor the other commands).
  */
-import { Command } from 'commander';
-import type { CommandGroup } from './command.js';
-import { registerCall } from './commands/call.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerConfig } from './commands/config.js';
-import { registerDoctor } from './commands/doctor.js';
-import { registerPrompts } from './commands/prompts.js';
-import { registerResources } from './commands/resources.js';
-import { registerServers } from './commands/servers.js';
-import { registerTools } from './commands/tools.js';
-import { registerWatch } from './commands/watch.js';
+import { Argument, Command, Option } from 'commander';
+import { action } from './command.js';
+import type { CallOptions } from './commands/call.js';
+import { completionShells, type CompletionShell } from './completion-script.js';
+import { importDialects, printDialects } from './dialect-choices.js';
 import { addGlobalOptions } from './global-options.js';
 
 export const CLI_VERSION = '0.1.0';
 
-export const commandGroups: readonly CommandGroup[] = [
-  registerServers,
-  registerTools,
-  registerCall,
-  registerResources,
-  registerPrompts,
-  registerConfig,
-  registerDoctor,
-  registerWatch,
-  registerCompletion,
-];
+const callCommand = () => import('./commands/call.js');
+const completionCommand = () => import('./commands/completion.js');
+const configCommand = () => import('./commands/config.js');
+const doctorCommand = () => import('./commands/doctor.js');
+const promptsCommand = () => import('./commands/prompts.js');
+const resourcesCommand = () => import('./commands/resources.js');
+const serversCommand = () => import('./commands/servers.js');
+const toolsCommand = () => import('./commands/tools.js');
+const watchCommand = () => import('./commands/watch.js');
+
+/** Repeatable `--arg <key=value>` values, in order. */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function createProgram(): Command {
   const program = new Command('mcp-host')
@@ -38,6 +35,188 @@ export function createProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(text) })
     .exitOverride();
   addGlobalOptions(program);
-  for (const group of commandGroups) group(program);
+  addServers(program);
+  addTools(program);
+  addCall(program);
+  addResources(program);
+  addPrompts(program);
+  addConfig(program);
+  addDoctor(program);
+  addWatch(program);
+  addCompletion(program);
   return program;
+}
+
+function addServers(program: Command): void {
+  const servers = program
+    .command('servers')
+    .description('the configured servers (default: status)')
+    .action(action(async (cli) => (await serversCommand()).status(cli)));
+  servers
+    .command('list')
+    .description('the servers in the config, without connecting (instant)')
+    .action(action(async (cli) => (await serversCommand()).list(cli)));
+  servers
+    .command('status')
+    .description('connect every server (within --timeout) and show its state')
+    .action(action(async (cli) => (await serversCommand()).status(cli)));
+  servers
+    .command('enable <name>')
+    .description("set `enabled: true` in the server's config file")
+    .action(action(async (cli, [name]) => (await serversCommand()).setEnabled(cli, name!, true)));
+  servers
+    .command('disable <name>')
+    .description("set `enabled: false` in the server's config file")
+    .action(action(async (cli, [name]) => (await serversCommand()).setEnabled(cli, name!, false)));
+  servers
+    .command('restart <name>')
+    .description('connect a server, restart it and show its status')
+    .action(action(async (cli, [name]) => (await serversCommand()).restart(cli, name!)));
+}
+
+function addTools(program: Command): void {
+  program
+    .command('tools [server]')
+    .description('the tools of every server (or one)')
+    .action(action(async (cli, [server]) => (await toolsCommand()).tools(cli, server)));
+  program
+    .command('inspect <target>')
+    .description('a server (<server>) or one tool (<server>/<tool>): names, descriptions, schemas')
+    .action(action(async (cli, [target]) => (await toolsCommand()).inspect(cli, target!)));
+}
+
+function addCall(program: Command): void {
+  program
+    .command('call <tool> [stdin]')
+    .description(
+      "call a tool: <server>/<tool> or its exposed name; '-' reads JSON arguments from stdin",
+    )
+    .option('--args <json>', "the arguments as a JSON object ('-': from stdin)")
+    .option('--arg <key=value>', "one argument, typed by the tool's schema (repeatable)", collect)
+    .option('--raw', 'print the whole result as JSON')
+    .action(
+      action<CallOptions>(async (cli, [target, stdin], options) =>
+        (await callCommand()).call(cli, target!, stdin, options),
+      ),
+    );
+}
+
+function addResources(program: Command): void {
+  program
+    .command('resources [server]')
+    .description('the resources of every server (or one)')
+    .action(action(async (cli, [server]) => (await resourcesCommand()).resources(cli, server)));
+  program
+    .command('read <uri>')
+    .description('read a resource (routed to the server that lists it; --server to choose)')
+    .option('-s, --server <name>', 'the server to read it from')
+    .action(
+      action<{ server?: string }>(async (cli, [uri], options) =>
+        (await resourcesCommand()).read(cli, uri!, options.server),
+      ),
+    );
+}
+
+function addPrompts(program: Command): void {
+  program
+    .command('prompts [server]')
+    .description('the prompts of every server (or one)')
+    .action(action(async (cli, [server]) => (await promptsCommand()).prompts(cli, server)));
+  program
+    .command('prompt <name>')
+    .description('get a prompt: <server>/<prompt> or its exposed name')
+    .option('--arg <key=value>', 'one argument (repeatable)', collect)
+    .action(
+      action<{ arg?: string[] }>(async (cli, [name], options) =>
+        (await promptsCommand()).prompt(cli, name!, options.arg ?? []),
+      ),
+    );
+}
+
+function addConfig(program: Command): void {
+  const config = program
+    .command('config')
+    .description('check, show, import and convert config files');
+  config
+    .command('validate [files...]')
+    .description(
+      'check config files (default: --config, else the discovered ones); exit 1 on errors',
+    )
+    .action(action(async (cli, files) => (await configCommand()).validate(cli, files)));
+  config
+    .command('show')
+    .description('the merged config as mcp.yaml, secrets masked')
+    .option('--show-secrets', 'show secret values as written (the output then holds secrets)')
+    .action(
+      action<{ showSecrets?: boolean }>(async (cli, _args, options) =>
+        (await configCommand()).show(cli, options),
+      ),
+    );
+  config
+    .command('import [file]')
+    .description("another tool's config as mcp.yaml (a backup of an existing one is kept)")
+    .addOption(
+      new Option('--from <tool>', 'the tool the file comes from')
+        .choices(importDialects)
+        .makeOptionMandatory(),
+    )
+    .option('-o, --out <file>', 'where to write (default ./mcp.yaml; a .json name writes JSON)')
+    .option('--dry-run', 'print the result instead of writing it (secrets masked)')
+    .option('--show-secrets', 'with --dry-run: print secret values as written')
+    .action(
+      action<{ from: string; out?: string; dryRun?: boolean; showSecrets?: boolean }>(
+        async (cli, [file], options) => (await configCommand()).importCommand(cli, file, options),
+      ),
+    );
+  config
+    .command('print')
+    .description("the merged config in another tool's format")
+    .addOption(
+      new Option('--for <dialect>', 'the target format')
+        .choices(printDialects)
+        .makeOptionMandatory(),
+    )
+    .option('--show-secrets', 'secret values as written (needed for a file to use)')
+    .action(
+      action<{ for: string; showSecrets?: boolean }>(async (cli, _args, options) =>
+        (await configCommand()).print(cli, options.for, options.showSecrets === true),
+      ),
+    );
+}
+
+function addDoctor(program: Command): void {
+  program
+    .command('doctor [servers...]')
+    .description(
+      'check each server (command, variables, handshake, tools, auth) and say what to fix',
+    )
+    .action(
+      action(async (cli, servers, _options, command) =>
+        (await doctorCommand()).doctor(cli, servers, command),
+      ),
+    );
+}
+
+function addWatch(program: Command): void {
+  program
+    .command('watch [servers...]')
+    .description(
+      'a live view of server states and tool calls until Ctrl-C (NDJSON with --format json)',
+    )
+    .action(action(async (cli, servers) => (await watchCommand()).watch(cli, servers)));
+}
+
+function addCompletion(program: Command): void {
+  program
+    .command('completion')
+    .description('a shell completion script (commands, server and tool names)')
+    .addArgument(new Argument('<shell>', 'the shell').choices(completionShells))
+    .action(
+      action(async (_cli, [shell]) =>
+        (await completionCommand()).completion(program, shell as CompletionShell),
+      ),
+    );
+  program
+    .command('__complete <what>', { hidden: true })
+    .action(action(async (cli, [what]) => (await completionCommand()).complete(cli, what ?? '')));
 }

@@ -1,26 +1,24 @@
 /**
  * What a command runs on: its global options, the output layer, the config (explicit `--config`
  * files, else the discovered ones, else the embedded default) and an `McpHost` over it, closed
- * gracefully at the end or on SIGINT/SIGTERM.
+ * gracefully at the end or on SIGINT/SIGTERM. The host's modules are imported by `openHost`, so a
+ * command that only reads the config does not load them.
  */
+import { formatDiagnostic } from '../config/diagnostics.js';
+import { discoverConfigFiles } from '../config/discover.js';
 import {
   chainInputProviders,
-  discoverConfigFiles,
   envInputProvider,
-  formatDiagnostic,
-  readConfigText,
-  resolveConfig,
-  tryLoadConfig,
   ttyInputProvider,
-  type ConfigDiagnostic,
-  type McpConfig,
-  type ResolvedConfig,
-  type ServerConfig,
-} from '../config.js';
+} from '../config/expand/input-providers.js';
+import { readConfigText, tryLoadConfig } from '../config/load.js';
+import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../config/model.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import type { ResolvedConfig } from '../config/resolved-config.js';
 import { isErrorCode } from '../errors/codes.js';
 import { MAX_ERROR_MESSAGE_CHARS } from '../errors/mcp-host-error.js';
-import { McpHost } from '../host/mcp-host.js';
-import { type ServerStatus } from '../host/slot/server-status.js';
+import type { McpHost } from '../host/mcp-host.js';
+import type { ServerStatus } from '../host/slot/server-status.js';
 import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import type { GlobalOptions } from './global-options.js';
@@ -117,6 +115,9 @@ export class CliRuntime {
    * be resolved (unset variable, input required) fails the command with its error.
    */
   async openHost(options: OpenHostOptions = {}): Promise<OpenedHost> {
+    // Loaded while the config is read and resolved (its file reads leave the thread idle).
+    const hostModule = import('../host/mcp-host.js');
+    hostModule.catch(() => {}); // a failure is thrown where it is awaited, below
     const loaded = await this.loadConfig();
     for (const name of options.servers ?? []) await this.server(name);
     const wanted = options.servers === undefined ? undefined : new Set(options.servers);
@@ -134,6 +135,7 @@ export class CliRuntime {
       if (diagnostic.severity === 'warning') this.output.debug(formatDiagnostic(diagnostic));
     if (wanted !== undefined) for (const [, error] of resolved.errors) throw error;
     const timeoutMs = this.options.timeoutMs;
+    const { McpHost } = await hostModule;
     const host = new McpHost({
       ...resolved.host,
       // A one-shot command reports a server that is down; it does not wait for restarts.

@@ -4,42 +4,22 @@
  * input schema, see tool-arguments.ts). Prints the content for a person, or with `--raw` (and in
  * JSON mode) the whole result. A result with `isError: true` is printed, then exits 5.
  */
-import type { Command } from 'commander';
 import type { HostTool } from '../../host/host-tool.js';
 import type { McpHost } from '../../host/mcp-host.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
-import { action } from '../command.js';
 import { toolResultLines } from '../content.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { serverDownError, type CliRuntime } from '../runtime.js';
 import { parseArgPairs, parseArgsJson, readStdin } from '../tool-arguments.js';
 import { findTool, splitTarget } from './tools.js';
 
-interface CallOptions {
+export interface CallOptions {
   args?: string;
   arg?: string[];
   raw?: boolean;
 }
 
-export function registerCall(program: Command): void {
-  program
-    .command('call <tool> [stdin]')
-    .description(
-      "call a tool: <server>/<tool> or its exposed name; '-' reads JSON arguments from stdin",
-    )
-    .option('--args <json>', "the arguments as a JSON object ('-': from stdin)")
-    .option(
-      '--arg <key=value>',
-      "one argument, typed by the tool's schema (repeatable)",
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option('--raw', 'print the whole result as JSON')
-    .action(
-      action<CallOptions>((cli, [target, stdin], options) => call(cli, target!, stdin, options)),
-    );
-}
-
-async function call(
+export async function call(
   cli: CliRuntime,
   target: string,
   stdin: string | undefined,

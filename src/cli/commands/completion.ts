@@ -3,33 +3,17 @@
  * hidden `mcp-host __complete servers|tools` it calls: server names from the config (no connect),
  * or `server/tool` names (connects, each server within 3 s or --timeout if shorter).
  */
-import { Argument, type Command } from 'commander';
-import { action } from '../command.js';
-import {
-  completionScript,
-  completionShells,
-  completionTree,
-  type CompletionShell,
-} from '../completion-script.js';
+import type { Command } from 'commander';
+import { completionScript, completionTree, type CompletionShell } from '../completion-script.js';
 import type { CliRuntime } from '../runtime.js';
 
-export function registerCompletion(program: Command): void {
-  program
-    .command('completion')
-    .description('a shell completion script (commands, server and tool names)')
-    .addArgument(new Argument('<shell>', 'the shell').choices(completionShells))
-    .action(
-      action((cli, [shell]) => {
-        process.stdout.write(completionScript(shell as CompletionShell, completionTree(program)));
-        return Promise.resolve();
-      }),
-    );
-  program
-    .command('__complete <what>', { hidden: true })
-    .action(action((cli, [what]) => complete(cli, what ?? '')));
+/** `mcp-host completion <shell>`: the script for `program`'s commands. */
+export function completion(program: Command, shell: CompletionShell): Promise<void> {
+  process.stdout.write(completionScript(shell, completionTree(program)));
+  return Promise.resolve();
 }
 
-async function complete(cli: CliRuntime, what: string): Promise<void> {
+export async function complete(cli: CliRuntime, what: string): Promise<void> {
   if (what === 'servers') {
     const { config } = await cli.loadConfig();
     for (const server of config.servers) process.stdout.write(`${server.name}\n`);

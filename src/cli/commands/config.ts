@@ -2,73 +2,24 @@
  * `mcp-host config validate [files] | show [--show-secrets] | import --from <tool> [file] |
  * print --for <dialect>`: the config files, checked, merged, converted (see config-tasks.ts).
  */
-import { Option, type Command } from 'commander';
-import { isForeignDialect, type ConfigDialect } from '../../config.js';
-import { action } from '../command.js';
+import { isForeignDialect } from '../../config/dialects/registry.js';
+import type { ConfigDialect } from '../../config/model.js';
 import {
   importConfigFile,
-  importDialects,
   printConfigFor,
-  printDialects,
   showConfig,
   validateConfig,
   type CliDiagnostic,
 } from '../config-tasks.js';
+import { importDialects, printDialects } from '../dialect-choices.js';
 import { ExitCode, usageError } from '../exit-codes.js';
 import type { CliRuntime } from '../runtime.js';
-
-export function registerConfig(program: Command): void {
-  const config = program
-    .command('config')
-    .description('check, show, import and convert config files');
-  config
-    .command('validate [files...]')
-    .description(
-      'check config files (default: --config, else the discovered ones); exit 1 on errors',
-    )
-    .action(action((cli, files) => validate(cli, files)));
-  config
-    .command('show')
-    .description('the merged config as mcp.yaml, secrets masked')
-    .option('--show-secrets', 'show secret values as written (the output then holds secrets)')
-    .action(action<{ showSecrets?: boolean }>((cli, _args, options) => show(cli, options)));
-  config
-    .command('import [file]')
-    .description("another tool's config as mcp.yaml (a backup of an existing one is kept)")
-    .addOption(
-      new Option('--from <tool>', 'the tool the file comes from')
-        .choices(importDialects)
-        .makeOptionMandatory(),
-    )
-    .option('-o, --out <file>', 'where to write (default ./mcp.yaml; a .json name writes JSON)')
-    .option('--dry-run', 'print the result instead of writing it (secrets masked)')
-    .option('--show-secrets', 'with --dry-run: print secret values as written')
-    .action(
-      action<{ from: string; out?: string; dryRun?: boolean; showSecrets?: boolean }>(
-        (cli, [file], options) => importCommand(cli, file, options),
-      ),
-    );
-  config
-    .command('print')
-    .description("the merged config in another tool's format")
-    .addOption(
-      new Option('--for <dialect>', 'the target format')
-        .choices(printDialects)
-        .makeOptionMandatory(),
-    )
-    .option('--show-secrets', 'secret values as written (needed for a file to use)')
-    .action(
-      action<{ for: string; showSecrets?: boolean }>((cli, _args, options) =>
-        print(cli, options.for, options.showSecrets === true),
-      ),
-    );
-}
 
 function reportDiagnostics(cli: CliRuntime, diagnostics: readonly CliDiagnostic[]): void {
   for (const d of diagnostics) if (!cli.output.json) cli.output.warn(d.text);
 }
 
-async function validate(cli: CliRuntime, files: string[]): Promise<ExitCode> {
+export async function validate(cli: CliRuntime, files: string[]): Promise<ExitCode> {
   const explicit = files.length > 0 ? files : cli.options.config;
   const result = await validateConfig(explicit, { cwd: cli.cwd, env: cli.env });
   if (result.files.length === 0)
@@ -86,14 +37,14 @@ async function validate(cli: CliRuntime, files: string[]): Promise<ExitCode> {
   return result.valid ? ExitCode.ok : ExitCode.usage;
 }
 
-async function show(cli: CliRuntime, options: { showSecrets?: boolean }): Promise<void> {
+export async function show(cli: CliRuntime, options: { showSecrets?: boolean }): Promise<void> {
   const { config } = await cli.loadConfig();
   const shown = showConfig(config, { reveal: options.showSecrets === true });
   if (options.showSecrets === true) cli.output.warn('--show-secrets: the output holds secrets');
   cli.output.result(shown.config, () => process.stdout.write(shown.text));
 }
 
-async function importCommand(
+export async function importCommand(
   cli: CliRuntime,
   file: string | undefined,
   options: { from: string; out?: string; dryRun?: boolean; showSecrets?: boolean },
@@ -128,7 +79,7 @@ async function importCommand(
   return ExitCode.ok;
 }
 
-async function print(cli: CliRuntime, dialect: string, reveal: boolean): Promise<void> {
+export async function print(cli: CliRuntime, dialect: string, reveal: boolean): Promise<void> {
   const { config } = await cli.loadConfig();
   if (!(printDialects as string[]).includes(dialect))
     throw usageError(`--for must be one of ${printDialects.join(', ')}`);

@@ -5,33 +5,21 @@
  * unreachable).
  */
 import type { Command } from 'commander';
-import { action } from '../command.js';
 import { DEFAULT_DOCTOR_TIMEOUT_MS, runDoctor } from '../doctor/run-doctor.js';
 import { renderDoctor } from '../doctor/doctor-report.js';
 import type { ExitCode } from '../exit-codes.js';
 import type { CliRuntime } from '../runtime.js';
 
-export function registerDoctor(program: Command): void {
-  program
-    .command('doctor [servers...]')
-    .description(
-      'check each server (command, variables, handshake, tools, auth) and say what to fix',
-    )
-    .action(
-      action((cli, servers, _options, command) =>
-        // Without --timeout (or MCP_HOST_TIMEOUT), 10 s per server rather than the CLI's 30 s.
-        doctor(
-          cli,
-          servers,
-          command.optsWithGlobals().timeout === undefined
-            ? DEFAULT_DOCTOR_TIMEOUT_MS
-            : cli.options.timeoutMs,
-        ),
-      ),
-    );
-}
-
-async function doctor(cli: CliRuntime, servers: string[], timeoutMs: number): Promise<ExitCode> {
+export async function doctor(
+  cli: CliRuntime,
+  servers: string[],
+  command: Command,
+): Promise<ExitCode> {
+  // Without --timeout (or MCP_HOST_TIMEOUT), 10 s per server rather than the CLI's 30 s.
+  const timeoutMs =
+    command.optsWithGlobals().timeout === undefined
+      ? DEFAULT_DOCTOR_TIMEOUT_MS
+      : cli.options.timeoutMs;
   const { config, diagnostics } = await cli.loadConfig();
   for (const name of servers) await cli.server(name);
   const pending = new Set<string>();

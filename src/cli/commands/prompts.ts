@@ -2,32 +2,12 @@
  * `mcp-host prompts [server]`: the prompts of every server (or one), with their arguments;
  * `mcp-host prompt <name> --arg k=v`: one prompt's messages (`<server>/<prompt>` or its exposed name).
  */
-import type { Command } from 'commander';
-import { action } from '../command.js';
 import { promptLines } from '../content.js';
 import { ExitCode, usageError } from '../exit-codes.js';
 import { serverDownError, type CliRuntime } from '../runtime.js';
 import { splitTarget } from './tools.js';
 
-export function registerPrompts(program: Command): void {
-  program
-    .command('prompts [server]')
-    .description('the prompts of every server (or one)')
-    .action(action((cli, [server]) => prompts(cli, server)));
-  program
-    .command('prompt <name>')
-    .description('get a prompt: <server>/<prompt> or its exposed name')
-    .option(
-      '--arg <key=value>',
-      'one argument (repeatable)',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .action(
-      action<{ arg?: string[] }>((cli, [name], options) => prompt(cli, name!, options.arg ?? [])),
-    );
-}
-
-async function prompts(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
+export async function prompts(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
   const { host, statuses } = await cli.openHost(server === undefined ? {} : { servers: [server] });
   if (server !== undefined) {
     const down = serverDownError(statuses[0]!);
@@ -60,7 +40,7 @@ async function prompts(cli: CliRuntime, server: string | undefined): Promise<Exi
   return ExitCode.ok;
 }
 
-async function prompt(cli: CliRuntime, name: string, pairs: string[]): Promise<ExitCode> {
+export async function prompt(cli: CliRuntime, name: string, pairs: string[]): Promise<ExitCode> {
   const args: Record<string, string> = {};
   for (const pair of pairs) {
     const at = pair.indexOf('=');

@@ -4,46 +4,17 @@
  * `--timeout`, and shows what each is; `enable`/`disable` set `enabled` in the server's own config
  * file; `restart` connects one server, restarts it and shows its status.
  */
-import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { applyEdits, modify } from 'jsonc-parser';
-import { parseDocument } from 'yaml';
-import { writeConfigFile, type ServerConfig } from '../../config.js';
+import type { ServerConfig } from '../../config/model.js';
+import { jsoncModule, yamlModule } from '../../config/parser-modules.js';
+import { writeConfigFile } from '../../config/write-config-file.js';
 import { withoutServerName } from '../../errors/mcp-host-error.js';
 import type { ServerStatus } from '../../host/slot/server-status.js';
-import { action } from '../command.js';
 import { EMBEDDED_CONFIG_LABEL } from '../default-config.js';
 import { CliError, ExitCode, exitCodeOf } from '../exit-codes.js';
 import type { Column } from '../output.js';
 import { serverDownError, type CliRuntime } from '../runtime.js';
-
-export function registerServers(program: Command): void {
-  const servers = program
-    .command('servers')
-    .description('the configured servers (default: status)')
-    .action(action((cli) => status(cli)));
-  servers
-    .command('list')
-    .description('the servers in the config, without connecting (instant)')
-    .action(action((cli) => list(cli)));
-  servers
-    .command('status')
-    .description('connect every server (within --timeout) and show its state')
-    .action(action((cli) => status(cli)));
-  servers
-    .command('enable <name>')
-    .description("set `enabled: true` in the server's config file")
-    .action(action((cli, [name]) => setEnabled(cli, name!, true)));
-  servers
-    .command('disable <name>')
-    .description("set `enabled: false` in the server's config file")
-    .action(action((cli, [name]) => setEnabled(cli, name!, false)));
-  servers
-    .command('restart <name>')
-    .description('connect a server, restart it and show its status')
-    .action(action((cli, [name]) => restart(cli, name!)));
-}
 
 /** Where a server was configured, as `file:line` (the file's base name on a TTY table). */
 export function sourceOf(server: ServerConfig, short = false): string {
@@ -64,7 +35,7 @@ function transportOf(server: ServerConfig): string {
   return transport.url ?? transport.type ?? '-';
 }
 
-async function list(cli: CliRuntime): Promise<void> {
+export async function list(cli: CliRuntime): Promise<void> {
   const { config } = await cli.loadConfig();
   const rows = config.servers.map((server) => ({
     name: server.name,
@@ -100,7 +71,7 @@ interface StatusRow {
   source: string;
 }
 
-async function status(cli: CliRuntime): Promise<ExitCode> {
+export async function status(cli: CliRuntime): Promise<ExitCode> {
   const { config } = await cli.loadConfig();
   const { statuses, resolved } = await cli.openHost();
   const byName = new Map(statuses.map((s) => [s.name, s]));
@@ -175,7 +146,7 @@ function statusColumns(): Column<StatusRow>[] {
   ];
 }
 
-async function restart(cli: CliRuntime, name: string): Promise<ExitCode> {
+export async function restart(cli: CliRuntime, name: string): Promise<ExitCode> {
   const server = await cli.server(name);
   const { host } = await cli.openHost({ servers: [name] });
   const after = await host.restartServer(name);
@@ -184,7 +155,7 @@ async function restart(cli: CliRuntime, name: string): Promise<ExitCode> {
   return serverDownError(after)?.exitCode ?? ExitCode.ok;
 }
 
-async function setEnabled(cli: CliRuntime, name: string, enabled: boolean): Promise<void> {
+export async function setEnabled(cli: CliRuntime, name: string, enabled: boolean): Promise<void> {
   const server = await cli.server(name);
   const file = server.source.file;
   if (file === EMBEDDED_CONFIG_LABEL)
@@ -202,12 +173,13 @@ async function setEnabled(cli: CliRuntime, name: string, enabled: boolean): Prom
   const path = [...server.source.path, 'enabled'];
   let updated: string;
   if (/\.jsonc?$/i.test(file)) {
+    const { applyEdits, modify } = jsoncModule();
     updated = applyEdits(
       text,
       modify(text, path, enabled, { formattingOptions: { insertSpaces: true, tabSize: 2 } }),
     );
   } else {
-    const document = parseDocument(text);
+    const document = yamlModule().parseDocument(text);
     document.setIn(path, enabled);
     updated = document.toString();
   }

@@ -3,23 +3,10 @@
  * `mcp-host inspect <server>[/<tool>]`: one server (status, capabilities, its tools) or one tool
  * (its names, description, annotations and input/output schemas).
  */
-import type { Command } from 'commander';
 import type { HostTool } from '../../host/host-tool.js';
 import type { McpHost } from '../../host/mcp-host.js';
-import { action } from '../command.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { serverDownError, type CliRuntime } from '../runtime.js';
-
-export function registerTools(program: Command): void {
-  program
-    .command('tools [server]')
-    .description('the tools of every server (or one)')
-    .action(action((cli, [server]) => tools(cli, server)));
-  program
-    .command('inspect <target>')
-    .description('a server (<server>) or one tool (<server>/<tool>): names, descriptions, schemas')
-    .action(action((cli, [target]) => inspect(cli, target!)));
-}
 
 /** `server/tool` split at the first slash (tool names may hold more). */
 export function splitTarget(target: string): { server: string; tool: string | undefined } {
@@ -49,7 +36,7 @@ interface ToolRow {
   description: string | null;
 }
 
-async function tools(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
+export async function tools(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
   const { host, statuses } = await cli.openHost(server === undefined ? {} : { servers: [server] });
   if (server !== undefined) {
     const down = serverDownError(statuses[0]!);
@@ -92,7 +79,7 @@ async function tools(cli: CliRuntime, server: string | undefined): Promise<ExitC
   return ExitCode.ok;
 }
 
-async function inspect(cli: CliRuntime, target: string): Promise<ExitCode> {
+export async function inspect(cli: CliRuntime, target: string): Promise<ExitCode> {
   const { server, tool } = splitTarget(target);
   const { host, statuses } = await cli.openHost({ servers: [server] });
   const status = statuses.find((s) => s.name === server)!;

@@ -3,21 +3,10 @@
  * tool list changes, tool calls made through this host) as it happens, until SIGINT or SIGTERM,
  * which close the servers. A line per event for a person; NDJSON with `--format json`.
  */
-import type { Command } from 'commander';
-import { action } from '../command.js';
 import type { CliRuntime } from '../runtime.js';
 import { formatWatchEvent, snapshotEvents, watchHost, type WatchEvent } from '../watch-events.js';
 
-export function registerWatch(program: Command): void {
-  program
-    .command('watch [servers...]')
-    .description(
-      'a live view of server states and tool calls until Ctrl-C (NDJSON with --format json)',
-    )
-    .action(action((cli, servers) => watch(cli, servers)));
-}
-
-async function watch(cli: CliRuntime, servers: string[]): Promise<void> {
+export async function watch(cli: CliRuntime, servers: string[]): Promise<void> {
   const { host } = await cli.openHost({
     ...(servers.length === 0 ? {} : { servers }),
     start: false,

@@ -1,0 +1,149 @@
+// The cold start of the CLI: `mcp-host --config one.json tools` on one small server against the
+// floor, a plain script that spawns the same server, initialises, lists its tools and prints them
+// (bench/clients/cli-floor.mjs). Both talk to bench/echo-server.mjs, each run in a fresh process,
+// the two alternating (floor first in even rounds, the CLI first in odd ones) after one warm-up
+// run of each that is not counted.
+//
+//   npm run build && node bench/cli-probe.mjs [--rounds 9] [--server other-server.mjs]
+//
+// --server swaps the echo server for another stdio server script (both sides run the same one),
+// e.g. one that lists no tools, to time the CLI without what the listing itself costs.
+//
+// Per run: wall time from spawn() to the process's exit, read here; CPU time (user + system) and
+// peak RSS of the measured process itself, not of the server it spawns, from
+// process.resourceUsage() at its exit (bench/lib/rusage-at-exit.mjs, preloaded into both the same
+// way). Prints one JSON object on stdout (median, min and max of each figure, and the ratios
+// CLI/floor taken pair by pair, so that a drift of the machine's speed cancels out) and a readable
+// summary on stderr. Exits 1 if a run fails (or, with the echo server, does not print its tool).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { median } from './lib/stats.mjs';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const ECHO_SERVER = here('./echo-server.mjs');
+const CLI = here('../dist/cli.js');
+const FLOOR = here('./clients/cli-floor.mjs');
+const RUSAGE_PRELOAD = here('./lib/rusage-at-exit.mjs');
+const RUN_TIMEOUT_MS = 30_000;
+/** The issue's target: the CLI within 1.5x the floor's wall time. */
+export const CLI_WALL_RATIO_TARGET = 1.5;
+
+const { values: flags } = parseArgs({
+  options: { rounds: { type: 'string', default: '9' }, server: { type: 'string' } },
+});
+const SERVER = flags.server === undefined ? ECHO_SERVER : resolve(flags.server);
+/** What a run must print to count: the echo tool (any output with another server). */
+const EXPECTED_OUTPUT = SERVER === ECHO_SERVER ? /\becho\b/ : /^/;
+const rounds = Number(flags.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds: a whole number >= 1');
+if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-host-cli-probe-'));
+try {
+  const config = join(scratch, 'one.json');
+  writeFileSync(
+    config,
+    JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [SERVER] } } }),
+  );
+  const commands = {
+    floor: [FLOOR, SERVER],
+    cli: [CLI, '--config', config, 'tools'],
+  };
+  const rusageFile = join(scratch, 'rusage.jsonl');
+  const run = (name) => measure(commands[name], rusageFile);
+
+  await run('floor');
+  await run('cli');
+  const runs = { floor: [], cli: [] };
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? ['floor', 'cli'] : ['cli', 'floor'];
+    for (const name of order) runs[name].push(await run(name));
+  }
+
+  const figures = ['wallMs', 'cpuMs', 'maxRssMiB'];
+  const summary = (list) =>
+    Object.fromEntries(figures.map((figure) => [figure, spread(list.map((r) => r[figure]))]));
+  const ratio = Object.fromEntries(
+    figures.map((figure) => [
+      figure,
+      spread(
+        runs.cli.map((r, i) => r[figure] / runs.floor[i][figure]),
+        2,
+      ),
+    ]),
+  );
+  const result = {
+    probe: 'cli-cold-start',
+    rounds,
+    node: process.version,
+    commands: {
+      floor: `node bench/clients/cli-floor.mjs ${SERVER === ECHO_SERVER ? 'bench/echo-server.mjs' : SERVER}`,
+      cli: `node dist/cli.js --config <tmp>/one.json tools`,
+    },
+    floor: summary(runs.floor),
+    cli: summary(runs.cli),
+    ratio,
+    target: { wallRatio: CLI_WALL_RATIO_TARGET, met: ratio.wallMs.median <= CLI_WALL_RATIO_TARGET },
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  const line = (name) => {
+    const { wallMs, cpuMs, maxRssMiB } = result[name];
+    return `${name} wall ${wallMs.median} ms (${wallMs.min}-${wallMs.max}), cpu ${cpuMs.median} ms, rss ${maxRssMiB.median} MiB`;
+  };
+  process.stderr.write(
+    `cli-probe, ${rounds} rounds: ${line('floor')}; ${line('cli')}; ` +
+      `cli/floor wall ${ratio.wallMs.median}x (${ratio.wallMs.min}-${ratio.wallMs.max}), ` +
+      `cpu ${ratio.cpuMs.median}x, rss ${ratio.maxRssMiB.median}x ` +
+      `(target wall <= ${CLI_WALL_RATIO_TARGET}x: ${result.target.met ? 'met' : 'NOT met'})\n`,
+  );
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+/** Median, min and max, rounded to `digits` decimals. */
+function spread(values, digits = 1) {
+  const round = (value) => Number(value.toFixed(digits));
+  return {
+    median: round(median(values)),
+    min: round(Math.min(...values)),
+    max: round(Math.max(...values)),
+  };
+}
+
+/** One run of `node --import rusage-at-exit.mjs ...args` in a fresh process: its figures. */
+function measure(args, rusageFile) {
+  rmSync(rusageFile, { force: true });
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, ['--import', RUSAGE_PRELOAD, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CLI_PROBE_RUSAGE_FILE: rusageFile },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text) => (stderr += text));
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+    let wallMs;
+    child.once('exit', () => (wallMs = Number(process.hrtime.bigint() - start) / 1e6));
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code !== 0 || !EXPECTED_OUTPUT.test(stdout)) {
+        const why = signal === null ? `exit code ${code}` : `signal ${signal}`;
+        reject(new Error(`node ${args.join(' ')} failed (${why}):\n${stderr}${stdout}`));
+        return;
+      }
+      const usage = JSON.parse(readFileSync(rusageFile, 'utf8'));
+      resolve({
+        wallMs,
+        cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000,
+        maxRssMiB: usage.maxRSS / 1024,
+      });
+    });
+  });
+}

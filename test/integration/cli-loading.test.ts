@@ -1,0 +1,126 @@
+/**
+ * What the built `mcp-host` loads, read by the load recorder (test/fixtures/load-recorder: every
+ * ES module resolved and every file `require`d): a command's module only when that command runs
+ * (dist/ has one chunk per command module, named after it), a config's parser only for its format,
+ * and no transport the config does not use.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, cliPath, ensureBuiltCli, repoRoot } from '../helpers/run-built-cli.js';
+import { tempDir } from '../helpers/scratch.js';
+
+const recorder = fileURLToPath(new URL('../fixtures/load-recorder/register.mjs', import.meta.url));
+const server = join(repoRoot, 'test', 'fixtures', 'mcp', 'legacy-sdk-server.mjs');
+const COMMAND_MODULES = [
+  'servers',
+  'tools',
+  'call',
+  'resources',
+  'prompts',
+  'config',
+  'doctor',
+  'watch',
+  'completion',
+];
+
+interface Loaded {
+  code: number | null;
+  stdout: string;
+  /** npm packages, sorted. */
+  packages: string[];
+  /** The command modules whose chunk was loaded, sorted. */
+  commands: string[];
+  /** The named chunks loaded (a module imported on demand: runtime, mcp-host, stdio-transport...). */
+  chunks: Set<string>;
+}
+
+/** Runs the built CLI under the load recorder in `cwd`; what it printed and loaded. */
+function loadedBy(args: string[], cwd: string): Promise<Loaded> {
+  const record = join(cwd, 'loads.txt');
+  writeFileSync(record, '');
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', recorder, cliPath, ...args],
+      { cwd, env: cliEnv({ LOAD_RECORD_FILE: record }), timeout: 30_000 },
+      (error, stdout) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        if (error !== null && code === null) {
+          reject(new Error(`mcp-host did not exit: ${error.message}`));
+          return;
+        }
+        const urls = readFileSync(record, 'utf8').split('\n');
+        const packages = new Set<string>();
+        const chunks = new Set<string>();
+        for (const url of urls) {
+          const name = /[/]node_modules[/]((?:@[^/]+[/])?[^/]+)[/]/.exec(url)?.[1];
+          if (name !== undefined) packages.add(name);
+          const chunk = /[/]dist[/]chunks[/]([a-z-]+)-[A-Z0-9]+\.js$/.exec(url)?.[1];
+          if (chunk !== undefined) chunks.add(chunk);
+        }
+        resolve({
+          code,
+          stdout,
+          packages: [...packages].sort(),
+          commands: COMMAND_MODULES.filter((name) => chunks.has(name)).sort(),
+          chunks,
+        });
+      },
+    );
+  });
+}
+
+beforeAll(() => ensureBuiltCli());
+
+describe('what mcp-host loads', () => {
+  it('--version and --help load commander and no command', async () => {
+    using dir = tempDir();
+    for (const args of [['--version'], ['--help'], ['config', '--help']]) {
+      const loaded = await loadedBy(args, dir.path);
+      expect(loaded.code).toBe(0);
+      expect(loaded.packages).toEqual(['commander']);
+      expect(loaded.commands).toEqual([]);
+      expect(loaded.chunks.has('runtime')).toBe(false);
+    }
+  });
+
+  it('tools on a JSON config loads its command, jsonc-parser and the stdio transport only', async () => {
+    using dir = tempDir();
+    const config = join(dir.path, 'one.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { sdk: { command: process.execPath, args: [server] } } }),
+    );
+    const loaded = await loadedBy(['--config', config, 'tools'], dir.path);
+    expect(loaded.code).toBe(0);
+    expect(loaded.stdout).toMatch(/\bsdk\s+echo\b/);
+    expect(loaded.commands).toEqual(['tools']);
+    expect(loaded.packages).toContain('jsonc-parser');
+    for (const unused of ['yaml', 'undici', 'ws', 'eventsource-parser'])
+      expect(loaded.packages).not.toContain(unused);
+    expect(loaded.chunks.has('stdio-transport')).toBe(true);
+    for (const transport of [
+      'streamable-http-transport',
+      'legacy-sse-transport',
+      'websocket-transport',
+    ])
+      expect(loaded.chunks.has(transport)).toBe(false);
+  });
+
+  it('servers list on a YAML config loads yaml, not jsonc-parser, and no host', async () => {
+    using dir = tempDir();
+    writeFileSync(
+      join(dir.path, 'mcp.yaml'),
+      `servers:\n  sdk:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(server)}]\n`,
+    );
+    const loaded = await loadedBy(['servers', 'list'], dir.path);
+    expect(loaded.code).toBe(0);
+    expect(loaded.stdout).toContain('sdk');
+    expect(loaded.commands).toEqual(['servers']);
+    expect(loaded.packages).toEqual(['commander', 'yaml']);
+    expect(loaded.chunks.has('mcp-host')).toBe(false);
+  });
+});

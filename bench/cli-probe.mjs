@@ -9,6 +9,11 @@
 // --server swaps the echo server for another stdio server script (both sides run the same one),
 // e.g. one that lists no tools, to time the CLI without what the listing itself costs.
 //
+// Both run without NODE_EXTRA_CA_CERTS (--keep-env leaves the environment as it is). Node reads
+// that bundle at start (~40 ms of CPU per process where it is set), and the two do not pass it on
+// alike: the floor's server inherits the whole environment, the CLI's servers get mcp-host's short
+// allow-list, so left in it slows the floor's server and not the CLI's.
+//
 // Per run: wall time from spawn() to the process's exit, read here; CPU time (user + system) and
 // peak RSS of the measured process itself, not of the server it spawns, from
 // process.resourceUsage() at its exit (bench/lib/rusage-at-exit.mjs, preloaded into both the same
@@ -29,11 +34,17 @@ const CLI = here('../dist/cli.js');
 const FLOOR = here('./clients/cli-floor.mjs');
 const RUSAGE_PRELOAD = here('./lib/rusage-at-exit.mjs');
 const RUN_TIMEOUT_MS = 30_000;
+/** Environment variables removed for both sides unless --keep-env (see above). */
+const REMOVED_ENV = ['NODE_EXTRA_CA_CERTS'];
 /** The issue's target: the CLI within 1.5x the floor's wall time. */
 export const CLI_WALL_RATIO_TARGET = 1.5;
 
 const { values: flags } = parseArgs({
-  options: { rounds: { type: 'string', default: '9' }, server: { type: 'string' } },
+  options: {
+    rounds: { type: 'string', default: '9' },
+    server: { type: 'string' },
+    'keep-env': { type: 'boolean', default: false },
+  },
 });
 const SERVER = flags.server === undefined ? ECHO_SERVER : resolve(flags.server);
 /** What a run must print to count: the echo tool (any output with another server). */
@@ -54,7 +65,10 @@ try {
     cli: [CLI, '--config', config, 'tools'],
   };
   const rusageFile = join(scratch, 'rusage.jsonl');
-  const run = (name) => measure(commands[name], rusageFile);
+  const env = { ...process.env, CLI_PROBE_RUSAGE_FILE: rusageFile };
+  const removedEnv = flags['keep-env'] ? [] : REMOVED_ENV.filter((name) => name in env);
+  for (const name of removedEnv) delete env[name];
+  const run = (name) => measure(commands[name], env, rusageFile);
 
   await run('floor');
   await run('cli');
@@ -80,6 +94,7 @@ try {
     probe: 'cli-cold-start',
     rounds,
     node: process.version,
+    removedEnv,
     commands: {
       floor: `node bench/clients/cli-floor.mjs ${SERVER === ECHO_SERVER ? 'bench/echo-server.mjs' : SERVER}`,
       cli: `node dist/cli.js --config <tmp>/one.json tools`,
@@ -95,7 +110,7 @@ try {
     return `${name} wall ${wallMs.median} ms (${wallMs.min}-${wallMs.max}), cpu ${cpuMs.median} ms, rss ${maxRssMiB.median} MiB`;
   };
   process.stderr.write(
-    `cli-probe, ${rounds} rounds: ${line('floor')}; ${line('cli')}; ` +
+    `cli-probe, ${rounds} rounds${removedEnv.length === 0 ? '' : ` (without ${removedEnv.join(', ')})`}: ${line('floor')}; ${line('cli')}; ` +
       `cli/floor wall ${ratio.wallMs.median}x (${ratio.wallMs.min}-${ratio.wallMs.max}), ` +
       `cpu ${ratio.cpuMs.median}x, rss ${ratio.maxRssMiB.median}x ` +
       `(target wall <= ${CLI_WALL_RATIO_TARGET}x: ${result.target.met ? 'met' : 'NOT met'})\n`,
@@ -115,13 +130,13 @@ function spread(values, digits = 1) {
 }
 
 /** One run of `node --import rusage-at-exit.mjs ...args` in a fresh process: its figures. */
-function measure(args, rusageFile) {
+function measure(args, env, rusageFile) {
   rmSync(rusageFile, { force: true });
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn(process.execPath, ['--import', RUSAGE_PRELOAD, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CLI_PROBE_RUSAGE_FILE: rusageFile },
+      env,
     });
     let stdout = '';
     let stderr = '';

@@ -7,7 +7,7 @@
  */
 import { Argument, Command, Option } from 'commander';
 import { action } from './command.js';
-import type { CallOptions } from './commands/call.js';
+import type { CallCommandOptions } from './commands/call.js';
 import { completionShells, type CompletionShell } from './completion-script.js';
 import { importDialects, printDialects } from './dialect-choices.js';
 import { addGlobalOptions } from './global-options.js';
@@ -95,7 +95,7 @@ function addCall(program: Command): void {
     .option('--arg <key=value>', "one argument, typed by the tool's schema (repeatable)", collect)
     .option('--raw', 'print the whole result as JSON')
     .action(
-      action<CallOptions>(async (cli, [target, stdin], options) =>
+      action<CallCommandOptions>(async (cli, [target, stdin], options) =>
         (await callCommand()).call(cli, target!, stdin, options),
       ),
     );

@@ -13,7 +13,7 @@ import { serverDownError, type CliRuntime } from '../runtime.js';
 import { parseArgPairs, parseArgsJson, readStdin } from '../tool-arguments.js';
 import { findTool, splitTarget } from './tools.js';
 
-export interface CallOptions {
+export interface CallCommandOptions {
   args?: string;
   arg?: string[];
   raw?: boolean;
@@ -23,7 +23,7 @@ export async function call(
   cli: CliRuntime,
   target: string,
   stdin: string | undefined,
-  options: CallOptions,
+  options: CallCommandOptions,
 ): Promise<ExitCode> {
   if (stdin !== undefined && stdin !== '-')
     throw usageError(`unexpected argument '${stdin}' (only '-', for JSON on stdin)`);
@@ -62,7 +62,7 @@ async function run(
   host: McpHost,
   tool: HostTool,
   args: JsonObject,
-  options: CallOptions,
+  options: CallCommandOptions,
 ): Promise<ExitCode> {
   const all = { ...args, ...parseArgPairs(options.arg ?? [], tool.inputSchema) };
   cli.output.debug(`calling ${tool.name} with ${JSON.stringify(Object.keys(all))}`);

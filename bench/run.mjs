@@ -32,6 +32,7 @@ import {
   transportOf,
 } from './config.mjs';
 import { measureHost } from './lib/host.mjs';
+import { runNodeJson } from './lib/child.mjs';
 import { measureScenarios, measureStartup } from './lib/measure.mjs';
 import { renderReport } from './lib/report.mjs';
 
@@ -77,6 +78,11 @@ async function measureAndReport() {
   const leaks = [];
 
   const startupResults = await measureStartup(startupRuns, leaks);
+  // The CLI's cold start against its floor (bench/cli-probe.mjs), with the startup probes.
+  const cli =
+    startupRuns === 0
+      ? undefined
+      : await runNodeJson(here('./cli-probe.mjs'), ['--rounds', String(Math.max(3, rounds))]);
   const runs = await measureScenarios(scenarios, roundsOf, pinCpu ?? undefined, leaks);
   const hostRounds = !only.includes('host')
     ? 0
@@ -113,6 +119,7 @@ async function measureAndReport() {
     leaks,
     runs,
     startupRuns: startupResults,
+    cli,
     host,
   };
   const { text, targets, summary } = renderReport(record);

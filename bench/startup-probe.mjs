@@ -3,7 +3,7 @@
 //   node bench/startup-probe.mjs import <impl>    time to import the client's modules
 //   node bench/startup-probe.mjs list <impl>      import + connect + list the tools: wall and CPU
 //                                                 time, and the longest event-loop block while listing
-//   node bench/startup-probe.mjs memory <impl>    memory after import, connect, a listing and a call
+//   node bench/startup-probe.mjs memory <impl>    memory after import, connect and a listing
 //   node bench/startup-probe.mjs memory20 <impl>  the same with 20 servers connected
 //
 // `impl` is one of config.mjs's implementations, or none (a bare node process: the baseline
@@ -66,10 +66,9 @@ if (mode === 'import') {
     );
     connections.push(...(await Promise.all(all)));
   }
-  for (const connection of connections) {
-    await connection.list();
-    await connection.call({ text: 'hello' });
-  }
+  // Connected and listed: what every host does first. No call: a host's first call loads the
+  // JSON Schema validator to check its arguments (see bench/README.md), a cost of its own.
+  for (const connection of connections) await connection.list();
   const { gc } = await import('./lib/gc.mjs');
   gc();
   await new Promise((resolve) => setImmediate(resolve));

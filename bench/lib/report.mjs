@@ -28,7 +28,7 @@ export function renderReport(record) {
   const { config, machine } = record;
   const s = summarize(record.runs, record.startupRuns);
   const host = renderHost(record.host ?? []);
-  const targets = [...evaluateTargets(s), ...host.targets];
+  const targets = [...evaluateTargets(s), ...cliTargets(record.cli), ...host.targets];
   const stdioScenarios = config.scenarios.filter((sc) => transportOf(sc) === 'stdio');
   const httpScenarios = config.scenarios.filter((sc) => transportOf(sc) === 'http');
   const text = [
@@ -75,9 +75,10 @@ export function renderReport(record) {
       ? []
       : [
           '',
-          `Startup (median of ${config.startupRuns} fresh processes; list = import + connect + list the tools, from\n  the first import; memory after import, connect, a listing and one call, after gc, over a bare node;\n  20 servers: 3 runs, one McpHost for host, 20 clients for the others):`,
+          `Startup (median of ${config.startupRuns} fresh processes; list = import + connect + list the tools, from\n  the first import; memory after import, connect and a listing, after gc, over a bare node;\n  20 servers: 3 runs, one McpHost for host, 20 clients for the others):`,
           startupTable(s),
         ]),
+    ...(record.cli === undefined ? [] : ['', cliText(record.cli)]),
     ...(host.text === '' ? [] : [host.text]),
     '',
     'Targets:',
@@ -193,4 +194,36 @@ function evaluateTargets(s) {
       { name: target.name, value, pass: target.pass(value, s), detail: target.show(value, s) },
     ];
   });
+}
+
+/** The CLI cold-start probe's figures (bench/cli-probe.mjs). */
+function cliText(cli) {
+  const row = (name, side) => [
+    name,
+    fixed(side.wallMs.median, 1),
+    `${fixed(side.wallMs.min, 1)}-${fixed(side.wallMs.max, 1)}`,
+    fixed(side.cpuMs.median, 1),
+    fixed(side.maxRssMiB.median, 1),
+  ];
+  return [
+    `CLI cold start, ${cli.rounds} fresh processes each, alternating (bench/cli-probe.mjs; without ${cli.removedEnv.join(', ') || 'nothing removed'}):`,
+    `  cli: ${cli.commands.cli}; floor: ${cli.commands.floor}`,
+    formatTable(
+      ['side', 'wall ms', 'min-max', 'CPU ms', 'peak RSS MiB'],
+      [row('floor', cli.floor), row('mcp-host tools', cli.cli)],
+    ),
+  ].join('\n');
+}
+
+function cliTargets(cli) {
+  if (cli === undefined) return [];
+  const { median: v, min, max } = cli.ratio.wallMs;
+  return [
+    {
+      name: "`mcp-host --config one.json tools` within 1.5x the floor's wall time",
+      value: v,
+      pass: v <= 1.5,
+      detail: `cli/floor ${v.toFixed(2)}x (min-max ${min.toFixed(2)}-${max.toFixed(2)}; ${cli.cli.wallMs.median.toFixed(0)} vs ${cli.floor.wallMs.median.toFixed(0)} ms; CPU ${cli.ratio.cpuMs.median.toFixed(2)}x)`,
+    },
+  ];
 }

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
+import { seededRandom } from './seeded-random.js';
 
 const repoDir = fileURLToPath(new URL('../../', import.meta.url));
 const specDir = fileURLToPath(new URL('../../../shared/mcp-spec/', import.meta.url));
@@ -103,18 +104,6 @@ function balanced(text: string, start: number): string | undefined {
     else if (char === '}' && --depth === 0) return text.slice(start, index + 1);
   }
   return undefined;
-}
-
-/** A small seeded PRNG (mulberry32): the same sequence for the same seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const keywords = [

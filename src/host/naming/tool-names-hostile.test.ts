@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { assignNames, exposedName } from './name-assignment.js';
 import { toProviderSafe, type ToolRef } from './namer.js';
-import { entries, random, shuffled, wellFormed } from './tool-names-test-helpers.js';
+import { seededRandom as random } from '../../../test/helpers/seeded-random.js';
+import { entries, shuffled, wellFormed } from './tool-names-test-helpers.js';
 
 describe('1,000 hostile names across several servers', () => {
   const servers = ['github', 'fs', 'my-server', 'Srv2', 'a.b', 'memory', 'x'];

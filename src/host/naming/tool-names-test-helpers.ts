@@ -1,23 +1,11 @@
 /**
- * Shared by the tool-names tests (tool-names.test.ts, tool-names-hostile.test.ts): a seeded PRNG,
- * a shuffle, and small wrappers around assignNames.
+ * Shared by the tool-names tests (tool-names.test.ts, tool-names-hostile.test.ts):
+ * a shuffle and small wrappers around assignNames.
  */
 import { assignNames, type NameAssignment } from './name-assignment.js';
 import { type ToolNamingOptions, type ToolRef } from './namer.js';
 
 export const HASHED = /_[0-9a-f]{8}$/;
-
-/** A small seeded PRNG (mulberry32), so the generated names are the same on every run. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function shuffled<T>(items: readonly T[], next: () => number): T[] {
   const copy = [...items];

@@ -4,18 +4,7 @@ import { McpHostError } from '../../errors/mcp-host-error.js';
 import { NATIVE_SERVER, classifyCallError } from './call-outcome.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import { HostMetrics, OTHER_ERROR_CODE, OTHER_TOOLS, type CallSample } from './metrics.js';
-
-/** A seeded PRNG (mulberry32), so the distributions are the same on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../../test/helpers/seeded-random.js';
 
 /** The exact nearest-rank percentile. */
 function exact(sorted: readonly number[], q: number): number {

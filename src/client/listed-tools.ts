@@ -1,3 +1,4 @@
+import { McpHostError } from '../errors/mcp-host-error.js';
 import type { RequestHeaders } from '../jsonrpc/transport.js';
 import {
   headerAnnotations,
@@ -58,6 +59,18 @@ export function unusable(label: 'inputSchema' | 'outputSchema', problem: string)
   return `its ${label} is unusable (${problem})`;
 }
 
+/** A call refused, unsent, because its tool is excluded (`reason`: why). */
+export function excludedToolError(
+  serverName: string | undefined,
+  tool: string,
+  reason: string,
+): McpHostError {
+  return new McpHostError('INVALID_ARGUMENT', `tool '${tool}' is excluded: ${reason}`, {
+    serverName,
+    tool,
+  });
+}
+
 /** A tool result turned into an error result with a clear message: data for the model, not a throw. */
 export function toolErrorResult(message: string, original: CallToolResult): CallToolResult {
   return { ...original, isError: true, content: [{ type: 'text', text: message }] };
@@ -107,8 +120,6 @@ export class ListedTools {
   readonly #known = new Map<string, Tool>();
   readonly #excluded = new Map<string, string>();
   readonly #headerParams = new Map<string, readonly HeaderParam[]>();
-  /** Tools whose outputSchema compiled since the last listing. */
-  readonly #compiled = new Set<string>();
   #checkHeaders = false;
 
   constructor(validator: SchemaValidator | undefined) {
@@ -153,7 +164,6 @@ export class ListedTools {
     this.#known.clear();
     this.#excluded.clear();
     this.#headerParams.clear();
-    this.#compiled.clear();
     for (const [name, params] of headerParams) this.#headerParams.set(name, params);
     for (const tool of items) this.#known.set(tool.name, tool);
     for (const { name, reason } of excluded) this.#excluded.set(name, reason);
@@ -179,14 +189,11 @@ export class ListedTools {
     if (excluded !== undefined) return excluded;
     const tool = this.#known.get(name);
     const validator = this.#validator;
-    if (tool?.outputSchema === undefined || validator === undefined || this.#compiled.has(name))
-      return undefined;
+    if (tool?.outputSchema === undefined || validator === undefined) return undefined;
+    if (validator.compiled(tool.outputSchema)?.ok === true) return undefined;
     return validator.compile(tool.outputSchema).then((compiled) => {
       if (this.#known.get(name) !== tool) return this.refusal(name); // listed again meanwhile
-      if (compiled.ok) {
-        this.#compiled.add(name);
-        return undefined;
-      }
+      if (compiled.ok) return undefined;
       const reason = unusable('outputSchema', compiled.problem);
       this.#known.delete(name);
       this.#headerParams.delete(name);

@@ -35,7 +35,7 @@ import {
   type ToolListing,
 } from './client-options.js';
 import { EraRequests } from './era-requests.js';
-import { ListedTools } from './listed-tools.js';
+import { excludedToolError, ListedTools } from './listed-tools.js';
 import { ModernSubscriptions } from './modern-subscriptions.js';
 import { openSession, type ConnectedPeer, type Session } from './open-session.js';
 import { collectPages } from './pagination.js';
@@ -317,12 +317,7 @@ export class McpClient implements AsyncDisposable {
     const refusal = this.#tools.refusal(name);
     if (refusal !== undefined) {
       const refuse = (excluded: string) =>
-        Promise.reject(
-          new McpHostError('INVALID_ARGUMENT', `tool '${name}' is excluded: ${excluded}`, {
-            serverName,
-            tool: name,
-          }),
-        );
+        Promise.reject(excludedToolError(serverName, name, excluded));
       if (typeof refusal === 'string') return refuse(refusal);
       return refusal.then((excluded) =>
         excluded === undefined ? this.#callTool(name, args, options) : refuse(excluded),

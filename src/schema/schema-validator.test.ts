@@ -201,3 +201,27 @@ describe('SchemaValidator: the schema as sent', () => {
     expect(value).toEqual({ b: 1 });
   });
 });
+
+describe('SchemaValidator.compiled', () => {
+  it('gives, synchronously, what compile() gave for the same schema object while it is cached', async () => {
+    const validator = new SchemaValidator();
+    const schema = { type: 'object', properties: { n: { type: 'integer' } } };
+    expect(validator.compiled(schema)).toBeUndefined();
+    const check = await validator.compile(schema);
+    expect(validator.compiled(schema)).toBe(check);
+    // Another object with the same text was never compiled by object: compile() finds it by text.
+    const twin = structuredClone(schema);
+    expect(validator.compiled(twin)).toBeUndefined();
+    expect(await validator.compile(twin)).toBe(check);
+    expect(validator.compiled(twin)).toBe(check);
+    validator.clearCache();
+    expect(validator.compiled(schema)).toBeUndefined();
+  });
+
+  it('keeps nothing with maxCacheEntries 0', async () => {
+    const validator = new SchemaValidator({ maxCacheEntries: 0 });
+    const schema = { type: 'string' };
+    await validator.compile(schema);
+    expect(validator.compiled(schema)).toBeUndefined();
+  });
+});

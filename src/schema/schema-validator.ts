@@ -71,8 +71,7 @@ export class SchemaValidator {
    * cached) gives the same frozen result.
    */
   async compile(schema: unknown): Promise<SchemaCheck> {
-    const known = isObject(schema) ? this.#digests.get(schema) : undefined;
-    const hit = known === undefined ? undefined : this.#cache.get(known);
+    const hit = this.compiled(schema);
     if (hit !== undefined) return hit;
 
     const prepared = prepareSchema(schema, this.options);
@@ -93,6 +92,16 @@ export class SchemaValidator {
     const check = engine.compilePrepared(prepared);
     this.#cache.set(digest, check);
     return check;
+  }
+
+  /**
+   * What `compile()` gave for this very schema object, while it is cached; undefined when it was
+   * not compiled yet (or has left the cache). Synchronous: a hot path (a tool's every call) checks
+   * here first and awaits `compile()` only the first time.
+   */
+  compiled(schema: unknown): SchemaCheck | undefined {
+    const digest = isObject(schema) ? this.#digests.get(schema) : undefined;
+    return digest === undefined ? undefined : this.#cache.get(digest);
   }
 
   /**

@@ -17,6 +17,8 @@
  *    sent again once it is back when `resend-rules.ts` says it may be.
  */
 import type { CallOptions } from '../../client/client-options.js';
+import type { McpClient } from '../../client/mcp-client.js';
+import { excludedToolError, unusable } from '../../client/listed-tools.js';
 import { acceptsDuplicates, mayResendToolCall } from '../../client/resend-rules.js';
 import type { JsonRpcError } from '../../errors/json-rpc-error.js';
 import { aboutServer, McpHostError } from '../../errors/mcp-host-error.js';
@@ -35,7 +37,6 @@ import { classifyCallError } from '../observe/call-outcome.js';
 import type { HostMetrics } from '../observe/metrics.js';
 import { traceToolCallEnd, traceToolCallError, traceToolCallStart } from '../observe/tracing.js';
 import { quarantinedError } from '../pins/quarantined-error.js';
-import type { CallLink } from '../slot/abandon-links.js';
 import type { ServerSlot } from '../slot/server-slot.js';
 import { unavailableError } from '../slot/server-status.js';
 import { resultByteLength } from './budget-size.js';
@@ -297,9 +298,6 @@ function checkArguments({ options }: CallPipelineParts): ToolCallInterceptor {
     options.validateArguments === false
       ? undefined
       : (options.schemaValidator ?? createSchemaValidator());
-  // Each listed tool's compiled inputSchema, by schema object: after a tool's first call, its
-  // arguments are checked synchronously (no digest, no cache bookkeeping, no promise hop).
-  const compiledSchemas = new WeakMap<object, SchemaCheck>();
   return (next) => {
     const checked = (
       call: ToolCall,
@@ -314,11 +312,7 @@ function checkArguments({ options }: CallPipelineParts): ToolCallInterceptor {
         const { server, originalName } = call.tool;
         if (server === undefined) return next(cleaned);
         return Promise.reject(
-          new McpHostError(
-            'INVALID_ARGUMENT',
-            `tool '${originalName}' is excluded: its inputSchema is unusable (${compiled.problem})`,
-            { serverName: server, tool: originalName },
-          ),
+          excludedToolError(server, originalName, unusable('inputSchema', compiled.problem)),
         );
       }
       const verdict = compiled.validate(args);
@@ -328,13 +322,12 @@ function checkArguments({ options }: CallPipelineParts): ToolCallInterceptor {
     return (call) => {
       const args = cleanArguments(call.args, call.tool.inputSchema);
       if (validator === undefined) return next(args === call.args ? call : { ...call, args });
-      const schema = call.tool.inputSchema;
-      const known = compiledSchemas.get(schema);
+      // Synchronous after a tool's first call: no promise hop on the hot path.
+      const known = validator.compiled(call.tool.inputSchema);
       if (known !== undefined) return checked(call, args, known);
-      return validator.compile(schema).then((compiled) => {
-        compiledSchemas.set(schema, compiled);
-        return checked(call, args, compiled);
-      });
+      return validator
+        .compile(call.tool.inputSchema)
+        .then((compiled) => checked(call, args, compiled));
     };
   };
 }
@@ -392,82 +385,79 @@ function sendToServer(
   logger: Logger,
 ): Promise<CallToolResult> {
   const client = slot.client;
-  if (client === undefined || !slot.limiter.tryAcquire())
-    return sendWhenReady(slot, call, callTimeoutMs, logger);
-  const link = slot.link(client, call.signal);
-  const release = (): void => {
-    link.unlink();
-    slot.limiter.release();
-  };
-  return client
-    .callTool(call.tool.originalName, call.args, callOptions(call, link, callTimeoutMs))
-    .then(
-      (result) => {
-        release();
-        return result;
-      },
-      (caught: unknown) => {
-        release();
-        const error = lostCallError(slot, call, link, caught);
-        if (!mayResend(slot, call, error)) throw error;
-        return resendWhenBack(slot, call, callTimeoutMs, logger, error);
-      },
-    );
+  if (client !== undefined && slot.limiter.tryAcquire())
+    return attempt(slot, call, client, callTimeoutMs, logger, true);
+  return sendWhenReady(slot, call, callTimeoutMs, logger, true);
 }
 
-/** The slow path: wait for the server and for a slot, then send (and maybe resend once). */
+/** Waits for the server and for a slot, then makes the attempt. */
 async function sendWhenReady(
   slot: ServerSlot,
   call: ToolCall,
   callTimeoutMs: number | undefined,
   logger: Logger,
-  firstAttempt = 1,
+  mayRetry: boolean,
 ): Promise<CallToolResult> {
   const tool = call.tool.originalName;
-  for (let attempt = firstAttempt; ; attempt++) {
-    const client = slot.client ?? (await slot.ready(tool));
-    const waiting = slot.limiter.acquire(tool, call.signal);
-    if (waiting !== undefined) await waiting;
-    // Aborted also when the host gives up on this connection (a wedge), so that the call fails
-    // then, not when the process is finally gone.
-    const link = slot.link(client, call.signal);
-    try {
-      return await client.callTool(tool, call.args, callOptions(call, link, callTimeoutMs));
-    } catch (caught) {
-      const error = lostCallError(slot, call, link, caught);
-      if (attempt > 1 || !mayResend(slot, call, error)) throw error;
-      logResend(slot, tool, error, logger);
-    } finally {
-      link.unlink();
-      slot.limiter.release();
-    }
-    await slot.whenBack(tool, call.signal);
-  }
+  const client = slot.client ?? (await slot.ready(tool));
+  const waiting = slot.limiter.acquire(tool, call.signal);
+  if (waiting !== undefined) await waiting;
+  return attempt(slot, call, client, callTimeoutMs, logger, mayRetry);
 }
 
-/** After a first attempt sent at once failed in a way that allows one more: wait, then resend. */
-async function resendWhenBack(
+/**
+ * One attempt, its slot already taken (and given back when it settles). When it fails in a way
+ * that allows it and `mayRetry`, the call waits for the server to be back and is sent once more.
+ */
+function attempt(
   slot: ServerSlot,
   call: ToolCall,
+  client: McpClient,
   callTimeoutMs: number | undefined,
   logger: Logger,
-  error: unknown,
+  mayRetry: boolean,
 ): Promise<CallToolResult> {
-  logResend(slot, call.tool.originalName, error, logger);
-  await slot.whenBack(call.tool.originalName, call.signal);
-  return sendWhenReady(slot, call, callTimeoutMs, logger, 2);
-}
-
-function callOptions(call: ToolCall, link: CallLink, callTimeoutMs: number | undefined) {
-  return {
+  const tool = call.tool.originalName;
+  // Aborted also when the host gives up on this connection (a wedge), so that the call fails
+  // then, not when the process is finally gone.
+  const link = slot.link(client, call.signal);
+  const release = (): void => {
+    link.unlink();
+    slot.limiter.release();
+  };
+  const options = {
     signal: link.signal,
     timeoutMs: call.timeoutMs ?? callTimeoutMs,
     onProgress: call.onProgress,
   };
+  return client.callTool(tool, call.args, options).then(
+    (result) => {
+      release();
+      return result;
+    },
+    async (caught: unknown) => {
+      release();
+      const error = lostCallError(slot, call, link, caught);
+      if (!mayRetry || !mayResend(slot, call, error)) throw error;
+      logger.info(
+        aboutServer(
+          slot.name,
+          `'${tool}' failed (${String(error)}); sending it again once the server is back`,
+        ),
+      );
+      await slot.whenBack(tool, call.signal);
+      return sendWhenReady(slot, call, callTimeoutMs, logger, false);
+    },
+  );
 }
 
 /** A call aborted because the host gave up on its connection says so; any other error as is. */
-function lostCallError(slot: ServerSlot, call: ToolCall, link: CallLink, caught: unknown): unknown {
+function lostCallError(
+  slot: ServerSlot,
+  call: ToolCall,
+  link: { readonly signal: AbortSignal | undefined },
+  caught: unknown,
+): unknown {
   if (link.signal?.aborted !== true || call.signal?.aborted === true) return caught;
   return new McpHostError(
     'CONNECTION_CLOSED',
@@ -484,15 +474,6 @@ function mayResend(slot: ServerSlot, call: ToolCall, error: unknown): boolean {
     annotations: call.tool.annotations,
   });
   return mayResendToolCall(error, duplicatesAccepted);
-}
-
-function logResend(slot: ServerSlot, tool: string, error: unknown, logger: Logger): void {
-  logger.info(
-    aboutServer(
-      slot.name,
-      `'${tool}' failed (${String(error)}); sending it again once the server is back`,
-    ),
-  );
 }
 
 async function runNative(tool: NativeTool, call: ToolCall): Promise<CallToolResult> {

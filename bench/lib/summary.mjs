@@ -30,8 +30,13 @@ export function summarize(runs, startupRuns) {
         .map((r) => [r.run, (r[field] - bare.get(r.run)[field]) / MIB]),
     );
   };
-  const pairedRatios = (left, right) =>
-    [...left].filter(([key]) => right.has(key)).map(([key, value]) => value / right.get(key));
+  /** `combine(a, b)` of the figures two maps hold for the same round or run. */
+  const paired = (left, right, combine) =>
+    [...left]
+      .filter(([key]) => right.has(key))
+      .map(([key, value]) => combine(value, right.get(key)));
+  const ratio = (a, b) => a / b;
+  const pairedRatios = (left, right) => paired(left, right, ratio);
 
   return {
     median: (scenario, metric, impl) => median(cell(scenario, impl).map((r) => r[metric])),
@@ -41,14 +46,14 @@ export function summarize(runs, startupRuns) {
     ratioRange: (scenario, metric, a, b) =>
       range(pairedRatios(byRound(scenario, a, metric), byRound(scenario, b, metric))),
     /** Same-round differences a - b: median, minimum and maximum. */
-    differenceRange: (scenarioA, a, scenarioB, b, metric) => {
-      const right = byRound(scenarioB, b, metric);
-      return range(
-        [...byRound(scenarioA, a, metric)]
-          .filter(([round]) => right.has(round))
-          .map(([round, value]) => value - right.get(round)),
-      );
-    },
+    differenceRange: (scenarioA, a, scenarioB, b, metric) =>
+      range(
+        paired(
+          byRound(scenarioA, a, metric),
+          byRound(scenarioB, b, metric),
+          (left, right) => left - right,
+        ),
+      ),
     /** Same-round ratios across two scenarios (a's metric in scenarioA over b's in scenarioB). */
     crossRatioRange: (scenarioA, a, scenarioB, b, metric) =>
       range(pairedRatios(byRound(scenarioA, a, metric), byRound(scenarioB, b, metric))),

@@ -22,8 +22,9 @@ describe('McpHost', () => {
     h.onServerStatus((s) => {
       if (s.name === 'alpha') states.push(s.state);
     });
-    // One call first: the tool's inputSchema is compiled on its first call, and that (ajv loaded
-    // once) must not outlast the 50 ms restart delay below.
+    // One call first, so the tool's inputSchema is compiled (on a first call that loads ajv and
+    // hashes on the thread pool). After it, a call's path to its failure below is microtasks
+    // only: it settles before the 50 ms restart timer can run, however busy the machine is.
     await h.callTool('mcp__alpha__echo', { text: 'first' });
     const restarting = stateOf(h, 'alpha', 'restarting');
     await a.servers[0]!.close();

@@ -149,7 +149,8 @@ export class DeadlineQueue<T> {
   }
 
   #compact(): void {
-    this.#ordered = this.#ordered.slice(this.#head).filter((entry) => entry.live);
+    const head = this.#head;
+    this.#ordered = this.#ordered.filter((entry, i) => i >= head && entry.live);
     this.#head = 0;
     this.#heap = this.#heap.filter((entry) => entry.live);
     for (let i = (this.#heap.length >> 1) - 1; i >= 0; i--) this.#down(i);

@@ -27,6 +27,17 @@ export interface CheckedValue {
   extra?: Record<string, unknown>;
 }
 
+/** Reports a value that is none of `schema`'s choices, naming them (and the closest one). */
+function notAChoice(
+  schema: SchemaNode,
+  value: unknown,
+  path: KeyPath,
+  report: SchemaReport,
+): CheckedValue {
+  report('error', 'invalid-value', mismatch(schema, value), path, enumSuggestion(schema, value));
+  return { value: undefined };
+}
+
 export function checkAgainstSchema(
   value: unknown,
   schema: SchemaNode,
@@ -39,17 +50,9 @@ export function checkAgainstSchema(
       report('error', 'invalid-type', mismatch(schema, value), path, enumSuggestion(schema, value));
       return { value: undefined };
     }
-    if (branch.enum !== undefined && !branch.enum.includes(value as string)) {
-      // Name every choice (`'strict' or false`), not only those of the branch.
-      report(
-        'error',
-        'invalid-value',
-        mismatch(schema, value),
-        path,
-        enumSuggestion(schema, value),
-      );
-      return { value: undefined };
-    }
+    // Name every choice (`'strict' or false`), not only those of the branch.
+    if (branch.enum !== undefined && !branch.enum.includes(value as string))
+      return notAChoice(schema, value, path, report);
     return checkAgainstSchema(value, branch, path, report);
   }
   if (schema.const !== undefined && value !== schema.const) {
@@ -57,16 +60,7 @@ export function checkAgainstSchema(
     return { value: undefined };
   }
   if (schema.enum !== undefined) {
-    if (!schema.enum.includes(value as string)) {
-      report(
-        'error',
-        'invalid-value',
-        mismatch(schema, value),
-        path,
-        enumSuggestion(schema, value),
-      );
-      return { value: undefined };
-    }
+    if (!schema.enum.includes(value as string)) return notAChoice(schema, value, path, report);
     return { value };
   }
   const types = typesOf(schema);

@@ -1,35 +1,110 @@
 // Builds dist/: one ESM bundle per entry point (shared code in chunks) plus type declarations.
 //
 // Bundling is for load cost, not size: Node resolves, reads and compiles every module file on its
-// own, and at ~40 small files that made importing mcp-host cost ~29 ms and pulled V8's optimising
-// compiler into memory (+3.6 MiB RSS) before a single message was sent. One file per entry point
-// brings both well under budget (see bench/README.md). Dependencies stay external. What is reached
-// only through import() gets chunks of its own, loaded when used: the transports, the schema
-// engine, and each CLI command (dist/cli.js itself holds little more than the command table).
+// own. At ~40 small files that made importing mcp-host cost ~29 ms, and resolving that many files
+// makes Node's own resolver functions hot enough for V8 to start its optimising compiler, about
+// 4 MiB of RSS before a single message is sent (bench/README.md, issue 12). Two passes:
+//
+// 1. esbuild compiles and bundles the TypeScript, with code splitting across the entry points.
+//    It puts shared code in one chunk per set of entry points that use it: nine entry points
+//    make ~50 chunks, and `mcp-host` + `mcp-host/stdio` alone load 20 files.
+// 2. rollup re-chunks that output, merging chunks under MIN_CHUNK_BYTES into others (as long as
+//    that runs no code that would not have run: the modules have no side effects, so merging may
+//    make an entry load a little more code, in fewer files), and carries esbuild's source maps
+//    through. `mcp-host` + `mcp-host/stdio` then load 12 files, and V8's optimising compiler is
+//    not started by loading them. What only an `import()` reaches stays apart (the transports,
+//    the schema engine); the barrel and CLI loading tests hold that.
+//
+// Dependencies stay external.
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rollup } from 'rollup';
 
-await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: {
-    index: 'src/index.ts',
-    stdio: 'src/stdio.ts',
-    http: 'src/http.ts',
-    ws: 'src/ws.ts',
-    'testing/index': 'src/testing/index.ts',
-    node: 'src/node.ts',
-    config: 'src/config.ts',
-    naming: 'src/naming.ts',
-    cli: 'src/cli/main.ts',
-  },
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  logLevel: 'warning',
-});
+/** The package's entry points: they share classes (errors, transports), so one chunk graph. */
+const LIBRARY = {
+  index: 'src/index.ts',
+  stdio: 'src/stdio.ts',
+  http: 'src/http.ts',
+  ws: 'src/ws.ts',
+  'testing/index': 'src/testing/index.ts',
+  node: 'src/node.ts',
+  config: 'src/config.ts',
+  naming: 'src/naming.ts',
+};
+/**
+ * The command line, an application: a graph of its own (with its own copy of the library code it
+ * uses), so that merging the library's chunks never folds a command into what every command
+ * loads. Its chunks are not merged: each command stays a chunk of its own, loaded when it runs.
+ */
+const CLI = { cli: 'src/cli/main.ts' };
+/** Library chunks smaller than this are merged into others (see above). */
+const MIN_CHUNK_BYTES = 20_000;
+
+const dist = fileURLToPath(new URL('../dist', import.meta.url));
+rmSync(dist, { recursive: true, force: true });
+await bundle(LIBRARY, MIN_CHUNK_BYTES);
+await bundle(CLI, undefined);
+
+/** esbuild, then rollup, for one chunk graph; writes its entry files and chunks into dist/. */
+async function bundle(entryPoints, minChunkBytes) {
+  const bundled = mkdtempSync(join(tmpdir(), 'mcp-host-build-'));
+  try {
+    await build({
+      entryPoints,
+      outdir: bundled,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      sourcemap: 'external',
+      chunkNames: 'chunks/[name]-[hash]',
+      logLevel: 'warning',
+    });
+    const graph = await rollup({
+      input: Object.fromEntries(
+        Object.keys(entryPoints).map((name) => [name, join(bundled, `${name}.js`)]),
+      ),
+      // Packages and node: builtins; every relative import is one of esbuild's files.
+      external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+      plugins: [withSourceMaps()],
+      onLog(level, log, handler) {
+        // The merge's statistics (info), and the cycles esbuild's chunks may have: not problems.
+        if (log.code === 'OPTIMIZE_CHUNK_STATUS' || log.code === 'CIRCULAR_DEPENDENCY') return;
+        handler(level, log);
+      },
+    });
+    await graph.write({
+      dir: dist,
+      format: 'es',
+      sourcemap: true,
+      entryFileNames: '[name].js',
+      // Named after the chunk's main module, without esbuild's hash: stdio-transport-1a2b3c4d.js.
+      chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash:8].js`,
+      hashCharacters: 'hex',
+      ...(minChunkBytes === undefined ? {} : { experimentalMinChunkSize: minChunkBytes }),
+    });
+    await graph.close();
+  } finally {
+    rmSync(bundled, { recursive: true, force: true });
+  }
+}
+
+/** Hands rollup each of esbuild's files with its source map, so dist/ maps back to src/. */
+function withSourceMaps() {
+  return {
+    name: 'esbuild-source-maps',
+    load(id) {
+      if (!id.endsWith('.js')) return null;
+      const mapPath = `${id}.map`;
+      return {
+        code: readFileSync(id, 'utf8'),
+        map: existsSync(mapPath) ? readFileSync(mapPath, 'utf8') : null,
+      };
+    },
+  };
+}

@@ -58,7 +58,7 @@ function loadedBy(args: string[], cwd: string): Promise<Loaded> {
         for (const url of urls) {
           const name = /[/]node_modules[/]((?:@[^/]+[/])?[^/]+)[/]/.exec(url)?.[1];
           if (name !== undefined) packages.add(name);
-          const chunk = /[/]dist[/]chunks[/]([a-z-]+)-[A-Z0-9]+\.js$/.exec(url)?.[1];
+          const chunk = /[/]dist[/]chunks[/]([a-z-]+)-[0-9a-f]{8}\.js$/.exec(url)?.[1];
           if (chunk !== undefined) chunks.add(chunk);
         }
         resolve({

@@ -8,6 +8,8 @@ export interface ProcessInfo {
   pgid: number;
   /** One-letter state (`Z` for a zombie). */
   state: string;
+  /** When it started, in clock ticks since boot (Linux only). */
+  startTime?: number;
 }
 
 const hasProc = process.platform === 'linux';
@@ -64,7 +66,13 @@ function readProcStat(pid: number): ProcessInfo | undefined {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     // The command name is in parentheses and may itself hold spaces or parentheses.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), pgid: Number(fields[2]) };
+    return {
+      pid,
+      state: fields[0] ?? '?',
+      ppid: Number(fields[1]),
+      pgid: Number(fields[2]),
+      startTime: Number(fields[19]),
+    };
   } catch {
     return undefined;
   }
@@ -93,21 +101,29 @@ export function descendantsOf(rootPid: number, processes: readonly ProcessInfo[]
   return found;
 }
 
+/** One process's start time, in clock ticks since boot (Linux only). */
+export function startTimeOf(pid: number): number | undefined {
+  return hasProc ? readProcStat(pid)?.startTime : undefined;
+}
+
 /**
  * Processes whose environment holds `NAME=value` (Linux only). A server tree is marked this way so
  * that descendants that were re-parented (their parent exited) and left the process group are
- * still found.
+ * still found. Only processes started at or after `since` (clock ticks since boot: the tree's
+ * root's start) are read, as only those can have inherited the mark; reading every process's
+ * environment is what costs, and a busy machine has hundreds.
  */
 export function pidsWithEnvMarker(
   name: string,
   value: string,
   processes: readonly ProcessInfo[],
+  since = 0,
 ): number[] {
   if (!hasProc) return [];
   const needle = Buffer.from(`${name}=${value}`);
   const found: number[] = [];
   for (const p of processes) {
-    if (p.pid === process.pid || p.state === 'Z') continue;
+    if (p.pid === process.pid || p.state === 'Z' || (p.startTime ?? since) < since) continue;
     try {
       const environ = readFileSync(`/proc/${p.pid}/environ`);
       if (environ.includes(needle)) found.push(p.pid);

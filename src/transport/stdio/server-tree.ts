@@ -5,6 +5,7 @@ import {
   pidsWithEnvMarker,
   signalAll,
   signalGroup,
+  startTimeOf,
   taskkillTree,
 } from './process-tree.js';
 
@@ -22,10 +23,13 @@ export class ServerTree {
   readonly marker = globalThis.crypto.randomUUID();
   readonly #known = new Set<number>();
   #rootPid: number | undefined;
+  /** The root's start (clock ticks since boot): no member of the tree started before it. */
+  #since: number | undefined;
 
   /** Attaches the spawned process. */
   setRoot(pid: number): void {
     this.#rootPid = pid;
+    this.#since = startTimeOf(pid);
     liveTrees.add(this);
     installExitHook();
   }
@@ -43,7 +47,7 @@ export class ServerTree {
     for (const pid of descendantsOf(root, processes)) this.#known.add(pid);
     for (const p of processes)
       if (p.pgid === root && p.pid !== root && p.state !== 'Z') this.#known.add(p.pid);
-    for (const pid of pidsWithEnvMarker(TREE_MARKER_ENV, this.marker, processes))
+    for (const pid of pidsWithEnvMarker(TREE_MARKER_ENV, this.marker, processes, this.#since))
       if (pid !== root) this.#known.add(pid);
     const alive: number[] = [];
     for (const pid of this.#known) {

@@ -1,0 +1,28 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { leakGuard } from '../../../test/helpers/leak-guard.js';
+import { listProcesses, pidsWithEnvMarker, startTimeOf } from './process-tree.js';
+
+describe.skipIf(process.platform !== 'linux')('pidsWithEnvMarker', () => {
+  it('finds a marked process, and skips it when it started before the given start time', async () => {
+    await using guard = leakGuard();
+    const marker = `test-${process.pid}-${Date.now()}`;
+    const child = spawn('sleep', ['30'], { env: { PATH: process.env.PATH, TEST_MARK: marker } });
+    await once(child, 'spawn');
+    guard.trackPid(child.pid);
+    try {
+      const started = startTimeOf(child.pid!);
+      expect(started).toBeGreaterThan(0);
+      const processes = listProcesses();
+      expect(pidsWithEnvMarker('TEST_MARK', marker, processes)).toEqual([child.pid]);
+      expect(pidsWithEnvMarker('TEST_MARK', marker, processes, started)).toEqual([child.pid]);
+      // Started before the tree's root: it cannot have inherited the root's mark.
+      expect(pidsWithEnvMarker('TEST_MARK', marker, processes, started! + 1)).toEqual([]);
+      expect(pidsWithEnvMarker('TEST_MARK', 'another-mark', processes)).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  });
+});

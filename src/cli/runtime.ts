@@ -18,8 +18,10 @@ import type { ResolvedConfig } from '../config/resolved-config.js';
 import { isErrorCode } from '../errors/codes.js';
 import { MAX_ERROR_MESSAGE_CHARS } from '../errors/mcp-host-error.js';
 import type { McpHost } from '../host/mcp-host.js';
+import type { HostServerDefinition } from '../host/server-definition.js';
 import type { ServerStatus } from '../host/slot/server-status.js';
 import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
+import { startEarly } from './early-start.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import type { GlobalOptions } from './global-options.js';
 import { Output } from './output.js';
@@ -115,9 +117,9 @@ export class CliRuntime {
    * be resolved (unset variable, input required) fails the command with its error.
    */
   async openHost(options: OpenHostOptions = {}): Promise<OpenedHost> {
-    // Loaded while the config is read and resolved (its file reads leave the thread idle).
-    const hostModule = import('../host/mcp-host.js');
-    hostModule.catch(() => {}); // a failure is thrown where it is awaited, below
+    // The stdio transport's module loads while the config is read: spawning waits on neither.
+    if (options.start !== false)
+      void import('../transport/stdio/stdio-transport.js').catch(() => {});
     const loaded = await this.loadConfig();
     for (const name of options.servers ?? []) await this.server(name);
     const wanted = options.servers === undefined ? undefined : new Set(options.servers);
@@ -135,18 +137,25 @@ export class CliRuntime {
       if (diagnostic.severity === 'warning') this.output.debug(formatDiagnostic(diagnostic));
     if (wanted !== undefined) for (const [, error] of resolved.errors) throw error;
     const timeoutMs = this.options.timeoutMs;
-    const { McpHost } = await hostModule;
+    let servers: HostServerDefinition[] = resolved.host.servers.map((definition) => ({
+      ...definition,
+      // Connected by #start, a few at a time (--concurrency), not all at once by host.start().
+      lazy: true,
+      restart: { ...definition.restart, enabled: false },
+      client: { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, ...definition.client },
+    }));
+    if (options.start !== false) {
+      // The first servers start while the host's modules load (see early-start.ts).
+      const early = startEarly(servers, this.options.concurrency);
+      this.#cleanups.push(() => early.close());
+      servers = early.servers;
+    }
+    const { McpHost } = await import('../host/mcp-host.js');
     const host = new McpHost({
       ...resolved.host,
       // A one-shot command reports a server that is down; it does not wait for restarts.
       restart: { ...resolved.host.restart, enabled: false },
-      servers: resolved.host.servers.map((definition) => ({
-        ...definition,
-        // Connected by #start, a few at a time (--concurrency), not all at once by host.start().
-        lazy: true,
-        restart: { ...definition.restart, enabled: false },
-        client: { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, ...definition.client },
-      })),
+      servers,
       callTimeoutMs: timeoutMs,
     });
     this.#cleanups.push(() => host.close());

@@ -6,7 +6,6 @@
  * returns undefined when it has no value; the input's `default` is used then, and without one the
  * server fails with CONFIG_INPUT_REQUIRED. Input values are secrets (see secrets.ts).
  */
-import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import { onAbort } from '../../internal/signals.js';
@@ -210,6 +209,8 @@ async function ask(
   input: InputConfig,
   context: InputContext,
 ): Promise<string | undefined> {
+  // Loaded here, at the first prompt: most runs never prompt, and readline costs start-up time.
+  const { createInterface } = await import('node:readline');
   let muted = false;
   const sink = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {

@@ -1,8 +1,10 @@
 // The cold start of the CLI: `mcp-host --config one.json tools` on one small server against the
 // floor, a plain script that spawns the same server, initialises, lists its tools and prints them
-// (bench/clients/cli-floor.mjs). Both talk to bench/echo-server.mjs, each run in a fresh process,
-// the two alternating (floor first in even rounds, the CLI first in odd ones) after one warm-up
-// run of each that is not counted.
+// (bench/clients/cli-floor.mjs). A third side, "floor + config", is that script reading and
+// resolving the same config with mcp-host's own loader before it spawns the server: the one part
+// of the CLI's work a command that connects servers cannot skip, shown so the CLI's own share
+// stands apart. All talk to bench/echo-server.mjs, each run in a fresh process, the order rotating
+// from round to round, after one warm-up run of each that is not counted.
 //
 //   npm run build && node bench/cli-probe.mjs [--rounds 9] [--server other-server.mjs]
 //
@@ -62,34 +64,38 @@ try {
   );
   const commands = {
     floor: [FLOOR, SERVER],
+    config: [FLOOR, '--config', config],
     cli: [CLI, '--config', config, 'tools'],
   };
+  const sides = Object.keys(commands);
   const rusageFile = join(scratch, 'rusage.jsonl');
   const env = { ...process.env, CLI_PROBE_RUSAGE_FILE: rusageFile };
   const removedEnv = flags['keep-env'] ? [] : REMOVED_ENV.filter((name) => name in env);
   for (const name of removedEnv) delete env[name];
   const run = (name) => measure(commands[name], env, rusageFile);
 
-  await run('floor');
-  await run('cli');
-  const runs = { floor: [], cli: [] };
+  for (const name of sides) await run(name);
+  const runs = Object.fromEntries(sides.map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? ['floor', 'cli'] : ['cli', 'floor'];
+    const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
     for (const name of order) runs[name].push(await run(name));
   }
 
   const figures = ['wallMs', 'cpuMs', 'maxRssMiB'];
   const summary = (list) =>
     Object.fromEntries(figures.map((figure) => [figure, spread(list.map((r) => r[figure]))]));
-  const ratio = Object.fromEntries(
-    figures.map((figure) => [
-      figure,
-      spread(
-        runs.cli.map((r, i) => r[figure] / runs.floor[i][figure]),
-        2,
-      ),
-    ]),
-  );
+  /** Each figure of one side over the floor's, taken round by round. */
+  const over = (side) =>
+    Object.fromEntries(
+      figures.map((figure) => [
+        figure,
+        spread(
+          runs[side].map((r, i) => r[figure] / runs.floor[i][figure]),
+          2,
+        ),
+      ]),
+    );
+  const ratio = over('cli');
   const result = {
     probe: 'cli-cold-start',
     rounds,
@@ -97,11 +103,14 @@ try {
     removedEnv,
     commands: {
       floor: `node bench/clients/cli-floor.mjs ${SERVER === ECHO_SERVER ? 'bench/echo-server.mjs' : SERVER}`,
+      config: 'node bench/clients/cli-floor.mjs --config <tmp>/one.json',
       cli: `node dist/cli.js --config <tmp>/one.json tools`,
     },
     floor: summary(runs.floor),
+    config: summary(runs.config),
     cli: summary(runs.cli),
     ratio,
+    configRatio: over('config'),
     target: { wallRatio: CLI_WALL_RATIO_TARGET, met: ratio.wallMs.median <= CLI_WALL_RATIO_TARGET },
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -110,7 +119,8 @@ try {
     return `${name} wall ${wallMs.median} ms (${wallMs.min}-${wallMs.max}), cpu ${cpuMs.median} ms, rss ${maxRssMiB.median} MiB`;
   };
   process.stderr.write(
-    `cli-probe, ${rounds} rounds${removedEnv.length === 0 ? '' : ` (without ${removedEnv.join(', ')})`}: ${line('floor')}; ${line('cli')}; ` +
+    `cli-probe, ${rounds} rounds${removedEnv.length === 0 ? '' : ` (without ${removedEnv.join(', ')})`}: ${line('floor')}; ${line('config')}; ${line('cli')}; ` +
+      `floor+config/floor wall ${result.configRatio.wallMs.median}x; ` +
       `cli/floor wall ${ratio.wallMs.median}x (${ratio.wallMs.min}-${ratio.wallMs.max}), ` +
       `cpu ${ratio.cpuMs.median}x, rss ${ratio.maxRssMiB.median}x ` +
       `(target wall <= ${CLI_WALL_RATIO_TARGET}x: ${result.target.met ? 'met' : 'NOT met'})\n`,

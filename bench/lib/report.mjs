@@ -208,9 +208,18 @@ function cliText(cli) {
   return [
     `CLI cold start, ${cli.rounds} fresh processes each, alternating (bench/cli-probe.mjs; without ${cli.removedEnv.join(', ') || 'nothing removed'}):`,
     `  cli: ${cli.commands.cli}; floor: ${cli.commands.floor}`,
+    ...(cli.config === undefined
+      ? []
+      : [`  floor + config: ${cli.commands.config} (the floor after mcp-host's config loader)`]),
     formatTable(
-      ['side', 'wall ms', 'min-max', 'CPU ms', 'peak RSS MiB'],
-      [row('floor', cli.floor), row('mcp-host tools', cli.cli)],
+      ['side', 'wall ms', 'min-max', 'CPU ms', 'peak RSS MiB', '÷ floor'],
+      [
+        [...row('floor', cli.floor), '1.00'],
+        ...(cli.config === undefined
+          ? []
+          : [[...row('floor + config', cli.config), fixed(cli.configRatio.wallMs.median, 2)]]),
+        [...row('mcp-host tools', cli.cli), fixed(cli.ratio.wallMs.median, 2)],
+      ],
     ),
   ].join('\n');
 }

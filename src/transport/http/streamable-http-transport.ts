@@ -85,7 +85,7 @@ export class StreamableHttpTransport implements Transport {
   constructor(options: StreamableHttpTransportOptions) {
     this.#options = options;
     this.serverName = options.serverName;
-    const endpoint = configureEndpoint(options.url, options.headers, options.serverName);
+    const endpoint = configureEndpoint(options);
     this.url = endpoint.url;
     this.#configuredSecrets = endpoint.secrets;
     this.#logger = options.logger ?? debugLogger;

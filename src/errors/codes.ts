@@ -62,7 +62,7 @@ export const errorCodes = {
   },
   PROTOCOL_VIOLATION: {
     permanent: false,
-    when: 'The server broke the protocol: a malformed handshake or result, an input request of a kind the client never declared, or `input_required` on a method that does not allow it. Never shown to the user as a question.',
+    when: 'The server broke the protocol: a malformed handshake or result (such as an `Mcp-Session-Id` that is not visible ASCII, which fails `connect()`), an input request of a kind the client never declared, or `input_required` on a method that does not allow it. Never shown to the user as a question.',
   },
   INPUT_ROUNDS_EXCEEDED: {
     permanent: false,

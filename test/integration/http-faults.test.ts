@@ -1,7 +1,7 @@
 /**
  * McpClient over StreamableHttpTransport against a scripted loopback server that misbehaves
- * (test/helpers/scripted-mcp-http-server.ts): auth refusals, nothing listening, response streams
- * dropped mid-way (with and without event ids), connections reset mid-body or before any response,
+ * (test/helpers/scripted-mcp-http-server.ts): auth refusals, nothing listening, a malformed session
+ * id, response streams dropped mid-way (with and without event ids), connections reset mid-body or before any response,
  * trickling bodies and headers, silent servers, 200 MiB bodies, HTML instead of JSON, a 500 with a
  * long body and a cross-origin redirect. Each case asserts the typed error, how many HTTP attempts
  * the server saw, a generous time bound proving no long timeout was waited for, and that no
@@ -241,6 +241,32 @@ describe('Streamable HTTP faults (legacy era)', () => {
     expect(ms).toBeLessThan(PROMPT_MS);
     await client.close();
     expect(client.transports[0]?.state).toBe('closed');
+  });
+
+  it('a malformed Mcp-Session-Id on initialize: connect fails with PROTOCOL_VIOLATION naming it', async () => {
+    await using _guard = leakGuard();
+    // A session id must be visible ASCII (0x21-0x7E): this one has a space, which the client
+    // could never send back (every later request would get the server's 400 "not initialized").
+    const sessionId = 'sess-canary 4b1c9e';
+    await using server = await startScriptedMcpServer({ sessionId });
+    await using client = httpClient(server.url);
+    const { error, ms } = await failure(client.connect());
+    reportTiming('malformed session id', ms);
+
+    expect(error.code).toBe('PROTOCOL_VIOLATION');
+    expect(error.message).toContain(
+      "the server's Mcp-Session-Id header has U+0020 (a space) at character 12 of 18",
+    );
+    expect(error.details).toEqual({ header: 'Mcp-Session-Id' });
+    expectNoSecret(error, 'sess-canary');
+    // Nothing after initialize: no notifications/initialized, no listing, no retry.
+    expect(server.requests.map((r) => r.rpc?.method ?? r.method)).toEqual([
+      'server/discover',
+      'initialize',
+    ]);
+    expect(client.state).not.toBe('ready');
+    expect(ms).toBeLessThan(PROMPT_MS);
+    await closeAndCheckSockets(client, server);
   });
 
   describe('a response stream dropped mid-way', () => {

@@ -10,7 +10,7 @@ export const errorCodes = {
   },
   REQUEST_TIMEOUT: {
     permanent: false,
-    when: 'A request got no response within its idle timeout (`timeoutMs`, reset by progress when allowed) or its hard total cap (`maxTotalTimeoutMs`); `details.kind` says which.',
+    when: "A request got no response within its idle timeout (`timeoutMs`, reset by progress when allowed) or its hard total cap (`maxTotalTimeoutMs`), or over HTTP within the headers or total deadline of its POST; `details.kind` says which ('idle', 'total', 'headers'). The era's cancellation is sent (never for `initialize`).",
   },
   CONNECTION_CLOSED: {
     permanent: false,

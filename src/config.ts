@@ -59,12 +59,11 @@ export {
   maskConfig,
   maskServer,
   maskTemplate,
-  NON_SECRET_VARIABLES,
-  NON_SECRET_HEADERS,
   argvDiagnostics,
   fileModeDiagnostics,
   type MaskOptions,
 } from './config/expand/secrets.js';
+export { NON_SECRET_VARIABLES, NON_SECRET_HEADERS } from './errors/secret-values.js';
 export {
   resolveServer,
   resolveConfig,

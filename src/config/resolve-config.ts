@@ -31,13 +31,8 @@ import type {
   TimeoutsConfig,
 } from './model.js';
 import { ResolvedConfig, type ResolvedServer } from './resolved-config.js';
-import {
-  argvDiagnostics,
-  fileModeDiagnostics,
-  isRegistrableSecret,
-  registerSecrets,
-  secretValues,
-} from './expand/secrets.js';
+import { isRegistrableSecret, registerSecrets } from '../errors/secret-values.js';
+import { argvDiagnostics, fileModeDiagnostics, secretValues } from './expand/secrets.js';
 
 export interface ResolveOptions {
   /** The environment variables are read from (usually `process.env`). */

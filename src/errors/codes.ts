@@ -10,7 +10,7 @@ export const errorCodes = {
   },
   REQUEST_TIMEOUT: {
     permanent: false,
-    when: 'A request got no response within its idle timeout (`timeoutMs`, reset by progress when allowed) or its hard total cap (`maxTotalTimeoutMs`); `details.kind` says which.',
+    when: "A request got no response within its idle timeout (`timeoutMs`, reset by progress when allowed) or its hard total cap (`maxTotalTimeoutMs`), or over HTTP within the headers or total deadline of its POST; `details.kind` says which ('idle', 'total', 'headers'). The era's cancellation is sent (never for `initialize`).",
   },
   CONNECTION_CLOSED: {
     permanent: false,
@@ -62,7 +62,7 @@ export const errorCodes = {
   },
   PROTOCOL_VIOLATION: {
     permanent: false,
-    when: 'The server broke the protocol: a malformed handshake or result, an input request of a kind the client never declared, or `input_required` on a method that does not allow it. Never shown to the user as a question.',
+    when: 'The server broke the protocol: a malformed handshake or result (such as an `Mcp-Session-Id` that is not visible ASCII, which fails `connect()`), an input request of a kind the client never declared, or `input_required` on a method that does not allow it. Never shown to the user as a question.',
   },
   INPUT_ROUNDS_EXCEEDED: {
     permanent: false,

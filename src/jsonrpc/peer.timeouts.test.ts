@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpHostError } from '../errors/mcp-host-error.js';
+import type { Transport } from './transport.js';
 import { conventions, connect, track, rejection } from '../../test/helpers/peer-harness.js';
 
 afterEach(() => {
@@ -62,6 +63,37 @@ describe('JsonRpcPeer: timeouts and progress', () => {
       await h.barrier();
       expect(h.received.map((m) => m.method)).toEqual(['x', 'test/barrier-1']);
     }
+  });
+
+  it('abandons a call whose transport timed out (REQUEST_TIMEOUT problem) and tells the other side', async () => {
+    await using h = await connect({ serverName: 'slow', conventions });
+    const abandoned: (string | number)[] = [];
+    const transport: Transport = h.client;
+    transport.abandon = (id) => void abandoned.push(id);
+    const timedOut = h.peer.request('tools/call', { name: 'sleep' });
+    const refused = h.peer.request('tools/call', { name: 'other' });
+    const init = h.peer.request('initialize', {}, { sendCancel: false });
+    await h.next();
+    await h.next();
+    await h.next();
+    const headers = new McpHostError('REQUEST_TIMEOUT', 'no response headers within 10 ms', {
+      requestId: 1,
+      details: { kind: 'headers' },
+    });
+    h.client.injectProblem({ error: headers, requestId: 1 });
+    expect(await rejection(timedOut)).toBe(headers);
+    // Any other problem fails the call without a cancellation; initialize is never cancelled.
+    h.client.injectProblem({ error: new McpHostError('HTTP_STATUS', 'HTTP 500'), requestId: 2 });
+    expect((await rejection(refused)).code).toBe('HTTP_STATUS');
+    h.client.injectProblem({ error: headers, requestId: 3 });
+    expect(await rejection(init)).toBe(headers);
+    await h.barrier();
+    expect(h.received.slice(3).map((m) => [m.method, m.params])).toEqual([
+      ['notifications/cancelled', { requestId: 1, reason: 'timed out' }],
+      ['test/barrier-1', undefined],
+    ]);
+    expect(abandoned).toEqual([1, 3]);
+    expect(h.peer.pendingCount).toBe(0);
   });
 
   it('puts a progress token on the request and lets progress restart the idle timer', async () => {

@@ -330,7 +330,13 @@ export class JsonRpcPeer implements AsyncDisposable {
   readonly #onTransportProblem = (problem: TransportProblem): void => {
     const id = problem.requestId;
     const pending = this.#outgoing.get(id);
-    if (pending !== undefined && this.#outgoing.settle(pending)) pending.reject(problem.error);
+    if (pending !== undefined) {
+      // The transport stopped waiting (an HTTP deadline): the request is abandoned like one of
+      // ours that timed out, so the other side is told (the era's cancellation).
+      if (problem.error.code === 'REQUEST_TIMEOUT')
+        this.#outgoing.abandon(pending, problem.error, 'timed out');
+      else if (this.#outgoing.settle(pending)) pending.reject(problem.error);
+    }
     this.#problemEmitter.fire(problem);
   };
 

@@ -12,7 +12,9 @@ export type TransportState = 'new' | 'starting' | 'open' | 'closing' | 'closed';
 /**
  * A non-fatal problem a transport saw: a junk line, an oversized message, a send that failed for
  * one request. `requestId` is set when the problem belongs to one outgoing request (for example an
- * oversized response whose id could be recovered): the peer fails that request with `error`.
+ * oversized response whose id could be recovered): the peer fails that request with `error`. A
+ * `REQUEST_TIMEOUT` error for a request means the transport stopped waiting for its response (an
+ * HTTP deadline passed): the peer then abandons it as after its own timeout, telling the other side.
  */
 export interface TransportProblem {
   error: McpHostError;

@@ -32,30 +32,31 @@ export async function createTransport(
   const type = (definition as { type?: unknown } | null)?.type;
   switch (type) {
     case 'stdio': {
-      const { command, args, env, cwd } = definition as StdioDefinition;
+      const { command, args, env, publicEnv, cwd } = definition as StdioDefinition;
       const { StdioTransport } = await import('./stdio/stdio-transport.js');
       return new StdioTransport({
         ...common,
         command,
         ...(args === undefined ? {} : { args }),
         ...(env === undefined ? {} : { env }),
+        ...(publicEnv === undefined ? {} : { publicEnv }),
         ...(cwd === undefined ? {} : { cwd }),
       });
     }
     case 'http': {
-      const { url, headers } = definition as RemoteDefinition;
+      const { url, headers, publicHeaders } = definition as RemoteDefinition;
       const { StreamableHttpTransport } = await import('./http/streamable-http-transport.js');
-      return new StreamableHttpTransport({ ...common, url, headers: headers ?? {} });
+      return new StreamableHttpTransport({ ...common, url, headers: headers ?? {}, publicHeaders });
     }
     case 'sse': {
-      const { url, headers } = definition as RemoteDefinition;
+      const { url, headers, publicHeaders } = definition as RemoteDefinition;
       const { LegacySseTransport } = await import('./http/legacy-sse-transport.js');
-      return new LegacySseTransport({ ...common, url, headers: headers ?? {} });
+      return new LegacySseTransport({ ...common, url, headers: headers ?? {}, publicHeaders });
     }
     case 'websocket': {
-      const { url, headers } = definition as RemoteDefinition;
+      const { url, headers, publicHeaders } = definition as RemoteDefinition;
       const { WebSocketTransport } = await import('./websocket/websocket-transport.js');
-      return new WebSocketTransport({ ...common, url, headers: headers ?? {} });
+      return new WebSocketTransport({ ...common, url, headers: headers ?? {}, publicHeaders });
     }
     default:
       throw new McpHostError(

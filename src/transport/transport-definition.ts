@@ -14,8 +14,10 @@ export interface StdioDefinition {
   type: 'stdio';
   command: string;
   args?: readonly string[];
-  /** Set on top of the inherited allow-list of variables (see `mcp-host/stdio`). */
+  /** Set on top of the inherited allow-list of variables (see `mcp-host/stdio`); secrets. */
   env?: Record<string, string>;
+  /** Names of `env` variables whose values are not secret (see `StdioTransportOptions`). */
+  publicEnv?: readonly string[];
   cwd?: string;
 }
 
@@ -23,7 +25,10 @@ export interface StdioDefinition {
 export interface RemoteDefinition {
   type: 'http' | 'sse' | 'websocket';
   url: string;
+  /** Sent with every request (the WebSocket upgrade); their values are secrets. */
   headers?: Record<string, string>;
+  /** Names of `headers` whose values are not secret (see `StreamableHttpTransportOptions`). */
+  publicHeaders?: readonly string[];
 }
 
 /** How a server is reached, as configured. */

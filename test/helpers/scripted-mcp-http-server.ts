@@ -49,6 +49,8 @@ export interface ScriptedMcpServer extends AsyncDisposable {
   readonly openSockets: number;
   /** POSTs that carried this JSON-RPC method. */
   attempts(rpcMethod: string): number;
+  /** The first request, seen so far or to come, that `matches` (on the request event, no polling). */
+  requestSeen(matches: (request: ScriptedRequest) => boolean): Promise<ScriptedRequest>;
   /** Resolves once no server-side socket is open; rejects after `timeoutMs` with the count. */
   allSocketsClosed(timeoutMs?: number): Promise<void>;
 }
@@ -61,6 +63,7 @@ export async function startScriptedMcpServer(
   const requests: ScriptedRequest[] = [];
   const sockets = new Set<Socket>();
   const drained = new Set<() => void>();
+  const watchers = new Set<(request: ScriptedRequest) => void>();
   let connections = 0;
   const sessionId =
     options.sessionId === false
@@ -80,6 +83,7 @@ export async function startScriptedMcpServer(
         rpc: req.method === 'POST' ? parseRpc(body) : undefined,
       };
       requests.push(recorded);
+      for (const watch of [...watchers]) watch(recorded);
       const handler = pick(recorded);
       void Promise.resolve(handler(recorded, res, req)).catch((error: unknown) => {
         res.destroy(error as Error);
@@ -156,6 +160,18 @@ export async function startScriptedMcpServer(
     },
     attempts(rpcMethod) {
       return requests.filter((r) => r.method === 'POST' && r.rpc?.method === rpcMethod).length;
+    },
+    requestSeen(matches) {
+      const seen = requests.find(matches);
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise<ScriptedRequest>((resolve) => {
+        const watch = (request: ScriptedRequest): void => {
+          if (!matches(request)) return;
+          watchers.delete(watch);
+          resolve(request);
+        };
+        watchers.add(watch);
+      });
     },
     allSocketsClosed(timeoutMs = 2_000) {
       if (sockets.size === 0) return Promise.resolve();

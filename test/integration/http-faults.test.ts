@@ -1,9 +1,10 @@
 /**
  * McpClient over StreamableHttpTransport against a scripted loopback server that misbehaves
- * (test/helpers/scripted-mcp-http-server.ts): auth refusals, nothing listening, response streams
- * dropped mid-way (with and without event ids), connections reset mid-body or before any response,
- * trickling bodies and headers, silent servers, 200 MiB bodies, HTML instead of JSON, a 500 with a
- * long body and a cross-origin redirect. Each case asserts the typed error, how many HTTP attempts
+ * (test/helpers/scripted-mcp-http-server.ts): auth refusals, nothing listening, a malformed session
+ * id, response streams dropped mid-way (with and without event ids), connections reset mid-body or
+ * before any response, trickling bodies and headers, silent servers (the timed-out call is
+ * cancelled on the server), 200 MiB bodies, HTML instead of JSON, a 500 with a long body and a
+ * cross-origin redirect. Each case asserts the typed error, how many HTTP attempts
  * the server saw, a generous time bound proving no long timeout was waited for, and that no
  * server-side socket stays open once the client has closed (the leak guard checks handles too).
  * Legacy era only; 404 session expiry, 429/503 retries and modern-era stream re-issue are tested
@@ -19,6 +20,7 @@ import {
   type StreamableHttpTransportOptions,
 } from '../../src/http.js';
 import { leakGuard } from '../helpers/leak-guard.js';
+import { within } from '../helpers/mcp-fixtures.js';
 import { MiB, peakRssWhile } from '../helpers/memory.js';
 import {
   sseEvent,
@@ -243,6 +245,32 @@ describe('Streamable HTTP faults (legacy era)', () => {
     expect(client.transports[0]?.state).toBe('closed');
   });
 
+  it('a malformed Mcp-Session-Id on initialize: connect fails with PROTOCOL_VIOLATION naming it', async () => {
+    await using _guard = leakGuard();
+    // A session id must be visible ASCII (0x21-0x7E): this one has a space, which the client
+    // could never send back (every later request would get the server's 400 "not initialized").
+    const sessionId = 'sess-canary 4b1c9e';
+    await using server = await startScriptedMcpServer({ sessionId });
+    await using client = httpClient(server.url);
+    const { error, ms } = await failure(client.connect());
+    reportTiming('malformed session id', ms);
+
+    expect(error.code).toBe('PROTOCOL_VIOLATION');
+    expect(error.message).toContain(
+      "the server's Mcp-Session-Id header has U+0020 (a space) at character 12 of 18",
+    );
+    expect(error.details).toEqual({ header: 'Mcp-Session-Id' });
+    expectNoSecret(error, 'sess-canary');
+    // Nothing after initialize: no notifications/initialized, no listing, no retry.
+    expect(server.requests.map((r) => r.rpc?.method ?? r.method)).toEqual([
+      'server/discover',
+      'initialize',
+    ]);
+    expect(client.state).not.toBe('ready');
+    expect(ms).toBeLessThan(PROMPT_MS);
+    await closeAndCheckSockets(client, server);
+  });
+
   describe('a response stream dropped mid-way', () => {
     it('with event ids: resumed with GET and Last-Event-ID, and the call succeeds', async () => {
       await using _guard = leakGuard();
@@ -414,6 +442,14 @@ describe('Streamable HTTP faults (legacy era)', () => {
       expect(error.details).toEqual({ kind: 'total' });
       expect(error.message).toContain(`${requestTimeoutMs} ms`);
       expect(server.attempts('tools/call')).toBe(1);
+      // Cancelled on the server too, as after any timeout.
+      const call = await server.requestSeen((r) => r.rpc?.method === 'tools/call');
+      const cancelled = await within(
+        server.requestSeen((r) => r.rpc?.method === 'notifications/cancelled'),
+        PROMPT_MS,
+        'notifications/cancelled',
+      );
+      expect(cancelled.rpc?.params).toMatchObject({ requestId: call.rpc?.id });
       // It waited for its own deadline (not less), and not for the client's 30 s idle timeout.
       expect(ms).toBeGreaterThanOrEqual(requestTimeoutMs - 100);
       expect(ms).toBeLessThan(requestTimeoutMs + PROMPT_MS);
@@ -435,23 +471,36 @@ describe('Streamable HTTP faults (legacy era)', () => {
           socket.once('close', () => clearInterval(timer));
         },
       ],
-    ] as const)('%s: REQUEST_TIMEOUT (headers) at headersTimeoutMs', async (label, handler) => {
-      await using _guard = leakGuard();
-      const headersTimeoutMs = 500;
-      await using server = await startScriptedMcpServer({ methods: { 'tools/call': handler } });
-      await using client = httpClient(server.url, { headersTimeoutMs });
-      await client.connect();
-      const { error, ms } = await failure(client.callTool(TOOL_NAME, {}));
-      reportTiming(label, ms);
+    ] as const)(
+      '%s: REQUEST_TIMEOUT (headers) at headersTimeoutMs, and the call is cancelled on the server',
+      async (label, handler) => {
+        await using _guard = leakGuard();
+        const headersTimeoutMs = 500;
+        await using server = await startScriptedMcpServer({ methods: { 'tools/call': handler } });
+        await using client = httpClient(server.url, { headersTimeoutMs });
+        await client.connect();
+        const { error, ms } = await failure(client.callTool(TOOL_NAME, {}));
+        reportTiming(label, ms);
 
-      expect(error.code).toBe('REQUEST_TIMEOUT');
-      expect(error.details).toEqual({ kind: 'headers' });
-      expect(server.attempts('tools/call')).toBe(1);
-      // undici runs its headers timer on a coarse clock (about 1 s ticks): 500 ms fires at ~1 s.
-      expect(ms).toBeGreaterThanOrEqual(headersTimeoutMs - 100);
-      expect(ms).toBeLessThan(headersTimeoutMs + PROMPT_MS);
-      await closeAndCheckSockets(client, server);
-    });
+        expect(error.code).toBe('REQUEST_TIMEOUT');
+        expect(error.details).toEqual({ kind: 'headers' });
+        expect(server.attempts('tools/call')).toBe(1);
+        // The server may still run the call: it is told (legacy era: notifications/cancelled).
+        const call = await server.requestSeen((r) => r.rpc?.method === 'tools/call');
+        const cancelled = await within(
+          server.requestSeen((r) => r.rpc?.method === 'notifications/cancelled'),
+          PROMPT_MS,
+          'notifications/cancelled',
+        );
+        expect(cancelled.rpc?.params).toMatchObject({ requestId: call.rpc?.id });
+        expect(call.rpc?.id).toEqual(expect.any(Number));
+        expect(server.attempts('notifications/cancelled')).toBe(1);
+        // undici runs its headers timer on a coarse clock (about 1 s ticks): 500 ms fires at ~1 s.
+        expect(ms).toBeGreaterThanOrEqual(headersTimeoutMs - 100);
+        expect(ms).toBeLessThan(headersTimeoutMs + PROMPT_MS);
+        await closeAndCheckSockets(client, server);
+      },
+    );
   });
 
   it.each([

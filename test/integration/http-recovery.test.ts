@@ -401,6 +401,34 @@ describe('cancellation of a modern request over HTTP', () => {
     await mcp.close();
     await socketsClosed(server);
   });
+
+  it('a headers timeout closes the response stream too: the server sees the cancellation', async () => {
+    await using _guard = leakGuard();
+    let streamClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (streamClosed = resolve));
+    await using server = await startHttpServer(
+      // tools/call never gets response headers; the server only learns when the client gives up.
+      modernServer((_rpc, res) => void res.on('close', () => streamClosed())),
+    );
+    const mcp = new McpClient({
+      serverName: 'scripted',
+      transport: () =>
+        new StreamableHttpTransport({
+          serverName: 'scripted',
+          url: server.url,
+          openGetStream: false,
+          headersTimeoutMs: 500,
+        }),
+    });
+    await mcp.connect();
+    const error = await rejection(mcp.callTool('slow', {}), 'REQUEST_TIMEOUT');
+    expect(error.details).toEqual({ kind: 'headers' });
+    await closed;
+    expect(count(server, 'tools/call')).toBe(1);
+    expect(methods(server)).not.toContain('notifications/cancelled');
+    await mcp.close();
+    await socketsClosed(server);
+  });
 });
 
 describe('x-mcp-header over HTTP', () => {

@@ -51,8 +51,16 @@ describe('WebSocketTransport', () => {
     await using _guard = leakGuard();
     await using server = await startWsServer();
     const token = 'ws-test-token-0123456789';
+    const tenant = 'ws-tenant-canary-5c8e2a';
+    const label = 'ws-label-public-7d1b3f';
     await using client = await openPeer(server.url, {
-      headers: { Authorization: `Bearer ${token}`, 'X-Trace': 'abc' },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'X-Trace': 'abc',
+        'X-Tenant': tenant,
+        'X-Label': label,
+      },
+      publicHeaders: ['x-label'],
     });
     const connection = await server.nextConnection();
     expect(client.transport.state).toBe('open');
@@ -60,8 +68,10 @@ describe('WebSocketTransport', () => {
     expect(connection.socket.protocol).toBe('mcp');
     expect(connection.request.headers.authorization).toBe(`Bearer ${token}`);
     expect(connection.request.headers['x-trace']).toBe('abc');
-    // The credential is a registered secret while the transport is open.
+    // The header values are registered secrets while the transport is open, whatever the
+    // header's name, except those named in publicHeaders.
     expect(redact(`token is ${token}`)).toBe(`token is ${MASK}`);
+    expect(redact(`tenant ${tenant}, label ${label}`)).toBe(`tenant ${MASK}, label ${label}`);
 
     const answer = client.peer.request('echo', { n: 1 });
     const request = await nextRequest(connection);

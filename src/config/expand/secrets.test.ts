@@ -11,9 +11,9 @@ import {
   hasLiteralSecret,
   maskConfig,
   maskTemplate,
-  registerSecrets,
   secretValues,
 } from './secrets.js';
+import { registerSecrets } from '../../errors/secret-values.js';
 
 function stdio(
   args: string[],

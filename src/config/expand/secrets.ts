@@ -15,65 +15,24 @@
  *   the values of well-known non-secret variables (`NON_SECRET_VARIABLES`: HOME, PATH, USER, …)
  *   when they are referenced inside another field, the values of headers that describe the request
  *   (`NON_SECRET_HEADERS`: Accept, Content-Type, User-Agent, …), and trivial values (`true`,
- *   `info`, numbers): all still masked structurally, but not hunted for in every message.
+ *   `info`, numbers): all still masked structurally, but not hunted for in every message. The
+ *   rule (`isRegistrableSecret`, `NON_SECRET_HEADERS`, `NON_SECRET_VARIABLES`) lives in
+ *   errors/secret-values.ts, shared with the transports, which apply it to the `env` and `headers`
+ *   they are given directly.
  */
 import { stat } from 'node:fs/promises';
 import { aboutServer, McpHostError } from '../../errors/mcp-host-error.js';
-import { addSecret, MASK, MIN_SECRET_LENGTH, redact } from '../../errors/redact.js';
-import type { Disposable } from '../../internal/disposable.js';
+import { MASK, redact } from '../../errors/redact.js';
+import {
+  isRegistrableSecret,
+  NON_SECRET_HEADERS,
+  NON_SECRET_VARIABLES,
+  withoutAuthScheme,
+} from '../../errors/secret-values.js';
 import { formatKeyPath } from '../diagnostics.js';
 import { expandableFields, type ExpandedServer, type FieldPath } from './expand.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../model.js';
 import { formatTemplate, parseTemplate, type TemplatePart } from './template.js';
-
-/** Variables whose values are names and paths every process sees, not secrets. */
-export const NON_SECRET_VARIABLES: ReadonlySet<string> = new Set([
-  'HOME',
-  'USERPROFILE',
-  'HOMEDRIVE',
-  'HOMEPATH',
-  'USER',
-  'USERNAME',
-  'LOGNAME',
-  'PATH',
-  'PWD',
-  'SHELL',
-  'TERM',
-  'TMPDIR',
-  'TMP',
-  'TEMP',
-  'LANG',
-  'LC_ALL',
-  'HOSTNAME',
-  'XDG_CONFIG_HOME',
-  'XDG_DATA_HOME',
-  'XDG_CACHE_HOME',
-  'XDG_STATE_HOME',
-  'XDG_RUNTIME_DIR',
-  'APPDATA',
-  'LOCALAPPDATA',
-  'PROGRAMFILES',
-  'SYSTEMROOT',
-]);
-
-/** Headers whose values describe the request, not who sends it: not registered (still masked). */
-export const NON_SECRET_HEADERS: ReadonlySet<string> = new Set([
-  'accept',
-  'accept-encoding',
-  'accept-language',
-  'cache-control',
-  'content-type',
-  'mcp-protocol-version',
-  'user-agent',
-]);
-
-const TRIVIAL =
-  /^(?:true|false|yes|no|on|off|null|none|trace|debug|info|warn|warning|error|fatal|silent|production|development|test|localhost|[-+]?\d+(?:\.\d+)?)$/i;
-
-/** Values worth registering: long enough, and not a word that appears in every message. */
-export function isRegistrableSecret(value: string): boolean {
-  return value.length >= MIN_SECRET_LENGTH && !TRIVIAL.test(value.trim());
-}
 
 /** A literal prefix that is not secret in a credential header (`Bearer `, `Basic `, `Token `). */
 const SCHEME_ONLY = /^\s*(?:bearer|basic|token)?\s*$/i;
@@ -118,8 +77,7 @@ export function secretValues(server: ServerConfig, expanded: ExpandedServer): st
       !matchesSecretKeys(server, field.path);
     if (isSecretField(server, field.path) && !describesRequest) {
       values.add(field.value);
-      if (field.path[0] === 'headers')
-        values.add(field.value.replace(/^\s*(?:bearer|basic|token)\s+/i, ''));
+      if (field.path[0] === 'headers') values.add(withoutAuthScheme(field.value));
     }
     if (field.path[0] === 'url') for (const value of urlCredentials(field.value)) values.add(value);
   }
@@ -138,11 +96,6 @@ function urlCredentials(text: string): string[] {
   if (url.username !== '') out.push(decodeURIComponent(url.username));
   for (const [name, value] of url.searchParams) if (CREDENTIAL_QUERY.test(name)) out.push(value);
   return out;
-}
-
-/** Registers each value with the process-wide redactor; dispose the results to release them. */
-export function registerSecrets(values: Iterable<string>): Disposable[] {
-  return [...values].map((value) => addSecret(value));
 }
 
 /**
@@ -206,11 +159,9 @@ export function hasLiteralSecret(server: ServerConfig): boolean {
     } catch {
       return isRegistrableSecret(slot.template);
     }
-    const literal = parts
-      .map((part) => (part.kind === 'text' ? part.text : ' '))
-      .join('')
-      .replace(/^\s*(?:bearer|basic|token)\s+/i, '')
-      .trim();
+    const literal = withoutAuthScheme(
+      parts.map((part) => (part.kind === 'text' ? part.text : ' ')).join(''),
+    ).trim();
     return (
       isRegistrableSecret(literal) ||
       parts.some(

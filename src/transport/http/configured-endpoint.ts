@@ -1,5 +1,6 @@
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import { addSecret } from '../../errors/redact.js';
+import { headerSecretValues } from '../../errors/secret-values.js';
 import type { Disposable } from '../../internal/disposable.js';
 
 /**
@@ -14,22 +15,26 @@ export interface ConfiguredEndpoint {
   readonly secrets: Disposable[];
 }
 
+/** What an HTTP transport was given that `configureEndpoint` looks at. */
+export interface EndpointOptions {
+  url: string | URL;
+  headers?: Readonly<Record<string, string>> | undefined;
+  publicHeaders?: readonly string[] | undefined;
+  serverName?: string | undefined;
+}
+
 /**
  * Checks the URL of an HTTP transport (parseable, `http:` or `https:`, no user info: fetching
  * refuses such URLs on every request, and credentials belong in the `auth` option), then
  * registers the configured credentials as secrets (see `registerCredentialValues`). Throws
  * `INVALID_ARGUMENT` naming the server.
  */
-export function configureEndpoint(
-  url: string | URL,
-  headers: Readonly<Record<string, string>> | undefined,
-  serverName: string | undefined,
-): ConfiguredEndpoint {
-  const checked = checkedUrl(url, serverName);
+export function configureEndpoint(options: EndpointOptions): ConfiguredEndpoint {
+  const checked = checkedUrl(options.url, options.serverName);
   return {
     url: checked,
     acceptEncoding: checked.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate',
-    secrets: registerCredentialValues(checked, headers),
+    secrets: registerCredentialValues(checked, options.headers, options.publicHeaders),
   };
 }
 
@@ -55,26 +60,24 @@ function checkedUrl(url: string | URL, serverName: string | undefined): URL {
   return parsed;
 }
 
-/** Names of headers and query parameters whose values are credentials. */
+/** Names of query parameters whose values are credentials. */
 const CREDENTIAL_NAME =
   /auth|token|key|secret|cookie|session|signature|credential|passw(?:or)?d|pwd|^sig$|^code$/i;
 
 /**
  * Registers as secrets the credentials a transport was configured with outside `auth`: the values
- * of extra headers and URL query parameters whose names say they are credentials (and, for
- * `Bearer x`/`Basic x` values, `x` alone). A server that echoes one back, in an error body for
- * example, then has it masked like any other secret.
+ * of its extra headers, as the shared rule says (all but those that describe the request, such as
+ * `Accept`, and those named in `publicHeaders`; for `Bearer x`/`Basic x` values, `x` alone too:
+ * see errors/secret-values.ts), and of the URL query parameters whose names say they are
+ * credentials. A server that echoes one back, in an error body for example, then has it masked
+ * like any other secret.
  */
 function registerCredentialValues(
   url: URL,
   headers: Readonly<Record<string, string>> | undefined,
+  publicHeaders: readonly string[] | undefined,
 ): Disposable[] {
-  const values = new Set<string>();
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (!CREDENTIAL_NAME.test(name)) continue;
-    values.add(value);
-    values.add(value.replace(/^\s*(?:bearer|basic|token)\s+/i, ''));
-  }
+  const values = new Set(headerSecretValues(headers, publicHeaders));
   for (const [name, value] of url.searchParams) if (CREDENTIAL_NAME.test(name)) values.add(value);
   return [...values].map((value) => addSecret(value));
 }

@@ -30,9 +30,17 @@ export interface StreamableHttpTransportOptions {
   serverName?: string;
   /**
    * Extra headers on every request. Credentials belong in `auth`; values here are sent to the
-   * endpoint's origin only, like everything else.
+   * endpoint's origin only, like everything else. Their values are treated as secrets (masked in
+   * every error and log line while the transport is open), except those of headers that describe
+   * the request (`NON_SECRET_HEADERS`: Accept, Content-Type, User-Agent, …), trivial values and
+   * the headers named in `publicHeaders`.
    */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Names of `headers` whose values are not secret and stay readable in errors and logs (for
+   * example `['X-Client-Name']`); compared case-insensitively. Default: none.
+   */
+  publicHeaders?: readonly string[];
   auth?: AuthProvider;
   /**
    * The `MCP-Protocol-Version` header value. The transport knows no MCP methods, so the layer

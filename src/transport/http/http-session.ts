@@ -8,6 +8,21 @@ type Headers = Readonly<Record<string, string>>;
 const SESSION_ID_PATTERN = /^[\x21-\x7e]+$/;
 
 /**
+ * What makes `id` unusable as a session id (empty, or a character outside visible ASCII, named by
+ * code point and position: never the id itself, a credential), or undefined when it is usable.
+ */
+export function sessionIdFault(id: string): string | undefined {
+  if (SESSION_ID_PATTERN.test(id)) return undefined;
+  if (id === '') return 'is empty';
+  const chars = [...id];
+  const at = chars.findIndex((char) => !SESSION_ID_PATTERN.test(char));
+  const code = chars[at]?.codePointAt(0) ?? 0;
+  const name = code === 0x20 ? ' (a space)' : code === 0x09 ? ' (a tab)' : '';
+  const hex = code.toString(16).toUpperCase().padStart(4, '0');
+  return `has U+${hex}${name} at character ${at + 1} of ${chars.length}`;
+}
+
+/**
  * The Streamable HTTP session as every request carries it: the session id the server handed out
  * (kept as a secret, out of logs, until dropped), the protocol version, and the request headers
  * built from them.
@@ -56,13 +71,15 @@ export class HttpSession {
   }
 
   /**
-   * Takes the session id of a response if it is the first one (`'adopted'`); `'invalid'` when the
-   * server sent one with characters a session id may not have (it is ignored); `'kept'` otherwise.
+   * Takes the session id of a response if it is the first one (`'adopted'`); `{ fault }` when the
+   * server sent one that a session id may not be (it is ignored; `fault` says why, without the
+   * id); `'kept'` otherwise.
    */
-  adopt(response: HttpResponse): 'adopted' | 'kept' | 'invalid' {
+  adopt(response: HttpResponse): 'adopted' | 'kept' | { fault: string } {
     const id = response.header('mcp-session-id');
     if (id === null || id === this.#id) return 'kept';
-    if (!SESSION_ID_PATTERN.test(id)) return 'invalid';
+    const fault = sessionIdFault(id);
+    if (fault !== undefined) return { fault };
     if (this.#id !== undefined) return 'kept';
     this.#secret = addSecret(id);
     this.#id = id;

@@ -33,6 +33,7 @@ export type LegacySseTransportOptions = Pick<
   | 'url'
   | 'serverName'
   | 'headers'
+  | 'publicHeaders'
   | 'auth'
   | 'maxMessageBytes'
   | 'connectTimeoutMs'
@@ -99,7 +100,7 @@ export class LegacySseTransport implements Transport {
   constructor(options: LegacySseTransportOptions) {
     this.#options = options;
     this.serverName = options.serverName;
-    const endpoint = configureEndpoint(options.url, options.headers, options.serverName);
+    const endpoint = configureEndpoint(options);
     this.url = endpoint.url;
     this.#acceptEncoding = endpoint.acceptEncoding;
     this.#secrets = endpoint.secrets;

@@ -289,15 +289,42 @@ describe('StreamableHttpTransport', () => {
     expect(t.problems[0]?.error.message).not.toContain(sessionId);
   });
 
-  it('ignores a session id with characters outside visible ASCII', async () => {
+  it('fails the request whose response would open the session with a session id outside visible ASCII', async () => {
     await using _guard = leakGuard();
     await using server = await startHttpServer((req, res) =>
       sendJson(res, result(JSON.parse(req.body).id), { 'mcp-session-id': 'bad id with spaces' }),
     );
     await using t = await open(server);
     t.send(request(1, 'initialize'));
-    await t.until(() => t.messages.length === 1 && t.problems.length === 1);
-    expect(t.problems[0]?.error.code).toBe('PROTOCOL_VIOLATION');
+    await t.until(() => t.problems.length === 1);
+    const problem = t.problems[0];
+    expect(problem?.requestId).toBe(1);
+    expect(problem?.error.code).toBe('PROTOCOL_VIOLATION');
+    expect(problem?.error.message).toContain(
+      "the server's Mcp-Session-Id header has U+0020 (a space) at character 4 of 18",
+    );
+    expect(problem?.error.message).not.toContain('bad id');
+    expect(t.messages).toEqual([]);
     expect(t.hasSession).toBe(false);
+  });
+
+  it('ignores and reports a session id outside visible ASCII that would open no session', async () => {
+    await using _guard = leakGuard();
+    let calls = 0;
+    await using server = await startHttpServer((req, res) => {
+      if (req.method === 'DELETE') return void res.writeHead(204).end();
+      const id = calls++ === 0 ? 'good-session-1' : 'bad\tsession';
+      if (JSON.parse(req.body).id === undefined)
+        return void res.writeHead(202, { 'mcp-session-id': id }).end();
+      sendJson(res, result(JSON.parse(req.body).id), { 'mcp-session-id': id });
+    });
+    await using t = await open(server);
+    t.send(request(1, 'initialize'));
+    await t.until(() => t.messages.length === 1);
+    t.send(request(2));
+    await t.until(() => t.messages.length === 2 && t.problems.length === 1);
+    expect(t.problems[0]?.requestId).toBeUndefined();
+    expect(t.problems[0]?.error.message).toContain('U+0009 (a tab) at character 4 of 11');
+    expect(t.hasSession).toBe(true);
   });
 });

@@ -85,7 +85,7 @@ export class StreamableHttpTransport implements Transport {
   constructor(options: StreamableHttpTransportOptions) {
     this.#options = options;
     this.serverName = options.serverName;
-    const endpoint = configureEndpoint(options.url, options.headers, options.serverName);
+    const endpoint = configureEndpoint(options);
     this.url = endpoint.url;
     this.#configuredSecrets = endpoint.secrets;
     this.#logger = options.logger ?? debugLogger;
@@ -204,13 +204,12 @@ export class StreamableHttpTransport implements Transport {
         await this.#onRefusedPost(response, requestId, sentSession);
         return;
       }
-      if (this.#session.adopt(response) === 'invalid')
-        this.#report(
-          this.#problems.error(
-            'PROTOCOL_VIOLATION',
-            'the server sent a session id with invalid characters',
-          ),
-        );
+      const adoption = this.#session.adopt(response);
+      if (
+        typeof adoption === 'object' &&
+        this.#failedOnSessionId(adoption.fault, requestId, response)
+      )
+        return;
       if (sentSession !== undefined || response.status === 202) this.#maybeOpenGetStream();
       const type = response.mediaType;
       if (type === 'text/event-stream') {
@@ -293,6 +292,33 @@ export class StreamableHttpTransport implements Transport {
       }),
       requestId,
     );
+  }
+
+  /**
+   * A response carried a session id that cannot be sent back. When it would have opened the
+   * session (the transport has none, and the response answers a request: `initialize`), that
+   * request fails with PROTOCOL_VIOLATION and the response is dropped, so `connect()` fails
+   * naming the header, rather than every later request failing with the server's "not
+   * initialized"; returns true then. Otherwise the id is ignored and the problem reported.
+   */
+  #failedOnSessionId(
+    fault: string,
+    requestId: RequestId | undefined,
+    response: HttpResponse,
+  ): boolean {
+    const opening = requestId !== undefined && this.#session.id === undefined;
+    const error = this.#problems.error(
+      'PROTOCOL_VIOLATION',
+      `the server's Mcp-Session-Id header ${fault}; a session id must be visible ASCII (0x21-0x7E), so it cannot be sent back${opening ? '' : ' (ignored)'}`,
+      { requestId: opening ? requestId : undefined, details: { header: 'Mcp-Session-Id' } },
+    );
+    if (!opening) {
+      this.#report(error);
+      return false;
+    }
+    response.discard();
+    this.#report(error, requestId);
+    return true;
   }
 
   /** A JSON body answering a request: delivered as the response, or reported when not JSON. */

@@ -48,8 +48,19 @@ export interface StdioTransportOptions {
   /** The program to run, found on PATH like a shell would but never run through one. */
   command: string;
   args?: readonly string[];
-  /** Variables set for the server on top of the inherited allow-list (`undefined` removes one). */
+  /**
+   * Variables set for the server on top of the inherited allow-list (`undefined` removes one).
+   * Their values are treated as secrets: masked in every error, log line and stderr tail while the
+   * transport runs (and in its stderr tail for good), except the values of well-known variables
+   * (`NON_SECRET_VARIABLES`: PATH, HOME, …), trivial values (`debug`, `true`, numbers, fewer than
+   * 4 characters) and the variables named in `publicEnv`.
+   */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Names of `env` variables whose values are not secret and stay readable in errors and logs
+   * (for example `['LOG_LEVEL', 'NODE_ENV']`); compared case-insensitively. Default: none.
+   */
+  publicEnv?: readonly string[];
   /** Inherit this process's whole environment instead of the allow-list (default false). */
   inheritEnv?: boolean;
   cwd?: string;

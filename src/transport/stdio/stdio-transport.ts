@@ -12,7 +12,7 @@ import { LineWriter } from '../../jsonrpc/line-writer.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import { recoverRequestId } from '../../jsonrpc/recover-id.js';
 import type { Transport, TransportState } from '../../jsonrpc/transport.js';
-import { buildChildEnv } from './child-env.js';
+import { buildChildEnv, EnvSecrets } from './child-env.js';
 import { spawnServer } from './spawn-server.js';
 import { ServerTree, TREE_MARKER_ENV } from './server-tree.js';
 import { StderrLog } from './stderr-log.js';
@@ -59,6 +59,7 @@ export class StdioTransport implements Transport {
   readonly #tree = new ServerTree();
   readonly #stderr: ByteRingBuffer;
   readonly #stderrLog: StderrLog;
+  readonly #envSecrets: EnvSecrets;
   readonly #junkLimiter = new RateLimiter(1, 5);
   readonly #events: TransportEvents;
   readonly #exited = deferred<Exit>();
@@ -90,6 +91,7 @@ export class StdioTransport implements Transport {
     const reportListenerError = this.#events.reportListenerError;
     this.#stderr = new ByteRingBuffer(options.stderrBufferBytes ?? defaults.stderrBufferBytes);
     this.#stderrLog = new StderrLog(this.#logger, options.serverName, reportListenerError);
+    this.#envSecrets = new EnvSecrets(options.env, options.publicEnv);
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;
     this.onClose = this.#events.close.event;
@@ -107,7 +109,7 @@ export class StdioTransport implements Transport {
 
   /** The end of what the server wrote to stderr, redacted (at most `maxBytes`, default 8 KiB). */
   stderrTail(maxBytes = MAX_STDERR_TAIL_BYTES): string {
-    return redact(Buffer.from(this.#stderr.read(maxBytes)).toString('utf8'));
+    return redact(this.#envSecrets.mask(Buffer.from(this.#stderr.read(maxBytes)).toString('utf8')));
   }
 
   start(options: { signal?: AbortSignal } = {}): Promise<void> {
@@ -144,6 +146,7 @@ export class StdioTransport implements Transport {
     const { command, args = [], cwd } = this.#options;
     const env = buildChildEnv({ env: this.#options.env, inheritEnv: this.#options.inheritEnv });
     env[TREE_MARKER_ENV] = this.#tree.marker;
+    this.#envSecrets.register();
     if (signal?.aborted) throw this.#failStart(this.#abortedError(signal));
     let child: ChildProcessWithoutNullStreams;
     try {
@@ -329,6 +332,7 @@ export class StdioTransport implements Transport {
     }
     this.#stderrLog.flush();
     this.#events.closed(reason);
+    this.#envSecrets.release();
   }
 
   #failStart(error: McpHostError): McpHostError {

@@ -24,10 +24,17 @@ export interface WebSocketTransportOptions {
   /** `ws:` or `wss:` URL of the server. Credentials and query tokens in it are redacted in errors. */
   url: string | URL;
   /**
-   * Headers of the upgrade request (for example `Authorization`). Values of credential-looking
-   * headers are registered as secrets (`addSecret`) for the transport's life.
+   * Headers of the upgrade request (for example `Authorization`). Their values are treated as
+   * secrets (registered with `addSecret` for the transport's life), except those of headers that
+   * describe the request (`NON_SECRET_HEADERS`: Accept, User-Agent, …), trivial values and the
+   * headers named in `publicHeaders`.
    */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Names of `headers` whose values are not secret and stay readable in errors and logs;
+   * compared case-insensitively. Default: none.
+   */
+  publicHeaders?: readonly string[];
   /** Bound on connecting plus the WebSocket handshake (default 10 s); `CONNECT_TIMEOUT` after. */
   connectTimeoutMs?: number;
   /**

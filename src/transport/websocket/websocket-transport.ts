@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { McpHostError } from '../../errors/mcp-host-error.js';
-import { addSecret, preview, redact } from '../../errors/redact.js';
+import { preview, redact } from '../../errors/redact.js';
+import { headerSecretValues, registerSecrets } from '../../errors/secret-values.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
 import type { Logger } from '../../internal/logger.js';
@@ -168,7 +169,9 @@ export class WebSocketTransport implements Transport {
     this.#state = 'starting';
     if (signal?.aborted)
       throw this.#fail(this.#connectError({ kind: 'aborted', reason: signal.reason }));
-    this.#secrets.push(...registerSecretHeaders(this.#options.headers));
+    // The header values are secrets by the shared rule (see errors/secret-values.ts).
+    const { headers, publicHeaders } = this.#options;
+    this.#secrets.push(...registerSecrets(headerSecretValues(headers, publicHeaders)));
     let socket: WebSocket;
     try {
       const options = wsClientOptions(
@@ -472,24 +475,6 @@ export class WebSocketTransport implements Transport {
         );
     }
   }
-}
-
-/** Header names whose values are credentials. */
-const SECRET_HEADER = /auth|token|key|secret|cookie|session|password|credential/i;
-
-/**
- * Registers the values of credential-looking headers as secrets, so no error or log line shows
- * them; for `Bearer abc` the credential alone too, as it may appear without its scheme.
- */
-function registerSecretHeaders(headers: Readonly<Record<string, string>> = {}): Disposable[] {
-  const registered: Disposable[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (!SECRET_HEADER.test(name)) continue;
-    registered.push(addSecret(value));
-    const space = value.indexOf(' ');
-    if (space > 0) registered.push(addSecret(value.slice(space + 1).trim()));
-  }
-  return registered;
 }
 
 /** The chunks of a frame as ws delivers it (a Buffer, an array of them, or an ArrayBuffer). */

@@ -3,6 +3,7 @@ import { aboutServer, McpHostError } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
+import { linkSignals } from '../internal/signals.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestOptions } from '../jsonrpc/peer-options.js';
@@ -69,6 +70,8 @@ export class McpClient implements AsyncDisposable {
   readonly #tools: ListedTools;
   #state: McpClientState = 'new';
   #connected: ConnectedPeer | undefined;
+  /** The last peer made (while connecting too): what `close()` closes and waits for. */
+  #peer: JsonRpcPeer | undefined;
   /** The session's requests, in its era (set once connected). */
   #requests: EraRequests | undefined;
   /** Over HTTP (transports that carry headers): the retry and recovery policy around them. */
@@ -78,7 +81,10 @@ export class McpClient implements AsyncDisposable {
   #logLevel: LoggingLevel | undefined;
   #subscriptions: Disposable[] = [];
   #listen: ModernSubscriptions | undefined;
-  /** Aborted as soon as the client starts closing or loses its connection. */
+  /**
+   * Aborted as soon as the client starts closing or loses its connection; a connect under way
+   * listens to it too, so that `close()` gives the connect up at once.
+   */
   readonly #closeController = new AbortController();
 
   /** Fires once when the connection is gone: with the reason, or undefined after `close()`. */
@@ -150,12 +156,14 @@ export class McpClient implements AsyncDisposable {
         serverName: this.serverName,
       });
     this.#state = 'connecting';
+    // The caller's signal or close(), whichever comes first, gives the connect up.
+    const linked = linkSignals(signal, this.#closeController.signal);
     try {
       const connected = await openSession({
         options: this.#options,
         clientInfo: this.#clientInfo,
         input: this.#input,
-        signal,
+        signal: linked.signal,
         attach: (peer) => this.#attach(peer),
         requestHeaders: this.#tools.requestHeaders,
         logger: this.#logger,
@@ -194,6 +202,8 @@ export class McpClient implements AsyncDisposable {
     } catch (error) {
       if (this.#state === 'connecting') this.#state = 'closed';
       throw error;
+    } finally {
+      linked.cleanup();
     }
   }
 
@@ -243,6 +253,7 @@ export class McpClient implements AsyncDisposable {
 
   /** Wires a freshly made peer (a fallback replaces the first): notifications, requests, close. */
   #attach(peer: JsonRpcPeer): void {
+    this.#peer = peer;
     for (const subscription of this.#subscriptions) subscription.dispose();
     this.#subscriptions = [
       ...this.#input.registerLegacyHandlers(peer),
@@ -486,10 +497,23 @@ export class McpClient implements AsyncDisposable {
     return this.close();
   }
 
+  /**
+   * Refuses new work and gives up a connect under way at once (never waiting out its timeout),
+   * then closes the connection: over stdio the shutdown ladder, bounded by its own graces. A
+   * connect that failed or was abandoned may have left its process closing: that is waited for
+   * too, so when `close()` resolves the server's process tree is gone.
+   */
   async #close(): Promise<void> {
-    if (this.#state === 'connecting') await this.#connecting?.catch(() => {});
-    const peer = this.#connected?.peer;
-    this.#state = 'closing';
+    if (this.#state === 'connecting') {
+      this.#shutdownWatchers(
+        new McpHostError('CONNECTION_CLOSED', 'closed while connecting', {
+          serverName: this.serverName,
+        }),
+      );
+      await this.#connecting?.catch(() => {});
+    }
+    const peer = this.#peer;
+    if (this.#state !== 'closed') this.#state = 'closing';
     this.#shutdownWatchers();
     try {
       await peer?.close();

@@ -242,11 +242,14 @@ export async function openSession(request: ConnectRequest): Promise<ConnectedPee
     current!.transport.setProtocolVersion?.(session.version);
     return { peer: current!.peer, transport: current!.transport, session };
   } catch (error) {
-    await current?.peer.close().catch(() => {});
+    const closing = current?.peer.close().catch(() => {});
     if (
       signal.aborted &&
       !(error instanceof McpHostError && error.code === 'PROTOCOL_VERSION_UNSUPPORTED')
     ) {
+      // Given up (the caller's signal, close(), or the connect deadline): fail now. A process
+      // that ignores stdin EOF and SIGTERM takes the whole close ladder (seconds) to go; it runs
+      // on, and McpClient.close() waits for it (`attach` gave it every peer).
       const reason: unknown = signal.reason;
       if (reason instanceof McpHostError) throw reason;
       throw new McpHostError('ABORTED', `connect was cancelled by the caller`, {
@@ -254,6 +257,7 @@ export async function openSession(request: ConnectRequest): Promise<ConnectedPee
         cause: reason,
       });
     }
+    await closing;
     throw error;
   } finally {
     deadline.cleanup();

@@ -22,6 +22,7 @@ export type FixtureName =
   | 'closes-stdin'
   | 'crash-before-answer'
   | 'crash-mid-call'
+  | 'deaf-stubborn'
   | 'echo'
   | 'env'
   | 'grandchild'

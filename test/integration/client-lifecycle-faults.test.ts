@@ -1,0 +1,153 @@
+/**
+ * The client's lifecycle under faults, through McpClient and McpHost against real processes:
+ * `close()` after a connect that was abandoned (by the caller's signal, or by `close()` itself)
+ * starts the shutdown ladder at once and returns within its own bound with the server's tree gone.
+ */
+import { describe, expect, it } from 'vitest';
+import { McpClient, McpHost, McpHostError } from '../../src/index.js';
+import { StdioTransport } from '../../src/stdio.js';
+import { fixturePath, type FixtureName } from '../helpers/fixture-server.js';
+import { leakGuard } from '../helpers/leak-guard.js';
+import { isRunning } from '../helpers/processes.js';
+import { now, rejectionOf, reportTiming, timed } from '../helpers/timing.js';
+
+/** The close ladder's own bound (stdin end, 2 s, SIGTERM, 2 s, SIGKILL) with room to spare. */
+const CLOSE_BOUND_MS = 6_000;
+/**
+ * "At once", generously: well under the ladder's first grace (2 s), so passing proves the caller
+ * was not kept waiting for the process to go.
+ */
+const PROMPT_MS = 1_500;
+
+interface StartedProcess {
+  readonly transport: StdioTransport;
+  readonly lines: string[];
+}
+
+/**
+ * A fixture behind a transport factory (so the client may start it more than once), keeping each
+ * process it starts and the stderr lines of each, with a wait for a line that needs no sleep.
+ */
+function watchedFixture(name: FixtureName) {
+  const started: StartedProcess[] = [];
+  const waiters = new Set<() => void>();
+  const factory = (): StdioTransport => {
+    const transport = new StdioTransport({
+      serverName: name,
+      command: process.execPath,
+      args: [fixturePath(name)],
+    });
+    const entry: StartedProcess = { transport, lines: [] };
+    transport.onStderrLine((line) => {
+      entry.lines.push(line);
+      for (const wake of [...waiters]) wake();
+    });
+    started.push(entry);
+    return transport;
+  };
+  /** The first stderr line of the first process that matches `pattern`. */
+  const line = (pattern: RegExp): Promise<RegExpExecArray> =>
+    new Promise((resolve) => {
+      const check = (): void => {
+        for (const text of started[0]?.lines ?? []) {
+          const match = pattern.exec(text);
+          if (match === null) continue;
+          waiters.delete(check);
+          resolve(match);
+          return;
+        }
+      };
+      waiters.add(check);
+      check();
+    });
+  /** Once the first process got `method` and its grandchild runs: the tree's pids. */
+  const treeWith = async (method: string): Promise<{ pid: number; grandchild: number }> => {
+    const [, grandchild] = await line(/^grandchild (\d+) ready$/);
+    await line(new RegExp(`^received ${method.replace('/', '\\/')}$`));
+    return { pid: started[0]!.transport.pid!, grandchild: Number(grandchild) };
+  };
+  return { factory, started, treeWith };
+}
+
+describe('close() after an abandoned connect (a server that never answers, ignores EOF and SIGTERM)', () => {
+  it.each([
+    ['the era probe', 'auto', 'server/discover'],
+    ['initialize', 'legacy', 'initialize'],
+  ] as const)(
+    'waiting on %s: the caller aborts, connect fails at once, close() returns within 6 s with the tree gone',
+    async (_what, era, method) => {
+      await using guard = leakGuard();
+      const server = watchedFixture('deaf-stubborn');
+      await using client = new McpClient({ serverName: 'deaf', era, transport: server.factory });
+      const abort = new AbortController();
+      const connecting = rejectionOf(client.connect({ signal: abort.signal }));
+      const { pid, grandchild } = await server.treeWith(method);
+      guard.trackPid(pid);
+      guard.trackPid(grandchild);
+
+      const reason = new Error('the user gave up');
+      const abortedAt = now();
+      abort.abort(reason);
+      const { error, at } = await connecting;
+      expect(error).toBeInstanceOf(McpHostError);
+      expect(error).toMatchObject({ code: 'ABORTED', cause: reason });
+      reportTiming(`abandoned connect (${method}): abort → connect rejected`, at - abortedAt);
+      expect(at - abortedAt).toBeLessThan(PROMPT_MS);
+
+      const { ms } = await timed(client.close());
+      reportTiming(`abandoned connect (${method}): close()`, ms);
+      reportTiming(`abandoned connect (${method}): abort → close() resolved`, now() - abortedAt);
+      expect(ms).toBeLessThan(CLOSE_BOUND_MS);
+      expect(isRunning(pid)).toBe(false);
+      expect(isRunning(grandchild)).toBe(false);
+      // The ladder ran rung by rung: stdin ended, then SIGTERM, then (both ignored) SIGKILL.
+      expect(server.started[0]!.lines).toEqual(
+        expect.arrayContaining(['stdin closed; ignoring it', 'got SIGTERM; ignoring it']),
+      );
+      expect(server.started).toHaveLength(1);
+    },
+  );
+
+  it('close() while connect() is pending gives the connect up at once and returns within 6 s', async () => {
+    await using guard = leakGuard();
+    const server = watchedFixture('deaf-stubborn');
+    // The default connect timeout (60 s): close() must not wait it out.
+    await using client = new McpClient({ serverName: 'deaf', transport: server.factory });
+    const connecting = rejectionOf(client.connect());
+    const { pid, grandchild } = await server.treeWith('server/discover');
+    guard.trackPid(pid);
+    guard.trackPid(grandchild);
+
+    const closing = timed(client.close());
+    const { error } = await connecting;
+    expect(error).toMatchObject({ code: 'CONNECTION_CLOSED' });
+    expect((error as McpHostError).message).toContain('closed while connecting');
+    const { ms } = await closing;
+    reportTiming('close() during a pending connect', ms);
+    expect(ms).toBeLessThan(CLOSE_BOUND_MS);
+    expect(client.state).toBe('closed');
+    expect(isRunning(pid)).toBe(false);
+    expect(isRunning(grandchild)).toBe(false);
+  });
+
+  it('McpHost.close() with a server stuck connecting returns within 6 s with the tree gone', async () => {
+    await using guard = leakGuard();
+    const server = watchedFixture('deaf-stubborn');
+    await using host = new McpHost({
+      servers: [{ name: 'deaf', transport: server.factory, client: { era: 'legacy' } }],
+    });
+    const starting = host.start();
+    const { pid, grandchild } = await server.treeWith('initialize');
+    guard.trackPid(pid);
+    guard.trackPid(grandchild);
+
+    const { ms } = await timed(host.close());
+    reportTiming('McpHost.close() with a server stuck in initialize', ms);
+    expect(ms).toBeLessThan(CLOSE_BOUND_MS);
+    expect(isRunning(pid)).toBe(false);
+    expect(isRunning(grandchild)).toBe(false);
+    const summary = await starting;
+    expect(summary.ready).toEqual([]);
+    expect(host.status()[0]?.state).toBe('closed');
+  });
+});

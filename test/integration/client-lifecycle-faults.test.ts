@@ -1,15 +1,19 @@
 /**
  * The client's lifecycle under faults, through McpClient and McpHost against real processes:
  * `close()` after a connect that was abandoned (by the caller's signal, or by `close()` itself)
- * starts the shutdown ladder at once and returns within its own bound with the server's tree gone.
+ * starts the shutdown ladder at once and returns within its own bound with the server's tree gone;
+ * a server that crashes on start is started once and its exit error is what `connect()` reports.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { McpClient, McpHost, McpHostError } from '../../src/index.js';
+import { McpClient, McpHost, McpHostError, ProcessExitedError } from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';
 import { fixturePath, type FixtureName } from '../helpers/fixture-server.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { isRunning } from '../helpers/processes.js';
-import { now, rejectionOf, reportTiming, timed } from '../helpers/timing.js';
+import { tempDir } from '../helpers/scratch.js';
+import { crashTime, now, rejectionOf, reportTiming, timed } from '../helpers/timing.js';
 
 /** The close ladder's own bound (stdin end, 2 s, SIGTERM, 2 s, SIGKILL) with room to spare. */
 const CLOSE_BOUND_MS = 6_000;
@@ -149,5 +153,36 @@ describe('close() after an abandoned connect (a server that never answers, ignor
     const summary = await starting;
     expect(summary.ready).toEqual([]);
     expect(host.status()[0]?.state).toBe('closed');
+  });
+});
+
+describe('a server that crashes on start', () => {
+  it('is started once, and connect() fails with its exit error (exit code, stderr tail)', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const starts = join(dir.path, 'starts.log');
+    // A transport definition: the client could start the server again if it chose to.
+    await using client = new McpClient({
+      serverName: 'widgets',
+      transport: {
+        type: 'stdio',
+        command: process.execPath,
+        args: [fixturePath('crash-on-start'), `--starts=${starts}`],
+      },
+    });
+
+    const { error, at } = await rejectionOf(client.connect());
+
+    expect(error).toBeInstanceOf(ProcessExitedError);
+    const exited = error as ProcessExitedError;
+    expect(exited).toMatchObject({ code: 'PROCESS_EXITED', exitCode: 1, signal: null });
+    expect(exited.serverName).toBe('widgets');
+    expect(exited.message).toContain('exited with code 1');
+    expect(exited.message).toContain('fatal: no API key in the environment');
+    expect(exited.stderrTail).toContain('fatal: no API key in the environment');
+    expect(readFileSync(starts, 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(client.state).toBe('closed');
+    reportTiming('crash on start → connect() failed', at - crashTime(exited.stderrTail));
+    expect(at - crashTime(exited.stderrTail)).toBeLessThan(PROMPT_MS);
   });
 });

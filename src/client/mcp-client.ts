@@ -1,5 +1,5 @@
 import { JsonRpcError } from '../errors/json-rpc-error.js';
-import { aboutServer, McpHostError } from '../errors/mcp-host-error.js';
+import { aboutServer, McpHostError, withoutServerName } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
@@ -72,6 +72,8 @@ export class McpClient implements AsyncDisposable {
   #connected: ConnectedPeer | undefined;
   /** The last peer made (while connecting too): what `close()` closes and waits for. */
   #peer: JsonRpcPeer | undefined;
+  /** Why the client closed on its own (a crash, a failed connect): the cause of later refusals. */
+  #closeReason: unknown;
   /** The session's requests, in its era (set once connected). */
   #requests: EraRequests | undefined;
   /** Over HTTP (transports that carry headers): the retry and recovery policy around them. */
@@ -154,6 +156,7 @@ export class McpClient implements AsyncDisposable {
     if (this.#state !== 'new')
       throw new McpHostError('INVALID_ARGUMENT', 'connect() after close', {
         serverName: this.serverName,
+        cause: this.#closeReason,
       });
     this.#state = 'connecting';
     // The caller's signal or close(), whichever comes first, gives the connect up.
@@ -200,7 +203,11 @@ export class McpClient implements AsyncDisposable {
         await this.setLoggingLevel(this.#logLevel);
       }
     } catch (error) {
-      if (this.#state === 'connecting') this.#state = 'closed';
+      if (this.#state === 'connecting') {
+        this.#state = 'closed';
+        // A connect given up by close() is no reason to report: the caller closed.
+        if (this.#closing === undefined) this.#closeReason = error;
+      }
       throw error;
     } finally {
       linked.cleanup();
@@ -265,6 +272,7 @@ export class McpClient implements AsyncDisposable {
   #onPeerClosed(peer: JsonRpcPeer, reason: McpHostError | undefined): void {
     if (this.#connected?.peer !== peer || this.#state === 'closed') return;
     this.#state = 'closed';
+    this.#closeReason = reason;
     this.#shutdownWatchers(reason);
     this.#closeEmitter.fire(reason);
     this.#closeEmitter.clear();
@@ -568,11 +576,20 @@ export class McpClient implements AsyncDisposable {
     return this.#remote.request<T>(method, params, options);
   }
 
+  /**
+   * The refusal of work while not ready; once the client closed on its own (a crash, a failed
+   * connect), it names why, briefly, and carries that error as its `cause`.
+   */
   #notReady(): McpHostError {
+    const reason = this.#closeReason;
+    const serverName = this.serverName;
+    const why = !(reason instanceof Error)
+      ? ''
+      : `: ${serverName === undefined ? reason.message : withoutServerName(serverName, reason.message)}`;
     return new McpHostError(
       this.#state === 'new' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED',
-      `the client is ${this.#state}`,
-      { serverName: this.serverName },
+      `the client is ${this.#state}${why}`,
+      { serverName: this.serverName, cause: reason },
     );
   }
 

@@ -22,6 +22,7 @@ export type FixtureName =
   | 'closes-stdin'
   | 'crash-before-answer'
   | 'crash-mid-call'
+  | 'crash-mid-session'
   | 'crash-on-start'
   | 'deaf-stubborn'
   | 'echo'

@@ -2,12 +2,19 @@
  * The client's lifecycle under faults, through McpClient and McpHost against real processes:
  * `close()` after a connect that was abandoned (by the caller's signal, or by `close()` itself)
  * starts the shutdown ladder at once and returns within its own bound with the server's tree gone;
- * a server that crashes on start is started once and its exit error is what `connect()` reports.
+ * a server that crashes on start is started once and its exit error is what `connect()` reports;
+ * after a crash, every later refusal carries the crash as its `cause`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { McpClient, McpHost, McpHostError, ProcessExitedError } from '../../src/index.js';
+import {
+  McpClient,
+  McpHost,
+  McpHostError,
+  ProcessExitedError,
+  type ServerStatus,
+} from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';
 import { fixturePath, type FixtureName } from '../helpers/fixture-server.js';
 import { leakGuard } from '../helpers/leak-guard.js';
@@ -71,6 +78,17 @@ function watchedFixture(name: FixtureName) {
     return { pid: started[0]!.transport.pid!, grandchild: Number(grandchild) };
   };
   return { factory, started, treeWith };
+}
+
+/** Resolves with the first status of `server` that is in `state`. */
+function statusIn(host: McpHost, server: string, state: string): Promise<ServerStatus> {
+  return new Promise((resolve) => {
+    const listener = host.onServerStatus((status) => {
+      if (status.name !== server || status.state !== state) return;
+      listener.dispose();
+      resolve(status);
+    });
+  });
 }
 
 describe('close() after an abandoned connect (a server that never answers, ignores EOF and SIGTERM)', () => {
@@ -184,5 +202,92 @@ describe('a server that crashes on start', () => {
     expect(client.state).toBe('closed');
     reportTiming('crash on start → connect() failed', at - crashTime(exited.stderrTail));
     expect(at - crashTime(exited.stderrTail)).toBeLessThan(PROMPT_MS);
+  });
+});
+
+describe('after a crash, the crash is the cause of every refusal', () => {
+  it('McpClient: later callTool and listTools fail naming the crash, with it as cause and in toJSON', async () => {
+    await using _guard = leakGuard();
+    await using client = new McpClient({
+      serverName: 'crashy',
+      transport: {
+        type: 'stdio',
+        command: process.execPath,
+        args: [fixturePath('crash-mid-session')],
+      },
+    });
+    await client.connect();
+    const closed = new Promise<McpHostError | undefined>((resolve) => client.onClose(resolve));
+    expect((await client.callTool('exit')).content).toEqual([{ type: 'text', text: 'bye' }]);
+    const crash = await closed;
+    expect(crash).toBeInstanceOf(ProcessExitedError);
+
+    for (const later of [() => client.callTool('echo', { n: 1 }), () => client.listTools()]) {
+      const { error } = await rejectionOf(later());
+      expect(error).toBeInstanceOf(McpHostError);
+      const refusal = error as McpHostError;
+      expect(refusal.code).toBe('CONNECTION_CLOSED');
+      expect(refusal.message).toMatch(
+        /^server 'crashy': the client is closed: process exited with code 3; stderr: .*fatal: lost the connection to the database/,
+      );
+      expect(refusal.message.length).toBeLessThanOrEqual(1024);
+      expect(refusal.cause).toBe(crash);
+      expect(refusal.cause).toMatchObject({ code: 'PROCESS_EXITED', exitCode: 3, signal: null });
+      expect(JSON.parse(JSON.stringify(refusal))).toMatchObject({
+        code: 'CONNECTION_CLOSED',
+        cause: {
+          name: 'ProcessExitedError',
+          code: 'PROCESS_EXITED',
+          exitCode: 3,
+          signal: null,
+          stderrTail: expect.stringContaining(
+            'fatal: lost the connection to the database',
+          ) as unknown,
+        },
+      });
+    }
+  });
+
+  it('McpHost: a call to the crashed server (waiting to restart) fails with the crash as cause', async () => {
+    await using _guard = leakGuard();
+    await using host = new McpHost({
+      // A long backoff: the server stays down (restarting) while the test calls it.
+      restart: { baseDelayMs: 60_000 },
+      health: { intervalMs: 0 },
+      servers: [
+        {
+          name: 'crashy',
+          transport: {
+            type: 'stdio',
+            command: process.execPath,
+            args: [fixturePath('crash-mid-session')],
+          },
+        },
+      ],
+    });
+    await host.start();
+    const down = statusIn(host, 'crashy', 'restarting');
+    await host.callTool('mcp__crashy__exit');
+    await down;
+
+    const { error } = await rejectionOf(host.callTool('mcp__crashy__echo', { n: 1 }));
+    expect(error).toBeInstanceOf(McpHostError);
+    const refusal = error as McpHostError;
+    expect(refusal.code).toBe('SERVER_UNAVAILABLE');
+    expect(refusal.message).toContain("server 'crashy': not available (restarting");
+    expect(refusal.message).toContain('exited with code 3');
+    expect(refusal.cause).toBeInstanceOf(ProcessExitedError);
+    expect(refusal.cause).toMatchObject({ exitCode: 3 });
+    expect(JSON.parse(JSON.stringify(refusal))).toMatchObject({
+      code: 'SERVER_UNAVAILABLE',
+      details: { state: 'restarting', lastError: { code: 'PROCESS_EXITED' } },
+      cause: {
+        code: 'PROCESS_EXITED',
+        exitCode: 3,
+        stderrTail: expect.stringContaining(
+          'fatal: lost the connection to the database',
+        ) as unknown,
+      },
+    });
   });
 });

@@ -1,8 +1,9 @@
 import { JsonRpcError } from '../errors/json-rpc-error.js';
-import { aboutServer, McpHostError } from '../errors/mcp-host-error.js';
+import { aboutServer, McpHostError, withoutServerName } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
+import { linkSignals } from '../internal/signals.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestOptions } from '../jsonrpc/peer-options.js';
@@ -69,6 +70,10 @@ export class McpClient implements AsyncDisposable {
   readonly #tools: ListedTools;
   #state: McpClientState = 'new';
   #connected: ConnectedPeer | undefined;
+  /** The last peer made (while connecting too): what `close()` closes and waits for. */
+  #peer: JsonRpcPeer | undefined;
+  /** Why the client closed on its own (a crash, a failed connect): the cause of later refusals. */
+  #closeReason: unknown;
   /** The session's requests, in its era (set once connected). */
   #requests: EraRequests | undefined;
   /** Over HTTP (transports that carry headers): the retry and recovery policy around them. */
@@ -78,7 +83,10 @@ export class McpClient implements AsyncDisposable {
   #logLevel: LoggingLevel | undefined;
   #subscriptions: Disposable[] = [];
   #listen: ModernSubscriptions | undefined;
-  /** Aborted as soon as the client starts closing or loses its connection. */
+  /**
+   * Aborted as soon as the client starts closing or loses its connection; a connect under way
+   * listens to it too, so that `close()` gives the connect up at once.
+   */
   readonly #closeController = new AbortController();
 
   /** Fires once when the connection is gone: with the reason, or undefined after `close()`. */
@@ -148,14 +156,17 @@ export class McpClient implements AsyncDisposable {
     if (this.#state !== 'new')
       throw new McpHostError('INVALID_ARGUMENT', 'connect() after close', {
         serverName: this.serverName,
+        cause: this.#closeReason,
       });
     this.#state = 'connecting';
+    // The caller's signal or close(), whichever comes first, gives the connect up.
+    const linked = linkSignals(signal, this.#closeController.signal);
     try {
       const connected = await openSession({
         options: this.#options,
         clientInfo: this.#clientInfo,
         input: this.#input,
-        signal,
+        signal: linked.signal,
         attach: (peer) => this.#attach(peer),
         requestHeaders: this.#tools.requestHeaders,
         logger: this.#logger,
@@ -192,8 +203,14 @@ export class McpClient implements AsyncDisposable {
         await this.setLoggingLevel(this.#logLevel);
       }
     } catch (error) {
-      if (this.#state === 'connecting') this.#state = 'closed';
+      if (this.#state === 'connecting') {
+        this.#state = 'closed';
+        // A connect given up by close() is no reason to report: the caller closed.
+        if (this.#closing === undefined) this.#closeReason = error;
+      }
       throw error;
+    } finally {
+      linked.cleanup();
     }
   }
 
@@ -243,6 +260,7 @@ export class McpClient implements AsyncDisposable {
 
   /** Wires a freshly made peer (a fallback replaces the first): notifications, requests, close. */
   #attach(peer: JsonRpcPeer): void {
+    this.#peer = peer;
     for (const subscription of this.#subscriptions) subscription.dispose();
     this.#subscriptions = [
       ...this.#input.registerLegacyHandlers(peer),
@@ -254,6 +272,7 @@ export class McpClient implements AsyncDisposable {
   #onPeerClosed(peer: JsonRpcPeer, reason: McpHostError | undefined): void {
     if (this.#connected?.peer !== peer || this.#state === 'closed') return;
     this.#state = 'closed';
+    this.#closeReason = reason;
     this.#shutdownWatchers(reason);
     this.#closeEmitter.fire(reason);
     this.#closeEmitter.clear();
@@ -486,10 +505,23 @@ export class McpClient implements AsyncDisposable {
     return this.close();
   }
 
+  /**
+   * Refuses new work and gives up a connect under way at once (never waiting out its timeout),
+   * then closes the connection: over stdio the shutdown ladder, bounded by its own graces. A
+   * connect that failed or was abandoned may have left its process closing: that is waited for
+   * too, so when `close()` resolves the server's process tree is gone.
+   */
   async #close(): Promise<void> {
-    if (this.#state === 'connecting') await this.#connecting?.catch(() => {});
-    const peer = this.#connected?.peer;
-    this.#state = 'closing';
+    if (this.#state === 'connecting') {
+      this.#shutdownWatchers(
+        new McpHostError('CONNECTION_CLOSED', 'closed while connecting', {
+          serverName: this.serverName,
+        }),
+      );
+      await this.#connecting?.catch(() => {});
+    }
+    const peer = this.#peer;
+    if (this.#state !== 'closed') this.#state = 'closing';
     this.#shutdownWatchers();
     try {
       await peer?.close();
@@ -544,11 +576,20 @@ export class McpClient implements AsyncDisposable {
     return this.#remote.request<T>(method, params, options);
   }
 
+  /**
+   * The refusal of work while not ready; once the client closed on its own (a crash, a failed
+   * connect), it names why, briefly, and carries that error as its `cause`.
+   */
   #notReady(): McpHostError {
+    const reason = this.#closeReason;
+    const serverName = this.serverName;
+    const why = !(reason instanceof Error)
+      ? ''
+      : `: ${serverName === undefined ? reason.message : withoutServerName(serverName, reason.message)}`;
     return new McpHostError(
       this.#state === 'new' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED',
-      `the client is ${this.#state}`,
-      { serverName: this.serverName },
+      `the client is ${this.#state}${why}`,
+      { serverName: this.serverName, cause: reason },
     );
   }
 

@@ -4,7 +4,7 @@
  * versioning rules), and the handshake of that era (`initialize`, or the discover result itself).
  */
 import { JsonRpcError } from '../errors/json-rpc-error.js';
-import { aboutServer, McpHostError } from '../errors/mcp-host-error.js';
+import { aboutServer, McpHostError, ProcessExitedError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
 import { deadlineSignal, linkSignals } from '../internal/signals.js';
 import { JsonRpcPeer } from '../jsonrpc/peer.js';
@@ -60,7 +60,9 @@ const ERA_NAMESPACE = 'era';
  * Opens a session with the server: a pinned era or version is used as given; otherwise a cached
  * era is tried first (and re-probed if the assumption fails), and a fresh server is probed with
  * `server/discover` per the 2026-07-28 versioning rules. The probe costs one round trip in the
- * same process; a legacy server that dies on it is started once more and opened with `initialize`.
+ * same process; a legacy server that refuses it by exiting (naming the probe as it goes, see
+ * `refusedByExiting`) is started once more and opened with `initialize`, and one that crashed on
+ * its own fails the connect with its exit error, started once.
  */
 export async function openSession(request: ConnectRequest): Promise<ConnectedPeer> {
   const { options } = request;
@@ -217,6 +219,15 @@ export async function openSession(request: ConnectRequest): Promise<ConnectedPee
         } else {
           if (outcome.kind === 'died') {
             if (!restartable(options.transport)) throw outcome.error;
+            if (!refusedByExiting(outcome.error)) {
+              request.logger.info(
+                aboutServer(
+                  serverName,
+                  `the server exited during the era probe without naming it: a crash, not a refusal; not starting it again`,
+                ),
+              );
+              throw outcome.error;
+            }
             request.logger.info(
               aboutServer(
                 serverName,
@@ -242,11 +253,14 @@ export async function openSession(request: ConnectRequest): Promise<ConnectedPee
     current!.transport.setProtocolVersion?.(session.version);
     return { peer: current!.peer, transport: current!.transport, session };
   } catch (error) {
-    await current?.peer.close().catch(() => {});
+    const closing = current?.peer.close().catch(() => {});
     if (
       signal.aborted &&
       !(error instanceof McpHostError && error.code === 'PROTOCOL_VERSION_UNSUPPORTED')
     ) {
+      // Given up (the caller's signal, close(), or the connect deadline): fail now. A process
+      // that ignores stdin EOF and SIGTERM takes the whole close ladder (seconds) to go; it runs
+      // on, and McpClient.close() waits for it (`attach` gave it every peer).
       const reason: unknown = signal.reason;
       if (reason instanceof McpHostError) throw reason;
       throw new McpHostError('ABORTED', `connect was cancelled by the caller`, {
@@ -254,6 +268,7 @@ export async function openSession(request: ConnectRequest): Promise<ConnectedPee
         cause: reason,
       });
     }
+    await closing;
     throw error;
   } finally {
     deadline.cleanup();
@@ -285,6 +300,26 @@ function transportFactory(
     used = true;
     return transport;
   };
+}
+
+/**
+ * What a legacy server that cannot stand the probe says as it exits: the probe's method, or that
+ * it expected `initialize` first (rmcp's `ExpectedInitializeRequest`, "expect initialized
+ * request", …).
+ */
+const PROBE_REFUSAL =
+  /server\/discover|expect(?:ed|s|ing)?[\s_-]*(?:an?\s+)?initiali[sz]ed?[\s_-]*request/i;
+
+/**
+ * Whether a server that went away during the era probe refused the probe by going (and so is
+ * worth starting once more, as legacy): a network connection the server closed, or a process
+ * that named the probe in its last words on stderr. A process that exited without naming it
+ * crashed on its own (on start, say): starting it again would run its start-up twice and only
+ * delay the same error.
+ */
+export function refusedByExiting(error: McpHostError): boolean {
+  if (!(error instanceof ProcessExitedError)) return true;
+  return PROBE_REFUSAL.test(error.stderrTail);
 }
 
 /** Whether a fresh transport can be made for a second attempt (not a one-off instance). */
@@ -423,8 +458,9 @@ export type ProbeOutcome =
  * The stdio era probe of the 2026-07-28 versioning rules: `server/discover` with modern `_meta`.
  * A DiscoverResult, or a recognised modern error (-32022 with `supported`, which gets one retry
  * with a mutual version), means modern and never falls back. Any other error, a result that is not
- * a DiscoverResult (an empty `{}` is not), or no answer within `timeoutMs` means legacy. A server
- * that dies on the probe is reported as `died` so the caller can start it again.
+ * a DiscoverResult (an empty `{}` is not), no answer within `timeoutMs`, or (over HTTP) a response
+ * stream that closed without an answer means legacy. A server that goes away during the probe
+ * is reported as `died`, for the caller to judge (`refusedByExiting`).
  */
 export async function probeModern(
   peer: JsonRpcPeer,
@@ -461,6 +497,9 @@ export async function probeModern(
       if (error instanceof McpHostError) {
         if (error.code === 'REQUEST_TIMEOUT')
           return { kind: 'legacy', reason: `no answer to server/discover in ${timeoutMs} ms` };
+        // The server is there (it opened the stream) and closed it without an answer.
+        if (error.code === 'STREAM_INTERRUPTED')
+          return { kind: 'legacy', reason: `server/discover's response stream closed unanswered` };
         if (error.code === 'PROCESS_EXITED' || error.code === 'CONNECTION_CLOSED')
           return { kind: 'died', error };
       }

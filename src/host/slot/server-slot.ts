@@ -75,6 +75,8 @@ export class ServerSlot {
   #state: ServerState;
   #since = Date.now();
   #lastError: { code: string; message: string } | undefined;
+  /** The error `#lastError` describes: the `cause` of the refusals that name the state. */
+  #lastFailure: unknown;
   #opening: Promise<void> | undefined;
   /** Bumped by every connect and disconnect: late results of an older connection are dropped. */
   #generation = 0;
@@ -180,7 +182,14 @@ export class ServerSlot {
   }
 
   unavailable(tool?: string): McpHostError {
-    return unavailableError(this.name, this.#state, this.#lastError, this.#nextRetryAt, tool);
+    return unavailableError(
+      this.name,
+      this.#state,
+      this.#lastError,
+      this.#nextRetryAt,
+      tool,
+      this.#lastFailure,
+    );
   }
 
   /**
@@ -381,6 +390,7 @@ export class ServerSlot {
           })
         );
       this.#lastError = undefined;
+      this.#lastFailure = undefined;
       this.#set('ready');
       this.#health.reset();
       this.#scheduleHealthCheck(generation);
@@ -404,7 +414,7 @@ export class ServerSlot {
 
   /** Records a failure and does what the restart policy decides. */
   #failed(error: unknown): void {
-    this.#lastError = describeFailure(error, this.name);
+    this.#recordFailure(error);
     const decision = this.#restartPolicy.onFailure(error);
     switch (decision.action) {
       case 'needs_auth':
@@ -483,7 +493,7 @@ export class ServerSlot {
     if (verdict === 'healthy') {
       if (this.#state === 'degraded') this.#set('ready');
     } else if (verdict === 'degraded') {
-      this.#lastError = describeFailure(failure, this.name);
+      this.#recordFailure(failure);
       this.#set('degraded');
     } else {
       this.#logger.warn(
@@ -507,7 +517,7 @@ export class ServerSlot {
 
   /** Too many checks failed in a row: the connection is given up and the server restarted. */
   #wedged(client: McpClient, error: unknown, reason: McpHostError): void {
-    this.#lastError = describeFailure(error, this.name);
+    this.#recordFailure(error);
     this.#generation++;
     // Its calls in flight fail now, not when its process is gone (the close ladder of a process
     // that does not answer takes seconds).
@@ -555,6 +565,12 @@ export class ServerSlot {
     this.#closingClients.add(closing);
     await closing;
     this.#closingClients.delete(closing);
+  }
+
+  /** What went wrong last: for the status, and as the cause of the refusals that follow. */
+  #recordFailure(error: unknown): void {
+    this.#lastFailure = error;
+    this.#lastError = describeFailure(error, this.name);
   }
 
   #set(state: ServerState): void {

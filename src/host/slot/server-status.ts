@@ -124,13 +124,17 @@ export function toServerStatus(parts: StatusParts): ServerStatus {
   };
 }
 
-/** `SERVER_UNAVAILABLE` naming the server's state, its next attempt and its last error. */
+/**
+ * `SERVER_UNAVAILABLE` naming the server's state, its next attempt and its last error; that error
+ * itself (a crash's `ProcessExitedError`, say) is its `cause`, when given.
+ */
 export function unavailableError(
   name: string,
   state: ServerState,
   lastError: { code: string; message: string } | undefined,
   nextRetryAt: number | undefined,
   tool: string | undefined,
+  lastFailure?: unknown,
 ): McpHostError {
   const why = lastError === undefined ? '' : `: ${lastError.message}`;
   const retry =
@@ -141,5 +145,6 @@ export function unavailableError(
     serverName: name,
     tool,
     details: { state, ...(lastError ? { lastError } : {}) },
+    ...(lastFailure === undefined ? {} : { cause: lastFailure }),
   });
 }

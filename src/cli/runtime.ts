@@ -22,7 +22,7 @@ import type { HostServerDefinition } from '../host/server-definition.js';
 import type { ServerStatus } from '../host/slot/server-status.js';
 import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
 import { startEarly } from './early-start.js';
-import { CliError, ExitCode } from './exit-codes.js';
+import { CliError, ExitCode, exitCodeOf } from './exit-codes.js';
 import type { GlobalOptions } from './global-options.js';
 import { Output } from './output.js';
 
@@ -70,10 +70,21 @@ export class CliRuntime {
     });
   }
 
-  /** The merged config; file-level errors are a usage error (exit 1) listing every diagnostic. */
-  loadConfig(): Promise<LoadedCliConfig> {
+  /**
+   * The merged config. Any error in it is a usage error (exit 1) listing every error diagnostic:
+   * one in the file, and (unless `serverErrors: 'report'`, for a command that names each server
+   * left out itself) one that left a server out, so that no command runs on part of a config
+   * without a word about the rest.
+   */
+  async loadConfig(options: { serverErrors?: 'fail' | 'report' } = {}): Promise<LoadedCliConfig> {
     this.#loaded ??= this.#load();
-    return this.#loaded;
+    const loaded = await this.#loaded;
+    if (options.serverErrors !== 'report') {
+      const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+      if (errors.length > 0)
+        throw new CliError('CONFIG_INVALID', linesThatFit(errors.map(formatDiagnostic)));
+    }
+    return loaded;
   }
 
   async #load(): Promise<LoadedCliConfig> {
@@ -99,8 +110,11 @@ export class CliRuntime {
   }
 
   /** A configured server by name, or a usage error listing the names there are. */
-  async server(name: string): Promise<ServerConfig> {
-    const { config } = await this.loadConfig();
+  async server(
+    name: string,
+    options: { serverErrors?: 'fail' | 'report' } = {},
+  ): Promise<ServerConfig> {
+    const { config } = await this.loadConfig(options);
     const server = config.servers.find((s) => s.name === name);
     if (server === undefined)
       throw new CliError(
@@ -192,6 +206,22 @@ export class CliRuntime {
       this.output.clearProgress();
     }
     return host.status();
+  }
+
+  /**
+   * Names each enabled server of `opened` that its config kept from starting (an unset variable,
+   * an input nobody gave, an unreadable env file), one error line each, and returns the exit code
+   * that makes (the first one's: 1, or 3 for an input), or 0 when there is none.
+   */
+  reportUnresolved(opened: OpenedHost): ExitCode {
+    let code: ExitCode = ExitCode.ok;
+    for (const server of opened.loaded.config.servers) {
+      const error = opened.resolved.errors.get(server.name);
+      if (error === undefined || !server.enabled) continue;
+      this.output.error(error);
+      if (code === ExitCode.ok) code = exitCodeOf(error);
+    }
+    return code;
   }
 
   /** Closes every host and removes the demo's scratch files (idempotent). */

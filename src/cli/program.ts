@@ -11,6 +11,7 @@ import type { CallCommandOptions } from './commands/call.js';
 import { completionShells, type CompletionShell } from './completion-script.js';
 import { importDialects, printDialects } from './dialect-choices.js';
 import { addGlobalOptions } from './global-options.js';
+import { wantsJsonErrors } from './usage-errors.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -32,8 +33,17 @@ export function createProgram(): Command {
     .description('Run, inspect and call Model Context Protocol servers from one config.')
     .version(CLI_VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ outputError: (text, write) => write(text) })
     .exitOverride();
+  // In JSON mode a parse error is one JSON line (main.ts writes it): commander's text is held back.
+  const text = () => !wantsJsonErrors(program, process.argv.slice(2));
+  program.configureOutput({
+    outputError: (message, write) => {
+      if (text()) write(message);
+    },
+    writeErr: (message) => {
+      if (text()) process.stderr.write(message);
+    },
+  });
   addGlobalOptions(program);
   addServers(program);
   addTools(program);

@@ -5,7 +5,7 @@
  * command then loads what it uses, no more (`tools` on a JSON config: neither yaml, nor the
  * config writers, nor the other commands).
  */
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { action } from './command.js';
 import type { CallCommandOptions } from './commands/call.js';
 import { completionShells, type CompletionShell } from './completion-script.js';
@@ -27,6 +27,14 @@ const watchCommand = () => import('./commands/watch.js');
 
 /** Repeatable `--arg <key=value>` values, in order. */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** A whole number of bytes, 0 or more. */
+function parseByteCount(value: string): number {
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n))
+    throw new InvalidArgumentError(`'${value}' is not a whole number of bytes (0 or more)`);
+  return n;
+}
 
 export function createProgram(): Command {
   const program = new Command('mcp-host')
@@ -104,6 +112,11 @@ function addCall(program: Command): void {
     .option('--args <json>', "the arguments as a JSON object ('-': from stdin)")
     .option('--arg <key=value>', "one argument, typed by the tool's schema (repeatable)", collect)
     .option('--raw', 'print the whole result as JSON')
+    .option(
+      '--max-result-bytes <bytes>',
+      "the result budget: a longer result is cut (default: the config's defaults.maxResultBytes, else 1 MiB; 0: no limit)",
+      parseByteCount,
+    )
     .action(
       action<CallCommandOptions>(async (cli, [target, stdin], options) =>
         (await callCommand()).call(cli, target!, stdin, options),

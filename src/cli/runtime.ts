@@ -38,6 +38,8 @@ export interface OpenHostOptions {
   servers?: readonly string[];
   /** Connect them (default true); false gives a host whose servers are idle. */
   start?: boolean;
+  /** The host's result budget, over the config's `defaults.maxResultBytes` (0: no limit). */
+  maxResultBytes?: number;
 }
 
 export interface OpenedHost {
@@ -171,6 +173,7 @@ export class CliRuntime {
       restart: { ...resolved.host.restart, enabled: false },
       servers,
       callTimeoutMs: timeoutMs,
+      ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
     });
     this.#cleanups.push(() => host.close());
     const statuses = options.start === false ? host.status() : await this.#start(host, timeoutMs);

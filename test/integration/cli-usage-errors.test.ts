@@ -20,6 +20,7 @@ const cases: [string[], RegExp][] = [
     ['servers', 'list', '--timeout', 'soon'],
     /^option '--timeout <duration>' argument 'soon' is invalid\. /,
   ],
+  [['call', 'a/b', '--max-result-bytes', 'lots'], /'lots' is not a whole number of bytes/],
   [
     ['config'],
     /^missing command: mcp-host config takes validate, show, import, print \(see mcp-host config --help\)$/,

@@ -40,6 +40,8 @@ export interface OpenHostOptions {
   start?: boolean;
   /** The host's result budget, over the config's `defaults.maxResultBytes` (0: no limit). */
   maxResultBytes?: number;
+  /** Servers the config reader left out fail the command (default), or are left out quietly. */
+  serverErrors?: 'fail' | 'report';
 }
 
 export interface OpenedHost {
@@ -136,8 +138,9 @@ export class CliRuntime {
     // The stdio transport's module loads while the config is read: spawning waits on neither.
     if (options.start !== false)
       void import('../transport/stdio/stdio-transport.js').catch(() => {});
-    const loaded = await this.loadConfig();
-    for (const name of options.servers ?? []) await this.server(name);
+    const checks = options.serverErrors === undefined ? {} : { serverErrors: options.serverErrors };
+    const loaded = await this.loadConfig(checks);
+    for (const name of options.servers ?? []) await this.server(name, checks);
     const wanted = options.servers === undefined ? undefined : new Set(options.servers);
     const config: McpConfig =
       wanted === undefined

@@ -206,6 +206,13 @@ describe('a config error reaches the user in every command, exit 1', () => {
     expect(error.message).toContain('servers.other.timeouts.connectMs');
   });
 
+  it('shell completion (hidden __complete) offers what loaded and prints no error', async () => {
+    using dir = tempDir();
+    const file = write(dir.path, 'mcp.yaml', [...refused, ...fixtureServer('fine')]);
+    const run = await runCli(['--config', file, '__complete', 'servers'], { cwd: dir.path });
+    expect(run).toMatchObject({ code: 0, stdout: 'fine\n', stderr: '' });
+  });
+
   it('doctor reports each refused server as a finding (exit 1)', async () => {
     await using _guard = leakGuard();
     using dir = tempDir();

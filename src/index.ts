@@ -46,6 +46,8 @@ export type { ToolChange, ToolDiff } from './host/pins/tool-diff.js';
 export { AuditRingSink } from './host/observe/audit.js';
 export type { AuditRecord, AuditSink } from './host/observe/audit.js';
 export type { MetricsSnapshot } from './host/observe/metrics.js';
+export { RESULT_TRUNCATED_META_KEY } from './host/calls/result-budget.js';
+export type { ResultTruncation } from './host/calls/result-budget.js';
 export { TOOL_CALL_CHANNEL_NAMES } from './host/observe/tracing.js';
 
 // ---- The client: one server, either protocol era (docs/eras.md) --------------------------------

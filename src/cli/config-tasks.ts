@@ -13,6 +13,7 @@ import { tryLoadConfig } from '../config/load.js';
 import type { ConfigDiagnostic, ConfigDialect, McpConfig } from '../config/model.js';
 import { writeNativeConfig } from '../config/native/native-write.js';
 import { fileModeDiagnostics, maskConfig } from '../config/expand/secrets.js';
+import { resolutionDiagnostics } from '../config/resolution-diagnostics.js';
 import { writeConfigFile } from '../config/write-config-file.js';
 import { redact } from '../errors/redact.js';
 
@@ -58,7 +59,8 @@ export interface ValidateResult {
 
 /**
  * Loads `files` (or the discovered ones) as the host would and reports every diagnostic, with
- * the file-mode check (world-readable files holding literal secrets) on top.
+ * the file-mode check (world-readable files holding literal secrets) on top, then resolves the
+ * servers as a run would (`env`: unset variables, unreadable env files; nothing is started).
  */
 export async function validateConfig(
   files: readonly string[],
@@ -75,7 +77,10 @@ export async function validateConfig(
     ...(options.env === undefined ? {} : { env: options.env }),
   });
   const all = [...diagnostics];
-  if (config !== undefined) all.push(...(await fileModeDiagnostics(config)));
+  if (config !== undefined) {
+    all.push(...(await fileModeDiagnostics(config)));
+    all.push(...(await resolutionDiagnostics(config, { env: options.env ?? process.env, cwd })));
+  }
   const list = all.map(toCliDiagnostic);
   const errors = list.filter((d) => d.severity === 'error').length;
   return {

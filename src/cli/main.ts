@@ -4,6 +4,7 @@ import { CommanderError } from 'commander';
 import { installSignalHandlers } from './command.js';
 import { ExitCode } from './exit-codes.js';
 import { createProgram } from './program.js';
+import { usageErrorLine, wantsJsonErrors } from './usage-errors.js';
 
 installSignalHandlers();
 // A reader that went away (`mcp-host tools | head`) is not a failure: stop writing, still close
@@ -17,7 +18,11 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
-    // Help and version exit 0; any other parse error is a usage error (commander printed it).
+    // Help and version exit 0; any other parse error is a usage error (commander printed it as
+    // text, or in JSON mode held it back for its one JSON line).
     process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    const argv = process.argv.slice(2);
+    if (error.exitCode !== 0 && wantsJsonErrors(program, argv))
+      process.stderr.write(usageErrorLine(error, program, argv));
   } else throw error;
 }

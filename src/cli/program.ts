@@ -5,12 +5,13 @@
  * command then loads what it uses, no more (`tools` on a JSON config: neither yaml, nor the
  * config writers, nor the other commands).
  */
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { action } from './command.js';
 import type { CallCommandOptions } from './commands/call.js';
 import { completionShells, type CompletionShell } from './completion-script.js';
 import { importDialects, printDialects } from './dialect-choices.js';
 import { addGlobalOptions } from './global-options.js';
+import { wantsJsonErrors } from './usage-errors.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -27,13 +28,30 @@ const watchCommand = () => import('./commands/watch.js');
 /** Repeatable `--arg <key=value>` values, in order. */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** A whole number of bytes, 0 or more. */
+function parseByteCount(value: string): number {
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n))
+    throw new InvalidArgumentError(`'${value}' is not a whole number of bytes (0 or more)`);
+  return n;
+}
+
 export function createProgram(): Command {
   const program = new Command('mcp-host')
     .description('Run, inspect and call Model Context Protocol servers from one config.')
     .version(CLI_VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ outputError: (text, write) => write(text) })
     .exitOverride();
+  // In JSON mode a parse error is one JSON line (main.ts writes it): commander's text is held back.
+  const text = () => !wantsJsonErrors(program, process.argv.slice(2));
+  program.configureOutput({
+    outputError: (message, write) => {
+      if (text()) write(message);
+    },
+    writeErr: (message) => {
+      if (text()) process.stderr.write(message);
+    },
+  });
   addGlobalOptions(program);
   addServers(program);
   addTools(program);
@@ -94,6 +112,11 @@ function addCall(program: Command): void {
     .option('--args <json>', "the arguments as a JSON object ('-': from stdin)")
     .option('--arg <key=value>', "one argument, typed by the tool's schema (repeatable)", collect)
     .option('--raw', 'print the whole result as JSON')
+    .option(
+      '--max-result-bytes <bytes>',
+      "the result budget: a longer result is cut (default: the config's defaults.maxResultBytes, else 1 MiB; 0: no limit)",
+      parseByteCount,
+    )
     .action(
       action<CallCommandOptions>(async (cli, [target, stdin], options) =>
         (await callCommand()).call(cli, target!, stdin, options),

@@ -22,7 +22,7 @@ import type { HostServerDefinition } from '../host/server-definition.js';
 import type { ServerStatus } from '../host/slot/server-status.js';
 import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
 import { startEarly } from './early-start.js';
-import { CliError, ExitCode } from './exit-codes.js';
+import { CliError, ExitCode, exitCodeOf } from './exit-codes.js';
 import type { GlobalOptions } from './global-options.js';
 import { Output } from './output.js';
 
@@ -38,6 +38,10 @@ export interface OpenHostOptions {
   servers?: readonly string[];
   /** Connect them (default true); false gives a host whose servers are idle. */
   start?: boolean;
+  /** The host's result budget, over the config's `defaults.maxResultBytes` (0: no limit). */
+  maxResultBytes?: number;
+  /** Servers the config reader left out fail the command (default), or are left out quietly. */
+  serverErrors?: 'fail' | 'report';
 }
 
 export interface OpenedHost {
@@ -70,10 +74,21 @@ export class CliRuntime {
     });
   }
 
-  /** The merged config; file-level errors are a usage error (exit 1) listing every diagnostic. */
-  loadConfig(): Promise<LoadedCliConfig> {
+  /**
+   * The merged config. Any error in it is a usage error (exit 1) listing every error diagnostic:
+   * one in the file, and (unless `serverErrors: 'report'`, for a command that names each server
+   * left out itself) one that left a server out, so that no command runs on part of a config
+   * without a word about the rest.
+   */
+  async loadConfig(options: { serverErrors?: 'fail' | 'report' } = {}): Promise<LoadedCliConfig> {
     this.#loaded ??= this.#load();
-    return this.#loaded;
+    const loaded = await this.#loaded;
+    if (options.serverErrors !== 'report') {
+      const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+      if (errors.length > 0)
+        throw new CliError('CONFIG_INVALID', linesThatFit(errors.map(formatDiagnostic)));
+    }
+    return loaded;
   }
 
   async #load(): Promise<LoadedCliConfig> {
@@ -99,8 +114,11 @@ export class CliRuntime {
   }
 
   /** A configured server by name, or a usage error listing the names there are. */
-  async server(name: string): Promise<ServerConfig> {
-    const { config } = await this.loadConfig();
+  async server(
+    name: string,
+    options: { serverErrors?: 'fail' | 'report' } = {},
+  ): Promise<ServerConfig> {
+    const { config } = await this.loadConfig(options);
     const server = config.servers.find((s) => s.name === name);
     if (server === undefined)
       throw new CliError(
@@ -120,8 +138,9 @@ export class CliRuntime {
     // The stdio transport's module loads while the config is read: spawning waits on neither.
     if (options.start !== false)
       void import('../transport/stdio/stdio-transport.js').catch(() => {});
-    const loaded = await this.loadConfig();
-    for (const name of options.servers ?? []) await this.server(name);
+    const checks = options.serverErrors === undefined ? {} : { serverErrors: options.serverErrors };
+    const loaded = await this.loadConfig(checks);
+    for (const name of options.servers ?? []) await this.server(name, checks);
     const wanted = options.servers === undefined ? undefined : new Set(options.servers);
     const config: McpConfig =
       wanted === undefined
@@ -157,6 +176,7 @@ export class CliRuntime {
       restart: { ...resolved.host.restart, enabled: false },
       servers,
       callTimeoutMs: timeoutMs,
+      ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
     });
     this.#cleanups.push(() => host.close());
     const statuses = options.start === false ? host.status() : await this.#start(host, timeoutMs);
@@ -192,6 +212,22 @@ export class CliRuntime {
       this.output.clearProgress();
     }
     return host.status();
+  }
+
+  /**
+   * Names each enabled server of `opened` that its config kept from starting (an unset variable,
+   * an input nobody gave, an unreadable env file), one error line each, and returns the exit code
+   * that makes (the first one's: 1, or 3 for an input), or 0 when there is none.
+   */
+  reportUnresolved(opened: OpenedHost): ExitCode {
+    let code: ExitCode = ExitCode.ok;
+    for (const server of opened.loaded.config.servers) {
+      const error = opened.resolved.errors.get(server.name);
+      if (error === undefined || !server.enabled) continue;
+      this.output.error(error);
+      if (code === ExitCode.ok) code = exitCodeOf(error);
+    }
+    return code;
   }
 
   /** Closes every host and removes the demo's scratch files (idempotent). */

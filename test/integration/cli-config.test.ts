@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
+import { cliEnv, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 
 const CANARY = 'cfg-canary-5d2b8e91';
@@ -63,7 +63,9 @@ describe('mcp-host config validate', () => {
   it('exits 0 on a valid file; JSON gives one envelope with the diagnostics', async () => {
     using dir = tempDir();
     write(dir.path, 'mcp.yaml', valid);
-    const ok = await runCli(['config', 'validate'], { cwd: dir.path });
+    // Variables are resolved as a run resolves them: the one the file uses is set.
+    const env = cliEnv({ GITHUB_TOKEN: 'set-for-validate' });
+    const ok = await runCli(['config', 'validate'], { cwd: dir.path, env });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('1 file, 2 servers: 0 errors');
     const bad = write(dir.path, 'bad.yaml', invalid);

@@ -4,6 +4,8 @@
  * input schema, see tool-arguments.ts). Prints the content for a person, or with `--raw` (and in
  * JSON mode) the whole result. A result with `isError: true` is printed, then exits 5.
  */
+import { formatBytes } from '../../host/calls/budget-size.js';
+import { resultTruncation } from '../../host/calls/result-budget.js';
 import type { HostTool } from '../../host/host-tool.js';
 import type { McpHost } from '../../host/mcp-host.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
@@ -17,6 +19,7 @@ export interface CallCommandOptions {
   args?: string;
   arg?: string[];
   raw?: boolean;
+  maxResultBytes?: number;
 }
 
 export async function call(
@@ -34,21 +37,25 @@ export async function call(
     args = { ...args, ...parseArgsJson(options.args, '--args') };
 
   const { server, tool: toolName } = splitTarget(target);
+  const budget =
+    options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes };
   let tool: HostTool;
   if (toolName !== undefined) {
-    const { host, statuses } = await cli.openHost({ servers: [server] });
+    const { host, statuses } = await cli.openHost({ servers: [server], ...budget });
     const down = serverDownError(statuses[0]!);
     if (down !== undefined) throw down;
     tool = findTool(host, server, toolName);
     return run(cli, host, tool, args, options);
   }
-  const { host, statuses } = await cli.openHost();
+  const { host, statuses, resolved } = await cli.openHost(budget);
   const found = host.tools().find((t) => t.name === target);
   if (found === undefined) {
+    // The tool may be on a server that did not start: say which, and why.
     for (const status of statuses) {
       const down = serverDownError(status);
       if (down !== undefined && status.state !== 'disabled') cli.output.warn(down.message);
     }
+    for (const error of resolved.errors.values()) cli.output.warn(error.message);
     throw new CliError(
       'TOOL_NOT_FOUND',
       `no tool is named '${target}' (write <server>/<tool>, or see mcp-host tools)`,
@@ -86,6 +93,11 @@ async function run(
     if (options.raw === true) cli.output.line(JSON.stringify(result, null, 2));
     else for (const line of toolResultLines(result)) cli.output.line(line);
   });
+  const cut = resultTruncation(result);
+  if (cut !== undefined)
+    cli.output.warn(
+      `the result was cut to the ${formatBytes(cut.maxBytes)} result budget (${formatBytes(cut.keptBytes)} of ${formatBytes(cut.originalBytes)} kept): --max-result-bytes <bytes> raises it (0: no limit), as does defaults.maxResultBytes in the config`,
+    );
   if (result.isError === true) {
     cli.output.error(
       new CliError('TOOL_ERROR', `tool '${tool.originalName}' returned an error`, {

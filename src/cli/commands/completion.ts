@@ -14,14 +14,16 @@ export function completion(program: Command, shell: CompletionShell): Promise<vo
 }
 
 export async function complete(cli: CliRuntime, what: string): Promise<void> {
+  // Names of what loaded: a server the config reader left out is for the commands to report,
+  // not for the shell to print in the middle of a line being typed.
   if (what === 'servers') {
-    const { config } = await cli.loadConfig();
+    const { config } = await cli.loadConfig({ serverErrors: 'report' });
     for (const server of config.servers) process.stdout.write(`${server.name}\n`);
     return;
   }
   if (what === 'tools') {
     cli.options.timeoutMs = Math.min(cli.options.timeoutMs, 3_000);
-    const { host } = await cli.openHost();
+    const { host } = await cli.openHost({ serverErrors: 'report' });
     for (const tool of host.tools())
       if (tool.server !== undefined) process.stdout.write(`${tool.server}/${tool.originalName}\n`);
   }

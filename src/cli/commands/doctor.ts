@@ -20,8 +20,11 @@ export async function doctor(
     command.optsWithGlobals().timeout === undefined
       ? DEFAULT_DOCTOR_TIMEOUT_MS
       : cli.options.timeoutMs;
-  const { config, diagnostics } = await cli.loadConfig();
-  for (const name of servers) await cli.server(name);
+  // A server the config reader left out is a finding of the report (config-invalid).
+  const { config, diagnostics } = await cli.loadConfig({ serverErrors: 'report' });
+  const leftOut = new Set(diagnostics.flatMap((d) => (d.severity === 'error' ? [d.server] : [])));
+  for (const name of servers)
+    if (!leftOut.has(name)) await cli.server(name, { serverErrors: 'report' });
   const pending = new Set<string>();
   const report = await runDoctor(config, {
     env: cli.env,

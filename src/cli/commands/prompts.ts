@@ -8,7 +8,8 @@ import { serverDownError, type CliRuntime } from '../runtime.js';
 import { splitTarget } from './tools.js';
 
 export async function prompts(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
-  const { host, statuses } = await cli.openHost(server === undefined ? {} : { servers: [server] });
+  const opened = await cli.openHost(server === undefined ? {} : { servers: [server] });
+  const { host, statuses } = opened;
   if (server !== undefined) {
     const down = serverDownError(statuses[0]!);
     if (down !== undefined) throw down;
@@ -37,7 +38,8 @@ export async function prompts(cli: CliRuntime, server: string | undefined): Prom
       'no prompts',
     ),
   );
-  return ExitCode.ok;
+  // Servers the config kept from starting: an error each, exit 1.
+  return cli.reportUnresolved(opened);
 }
 
 export async function prompt(cli: CliRuntime, name: string, pairs: string[]): Promise<ExitCode> {

@@ -4,7 +4,8 @@ import { ExitCode } from '../exit-codes.js';
 import { serverDownError, type CliRuntime } from '../runtime.js';
 
 export async function resources(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
-  const { host, statuses } = await cli.openHost(server === undefined ? {} : { servers: [server] });
+  const opened = await cli.openHost(server === undefined ? {} : { servers: [server] });
+  const { host, statuses } = opened;
   if (server !== undefined) {
     const down = serverDownError(statuses[0]!);
     if (down !== undefined) throw down;
@@ -22,7 +23,8 @@ export async function resources(cli: CliRuntime, server: string | undefined): Pr
       'no resources',
     ),
   );
-  return ExitCode.ok;
+  // Servers the config kept from starting: an error each, exit 1.
+  return cli.reportUnresolved(opened);
 }
 
 export async function read(

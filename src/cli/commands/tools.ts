@@ -37,7 +37,8 @@ interface ToolRow {
 }
 
 export async function tools(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
-  const { host, statuses } = await cli.openHost(server === undefined ? {} : { servers: [server] });
+  const opened = await cli.openHost(server === undefined ? {} : { servers: [server] });
+  const { host, statuses } = opened;
   if (server !== undefined) {
     const down = serverDownError(statuses[0]!);
     if (down !== undefined) throw down;
@@ -76,7 +77,8 @@ export async function tools(cli: CliRuntime, server: string | undefined): Promis
     const down = serverDownError(status);
     if (down !== undefined && status.state !== 'disabled') cli.output.warn(down.message);
   }
-  return ExitCode.ok;
+  // Servers the config kept from starting: an error each, exit 1.
+  return cli.reportUnresolved(opened);
 }
 
 export async function inspect(cli: CliRuntime, target: string): Promise<ExitCode> {

@@ -7,10 +7,13 @@ import type { CliRuntime } from '../runtime.js';
 import { formatWatchEvent, snapshotEvents, watchHost, type WatchEvent } from '../watch-events.js';
 
 export async function watch(cli: CliRuntime, servers: string[]): Promise<void> {
-  const { host } = await cli.openHost({
+  const opened = await cli.openHost({
     ...(servers.length === 0 ? {} : { servers }),
     start: false,
   });
+  const { host } = opened;
+  // Servers the config kept from starting: an error each (the others are watched).
+  cli.reportUnresolved(opened);
   const print = (event: WatchEvent) =>
     cli.output.line(
       cli.output.json

@@ -119,11 +119,15 @@ export async function expandServer(
   if (syntax.length > 0) return failure(server, 'CONFIG_INVALID', syntax, { problems: syntax });
 
   // 2. Unset variables without a default, all of them, before any input is asked for.
-  const unset: { path: string; variable: string }[] = [];
+  const unset: { path: string; field: FieldPath; variable: string }[] = [];
   for (const { slot, parts } of parsed) {
     for (const part of parts) {
       if (part.kind === 'variable' && part.fallback === undefined && !isSet(options.env, part.name))
-        unset.push({ path: describeField(server.source, slot.path), variable: part.name });
+        unset.push({
+          path: describeField(server.source, slot.path),
+          field: slot.path,
+          variable: part.name,
+        });
     }
   }
   if (unset.length > 0) {
@@ -134,6 +138,8 @@ export async function expandServer(
       variables: [...new Set(unset.map((u) => u.variable))],
       file: server.source.file,
       paths: unset.map((u) => u.path),
+      // Each reference: the variable and its field (relative to the server), for a locator.
+      unset: unset.map((u) => ({ variable: u.variable, field: u.field })),
     });
   }
 

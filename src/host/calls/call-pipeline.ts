@@ -41,7 +41,13 @@ import type { ServerSlot } from '../slot/server-slot.js';
 import { unavailableError } from '../slot/server-status.js';
 import { resultByteLength } from './budget-size.js';
 import { cleanArguments } from './clean-arguments.js';
-import { applyResultBudget, DEFAULT_MAX_RESULT_BYTES } from './result-budget.js';
+import {
+  applyResultBudget,
+  DEFAULT_MAX_RESULT_BYTES,
+  resultTruncation,
+  withoutTruncationMarker,
+  type ResultTruncation,
+} from './result-budget.js';
 
 /** Options of one `host.callTool`. */
 export interface HostCallOptions extends CallOptions {
@@ -94,6 +100,11 @@ export interface ToolCallEvent {
   /** `ok`, `tool_error` (an `isError` result) or the failure's code (`jsonrpc:<n>` for JSON-RPC errors). */
   outcome?: string;
   error?: McpHostError | JsonRpcError;
+  /**
+   * On `completed`: the result was over `maxResultBytes` and cut (the same sizes as the result's
+   * `_meta["io.mcp-host/truncated"]`).
+   */
+  truncated?: ResultTruncation;
 }
 
 /** The host options that shape calls (see `McpHostOptions`). */
@@ -160,6 +171,7 @@ function observe(parts: CallPipelineParts): ToolCallInterceptor {
     durationMs: number,
     outcome?: string,
     error?: McpHostError | JsonRpcError,
+    truncated?: ResultTruncation,
   ): void => {
     if (events.listenerCount === 0) return;
     const { tool } = call;
@@ -172,6 +184,7 @@ function observe(parts: CallPipelineParts): ToolCallInterceptor {
       durationMs,
       ...(outcome === undefined ? {} : { outcome }),
       ...(error === undefined ? {} : { error }),
+      ...(truncated === undefined ? {} : { truncated }),
     });
   };
   const audit = (
@@ -215,22 +228,32 @@ function observe(parts: CallPipelineParts): ToolCallInterceptor {
     }
     return sent.then(
       (answered) => {
-        let result = answered;
+        // Only the host marks a result as cut: a marker the server sent is dropped.
+        let result = withoutTruncationMarker(answered);
         const outcome = result.isError === true ? 'tool_error' : 'ok';
         const bytesIn = resultByteLength(result);
+        let truncated: ResultTruncation | undefined;
         if (budget > 0 && bytesIn > budget) {
           const limited = applyResultBudget(result, { maxBytes: budget });
-          if (limited.truncated)
+          result = limited.result;
+          truncated = resultTruncation(result);
+          if (truncated !== undefined)
             logger.info(
               `tool '${tool.name}': result of ${bytesIn} bytes cut to the ${budget}-byte budget`,
             );
-          result = limited.result;
         }
         const durationMs = performance.now() - started;
-        metrics.recordCall({ server: tool.server, tool: tool.name, durationMs, outcome, bytesIn });
+        metrics.recordCall({
+          server: tool.server,
+          tool: tool.name,
+          durationMs,
+          outcome,
+          bytesIn,
+          ...(truncated === undefined ? {} : { truncated: true }),
+        });
         audit(call, outcome, durationMs, undefined);
         traceToolCallEnd(trace, result, outcome);
-        event('completed', call, durationMs, outcome);
+        event('completed', call, durationMs, outcome, undefined, truncated);
         return result;
       },
       (error: unknown) => {

@@ -10,6 +10,7 @@ import {
   classify,
   contentOf,
   jsonByteLength,
+  resultByteLength,
   utf8Length,
   utf8Prefix,
   formatBytes,
@@ -45,6 +46,26 @@ export interface ResultBudgetOutcome {
 
 /** The signature every note and marker ends with, so a reader (or a model) knows who cut. */
 export const RESULT_BUDGET_SIGNATURE = 'mcp-host result budget';
+
+/**
+ * The `_meta` key of a result the budget cut (its value a {@link ResultTruncation}), so that a
+ * caller sees the cut without reading the text. A namespaced key as MCP's `_meta` rules ask
+ * (`io.mcp-host/`: reverse DNS, second label not `mcp` or `modelcontextprotocol`). The host sets
+ * it only on results it cut, and removes it from results a server sent with it.
+ */
+export const RESULT_TRUNCATED_META_KEY = 'io.mcp-host/truncated';
+
+/** What `_meta["io.mcp-host/truncated"]` of a cut result holds (sizes as the budget counts). */
+export interface ResultTruncation {
+  /** The size of the result the server sent. */
+  originalBytes: number;
+  /** The size of what was handed on, the notes and markers included. */
+  keptBytes: number;
+  /** The budget it was cut to (`maxResultBytes`). */
+  maxBytes: number;
+  /** `structuredContent` was dropped (a note in `content` says so). */
+  structuredContentDropped: boolean;
+}
 
 /**
  * A `structuredContent` at most this share of `maxBytes` is kept when the result is over budget;
@@ -176,7 +197,39 @@ export function applyResultBudget(
   if (structuredNote !== undefined) content.push(structuredNote);
   const shrunk: CallToolResult = { ...result, content };
   if (structuredContentDropped) delete shrunk.structuredContent;
+  const truncation: ResultTruncation = {
+    originalBytes,
+    keptBytes: resultByteLength(shrunk),
+    maxBytes,
+    structuredContentDropped,
+  };
+  shrunk._meta = { ...metaOf(result), [RESULT_TRUNCATED_META_KEY]: truncation };
   return { result: shrunk, truncated: true, originalBytes, structuredContentDropped };
+}
+
+/** The truncation marker of a result, when the budget cut it. */
+export function resultTruncation(result: CallToolResult): ResultTruncation | undefined {
+  const meta = metaOf(result);
+  if (meta === undefined || !Object.hasOwn(meta, RESULT_TRUNCATED_META_KEY)) return undefined;
+  return meta[RESULT_TRUNCATED_META_KEY] as ResultTruncation;
+}
+
+/**
+ * The result without a truncation marker of its own making (a server cannot claim that the host
+ * cut it): the result itself when it has none.
+ */
+export function withoutTruncationMarker(result: CallToolResult): CallToolResult {
+  const meta = metaOf(result);
+  if (meta === undefined || !Object.hasOwn(meta, RESULT_TRUNCATED_META_KEY)) return result;
+  const { [RESULT_TRUNCATED_META_KEY]: _claimed, ...rest } = meta;
+  return { ...result, _meta: rest };
+}
+
+function metaOf(result: CallToolResult): Record<string, unknown> | undefined {
+  const meta: unknown = result._meta;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta)
+    ? (meta as Record<string, unknown>)
+    : undefined;
 }
 
 /**

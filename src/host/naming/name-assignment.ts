@@ -81,7 +81,7 @@ function findServerProblems(namer: Namer, sortedServers: readonly string[]): Ser
     }
     // With `format`, the name alone keeps servers apart (clashes are resolved like any other).
     if (namer.format !== undefined) continue;
-    const namespace = namer.clean(server);
+    const namespace = namer.namespace(server) ?? namer.clean(server);
     const group = byNamespace.get(namespace);
     if (group === undefined) byNamespace.set(namespace, [server]);
     else group.push(server);

@@ -43,6 +43,18 @@ export const HASH_SUFFIX_LENGTH = 9;
 /** Shortest `maxLength` accepted: a hash suffix and one more character. */
 const MIN_MAX_LENGTH = HASH_SUFFIX_LENGTH + 1;
 
+/**
+ * The longest namespace of a server key too long to be its own namespace: a cut of the key, `_`
+ * and 8 hex digits of a hash of the whole key (15 + 1 + 8), leaving the tool names room to read.
+ */
+const HASHED_NAMESPACE_LENGTH = 24;
+
+/** Hex digits of a hash. */
+const HASH_DIGITS = 8;
+
+/** Hash seeds tried for a namespace before a key is called too long (practically one). */
+const MAX_NAMESPACE_ATTEMPTS = 16;
+
 /** A tool (or prompt) by its server key and its own name on that server. */
 export interface ToolRef {
   readonly server: string;
@@ -154,11 +166,45 @@ export class Namer {
     return this.providerSafe ? toProviderSafe(text) : toControlFree(text);
   }
 
-  /** `prefix + separator + server + separator` (the default scheme), or '' with `format`. */
+  /** `prefix + separator + namespace + separator` (the default scheme), or '' with `format`. */
   head(server: string): string {
     if (this.format !== undefined) return '';
     const prefix = this.prefix === '' ? '' : this.prefix + this.separator;
-    return prefix + this.clean(server) + this.separator;
+    return prefix + (this.namespace(server) ?? this.clean(server)) + this.separator;
+  }
+
+  /**
+   * The part of a tool name that stands for its server: the key sanitised; or, when that would
+   * leave tool names less than {@link MIN_MAX_LENGTH} characters, the start of it, `_` and 8 hex
+   * digits of a hash of the whole key, {@link HASHED_NAMESPACE_LENGTH} characters at most (a
+   * 70-character key `very_long…` gives `very_long_serve_1a2b3c4d`). Undefined when even 8 hex
+   * digits do not fit (a prefix that leaves no room). Deterministic: the key alone decides.
+   */
+  namespace(server: string): string | undefined {
+    const cleaned = this.clean(server);
+    const fixed =
+      (this.prefix === '' ? 0 : this.prefix.length + this.separator.length) + this.separator.length;
+    const room = this.maxLength - fixed - MIN_MAX_LENGTH;
+    if (cleaned.length <= room) return cleaned;
+    const length = Math.min(room, HASHED_NAMESPACE_LENGTH);
+    if (length < HASH_DIGITS) return undefined;
+    const stem = truncate(cleaned, length - HASH_DIGITS - 1);
+    for (let attempt = 0; attempt < MAX_NAMESPACE_ATTEMPTS; attempt++) {
+      const hash = hash8(server, attempt);
+      // The cut may end in part of the separator (`…_` + `_hash` is `__`): cut further.
+      for (const joiner of ['_', '-', ''])
+        for (let end = stem.length; end >= 0; end--) {
+          const kept = stem.slice(0, end);
+          const namespace = kept === '' ? hash : kept + joiner + hash;
+          if (this.#separatorOnlyAtEnd(namespace)) return namespace;
+        }
+    }
+    return undefined;
+  }
+
+  /** `text` followed by the separator holds the separator only there. */
+  #separatorOnlyAtEnd(text: string): boolean {
+    return (text + this.separator).indexOf(this.separator) === text.length;
   }
 
   /** Why a server key cannot be a namespace, ignoring other keys; undefined when it can. */
@@ -168,18 +214,17 @@ export class Namer {
       return { server, reason: 'empty', message: 'a server key must be non-empty' };
     if (this.format !== undefined) return undefined;
     const sep = this.separator;
-    if ((cleaned + sep).indexOf(sep) !== cleaned.length)
+    if (!this.#separatorOnlyAtEnd(cleaned))
       return {
         server,
         reason: 'separator',
         message: `server key ${JSON.stringify(server)} contains the tool-name separator ${JSON.stringify(sep)} (or ends with part of it), so its tool names would be ambiguous`,
       };
-    const room = this.maxLength - this.head(server).length;
-    if (room < MIN_MAX_LENGTH)
+    if (this.namespace(server) === undefined)
       return {
         server,
         reason: 'too-long',
-        message: `server key ${JSON.stringify(server)} is too long: its tool names would exceed ${this.maxLength} characters`,
+        message: `server key ${JSON.stringify(server)} cannot namespace tools: the prefix and separator leave no room for it within ${this.maxLength} characters, even shortened with a hash`,
       };
     return undefined;
   }

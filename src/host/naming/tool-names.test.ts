@@ -82,10 +82,14 @@ describe('exposedName', () => {
   });
 
   it('refuses a server key that cannot be a namespace', () => {
-    for (const server of ['', 'a__b', 'a_', 'x'.repeat(60)])
+    for (const server of ['', 'a__b', 'a_'])
       expect((catchError(() => exposedName(server, 't')) as McpHostError).code).toBe(
         'INVALID_ARGUMENT',
       );
+    const noRoom = { prefix: 'p'.repeat(50) };
+    expect((catchError(() => exposedName('x'.repeat(60), 't', noRoom)) as McpHostError).code).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 });
 
@@ -227,7 +231,6 @@ describe('server keys', () => {
     ['a__b', 'separator'],
     ['a_', 'separator'],
     ['a._b', 'separator'],
-    ['s'.repeat(48), 'too-long'],
   ])('%j: %s', (server, reason) => {
     expect(serverKeyProblems([server])).toEqual([expect.objectContaining({ server, reason })]);
     expect(assignNames([{ server, tool: 't' }]).names.size).toBe(0);
@@ -235,6 +238,45 @@ describe('server keys', () => {
 
   it('accepts the longest key that leaves room for a hashed tool name', () => {
     expect(serverKeyProblems(['s'.repeat(47), 'ok', '_lead'])).toEqual([]);
+    expect(exposedName('s'.repeat(47), 't')).toBe(`mcp__${'s'.repeat(47)}__t`);
+  });
+
+  it('shortens a longer key to its start and a hash of the whole key: valid, unique names', () => {
+    const keys = ['s'.repeat(48), 'k'.repeat(70), `${'k'.repeat(69)}j`, `${'x'.repeat(200)}.é`];
+    expect(serverKeyProblems(keys)).toEqual([]);
+    const tools = ['read', 'write', 'a_tool_name_long_enough_to_need_its_own_hash_'.repeat(2)];
+    const result = assignNames(keys.flatMap((server) => tools.map((tool) => ({ server, tool }))));
+    expect(result.names.size).toBe(keys.length * tools.length);
+    expect(result.collisions).toEqual([]);
+    for (const [name, ref] of result.names) {
+      expect(isProviderSafeName(name)).toBe(true);
+      expect(result.exposed(ref.server, ref.tool)).toBe(name);
+    }
+    // The namespace: 15 characters of the key, `_`, 8 hex digits; short tool names kept whole.
+    expect(result.exposed('k'.repeat(70), 'read')).toMatch(/^mcp__k{15}_[0-9a-f]{8}__read$/);
+    expect(result.exposed('k'.repeat(70), 'read')).not.toBe(
+      result.exposed(`${'k'.repeat(69)}j`, 'read'),
+    );
+    // Deterministic: the key alone decides, whatever else is named.
+    expect(exposedName('k'.repeat(70), 'read')).toBe(result.exposed('k'.repeat(70), 'read'));
+  });
+
+  it('never lets a shortened key end in part of the separator', () => {
+    const server = `${'a'.repeat(14)}_${'b'.repeat(60)}`;
+    expect(serverKeyProblems([server])).toEqual([]);
+    expect(exposedName(server, 't')).toMatch(/^mcp__a{14}_[0-9a-f]{8}__t$/);
+    // With the separator `x_`, a cut ending in `x` is cut further before `_` and the hash.
+    const ending = `${'a'.repeat(14)}x${'b'.repeat(60)}`;
+    expect(exposedName(ending, 't', { separator: 'x_' })).toMatch(/^mcpx_a{14}_[0-9a-f]{8}x_t$/);
+  });
+
+  it('is too long only when the prefix leaves no room even for a hash', () => {
+    const options = { prefix: 'p'.repeat(46) };
+    expect(serverKeyProblems(['s'.repeat(4)], options)).toEqual([]);
+    expect(serverKeyProblems(['s'.repeat(5)], options)).toEqual([
+      expect.objectContaining({ reason: 'too-long' }),
+    ]);
+    expect(assignNames([{ server: 's'.repeat(5), tool: 't' }], options).names.size).toBe(0);
   });
 
   it('with a separator of its own, checks that one', () => {

@@ -25,6 +25,8 @@ export interface CallSample {
   bytesIn?: number;
   /** Bytes sent to the server (the arguments). */
   bytesOut?: number;
+  /** The result was over the result budget and cut (`maxResultBytes`). */
+  truncated?: boolean;
 }
 
 export interface CallStatsSnapshot {
@@ -38,6 +40,8 @@ export interface CallStatsSnapshot {
   cancelled: number;
   /** `errors` by code; at most `maxErrorCodes` codes, the rest counted under `OTHER`. */
   errorCodes: Record<string, number>;
+  /** Results cut to the result budget (`maxResultBytes`) before they were handed on. */
+  truncated: number;
   bytesIn: number;
   bytesOut: number;
   latencyMs: LatencySummary;
@@ -84,6 +88,7 @@ class CallStats {
   errors = 0;
   timeouts = 0;
   cancelled = 0;
+  truncated = 0;
   bytesIn = 0;
   bytesOut = 0;
   readonly errorCodes = new Map<string, number>();
@@ -124,6 +129,7 @@ class CallStats {
         this.cancelled += 1;
         break;
     }
+    if (sample.truncated === true) this.truncated += 1;
     if (sample.bytesIn !== undefined && sample.bytesIn > 0) this.bytesIn += sample.bytesIn;
     if (sample.bytesOut !== undefined && sample.bytesOut > 0) this.bytesOut += sample.bytesOut;
     this.latency.recordInBucket(bucket, sample.durationMs);
@@ -138,6 +144,7 @@ class CallStats {
       timeouts: this.timeouts,
       cancelled: this.cancelled,
       errorCodes: Object.fromEntries(this.errorCodes),
+      truncated: this.truncated,
       bytesIn: this.bytesIn,
       bytesOut: this.bytesOut,
       latencyMs: this.latency.summary(),

@@ -16,6 +16,7 @@ import { buildChildEnv } from './child-env.js';
 import { spawnServer } from './spawn-server.js';
 import { ServerTree, TREE_MARKER_ENV } from './server-tree.js';
 import { StderrLog } from './stderr-log.js';
+import { readStdout } from './stdout-reader.js';
 import { trackOpen, untrackOpen } from './shutdown.js';
 import {
   DEFAULT_STDIO_OPTIONS,
@@ -173,12 +174,13 @@ export class StdioTransport implements Transport {
       onLine: (line) => this.#onLine(line),
       onOversized: (info) => this.#onOversized(info),
     });
-    child.stdout.on('data', (chunk: Buffer) => decoder.push(chunk));
-    child.stdout.once('end', () => {
-      decoder.end();
-      this.#stdoutEnded.resolve();
+    readStdout(child.stdout, {
+      onData: (chunk) => decoder.push(chunk),
+      onEnd: (ended) => {
+        if (ended) decoder.end();
+        this.#stdoutEnded.resolve();
+      },
     });
-    child.stdout.on('error', () => this.#stdoutEnded.resolve());
     child.stderr.on('data', (chunk: Buffer) => {
       this.stats.stderrBytes += chunk.length;
       this.#stderr.write(chunk);

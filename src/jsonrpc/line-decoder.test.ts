@@ -51,6 +51,22 @@ describe('LineDecoder: framing', () => {
     expect(lines).toHaveLength(3);
   });
 
+  it('says which line was cut by the end of the stream rather than ended by a newline', () => {
+    const seen: [string, boolean][] = [];
+    const decoder = new LineDecoder({
+      onLine: (line, cut) => seen.push([line, cut]),
+      onOversized: () => {},
+    });
+    decoder.push(utf8('{"a":1}\n{"b":'));
+    decoder.push(utf8('2}\n{"c":'));
+    decoder.end();
+    expect(seen).toEqual([
+      ['{"a":1}', false],
+      ['{"b":2}', false],
+      ['{"c":', true],
+    ]);
+  });
+
   it.each([
     ['1-byte', 1],
     ['4 KiB', 4096],

@@ -21,7 +21,11 @@ export interface OversizedLine {
 
 export interface LineDecoderOptions {
   maxMessageBytes?: number;
-  onLine: (line: string) => void;
+  /**
+   * Each line. `cut` is true for a last line that ended with the stream rather than with a
+   * newline (see `end()`): the writer may have gone away in the middle of it.
+   */
+  onLine: (line: string, cut: boolean) => void;
   onOversized: (info: OversizedLine) => void;
 }
 
@@ -42,7 +46,7 @@ export interface LineDecoderOptions {
  */
 export class LineDecoder {
   readonly maxMessageBytes: number;
-  readonly #onLine: (line: string) => void;
+  readonly #onLine: (line: string, cut: boolean) => void;
   readonly #onOversized: (info: OversizedLine) => void;
   /** Filled parts of earlier blocks that hold the start of the unfinished line. */
   #pieces: Uint8Array[] = [];
@@ -90,7 +94,7 @@ export class LineDecoder {
       const total = this.#pendingBytes;
       const joined = this.#joinPieces(total);
       this.#release();
-      this.#emit(joined, 0, total);
+      this.#emit(joined, 0, total, true);
     }
     this.#release();
   }
@@ -205,10 +209,10 @@ export class LineDecoder {
     return joined;
   }
 
-  #emit(bytes: Uint8Array, start: number, end: number): void {
+  #emit(bytes: Uint8Array, start: number, end: number, cut = false): void {
     if (end > start && bytes[end - 1] === CARRIAGE_RETURN) end--;
     if (end === start || isBlank(bytes, start, end)) return;
-    this.#onLine(decode(bytes, start, end));
+    this.#onLine(decode(bytes, start, end), cut);
   }
 
   #startDiscard(rest: Uint8Array): void {

@@ -171,7 +171,7 @@ export class StdioTransport implements Transport {
   #wireStreams(child: ChildProcessWithoutNullStreams): void {
     const decoder = new LineDecoder({
       maxMessageBytes: this.#maxMessageBytes,
-      onLine: (line) => this.#onLine(line),
+      onLine: (line, cut) => this.#onLine(line, cut),
       onOversized: (info) => this.#onOversized(info),
     });
     readStdout(child.stdout, {
@@ -203,7 +203,7 @@ export class StdioTransport implements Transport {
     };
   }
 
-  #onLine(line: string): void {
+  #onLine(line: string, cut: boolean): void {
     // A message is an object or a batch; anything else is junk, spotted without a throwing
     // JSON.parse (a throw costs microseconds, which a 10,000-line log burst turns into a stall).
     const first = line.trimStart().charCodeAt(0);
@@ -215,7 +215,9 @@ export class StdioTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch {
-      this.#onJunk(line, first === 0x7b);
+      // A last line cut by the end of stdout is the server going away mid-write: its exit says
+      // why, so it fails no request by itself.
+      this.#onJunk(line, first === 0x7b && !cut);
       return;
     }
     this.stats.messagesReceived++;

@@ -74,8 +74,19 @@ export type { RetryPolicy } from './client/resend-rules.js';
 // ---- Transports: the contract, and servers described as plain data -----------------------------
 export { JsonRpcPeer } from './jsonrpc/peer.js';
 export type { PeerState } from './jsonrpc/peer.js';
-export type { JsonRpcPeerOptions, RequestOptions } from './jsonrpc/peer-options.js';
-export type { Transport, TransportProblem, TransportState } from './jsonrpc/transport.js';
+export type {
+  DiscardEvent,
+  DiscardKind,
+  JsonRpcPeerOptions,
+  PeerStats,
+  RequestOptions,
+} from './jsonrpc/peer-options.js';
+export type {
+  Transport,
+  TransportDiscards,
+  TransportProblem,
+  TransportState,
+} from './jsonrpc/transport.js';
 export { serverIdentity } from './transport/transport-definition.js';
 export type {
   RemoteDefinition,

@@ -9,7 +9,12 @@ import { McpHostError } from '../errors/mcp-host-error.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
-import type { Transport, TransportProblem, TransportState } from '../jsonrpc/transport.js';
+import type {
+  Transport,
+  TransportDiscards,
+  TransportProblem,
+  TransportState,
+} from '../jsonrpc/transport.js';
 import { createTransport } from '../transport/create-transport.js';
 import { TransportEvents } from '../transport/transport-events.js';
 
@@ -99,6 +104,11 @@ export class HeldTransport implements Transport {
   /** The server's process id while it runs (the host shows it in the server's status). */
   get pid(): number | undefined {
     return (this.#transport as { pid?: number } | undefined)?.pid;
+  }
+
+  /** What the transport discarded so far (the client's stats count it). */
+  get discards(): TransportDiscards | undefined {
+    return this.#transport?.discards;
   }
 
   start(): Promise<void> {

@@ -6,7 +6,7 @@ import { silentLogger, type Logger } from '../internal/logger.js';
 import { linkSignals } from '../internal/signals.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
-import type { RequestOptions } from '../jsonrpc/peer-options.js';
+import type { PeerStats, RequestOptions } from '../jsonrpc/peer-options.js';
 import { isObject } from '../protocol/guards.js';
 import { McpErrorCode, McpMethod } from '../protocol/methods.js';
 import type {
@@ -38,6 +38,7 @@ import {
 import { EraRequests } from './era-requests.js';
 import { excludedToolError, ListedTools } from './listed-tools.js';
 import { ModernSubscriptions } from './modern-subscriptions.js';
+import { ConnectionStats } from './connection-stats.js';
 import { openSession, type ConnectedPeer, type Session } from './open-session.js';
 import { collectPages } from './pagination.js';
 import { RemoteRequests } from './remote-requests.js';
@@ -66,6 +67,7 @@ export class McpClient implements AsyncDisposable {
   readonly #clientInfo: Implementation;
   readonly #closeEmitter = new Emitter<McpHostError | undefined>();
   readonly #events: ServerEvents;
+  readonly #connection: ConnectionStats;
   /** What the last tool listing said: usable tools, excluded ones, header parameters. */
   readonly #tools: ListedTools;
   #state: McpClientState = 'new';
@@ -99,6 +101,13 @@ export class McpClient implements AsyncDisposable {
   readonly onToolsChanged;
   readonly onResourcesChanged;
   readonly onPromptsChanged;
+  /**
+   * Something the server sent was thrown away: a response nobody waits for (an id never used, or a
+   * duplicate or late answer), JSON that is not JSON-RPC, a line that is not JSON, a message over
+   * `maxMessageBytes`. Reports of junk and of unknown and late responses are rate-limited; `stats`
+   * counts every one.
+   */
+  readonly onDiscarded;
 
   constructor(options: McpClientOptions) {
     this.#options = options;
@@ -129,6 +138,8 @@ export class McpClient implements AsyncDisposable {
     this.onToolsChanged = this.#events.tools.onChange;
     this.onResourcesChanged = this.#events.resources.onChange;
     this.onPromptsChanged = this.#events.prompts.onChange;
+    this.#connection = new ConnectionStats(this.#logger, options.serverName);
+    this.onDiscarded = this.#connection.discarded.event;
   }
 
   get state(): McpClientState {
@@ -140,6 +151,14 @@ export class McpClient implements AsyncDisposable {
   }
   get era(): ProtocolEra | undefined {
     return this.#connected?.session.era;
+  }
+  /**
+   * What the client sent, received and discarded, over every connection it opened (a copy; the
+   * counters only grow): requests and notifications both ways, and what was thrown away
+   * (`unknownResponses`, `lateResponses`, `invalidMessages`, `junkMessages`, `oversizedMessages`).
+   */
+  get stats(): PeerStats {
+    return this.#connection.stats;
   }
   /** The process id of a stdio server, when the transport has one. */
   get pid(): number | undefined {
@@ -265,6 +284,7 @@ export class McpClient implements AsyncDisposable {
     this.#subscriptions = [
       ...this.#input.registerLegacyHandlers(peer),
       ...this.#events.attach(peer),
+      this.#connection.attach(peer),
       peer.onClose((reason) => this.#onPeerClosed(peer, reason)),
     ];
   }
@@ -543,6 +563,7 @@ export class McpClient implements AsyncDisposable {
       );
     }
     this.#events.close();
+    this.#connection.close();
     this.#listen?.close();
   }
 

@@ -46,7 +46,7 @@ export const errorCodes = {
   },
   INVALID_MESSAGE: {
     permanent: false,
-    when: 'Something arrived that is not a valid message: a non-JSON line, JSON that is not JSON-RPC, or a response with both or neither of `result` and `error`.',
+    when: 'Something arrived that is not a valid message: a non-JSON line, JSON that is not JSON-RPC, or a response with both or neither of `result` and `error`; a response that is not valid JSON but shows the id of a pending request fails that request at once. Also reports a response nobody waited for (`onDiscarded`).',
   },
   OUTBOUND_BUFFER_FULL: {
     permanent: false,

@@ -51,6 +51,22 @@ describe('LineDecoder: framing', () => {
     expect(lines).toHaveLength(3);
   });
 
+  it('says which line was cut by the end of the stream rather than ended by a newline', () => {
+    const seen: [string, boolean][] = [];
+    const decoder = new LineDecoder({
+      onLine: (line, cut) => seen.push([line, cut]),
+      onOversized: () => {},
+    });
+    decoder.push(utf8('{"a":1}\n{"b":'));
+    decoder.push(utf8('2}\n{"c":'));
+    decoder.end();
+    expect(seen).toEqual([
+      ['{"a":1}', false],
+      ['{"b":2}', false],
+      ['{"c":', true],
+    ]);
+  });
+
   it.each([
     ['1-byte', 1],
     ['4 KiB', 4096],
@@ -125,6 +141,51 @@ describe('LineDecoder: framing', () => {
       expect(lines, `split at ${i}`).toEqual([text]);
     }
   });
+
+  it.each([1, 100, 4096, 65536, 200_000])(
+    'keeps no reference to a chunk: a caller reading into one reused %i-byte buffer gets every line',
+    (bufferSize) => {
+      const message = bigMessage(300 * 1024);
+      const small = '{"jsonrpc":"2.0","id":2,"result":{}}';
+      const huge = `{"jsonrpc":"2.0","id":3,"result":"${'h'.repeat(70_000)}"}`;
+      const bytes = utf8(`${small}\n${message}\r\n${small}\n${huge}\n${small}\n${message}`);
+      const { decoder, lines, oversized } = collect(64 * 1024);
+      const buffer = Buffer.alloc(bufferSize);
+      for (let i = 0; i < bytes.length; i += bufferSize) {
+        const count = bytes.copy(buffer, 0, i, i + bufferSize);
+        decoder.push(buffer.subarray(0, count));
+        buffer.fill(0x5a); // what the next read would overwrite
+      }
+      decoder.end();
+      const messageBytes = Buffer.byteLength(message);
+      expect(oversized.map((o) => o.bytes)).toEqual([messageBytes + 1, huge.length, messageBytes]);
+      expect(oversized.map((o) => recoverRequestId(o.head, o.tail))).toEqual([1, 3, 1]);
+      expect(oversized[1]!.tail).toBe(huge.slice(-1024));
+      expect(lines).toEqual([small, small, small]);
+    },
+  );
+
+  it.each([1, 100, 4096, 65536])(
+    'delivers lines that span chunks of a reused %i-byte buffer intact',
+    (bufferSize) => {
+      const message = bigMessage(300 * 1024);
+      const small = '{"jsonrpc":"2.0","id":2,"result":{"a":"é€😀"}}';
+      const bytes = utf8(`${small}\n${message}\r\n${small}\n${message}`);
+      const { decoder, lines } = collect();
+      const buffer = Buffer.alloc(bufferSize);
+      for (let i = 0; i < bytes.length; i += bufferSize) {
+        const count = bytes.copy(buffer, 0, i, i + bufferSize);
+        decoder.push(buffer.subarray(0, count));
+        buffer.fill(0x5a);
+      }
+      decoder.end();
+      expect(lines).toHaveLength(4);
+      expect(lines[0]).toBe(small);
+      expect(lines[1] === message).toBe(true);
+      expect(lines[2]).toBe(small);
+      expect(lines[3] === message).toBe(true);
+    },
+  );
 
   it('strips a trailing CR, even when the CR and LF arrive in different chunks', () => {
     const { decoder, lines } = collect();

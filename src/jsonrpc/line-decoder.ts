@@ -3,8 +3,7 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** How much of an oversized line's start and end is kept, to recover its id. */
 const EDGE_BYTES = 1024;
-/** Pieces shorter than this are copied into a shared block rather than kept as their own object. */
-const SMALL_PIECE_BYTES = 4096;
+/** The bytes of unfinished lines are copied into blocks of this size. */
 const BLOCK_BYTES = 64 * 1024;
 
 const NEWLINE = 0x0a;
@@ -22,26 +21,37 @@ export interface OversizedLine {
 
 export interface LineDecoderOptions {
   maxMessageBytes?: number;
-  onLine: (line: string) => void;
+  /**
+   * Each line. `cut` is true for a last line that ended with the stream rather than with a
+   * newline (see `end()`): the writer may have gone away in the middle of it.
+   */
+  onLine: (line: string, cut: boolean) => void;
   onOversized: (info: OversizedLine) => void;
 }
 
 /**
  * Newline-delimited framing over a byte stream, linear in the input: each chunk is scanned once
- * for newlines, pieces of an unfinished line are kept in a list (never re-concatenated per chunk;
- * pieces under 4 KiB are copied into a shared 64 KiB block, so tiny chunks cost their bytes, not
- * an object each), and bytes are decoded as UTF-8 only once a whole line is known, so a multibyte character split
- * across chunks decodes correctly. A trailing `\r` is stripped and blank lines are skipped. A line
- * longer than `maxMessageBytes` is discarded as it streams in, without being parsed or buffered:
- * memory held stays within the limit plus one chunk, and the next line is delivered as usual.
+ * for newlines, and bytes are decoded as UTF-8 only once a whole line is known, so a multibyte
+ * character split across chunks decodes correctly. A trailing `\r` is stripped and blank lines are
+ * skipped. A line longer than `maxMessageBytes` is discarded as it streams in, without being parsed
+ * or buffered: memory held stays within the limit plus one block, and the next line is delivered as
+ * usual.
+ *
+ * `push()` never keeps a reference to the chunk it is given, so the caller may read into one
+ * buffer again and again (see `readStdout`): a line that ends in the chunk is decoded from it
+ * directly, and the bytes of an unfinished line are copied into 64 KiB blocks (never
+ * re-concatenated per chunk; a line that ends inside the block it started in is decoded from the
+ * block, without a further copy). While a line is discarded nothing but its first and last 1 KiB
+ * and its length is kept.
  */
 export class LineDecoder {
   readonly maxMessageBytes: number;
-  readonly #onLine: (line: string) => void;
+  readonly #onLine: (line: string, cut: boolean) => void;
   readonly #onOversized: (info: OversizedLine) => void;
+  /** Filled parts of earlier blocks that hold the start of the unfinished line. */
   #pieces: Uint8Array[] = [];
   #pendingBytes = 0;
-  // Small pieces go into a block: 10 MiB in 1-byte chunks must not cost 10 million retained views.
+  /** The block being filled: the unfinished line's bytes in it are [blockStart, blockEnd). */
   #block: Uint8Array = alloc(0);
   #blockStart = 0;
   #blockEnd = 0;
@@ -80,9 +90,13 @@ export class LineDecoder {
   /** Delivers a final line that had no newline (at end of stream), then resets. */
   end(): void {
     if (this.#discarding) this.#finishDiscard(alloc(0), 0, 0);
-    else if (this.#pendingBytes > 0) this.#emit(this.#joinPieces(), 0, this.#pendingBytes);
-    this.#pieces = [];
-    this.#pendingBytes = 0;
+    else if (this.#pendingBytes > 0) {
+      const total = this.#pendingBytes;
+      const joined = this.#joinPieces(total);
+      this.#release();
+      this.#emit(joined, 0, total, true);
+    }
+    this.#release();
   }
 
   #keep(chunk: Uint8Array, start: number): void {
@@ -96,25 +110,36 @@ export class LineDecoder {
       this.#startDiscard(chunk.subarray(start));
       return;
     }
-    if (length < SMALL_PIECE_BYTES) {
-      if (this.#blockEnd + length > this.#block.length) {
+    this.#copyIn(chunk, start, chunk.length);
+  }
+
+  /** Copies chunk[start, end) after the unfinished line's bytes, into as many blocks as it takes. */
+  #copyIn(chunk: Uint8Array, start: number, end: number): void {
+    this.#pendingBytes += end - start;
+    while (start < end) {
+      if (this.#blockEnd === this.#block.length) {
         this.#sealBlock();
         this.#block = alloc(BLOCK_BYTES);
         this.#blockStart = this.#blockEnd = 0;
       }
-      copyInto(this.#block, this.#blockEnd, chunk, start, chunk.length);
-      this.#blockEnd += length;
-    } else {
-      this.#sealBlock();
-      this.#pieces.push(start === 0 ? chunk : chunk.subarray(start));
+      const count = Math.min(end - start, this.#block.length - this.#blockEnd);
+      copyInto(this.#block, this.#blockEnd, chunk, start, start + count);
+      this.#blockEnd += count;
+      start += count;
     }
-    this.#pendingBytes += length;
   }
 
   /** Moves the bytes gathered in the block since the last seal into the piece list. */
   #sealBlock(): void {
     if (this.#blockEnd === this.#blockStart) return;
     this.#pieces.push(this.#block.subarray(this.#blockStart, this.#blockEnd));
+    this.#blockStart = this.#blockEnd;
+  }
+
+  /** Forgets the unfinished line: its pieces, and its part of the current block. */
+  #release(): void {
+    this.#pieces = [];
+    this.#pendingBytes = 0;
     this.#blockStart = this.#blockEnd;
   }
 
@@ -149,21 +174,30 @@ export class LineDecoder {
       }
       return;
     }
-    if (this.#pendingBytes + length > this.maxMessageBytes) {
+    const total = this.#pendingBytes + length;
+    if (total > this.maxMessageBytes) {
       this.#startDiscard(chunk.subarray(start, end));
       this.#finishDiscard(chunk, end, end);
       return;
     }
+    if (this.#pieces.length === 0 && this.#blockEnd + length <= this.#block.length) {
+      // The whole line fits in the block it started in: decode it from there.
+      copyInto(this.#block, this.#blockEnd, chunk, start, end);
+      this.#blockEnd += length;
+      const block = this.#block;
+      const from = this.#blockStart;
+      this.#release();
+      this.#emit(block, from, from + total);
+      return;
+    }
     this.#sealBlock();
     this.#pieces.push(chunk.subarray(start, end));
-    const total = this.#pendingBytes + length;
     const joined = this.#joinPieces(total);
-    this.#pieces = [];
-    this.#pendingBytes = 0;
+    this.#release();
     this.#emit(joined, 0, total);
   }
 
-  #joinPieces(total = this.#pendingBytes): Uint8Array {
+  #joinPieces(total: number): Uint8Array {
     this.#sealBlock();
     if (this.#pieces.length === 1) return this.#pieces[0]!;
     const joined = alloc(total);
@@ -175,10 +209,10 @@ export class LineDecoder {
     return joined;
   }
 
-  #emit(bytes: Uint8Array, start: number, end: number): void {
+  #emit(bytes: Uint8Array, start: number, end: number, cut = false): void {
     if (end > start && bytes[end - 1] === CARRIAGE_RETURN) end--;
     if (end === start || isBlank(bytes, start, end)) return;
-    this.#onLine(decode(bytes, start, end));
+    this.#onLine(decode(bytes, start, end), cut);
   }
 
   #startDiscard(rest: Uint8Array): void {
@@ -189,8 +223,10 @@ export class LineDecoder {
     this.#tailLength = 0;
     for (const piece of pieces) this.#appendTail(piece);
     this.#discardedBytes = this.#pendingBytes + rest.length;
-    this.#pieces = [];
-    this.#pendingBytes = 0;
+    this.#release();
+    // The blocks that held the line are dropped: a fresh block starts after the discard.
+    this.#block = alloc(0);
+    this.#blockStart = this.#blockEnd = 0;
     this.#discarding = true;
   }
 

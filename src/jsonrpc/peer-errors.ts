@@ -1,5 +1,6 @@
 import { JsonRpcError, JsonRpcErrorCode } from '../errors/json-rpc-error.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
+import { preview } from '../errors/redact.js';
 import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 import type { JsonRpcErrorObject, RequestId } from './message.js';
 
@@ -84,6 +85,25 @@ export class PeerErrors {
   invalidMessage(what: string): McpHostError {
     return new McpHostError('INVALID_MESSAGE', `received ${what}; ignored`, {
       serverName: this.#serverName,
+    });
+  }
+
+  /**
+   * A response nobody waits for, dropped: `late` for an id we used whose request is settled (a
+   * duplicate, or an answer after a timeout or cancel), else an id we never used. `suppressed`
+   * more were dropped since the last report.
+   */
+  droppedResponse(id: unknown, late: boolean, suppressed: number): McpHostError {
+    const shown =
+      typeof id === 'number' ? String(id) : preview(JSON.stringify(id) ?? String(id), 40);
+    const why = late
+      ? 'its request was already settled (a duplicate, or an answer after a timeout or cancel)'
+      : 'no request of ours has that id';
+    const more = suppressed > 0 ? ` (${suppressed} more since the last report)` : '';
+    return new McpHostError('INVALID_MESSAGE', `dropped a response to id ${shown}: ${why}${more}`, {
+      serverName: this.#serverName,
+      requestId: late && typeof id === 'number' ? id : undefined,
+      details: { late, suppressed },
     });
   }
 

@@ -1,3 +1,4 @@
+import type { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
 import type { JsonObject, RequestId } from './message.js';
 
@@ -74,7 +75,7 @@ export interface PeerStats {
   requestsSent: number;
   notificationsSent: number;
   responsesReceived: number;
-  /** Responses whose id we never used. */
+  /** Responses whose id we never used (stray): dropped. */
   unknownResponses: number;
   /** Responses for an id already settled: duplicates, or answers after a timeout or cancel. */
   lateResponses: number;
@@ -82,4 +83,29 @@ export interface PeerStats {
   invalidMessages: number;
   requestsReceived: number;
   notificationsReceived: number;
+  /** Lines, frames or events the transport skipped because they were not JSON (its `discards`). */
+  junkMessages: number;
+  /** Messages over `maxMessageBytes` the transport discarded unparsed (its `discards`). */
+  oversizedMessages: number;
+}
+
+/**
+ * What was thrown away: a response with an id we never used (`unknown_response`), a second or
+ * late response (`late_response`), JSON that is not JSON-RPC (`invalid`), a line, frame or event
+ * that is not JSON (`junk`), a message over `maxMessageBytes` (`oversized`).
+ */
+export type DiscardKind = 'unknown_response' | 'late_response' | 'invalid' | 'junk' | 'oversized';
+
+/**
+ * A report of something discarded. Reports of junk and of unknown and late responses are
+ * rate-limited (their message says how many more were discarded since the last report); the
+ * counters in `stats` count every one.
+ */
+export interface DiscardEvent {
+  kind: DiscardKind;
+  /**
+   * What was discarded and where: the server, and the request when the discarded message named
+   * one we sent (its `requestId`). Shows at most a short redacted preview of the message.
+   */
+  error: McpHostError;
 }

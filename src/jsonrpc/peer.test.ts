@@ -3,6 +3,7 @@ import { JsonRpcError } from '../errors/json-rpc-error.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { createLinkedTransports } from '../transport/in-memory.js';
 import { JsonRpcPeer } from './peer.js';
+import type { DiscardEvent } from './peer-options.js';
 import { connect, echoServer, track, rejection } from '../../test/helpers/peer-harness.js';
 
 afterEach(() => {
@@ -192,5 +193,86 @@ describe('JsonRpcPeer: correlation', () => {
     send.mockRestore();
     expect(h.peer.pendingCount).toBe(0);
     expect(h.peer.hasTimers).toBe(false);
+  });
+});
+
+describe('JsonRpcPeer: what it discards', () => {
+  it('reports responses nobody waits for through onDiscarded, a burst of 5 then 1 a second', async () => {
+    vi.useFakeTimers();
+    await using h = await connect({ serverName: 'files' });
+    const events: DiscardEvent[] = [];
+    h.peer.onDiscarded((event) => events.push(event));
+    const call = h.peer.request('a');
+    await h.next();
+    h.send({ jsonrpc: '2.0', id: 1, result: 'answer' });
+    await expect(call).resolves.toBe('answer');
+    h.send({ jsonrpc: '2.0', id: 1, result: 'duplicate' });
+    for (let i = 0; i < 20; i++) h.send({ jsonrpc: '2.0', id: 1000 + i, result: 'stray' });
+    h.send({ jsonrpc: '2.0', id: 'x'.repeat(500), result: 'long stray id' });
+    await h.barrier();
+
+    expect(h.peer.stats).toMatchObject({ lateResponses: 1, unknownResponses: 21 });
+    expect(events.map((e) => e.kind)).toEqual([
+      'late_response',
+      'unknown_response',
+      'unknown_response',
+      'unknown_response',
+      'unknown_response',
+    ]);
+    expect(events[0]!.error).toMatchObject({
+      code: 'INVALID_MESSAGE',
+      serverName: 'files',
+      requestId: 1,
+      details: { late: true, suppressed: 0 },
+    });
+    expect(events[0]!.error.message).toBe(
+      "server 'files': dropped a response to id 1: its request was already settled (a duplicate, or an answer after a timeout or cancel)",
+    );
+    expect(events[1]!.error.message).toBe(
+      "server 'files': dropped a response to id 1000: no request of ours has that id",
+    );
+    expect(events[1]!.error.requestId).toBeUndefined();
+
+    await vi.advanceTimersByTimeAsync(1000);
+    h.send({ jsonrpc: '2.0', id: 'y'.repeat(500), result: 'after a second' });
+    await h.barrier();
+    expect(events).toHaveLength(6);
+    const last = events[5]!.error;
+    expect(last.message).toMatch(
+      /^server 'files': dropped a response to id "y{20,}…?.*\(17 more since the last report\)$/,
+    );
+    expect(last.message.length).toBeLessThan(200);
+    expect(last.details).toMatchObject({ suppressed: 17 });
+  });
+
+  it('reports invalid messages and what the transport says it discarded; other problems are not discards', async () => {
+    await using h = await connect();
+    const events: DiscardEvent[] = [];
+    h.peer.onDiscarded((event) => events.push(event));
+    h.send({ jsonrpc: '1.0', id: 1, result: 'old' });
+    await h.barrier();
+    const junk = new McpHostError('INVALID_MESSAGE', 'a line that is not JSON');
+    const tooLarge = new McpHostError('MESSAGE_TOO_LARGE', 'a 20 MiB message');
+    const refused = new McpHostError('HTTP_STATUS', 'HTTP 500');
+    h.client.injectProblem({ error: junk, discarded: 'junk' });
+    h.client.injectProblem({ error: tooLarge, discarded: 'oversized' });
+    h.client.injectProblem({ error: refused });
+    expect(events.map((e) => e.kind)).toEqual(['invalid', 'junk', 'oversized']);
+    expect(events[0]!.error.message).toContain('without "jsonrpc": "2.0"');
+    expect(events[1]!.error).toBe(junk);
+    expect(events[2]!.error).toBe(tooLarge);
+  });
+
+  it("counts the transport's discards in its stats", async () => {
+    await using h = await connect();
+    expect(h.peer.stats).toMatchObject({ junkMessages: 0, oversizedMessages: 0 });
+    Object.defineProperty(h.client, 'discards', {
+      get: () => ({ junkMessages: 3, oversizedMessages: 1 }),
+    });
+    expect(h.peer.stats).toMatchObject({ junkMessages: 3, oversizedMessages: 1 });
+    // A copy: changing it changes nothing.
+    const stats = h.peer.stats;
+    stats.requestsSent = 99;
+    expect(h.peer.stats.requestsSent).toBe(0);
   });
 });

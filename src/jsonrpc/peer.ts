@@ -5,6 +5,7 @@ import { type McpHostError } from '../errors/mcp-host-error.js';
 import { toDisposable, type Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
+import { RateLimiter } from '../internal/rate-limiter.js';
 import type { Transport, TransportProblem } from './transport.js';
 import {
   isJsonRpcErrorObject,
@@ -21,6 +22,7 @@ import {
   DEFAULT_MAX_INBOUND_REQUESTS,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  type DiscardEvent,
   type JsonRpcPeerOptions,
   type NotificationHandler,
   type PeerConventions,
@@ -40,16 +42,6 @@ export type PeerState = 'new' | 'open' | 'closing' | 'closed';
  */
 export class JsonRpcPeer implements AsyncDisposable {
   readonly serverName: string | undefined;
-  readonly stats: PeerStats = {
-    requestsSent: 0,
-    notificationsSent: 0,
-    responsesReceived: 0,
-    unknownResponses: 0,
-    lateResponses: 0,
-    invalidMessages: 0,
-    requestsReceived: 0,
-    notificationsReceived: 0,
-  };
 
   readonly #transport: Transport;
   readonly #conventions: PeerConventions;
@@ -63,6 +55,19 @@ export class JsonRpcPeer implements AsyncDisposable {
   readonly #subscriptions: Disposable[];
   readonly #closeEmitter = new Emitter<McpHostError | undefined>();
   readonly #problemEmitter = new Emitter<TransportProblem>();
+  readonly #discardEmitter = new Emitter<DiscardEvent>();
+  /** Reports of dropped responses: a burst of 5, then 1 a second (every one is counted). */
+  readonly #droppedLimiter = new RateLimiter(1, 5);
+  readonly #stats: Omit<PeerStats, 'junkMessages' | 'oversizedMessages'> = {
+    requestsSent: 0,
+    notificationsSent: 0,
+    responsesReceived: 0,
+    unknownResponses: 0,
+    lateResponses: 0,
+    invalidMessages: 0,
+    requestsReceived: 0,
+    notificationsReceived: 0,
+  };
   #state: PeerState = 'new';
   #closeReason: McpHostError | undefined;
   #closed: Promise<void> | undefined;
@@ -71,6 +76,12 @@ export class JsonRpcPeer implements AsyncDisposable {
   readonly onClose = this.#closeEmitter.event;
   /** Fires for non-fatal problems: junk lines, invalid messages, oversized messages. */
   readonly onProblem = this.#problemEmitter.event;
+  /**
+   * Fires when something the other side sent is thrown away: a response nobody waits for, a
+   * message that is not JSON-RPC, or (from the transport) junk and oversized messages. Reports of
+   * junk and dropped responses are rate-limited; `stats` counts every one.
+   */
+  readonly onDiscarded = this.#discardEmitter.event;
 
   constructor(transport: Transport, options: JsonRpcPeerOptions = {}) {
     this.#transport = transport;
@@ -97,6 +108,16 @@ export class JsonRpcPeer implements AsyncDisposable {
 
   get state(): PeerState {
     return this.#state;
+  }
+
+  /** What this peer sent, received and discarded (with the transport's `discards`), as a copy. */
+  get stats(): PeerStats {
+    const discards = this.#transport.discards;
+    return {
+      ...this.#stats,
+      junkMessages: discards?.junkMessages ?? 0,
+      oversizedMessages: discards?.oversizedMessages ?? 0,
+    };
   }
 
   /** Requests waiting for a response. */
@@ -157,7 +178,7 @@ export class JsonRpcPeer implements AsyncDisposable {
       this.#outgoing.track(request);
       try {
         this.#transport.send(message);
-        this.stats.requestsSent++;
+        this.#stats.requestsSent++;
       } catch (error) {
         if (this.#outgoing.settle(request)) {
           reject(toMcpHostError(error, { serverName: this.serverName, method, requestId: id }));
@@ -172,7 +193,7 @@ export class JsonRpcPeer implements AsyncDisposable {
     this.#transport.send(
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params },
     );
-    this.stats.notificationsSent++;
+    this.#stats.notificationsSent++;
   }
 
   /** Handles incoming requests for `method` (one handler per method; `*` handles the rest). */
@@ -225,7 +246,7 @@ export class JsonRpcPeer implements AsyncDisposable {
     if (typeof m.method === 'string') {
       if (m.id === undefined) return this.#handleNotification(m.method, m.params);
       if (isRequestId(m.id)) {
-        this.stats.requestsReceived++;
+        this.#stats.requestsReceived++;
         return this.#inbound.handle(m.id, m.method, m.params);
       }
       this.#reply(null, undefined, {
@@ -242,17 +263,17 @@ export class JsonRpcPeer implements AsyncDisposable {
     const id = m.id;
     const pending = this.#outgoing.get(id);
     if (pending === undefined) {
-      if (typeof id === 'number' && this.#outgoing.wasIssued(id)) {
-        this.stats.lateResponses++;
-      } else if (id === null && isJsonRpcErrorObject(m.error)) {
+      if (id === null && isJsonRpcErrorObject(m.error)) {
         this.#invalid(`an error response without an id (${preview(m.error.message, 200)})`);
         return;
-      } else {
-        this.stats.unknownResponses++;
       }
+      const late = typeof id === 'number' && this.#outgoing.wasIssued(id);
+      if (late) this.#stats.lateResponses++;
+      else this.#stats.unknownResponses++;
+      this.#droppedResponse(id, late);
       return;
     }
-    this.stats.responsesReceived++;
+    this.#stats.responsesReceived++;
     const hasResult = Object.hasOwn(m, 'result');
     const hasError = Object.hasOwn(m, 'error');
     this.#outgoing.settle(pending);
@@ -261,7 +282,7 @@ export class JsonRpcPeer implements AsyncDisposable {
     } else if (hasError && !hasResult && isJsonRpcErrorObject(m.error)) {
       pending.reject(this.#errors.fromResponse(pending.method, m.error));
     } else {
-      this.stats.invalidMessages++;
+      this.#stats.invalidMessages++;
       const what =
         hasResult && hasError
           ? 'both result and error'
@@ -273,7 +294,7 @@ export class JsonRpcPeer implements AsyncDisposable {
   }
 
   #handleNotification(method: string, params: unknown): void {
-    this.stats.notificationsReceived++;
+    this.#stats.notificationsReceived++;
     const { cancel, progress } = this.#conventions;
     if (progress !== undefined && method === progress.method) {
       const token = progress.tokenOf(params);
@@ -323,8 +344,19 @@ export class JsonRpcPeer implements AsyncDisposable {
   }
 
   #invalid(what: string): void {
-    this.stats.invalidMessages++;
-    this.#problemEmitter.fire({ error: this.#errors.invalidMessage(what) });
+    this.#stats.invalidMessages++;
+    const error = this.#errors.invalidMessage(what);
+    this.#problemEmitter.fire({ error });
+    this.#discardEmitter.fire({ kind: 'invalid', error });
+  }
+
+  /** A response nobody waits for: counted by the caller, reported here at a bounded rate. */
+  #droppedResponse(id: unknown, late: boolean): void {
+    const suppressed = this.#droppedLimiter.take();
+    if (suppressed < 0) return;
+    const error = this.#errors.droppedResponse(id, late, suppressed);
+    this.#logger.debug(error.message, { server: this.serverName });
+    this.#discardEmitter.fire({ kind: late ? 'late_response' : 'unknown_response', error });
   }
 
   readonly #onTransportProblem = (problem: TransportProblem): void => {
@@ -338,6 +370,8 @@ export class JsonRpcPeer implements AsyncDisposable {
       else if (this.#outgoing.settle(pending)) pending.reject(problem.error);
     }
     this.#problemEmitter.fire(problem);
+    if (problem.discarded !== undefined)
+      this.#discardEmitter.fire({ kind: problem.discarded, error: problem.error });
   };
 
   #onTransportClose(reason: McpHostError | undefined): void {
@@ -352,6 +386,7 @@ export class JsonRpcPeer implements AsyncDisposable {
     this.#closeEmitter.fire(reason);
     this.#closeEmitter.clear();
     this.#problemEmitter.clear();
+    this.#discardEmitter.clear();
   }
 
   /** A request we stopped waiting for: tell the other side, when the protocol and request allow. */

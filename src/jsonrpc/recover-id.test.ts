@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recoverRequestId } from './recover-id.js';
+import { recoverBrokenResponseId, recoverRequestId } from './recover-id.js';
 
 const filler = 'x'.repeat(50);
 
@@ -95,6 +95,57 @@ describe('recoverRequestId', () => {
     recoverRequestId('{'.repeat(1024), ',"id":'.repeat(170));
     recoverRequestId(`{${'"a":1,'.repeat(170)}`, `${',"method":"x"'.repeat(80)}`);
     recoverRequestId(`{${'"aaaa":"'.repeat(120)}`, `${'"x":"\\",'.repeat(100)}}`);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('recoverBrokenResponseId', () => {
+  const long = 'y'.repeat(5000);
+
+  it.each([
+    ['cut short', '{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"te', 42],
+    ['cut short, error', '{"id":"r-1","jsonrpc":"2.0","error":{"code":-32603,"mess', 'r-1'],
+    ['cut short, no jsonrpc', '{"id":7,"result":{"text":"', 7],
+    ['cut short after 5000 characters', `{"jsonrpc":"2.0","id":8,"result":{"text":"${long}`, 8],
+    // complete but corrupted inside (a raw tab in a string), in the official SDKs' key order
+    ['corrupted, SDK order', '{"result":{"content":[{"text":"a\tb"}]},"jsonrpc":"2.0","id":9}', 9],
+    ['corrupted, long', `{"result":{"text":"${long}\t"},"id":10,"jsonrpc":"2.0"}\r`, 10],
+    [
+      'corrupted error',
+      '{"error":{"code":-1,"message":"x\u0001"},"jsonrpc":"2.0","id":"e-2"}',
+      'e-2',
+    ],
+  ])('finds the id of a broken response: %s', (_label, line, id) => {
+    expect(() => JSON.parse(line) as unknown).toThrow();
+    expect(recoverBrokenResponseId(line)).toBe(id);
+  });
+
+  it.each([
+    // no id in view, or an id not followed by result or error
+    ['{"jsonrpc":"2.0","result":{"content":[{"type":"te'],
+    ['{"jsonrpc":"2.0","id":5'],
+    ['{"jsonrpc":"2.0","id":5,"me'],
+    // a request or notification of the other side, whole or cut
+    ['{"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"mes'],
+    ['{"method":"x","params":{"t":"a\tb"},"jsonrpc":"2.0","id":5}'],
+    // a cut line whose end looks like a nested object with an id
+    ['{"jsonrpc":"2.0","result":{"items":[{"id":3}'],
+    ['{"result":{"items":[{"name":"a","id":3}'],
+    // the tail id without "jsonrpc" beside it, or after a head that is not a response's
+    ['{"result":{"text":"a\tb"},"id":4}'],
+    ['{"data":{"text":"a\tb"},"jsonrpc":"2.0","id":4}'],
+    ['[{"jsonrpc":"2.0","id":1,"result":'],
+    ['not json at all'],
+    [''],
+  ])('finds nothing where the line does not show a response id beyond doubt: %s', (line) => {
+    expect(recoverBrokenResponseId(line)).toBeUndefined();
+  });
+
+  it('stays fast on hostile input', () => {
+    const started = performance.now();
+    recoverBrokenResponseId(`{"id":"${'\\'.repeat(5000)}`);
+    recoverBrokenResponseId(`{${'"a":1,'.repeat(2000)}`);
+    recoverBrokenResponseId(`{"result":${',"jsonrpc":"2.0","id":'.repeat(500)}`);
     expect(performance.now() - started).toBeLessThan(500);
   });
 });

@@ -19,6 +19,20 @@ export type TransportState = 'new' | 'starting' | 'open' | 'closing' | 'closed';
 export interface TransportProblem {
   error: McpHostError;
   requestId?: string | number;
+  /**
+   * Set when the problem is something the transport threw away unread: `junk` for a line, frame
+   * or event that is not JSON (reports of these are rate-limited), `oversized` for a message over
+   * `maxMessageBytes`. The transport's `discards` counts every one of them, reported or not.
+   */
+  discarded?: 'junk' | 'oversized';
+}
+
+/** What a transport threw away before anything became a message; the counts only grow. */
+export interface TransportDiscards {
+  /** Lines, frames or events that were not JSON (or not a JSON object or array): skipped. */
+  readonly junkMessages: number;
+  /** Messages over `maxMessageBytes`, discarded without being parsed. */
+  readonly oversizedMessages: number;
 }
 
 /**
@@ -41,6 +55,8 @@ export interface Transport extends AsyncDisposable {
   onMessage(listener: (message: unknown) => void): Disposable;
   onProblem(listener: (problem: TransportProblem) => void): Disposable;
   onClose(listener: (reason: McpHostError | undefined) => void): Disposable;
+  /** Optional: what this transport discarded so far (a transport that never discards has none). */
+  readonly discards?: TransportDiscards;
   /**
    * Optional: the protocol version the session settled on, for transports that also carry it out
    * of band (the HTTP transport's `MCP-Protocol-Version` header). Called by the client after the

@@ -3,6 +3,7 @@ import type {
   JsonRpcMessage,
   McpHostError,
   Transport,
+  TransportDiscards,
   TransportProblem,
   TransportState,
 } from '../../src/index.js';
@@ -45,6 +46,10 @@ export class RecordingTransport implements Transport {
   }
   get pid(): number | undefined {
     return (this.#inner as { pid?: number }).pid;
+  }
+  /** Passed on: what the transport discarded (the client's stats count it). */
+  get discards(): TransportDiscards | undefined {
+    return this.#inner.discards;
   }
   start(options?: { signal?: AbortSignal }): Promise<void> {
     return this.#inner.start(options);

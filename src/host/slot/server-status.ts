@@ -1,6 +1,7 @@
 import type { McpClient } from '../../client/mcp-client.js';
 import { McpHostError, withoutServerName } from '../../errors/mcp-host-error.js';
 import { redact } from '../../errors/redact.js';
+import type { PeerStats } from '../../jsonrpc/peer-options.js';
 import type { Implementation } from '../../protocol/types.js';
 import type { ProtocolEra } from '../../protocol/versions.js';
 
@@ -56,6 +57,15 @@ export interface ServerStatus {
   nextRetryAt?: string;
   inFlight: number;
   queued: number;
+  /**
+   * What the live connection threw away so far (ready or degraded; see `McpClient.stats`):
+   * responses nobody waited for, messages that were not JSON-RPC, lines that were not JSON,
+   * messages over `maxMessageBytes`.
+   */
+  discarded?: Pick<
+    PeerStats,
+    'unknownResponses' | 'lateResponses' | 'invalidMessages' | 'junkMessages' | 'oversizedMessages'
+  >;
 }
 
 /** States in which a server offers no tools (one restarting keeps its tools listed). */
@@ -121,7 +131,14 @@ export function toServerStatus(parts: StatusParts): ServerStatus {
     ...(nextRetryAt === undefined ? {} : { nextRetryAt: new Date(nextRetryAt).toISOString() }),
     inFlight: parts.inFlight,
     queued: parts.queued,
+    ...(live && client !== undefined ? { discarded: discardedBy(client) } : {}),
   };
+}
+
+function discardedBy(client: McpClient): NonNullable<ServerStatus['discarded']> {
+  const { unknownResponses, lateResponses, invalidMessages, junkMessages, oversizedMessages } =
+    client.stats;
+  return { unknownResponses, lateResponses, invalidMessages, junkMessages, oversizedMessages };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { ErrorCode } from '../../errors/codes.js';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import { preview } from '../../errors/redact.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/message.js';
+import { recoverBrokenResponseId } from '../../jsonrpc/recover-id.js';
 import type { TransportState } from '../../jsonrpc/transport.js';
 import type { HttpResponse } from './http-response.js';
 import { BodyTooLargeError, readBodyCapped, utf8 } from './read-body.js';
@@ -51,6 +52,21 @@ export class HttpProblems {
       requestId: options.requestId,
       details: options.details,
       cause: options.cause,
+    });
+  }
+
+  /**
+   * A body or SSE event (`what`) whose `text` is not JSON, as an INVALID_MESSAGE error with a
+   * redacted preview: tied to `requestId` when it answers that request for sure (a JSON body), else
+   * to the request whose id the text shows beyond doubt (see `recoverBrokenResponseId`), so that
+   * request fails at once instead of at its timeout.
+   */
+  notJson(what: string, text: string, requestId?: RequestId): McpHostError {
+    const recovered = requestId === undefined ? recoverBrokenResponseId(text) : undefined;
+    const about =
+      recovered === undefined ? '' : ` (a response to request ${JSON.stringify(recovered)})`;
+    return this.error('INVALID_MESSAGE', `${what}${about} is not JSON: ${preview(text, 80)}`, {
+      requestId: requestId ?? recovered,
     });
   }
 

@@ -278,7 +278,39 @@ describe('LegacySseTransport', () => {
     expect(t.problems).toHaveLength(1);
     expect(t.problems[0]?.error.code).toBe('MESSAGE_TOO_LARGE');
     expect(t.problems[0]?.error.message).toMatch(/^server 'legacy': discarded an SSE event/);
+    expect(t.discards).toEqual({ junkMessages: 0, oversizedMessages: 1 });
     expect(t.state).toBe('open');
+  });
+
+  it('fails the request a broken event names at once; a broken event naming none is only counted', async () => {
+    await using _guard = leakGuard();
+    await using server = await startSseServer({
+      post: (req, res, stream) => {
+        res.writeHead(202).end();
+        const { id, method } = JSON.parse(req.body) as { id: number; method: string };
+        if (method === 'cut') {
+          stream.write(event('message', `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"ty`));
+        } else {
+          stream.write(event('message', '{"jsonrpc":"2.0","result":{"content":[{"ty'));
+          stream.write(event('message', result(id, 'answered')));
+        }
+      },
+    });
+    const transport = make(server);
+    await using peer = new JsonRpcPeer(transport, { serverName: 'legacy' });
+    const discarded: string[] = [];
+    peer.onDiscarded((e) => discarded.push(`${e.kind} ${String(e.error.requestId)}`));
+    await peer.start();
+
+    await expect(peer.request('cut')).rejects.toMatchObject({
+      code: 'INVALID_MESSAGE',
+      requestId: 1,
+      message: expect.stringContaining('SSE event data (a response to request 1) is not JSON'),
+    });
+    await expect(peer.request('other')).resolves.toBe('answered');
+    expect(discarded).toEqual(['junk 1', 'junk undefined']);
+    expect(transport.discards).toEqual({ junkMessages: 2, oversizedMessages: 0 });
+    expect(peer.stats).toMatchObject({ junkMessages: 2, responsesReceived: 1 });
   });
 
   it('closes with CONNECTION_CLOSED when the server ends the stream; requests in flight fail', async () => {

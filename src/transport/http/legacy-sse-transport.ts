@@ -8,7 +8,12 @@ import type { Logger } from '../../internal/logger.js';
 import { onAbort } from '../../internal/signals.js';
 import { TaskSet } from '../../internal/task-set.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/message.js';
-import type { Transport, TransportState } from '../../jsonrpc/transport.js';
+import type {
+  Transport,
+  TransportDiscards,
+  TransportProblem,
+  TransportState,
+} from '../../jsonrpc/transport.js';
 import { TransportEvents } from '../transport-events.js';
 import { reauthorize } from './auth-provider.js';
 import { configureEndpoint } from './configured-endpoint.js';
@@ -129,6 +134,11 @@ export class LegacySseTransport implements Transport {
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;
     this.onClose = this.#events.close.event;
+  }
+
+  /** What this transport discarded so far: SSE events that were not JSON, or too large. */
+  get discards(): TransportDiscards {
+    return { ...this.#events.discards };
   }
 
   get state(): TransportState {
@@ -254,6 +264,8 @@ export class LegacySseTransport implements Transport {
               `discarded an SSE event over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
               { details: { bytes, maxMessageBytes: this.#maxMessageBytes } },
             ),
+            undefined,
+            'oversized',
           ),
       });
       reason = this.#problems.error('CONNECTION_CLOSED', 'the server ended the SSE stream');
@@ -299,12 +311,9 @@ export class LegacySseTransport implements Transport {
     if (event.data === '') return;
     const value = parseJson(event.data);
     if (value === undefined) {
-      this.#report(
-        this.#problems.error(
-          'INVALID_MESSAGE',
-          `SSE event data is not JSON: ${preview(event.data, 80)}`,
-        ),
-      );
+      // A broken response that shows its id fails that request now.
+      const broken = this.#problems.notJson('SSE event data', event.data);
+      this.#report(broken, broken.requestId, 'junk');
       return;
     }
     if (this.#state === 'open' || this.#state === 'starting') this.#events.message.fire(value);
@@ -378,7 +387,9 @@ export class LegacySseTransport implements Transport {
     } catch (error) {
       const timedOutAfterMs = cancel.timedOut ? this.#deadlines.timeoutMs : undefined;
       const closed = this.#closeCancel.aborted;
-      this.#report(this.#problems.failureOf(error, requestId, timedOutAfterMs, closed), requestId);
+      const failure = this.#problems.failureOf(error, requestId, timedOutAfterMs, closed);
+      const oversized = failure.code === 'MESSAGE_TOO_LARGE' ? 'oversized' : undefined;
+      this.#report(failure, requestId, oversized);
     } finally {
       this.#deadlines.delete(cancel);
       accepted();
@@ -440,10 +451,17 @@ export class LegacySseTransport implements Transport {
     });
   }
 
-  /** Reports a problem (of a request, when `requestId` is given) to the listeners. */
-  #report(problem: McpHostError, requestId?: RequestId): void {
+  /**
+   * Reports a problem (of a request, when `requestId` is given) to the listeners, and counts what
+   * was discarded (`discarded`).
+   */
+  #report(
+    problem: McpHostError,
+    requestId?: RequestId,
+    discarded?: TransportProblem['discarded'],
+  ): void {
     this.#logger.debug(problem.message);
-    this.#events.reportProblem(problem, requestId);
+    this.#events.reportProblem(problem, requestId, discarded);
   }
 
   async #close(reason: McpHostError | undefined): Promise<void> {

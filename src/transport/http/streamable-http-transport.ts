@@ -1,13 +1,18 @@
 import type { Dispatcher } from 'undici';
 import { aboutServer, type McpHostError } from '../../errors/mcp-host-error.js';
-import { preview } from '../../errors/redact.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Disposable } from '../../internal/disposable.js';
 import type { Logger } from '../../internal/logger.js';
 import { TaskSet } from '../../internal/task-set.js';
 import { settlesWithin } from '../../internal/wait.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/message.js';
-import type { RequestHeaders, Transport, TransportState } from '../../jsonrpc/transport.js';
+import type {
+  RequestHeaders,
+  Transport,
+  TransportDiscards,
+  TransportProblem,
+  TransportState,
+} from '../../jsonrpc/transport.js';
 import { TransportEvents } from '../transport-events.js';
 import { reauthorize } from './auth-provider.js';
 import { configureEndpoint } from './configured-endpoint.js';
@@ -121,6 +126,11 @@ export class StreamableHttpTransport implements Transport {
 
   get state(): TransportState {
     return this.#state;
+  }
+
+  /** What this transport discarded so far: bodies and events that were not JSON, or too large. */
+  get discards(): TransportDiscards {
+    return { ...this.#events.discards };
   }
 
   /** True while the server has given this transport a session id (the value itself stays private). */
@@ -238,10 +248,9 @@ export class StreamableHttpTransport implements Transport {
       if (!cancel.abandoned) {
         const timedOutAfterMs = cancel.timedOut ? this.#deadlines.timeoutMs : undefined;
         const closed = this.#closeCancel.aborted;
-        this.#report(
-          this.#problems.failureOf(error, requestId, timedOutAfterMs, closed),
-          requestId,
-        );
+        const failure = this.#problems.failureOf(error, requestId, timedOutAfterMs, closed);
+        const oversized = failure.code === 'MESSAGE_TOO_LARGE' ? 'oversized' : undefined;
+        this.#report(failure, requestId, oversized);
       }
     } finally {
       this.#deadlines.delete(cancel);
@@ -335,12 +344,7 @@ export class StreamableHttpTransport implements Transport {
     try {
       value = JSON.parse(text);
     } catch {
-      this.#report(
-        this.#problems.error('INVALID_MESSAGE', `response body is not JSON: ${preview(text, 80)}`, {
-          requestId,
-        }),
-        requestId,
-      );
+      this.#report(this.#problems.notJson('response body', text, requestId), requestId, 'junk');
       return;
     }
     this.#events.message.fire(value);
@@ -370,12 +374,10 @@ export class StreamableHttpTransport implements Transport {
           try {
             value = JSON.parse(event.data);
           } catch {
-            this.#report(
-              this.#problems.error(
-                'INVALID_MESSAGE',
-                `SSE event data is not JSON: ${preview(event.data, 80)}`,
-              ),
-            );
+            // A broken response that shows its id fails that request now.
+            const broken = this.#problems.notJson('SSE event data', event.data);
+            if (broken.requestId === requestId && requestId !== undefined) outcome.answered = true;
+            this.#report(broken, broken.requestId, 'junk');
             return;
           }
           if (requestId !== undefined && isResponseTo(value, requestId)) outcome.answered = true;
@@ -394,6 +396,7 @@ export class StreamableHttpTransport implements Transport {
             { requestId, details: { bytes: error.bytes, maxMessageBytes: this.#maxMessageBytes } },
           ),
           requestId,
+          'oversized',
         );
         outcome.answered = true;
         return outcome;
@@ -568,10 +571,17 @@ export class StreamableHttpTransport implements Transport {
     this.#getStreamOpened = false;
   }
 
-  /** Reports a problem (of a request, when `requestId` is given) to the listeners. */
-  #report(problem: McpHostError, requestId?: RequestId): void {
+  /**
+   * Reports a problem (of a request, when `requestId` is given) to the listeners, and counts what
+   * was discarded (`discarded`).
+   */
+  #report(
+    problem: McpHostError,
+    requestId?: RequestId,
+    discarded?: TransportProblem['discarded'],
+  ): void {
     this.#logger.debug(problem.message);
-    this.#events.reportProblem(problem, requestId);
+    this.#events.reportProblem(problem, requestId, discarded);
   }
 
   #debug(message: string, fields?: Record<string, unknown>): void {

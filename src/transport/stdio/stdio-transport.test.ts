@@ -18,7 +18,8 @@ import { StdioTransport } from './stdio-transport.js';
  * The server: one JSON-RPC request per stdin line, answered on stdout. `burst` answers with three
  * messages in one write; `split` writes a notification and half of its response in one write,
  * and the other half only when asked (`rest`), so the response arrives in two chunks; `junk`
- * writes a line that is not JSON first; `huge` writes a line of `params.bytes` characters;
+ * writes a line that is not JSON first; `broken` writes 10 broken JSON lines, then its response cut
+ * short; `huge` writes a line of `params.bytes` characters;
  * `stderr` writes `params.text` to stderr; `exit` writes `params.stderr` and exits with
  * `params.code`. Mode `ignore-eof` stays up after stdin ends; `ignore-term` also traps SIGTERM.
  * Each rung it sees is reported on stderr.
@@ -49,6 +50,11 @@ process.stdin.on('data', (chunk) => {
     if (m.method === 'junk') {
       process.stdout.write('this is not JSON\\n');
       send(answer(m, 'after junk'));
+    }
+    if (m.method === 'broken') {
+      let out = '';
+      for (let i = 0; i < 10; i++) out += '{"not": json ' + i + '\\n';
+      process.stdout.write(out + '{"jsonrpc":"2.0","id":' + m.id + ',"result":{"cut":"sh\\n');
     }
     if (m.method === 'huge')
       process.stdout.write('{"jsonrpc":"2.0","id":' + m.id + ',"result":"' + 'x'.repeat(m.params.bytes) + '"}\\n');
@@ -314,6 +320,33 @@ describe('StdioTransport', () => {
     expect(t.answerTo(8)?.result).toEqual(['still here']);
     expect(t.state).toBe('open');
     expect(t.stats.oversizedMessages).toBe(1);
+  });
+
+  it('reports a broken response that shows its id at once, tied to its request, past the junk rate limit', async () => {
+    await using guard = leakGuard();
+    await using t = serverTransport();
+    await t.startGuarded(guard);
+
+    t.request(5, 'broken');
+    await t.until(() => t.problems.some((p) => p.requestId === 5));
+    // A burst of 5 junk reports, the rest counted only; the broken response is reported anyway.
+    expect(t.problems.map((p) => p.requestId)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      5,
+    ]);
+    expect(t.problems.every((p) => p.discarded === 'junk')).toBe(true);
+    const broken = t.problems.at(-1)!.error;
+    expect(broken).toMatchObject({ code: 'INVALID_MESSAGE', requestId: 5, serverName: 'unit' });
+    expect(broken.message).toBe(
+      'server \'unit\': skipped a response to request 5 that is not valid JSON: {"jsonrpc":"2.0","id":5,"result":{"cut":"sh',
+    );
+    expect(t.stats.junkLines).toBe(11);
+    expect(t.discards).toEqual({ junkMessages: 11, oversizedMessages: 0 });
+    expect(t.state).toBe('open');
   });
 
   it('has the pid of the running server, and counts what it received', async () => {

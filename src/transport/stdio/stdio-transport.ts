@@ -10,12 +10,13 @@ import { deferred, delay, settlesWithin } from '../../internal/wait.js';
 import { LineDecoder, type OversizedLine } from '../../jsonrpc/line-decoder.js';
 import { LineWriter } from '../../jsonrpc/line-writer.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-import { recoverRequestId } from '../../jsonrpc/recover-id.js';
-import type { Transport, TransportState } from '../../jsonrpc/transport.js';
+import { recoverBrokenResponseId, recoverRequestId } from '../../jsonrpc/recover-id.js';
+import type { Transport, TransportDiscards, TransportState } from '../../jsonrpc/transport.js';
 import { buildChildEnv, EnvSecrets } from './child-env.js';
 import { spawnServer } from './spawn-server.js';
 import { ServerTree, TREE_MARKER_ENV } from './server-tree.js';
 import { StderrLog } from './stderr-log.js';
+import { readStdout } from './stdout-reader.js';
 import { trackOpen, untrackOpen } from './shutdown.js';
 import {
   DEFAULT_STDIO_OPTIONS,
@@ -173,15 +174,16 @@ export class StdioTransport implements Transport {
   #wireStreams(child: ChildProcessWithoutNullStreams): void {
     const decoder = new LineDecoder({
       maxMessageBytes: this.#maxMessageBytes,
-      onLine: (line) => this.#onLine(line),
+      onLine: (line, cut) => this.#onLine(line, cut),
       onOversized: (info) => this.#onOversized(info),
     });
-    child.stdout.on('data', (chunk: Buffer) => decoder.push(chunk));
-    child.stdout.once('end', () => {
-      decoder.end();
-      this.#stdoutEnded.resolve();
+    readStdout(child.stdout, {
+      onData: (chunk) => decoder.push(chunk),
+      onEnd: (ended) => {
+        if (ended) decoder.end();
+        this.#stdoutEnded.resolve();
+      },
     });
-    child.stdout.on('error', () => this.#stdoutEnded.resolve());
     child.stderr.on('data', (chunk: Buffer) => {
       this.stats.stderrBytes += chunk.length;
       this.#stderr.write(chunk);
@@ -196,7 +198,15 @@ export class StdioTransport implements Transport {
     });
   }
 
-  #onLine(line: string): void {
+  /** What this transport discarded so far: `junkLines` and `oversizedMessages` of `stats`. */
+  get discards(): TransportDiscards {
+    return {
+      junkMessages: this.stats.junkLines,
+      oversizedMessages: this.stats.oversizedMessages,
+    };
+  }
+
+  #onLine(line: string, cut: boolean): void {
     // A message is an object or a batch; anything else is junk, spotted without a throwing
     // JSON.parse (a throw costs microseconds, which a 10,000-line log burst turns into a stall).
     const first = line.trimStart().charCodeAt(0);
@@ -208,25 +218,37 @@ export class StdioTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch {
-      this.#onJunk(line);
+      // A last line cut by the end of stdout is the server going away mid-write: its exit says
+      // why, so it fails no request by itself.
+      this.#onJunk(line, first === 0x7b && !cut);
       return;
     }
     this.stats.messagesReceived++;
     this.#events.message.fire(value);
   }
 
-  #onJunk(line: string): void {
+  /**
+   * A line that is not JSON: skipped, counted, and reported at a bounded rate. A broken object
+   * that shows itself a response (see `recoverBrokenResponseId`) is reported at once with its id,
+   * so the request it answers fails now instead of at its timeout.
+   */
+  #onJunk(line: string, maybeResponse = false): void {
     this.stats.junkLines++;
+    const requestId = maybeResponse ? recoverBrokenResponseId(line) : undefined;
     const suppressed = this.#junkLimiter.take();
-    if (suppressed < 0) return;
+    if (suppressed < 0 && requestId === undefined) return;
     const more = suppressed > 0 ? ` (${suppressed} more since the last report)` : '';
-    const error = new McpHostError(
-      'INVALID_MESSAGE',
-      `skipped a line on stdout that is not JSON${more}: ${preview(line, 80)}`,
-      { serverName: this.serverName, details: { junkLines: this.stats.junkLines } },
-    );
-    this.#logger.warn(error.message, { server: this.serverName });
-    this.#events.problem.fire({ error });
+    const what =
+      requestId === undefined
+        ? 'skipped a line on stdout that is not JSON'
+        : `skipped a response to request ${JSON.stringify(requestId)} that is not valid JSON`;
+    const error = new McpHostError('INVALID_MESSAGE', `${what}${more}: ${preview(line, 80)}`, {
+      serverName: this.serverName,
+      requestId,
+      details: { junkLines: this.stats.junkLines },
+    });
+    if (suppressed >= 0) this.#logger.warn(error.message, { server: this.serverName });
+    this.#events.reportProblem(error, requestId, 'junk');
   }
 
   #onOversized(info: OversizedLine): void {
@@ -243,7 +265,7 @@ export class StdioTransport implements Transport {
       },
     );
     this.#logger.warn(error.message, { server: this.serverName });
-    this.#events.reportProblem(error, requestId);
+    this.#events.reportProblem(error, requestId, 'oversized');
   }
 
   /** The process exited: read what stdout still holds (bounded), then fail what is pending. */

@@ -9,7 +9,7 @@ import { RateLimiter } from '../../internal/rate-limiter.js';
 import { onAbort } from '../../internal/signals.js';
 import { deferred, settlesWithin } from '../../internal/wait.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-import type { Transport, TransportState } from '../../jsonrpc/transport.js';
+import type { Transport, TransportDiscards, TransportState } from '../../jsonrpc/transport.js';
 import { TransportEvents } from '../transport-events.js';
 import {
   byteLimit,
@@ -112,6 +112,12 @@ export class WebSocketTransport implements Transport {
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;
     this.onClose = this.#events.close.event;
+  }
+
+  /** What this transport discarded so far: junk (and binary) frames, and an oversized one. */
+  get discards(): TransportDiscards {
+    const { junkFrames, binaryFrames, oversizedMessages } = this.stats;
+    return { junkMessages: junkFrames + binaryFrames, oversizedMessages };
   }
 
   get state(): TransportState {
@@ -326,7 +332,7 @@ export class WebSocketTransport implements Transport {
       details: { junkFrames: this.stats.junkFrames, binaryFrames: this.stats.binaryFrames },
     });
     this.#logger.warn(error.message, { server: this.serverName });
-    this.#events.problem.fire({ error });
+    this.#events.problem.fire({ error, discarded: 'junk' });
   }
 
   /** ws reports a protocol error it will close the connection for (oversized frame, bad frame). */
@@ -340,7 +346,7 @@ export class WebSocketTransport implements Transport {
         { details: { maxMessageBytes: this.#maxMessageBytes, closeCode: 1009 } },
       );
       this.#logger.warn(tooLarge.message, { server: this.serverName });
-      this.#events.problem.fire({ error: tooLarge });
+      this.#events.problem.fire({ error: tooLarge, discarded: 'oversized' });
       this.#lost(tooLarge);
       return;
     }

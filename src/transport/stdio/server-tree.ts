@@ -94,9 +94,15 @@ export class ServerTree {
     return this.snapshot();
   }
 
-  /** Kills everything now, synchronously; for exit hooks and last resorts. */
+  /**
+   * Kills everything now, synchronously; for exit hooks and last resorts. The whole group has
+   * SIGKILL pending (none of it can fork any more), so the watchdog lets go of it at once: it then
+   * exits as soon as this process does, and never signals the id once the system may reuse it.
+   * The line is in the watchdog's pipe when this returns (a pipe write is attempted at once).
+   */
   killNow(): void {
     this.signal('SIGKILL');
+    if (this.#rootPid !== undefined) this.#watchdog?.release(this.#rootPid);
   }
 
   /** Forgets the tree (after everything in it is gone): its group id may be reused from now on. */

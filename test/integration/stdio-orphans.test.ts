@@ -42,6 +42,11 @@ const ENDINGS: { name: string; signal: NodeJS.Signals; end: (host: number) => vo
     signal: 'SIGTERM',
     end: (host) => process.kill(host, 'SIGTERM'),
   },
+  {
+    name: "SIGKILL to the host's process group (kill -9 %1)",
+    signal: 'SIGKILL',
+    end: (host) => process.kill(-host, 'SIGKILL'),
+  },
 ];
 
 /** Polls /proc (these are not our children: no exit event to wait on) until none runs. */

@@ -3,19 +3,16 @@ import type { Socket } from 'node:net';
 import type { Logger } from '../../internal/logger.js';
 
 /**
- * The watchdog's program, for POSIX `sh` (dash, bash, busybox, macOS sh): nothing to load, about
- * 1 MiB of memory, no CPU while it waits. It reads `+ <pgid>` (a server's process group started)
- * and `- <pgid>` (that tree is gone; never signal the number again, it may be reused) from the
- * host on stdin. When stdin ends, the host is gone, however it died (exit, signal, SIGKILL): it
- * sends SIGTERM to every group it still holds, and SIGKILL a second later to those that had
- * members, then exits.
+ * The watchdog's program, for POSIX `sh` (tested with dash and bash): nothing to load, under 2 MiB
+ * of memory, no CPU while it waits. It reads `+ <pgid>` (a server's process group started) and
+ * `- <pgid>` (that tree is gone; never signal the number again, it may be reused) from the host
+ * on stdin. When stdin ends, the host is gone, however it died (exit, signal, SIGKILL): it sends
+ * SIGTERM to every group it still holds, and SIGKILL a second later to those that had members,
+ * then exits.
  *
  * INT, TERM, HUP, QUIT and TSTP are ignored rather than trapped with a handler: a handler would
- * interrupt `read` and end the loop early, while an ignored signal never does. A terminal's Ctrl-C
- * reaches the host's whole process group, this watchdog included; if it ends the host, stdin ends
- * here and the servers' groups are ended; if the host handles it and lives on, so do its servers.
- * A group id of 0 or 1 (`kill -- -1` would reach every process of the user) or anything but digits
- * is refused.
+ * interrupt `read` and end the loop early, while an ignored signal never does. A group id of 0 or
+ * 1 (`kill -- -1` would reach every process of the user) or anything but digits is refused.
  */
 export const ORPHAN_WATCHDOG_SCRIPT = [
   "trap '' INT TERM HUP QUIT TSTP",
@@ -50,6 +47,12 @@ type WatchdogProcess = ChildProcessByStdio<Socket, null, null>;
  * servers still running when the host dies without closing them: SIGKILL, or a signal with no
  * handler (Ctrl-C, SIGTERM), where no exit hook runs. It holds a pipe from the host (its stdin);
  * the pipe closes when the host dies, however it dies.
+ *
+ * It runs in a session and process group of its own, so a signal sent to the host's whole group
+ * (a terminal's Ctrl-C, `kill -9 %1` of a shell job) never reaches it: if the signal ends the
+ * host, the pipe closes and the servers' groups are ended; if the host handles it and lives on,
+ * so do its servers. (In the host's group, it would have to outlive such a signal by its traps,
+ * which a SIGKILL to the group or a Ctrl-C before the shell had set them would defeat.)
  *
  * Started on first need, before the first server is spawned, so a group is told to it right
  * after `spawn()` returns and before the host reads anything from the server. It is unref'd: it
@@ -122,7 +125,8 @@ export class OrphanWatchdog {
         stdio: ['pipe', 'ignore', 'ignore'],
         // `sleep` for the grace before SIGKILL; nothing else of this process's environment.
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-        detached: false,
+        // Its own session and group: out of reach of signals sent to the host's group.
+        detached: true,
       }) as WatchdogProcess;
     } catch (error) {
       this.#failed(logger, (error as NodeJS.ErrnoException).code ?? String(error));

@@ -71,13 +71,13 @@ export interface StdioTransportOptions {
   exitDrainMs?: number;
   /**
    * Kill the server's process group if this process dies without closing it (default true;
-   * POSIX only, Windows has no watchdog). One small `sh` process per host process (about 1 MiB)
-   * holds a pipe from this process and is told each server's process group; when the pipe closes
-   * (this process exited, was killed by SIGKILL, or by a signal it has no handler for, such as a
-   * terminal's Ctrl-C or SIGTERM) it sends the groups still running SIGTERM, then SIGKILL a second
-   * later. Descendants that left the server's process group (setsid) are out of its reach; the
-   * exit hook and `close()` find those. `false` spawns no watchdog for this server. See
-   * docs/lifecycle.md.
+   * POSIX only, Windows has no watchdog). One small `/bin/sh` process per host process (under
+   * 2 MiB, in a process group of its own) holds a pipe from this process and is told each
+   * server's process group; when the pipe closes (this process exited, or was killed by SIGKILL
+   * or by a signal it has no handler for, such as a terminal's Ctrl-C or SIGTERM) it sends the
+   * groups still running SIGTERM, then SIGKILL a second later. Descendants that left the server's
+   * process group (setsid) are out of its reach; the exit hook and `close()` find those. `false`
+   * leaves this server out (and starts no watchdog for it). See docs/lifecycle.md.
    */
   watchdog?: boolean;
   logger?: Logger;

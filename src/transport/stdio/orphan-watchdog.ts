@@ -88,8 +88,8 @@ export class OrphanWatchdog {
   hold(pgid: number, logger: Logger): void {
     if (!Number.isSafeInteger(pgid) || pgid <= 1) return;
     this.#groups.set(pgid, logger);
-    if (this.#child === undefined)
-      this.start(logger); // which tells it every group held
+    // A watchdog that starts now is told every group held.
+    if (this.#child === undefined) this.start(logger);
     else this.#send(`+ ${pgid}\n`);
   }
 
@@ -112,7 +112,7 @@ export class OrphanWatchdog {
     if (this.#starts.length >= MAX_STARTS) {
       this.#gaveUp = true;
       logger.warn(
-        `the orphan watchdog stopped ${MAX_STARTS} times within a minute; not started again: ` +
+        `the orphan watchdog was started ${MAX_STARTS} times within a minute; not again: ` +
           'servers will survive this process if it is killed without closing them',
       );
       return;

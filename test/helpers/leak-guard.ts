@@ -7,6 +7,7 @@
  * and that no uncaught exception, unhandled rejection or process warning happened in between.
  */
 import {
+  isOrphanWatchdog,
   isRunning,
   listProcesses,
   runningDescendants,
@@ -115,6 +116,8 @@ export class LeakGuard implements AsyncDisposable {
     for (const guard of openGuards) for (const p of guard.members(processes)) accounted.add(p.pid);
     for (const p of runningDescendants(process.pid, processes)) {
       if (accounted.has(p.pid)) continue;
+      // This process's orphan watchdog (mcp-host's, for its stdio servers) lives as long as it does.
+      if (p.ppid === process.pid && isOrphanWatchdog(p.pid)) continue;
       problems.push(`stray child process: ${describe(p)}`);
       survivors.push(p);
     }

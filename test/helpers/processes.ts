@@ -65,6 +65,24 @@ export function readEnviron(pid: number): Map<string, string> | undefined {
   return env;
 }
 
+/** A process's arguments (`argv`), or undefined when it is gone. */
+export function commandLine(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `pid` is mcp-host's orphan watchdog: `sh -c <script> mcp-host-watchdog`, one per process
+ * that spawned a stdio server, living as long as that process.
+ */
+export function isOrphanWatchdog(pid: number): boolean {
+  const argv = commandLine(pid);
+  return argv?.[1] === '-c' && argv[3] === 'mcp-host-watchdog';
+}
+
 /** Running descendants of `rootPid`, found through parent links. */
 export function runningDescendants(rootPid: number, processes = listProcesses()): ProcessEntry[] {
   const found: ProcessEntry[] = [];

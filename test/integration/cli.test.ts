@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leakGuard } from '../helpers/leak-guard.js';
-import { runningDescendants } from '../helpers/processes.js';
+import { isOrphanWatchdog, runningDescendants, waitUntilGone } from '../helpers/processes.js';
 import { tempDir } from '../helpers/scratch.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -412,11 +412,14 @@ describe('input, timeouts, signals and pipes', () => {
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     // Both servers spawned (the hanging one keeps the command connecting): then interrupt.
+    const servers = () => runningDescendants(child.pid!).filter((p) => !isOrphanWatchdog(p.pid));
     const deadline = Date.now() + 10_000;
-    while (runningDescendants(child.pid!).length < 2 && Date.now() < deadline)
+    while (servers().length < 2 && Date.now() < deadline)
       await new Promise((resolve) => setImmediate(resolve));
-    for (const p of runningDescendants(child.pid!)) guard.trackPid(p.pid);
-    expect(runningDescendants(child.pid!).length).toBeGreaterThanOrEqual(2);
+    for (const p of servers()) guard.trackPid(p.pid);
+    expect(servers().length).toBeGreaterThanOrEqual(2);
+    // The CLI's orphan watchdog, holding nothing once the servers are closed, ends with the CLI.
+    const watchdogs = runningDescendants(child.pid!).filter((p) => isOrphanWatchdog(p.pid));
     child.kill('SIGINT');
     const interrupted = performance.now();
     const [code] = await once(child, 'exit');
@@ -424,6 +427,12 @@ describe('input, timeouts, signals and pipes', () => {
     // Not the 30 s connect timeout of the server that never answers: its connect is given up.
     expect(performance.now() - interrupted).toBeLessThan(10_000);
     expect(stdout).toBe('');
+    expect(
+      await waitUntilGone(
+        watchdogs.map((p) => p.pid),
+        5_000,
+      ),
+    ).toEqual([]);
   });
 
   it('a reader that goes away (| head) is not a crash, and the servers are closed', async () => {

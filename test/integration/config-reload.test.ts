@@ -27,7 +27,7 @@ import type { Transport } from '../../src/jsonrpc/transport.js';
 import { createTransport } from '../../src/transport/create-transport.js';
 import { isTransportDefinition } from '../../src/transport/transport-definition.js';
 import { leakGuard } from '../helpers/leak-guard.js';
-import { isRunning, runningDescendants } from '../helpers/processes.js';
+import { isOrphanWatchdog, isRunning, runningDescendants } from '../helpers/processes.js';
 import { patchEnv, tempDir } from '../helpers/scratch.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/servers/reloadable.mjs', import.meta.url));
@@ -461,6 +461,7 @@ describe('config hot reload', () => {
     expect(rig.pid('b')).toBe(b0);
     expect(
       runningDescendants(process.pid)
+        .filter((p) => !isOrphanWatchdog(p.pid))
         .map((p) => p.pid)
         .sort(),
     ).toEqual([a, b0].sort());

@@ -1,3 +1,6 @@
+import { debugLogger } from '../../internal/debug-logger.js';
+import type { Logger } from '../../internal/logger.js';
+import type { OrphanWatchdog } from './orphan-watchdog.js';
 import {
   descendantsOf,
   isAlive,
@@ -12,11 +15,19 @@ import {
 /** The environment variable that marks every process of one server's tree. */
 export const TREE_MARKER_ENV = 'MCP_HOST_TREE';
 
+export interface ServerTreeOptions {
+  /** Told the tree's process group from `setRoot()` to `release()` (none: no watchdog). */
+  watchdog?: OrphanWatchdog | undefined;
+  /** Where the watchdog reports trouble. */
+  logger?: Logger;
+}
+
 /**
  * The process tree of one server: the process we spawned (leader of its own process group), its
  * descendants, and anything carrying the tree's environment marker. Descendants are found by
  * walking parent links while the leader lives, and by the marker after it died (re-parented
- * orphans), so a grandchild that left the process group is not missed.
+ * orphans), so a grandchild that left the process group is not missed. While the tree is known,
+ * the watchdog holds its process group, to kill it if this process dies without an exit hook.
  */
 export class ServerTree {
   // The global Web Crypto (Node 19+) rather than node:crypto, which costs import time.
@@ -25,10 +36,18 @@ export class ServerTree {
   #rootPid: number | undefined;
   /** The root's start (clock ticks since boot): no member of the tree started before it. */
   #since: number | undefined;
+  readonly #watchdog: OrphanWatchdog | undefined;
+  readonly #logger: Logger;
 
-  /** Attaches the spawned process. */
+  constructor(options: ServerTreeOptions = {}) {
+    this.#watchdog = options.watchdog;
+    this.#logger = options.logger ?? debugLogger;
+  }
+
+  /** Attaches the spawned process, the leader of its own process group; call it at once. */
   setRoot(pid: number): void {
     this.#rootPid = pid;
+    this.#watchdog?.hold(pid, this.#logger);
     this.#since = startTimeOf(pid);
     liveTrees.add(this);
     installExitHook();
@@ -75,14 +94,21 @@ export class ServerTree {
     return this.snapshot();
   }
 
-  /** Kills everything now, synchronously; for exit hooks and last resorts. */
+  /**
+   * Kills everything now, synchronously; for exit hooks and last resorts. The whole group has
+   * SIGKILL pending (none of it can fork any more), so the watchdog lets go of it at once: it then
+   * exits as soon as this process does, and never signals the id once the system may reuse it.
+   * The line is in the watchdog's pipe when this returns (a pipe write is attempted at once).
+   */
   killNow(): void {
     this.signal('SIGKILL');
+    if (this.#rootPid !== undefined) this.#watchdog?.release(this.#rootPid);
   }
 
-  /** Forgets the tree (after everything in it is gone). */
+  /** Forgets the tree (after everything in it is gone): its group id may be reused from now on. */
   release(): void {
     liveTrees.delete(this);
+    if (this.#rootPid !== undefined) this.#watchdog?.release(this.#rootPid);
   }
 }
 

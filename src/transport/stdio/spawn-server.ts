@@ -9,6 +9,12 @@ export interface SpawnServerOptions {
   env: Record<string, string>;
   cwd: string | undefined;
   serverName: string | undefined;
+  /**
+   * Called with the pid as soon as the process exists, synchronously within `spawn()`'s turn:
+   * nothing of the host runs in between, so its process group can be put in safe keeping before
+   * the server has done anything.
+   */
+  onSpawned?: (pid: number) => void;
 }
 
 /**
@@ -32,6 +38,7 @@ export async function spawnServer(
     windowsHide: true,
     shell: false,
   });
+  if (child.pid !== undefined) options.onSpawned?.(child.pid);
   try {
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);

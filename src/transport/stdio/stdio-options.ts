@@ -16,6 +16,8 @@ export const DEFAULT_STDIO_OPTIONS = Object.freeze({
   termGraceMs: 2_000,
   /** After the process exits, wait at most this long for stdout to end: 50 ms. */
   exitDrainMs: 50,
+  /** A watchdog process kills the server's process group if this process dies (POSIX). */
+  watchdog: true,
   /** The server inherits the allow-list below, not this process's whole environment. */
   inheritEnv: false,
   /**
@@ -78,6 +80,17 @@ export interface StdioTransportOptions {
   termGraceMs?: number;
   /** After the process exits, wait at most this long for stdout to end (default 50 ms). */
   exitDrainMs?: number;
+  /**
+   * Kill the server's process group if this process dies without closing it (default true;
+   * POSIX only, Windows has no watchdog). One small `/bin/sh` process per host process (under
+   * 2 MiB, in a process group of its own) holds a pipe from this process and is told each
+   * server's process group; when the pipe closes (this process exited, or was killed by SIGKILL
+   * or by a signal it has no handler for, such as a terminal's Ctrl-C or SIGTERM) it sends the
+   * groups still running SIGTERM, then SIGKILL a second later. Descendants that left the server's
+   * process group (setsid) are out of its reach; the exit hook and `close()` find those. `false`
+   * leaves this server out (and starts no watchdog for it). See docs/lifecycle.md.
+   */
+  watchdog?: boolean;
   logger?: Logger;
 }
 

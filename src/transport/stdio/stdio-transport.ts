@@ -13,6 +13,7 @@ import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import { recoverBrokenResponseId, recoverRequestId } from '../../jsonrpc/recover-id.js';
 import type { Transport, TransportDiscards, TransportState } from '../../jsonrpc/transport.js';
 import { buildChildEnv, EnvSecrets } from './child-env.js';
+import { orphanWatchdog, type OrphanWatchdog } from './orphan-watchdog.js';
 import { spawnServer } from './spawn-server.js';
 import { ServerTree, TREE_MARKER_ENV } from './server-tree.js';
 import { StderrLog } from './stderr-log.js';
@@ -57,7 +58,8 @@ export class StdioTransport implements Transport {
   readonly #closeGraceMs: number;
   readonly #termGraceMs: number;
   readonly #exitDrainMs: number;
-  readonly #tree = new ServerTree();
+  readonly #watchdog: OrphanWatchdog | undefined;
+  readonly #tree: ServerTree;
   readonly #stderr: ByteRingBuffer;
   readonly #stderrLog: StderrLog;
   readonly #envSecrets: EnvSecrets;
@@ -88,6 +90,9 @@ export class StdioTransport implements Transport {
     this.#closeGraceMs = options.closeGraceMs ?? defaults.closeGraceMs;
     this.#termGraceMs = options.termGraceMs ?? defaults.termGraceMs;
     this.#exitDrainMs = options.exitDrainMs ?? defaults.exitDrainMs;
+    const watchdog = options.watchdog ?? defaults.watchdog;
+    this.#watchdog = watchdog && process.platform !== 'win32' ? orphanWatchdog() : undefined;
+    this.#tree = new ServerTree({ watchdog: this.#watchdog, logger: this.#logger });
     this.#events = new TransportEvents(this.#logger, options.serverName);
     const reportListenerError = this.#events.reportListenerError;
     this.#stderr = new ByteRingBuffer(options.stderrBufferBytes ?? defaults.stderrBufferBytes);
@@ -149,14 +154,23 @@ export class StdioTransport implements Transport {
     env[TREE_MARKER_ENV] = this.#tree.marker;
     this.#envSecrets.register();
     if (signal?.aborted) throw this.#failStart(this.#abortedError(signal));
+    // The watchdog starts before the server, so it can be told the server's group at once.
+    this.#watchdog?.start(this.#logger);
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = await spawnServer({ command, args, env, cwd, serverName: this.serverName });
+      child = await spawnServer({
+        command,
+        args,
+        env,
+        cwd,
+        serverName: this.serverName,
+        onSpawned: (pid) => this.#tree.setRoot(pid),
+      });
     } catch (error) {
+      this.#tree.release();
       throw this.#failStart(error as McpHostError);
     }
     this.#child = child;
-    this.#tree.setRoot(child.pid!);
     trackOpen(this);
     child.on('error', (error) =>
       this.#logger.warn(aboutServer(this.serverName, 'process error'), { error: error.message }),

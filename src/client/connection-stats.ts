@@ -3,7 +3,7 @@ import type { Disposable } from '../internal/disposable.js';
 import { Emitter } from '../internal/emitter.js';
 import type { Logger } from '../internal/logger.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
-import type { DiscardEvent, PeerStats } from '../jsonrpc/peer-options.js';
+import { zeroPeerStats, type DiscardEvent, type PeerStats } from '../jsonrpc/peer-options.js';
 
 /**
  * A client's counters and discard reports over every connection it opened: the peer of a legacy
@@ -46,18 +46,7 @@ export class ConnectionStats {
   }
 }
 
-const ZERO_STATS: Readonly<PeerStats> = Object.freeze({
-  requestsSent: 0,
-  notificationsSent: 0,
-  responsesReceived: 0,
-  unknownResponses: 0,
-  lateResponses: 0,
-  invalidMessages: 0,
-  requestsReceived: 0,
-  notificationsReceived: 0,
-  junkMessages: 0,
-  oversizedMessages: 0,
-});
+const ZERO_STATS: Readonly<PeerStats> = Object.freeze(zeroPeerStats());
 
 function sumOf(a: PeerStats | undefined, b: PeerStats): PeerStats {
   const sum = { ...b };

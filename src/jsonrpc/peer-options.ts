@@ -89,6 +89,22 @@ export interface PeerStats {
   oversizedMessages: number;
 }
 
+/** Every counter at zero: a fresh peer's stats. */
+export function zeroPeerStats(): PeerStats {
+  return {
+    requestsSent: 0,
+    notificationsSent: 0,
+    responsesReceived: 0,
+    unknownResponses: 0,
+    lateResponses: 0,
+    invalidMessages: 0,
+    requestsReceived: 0,
+    notificationsReceived: 0,
+    junkMessages: 0,
+    oversizedMessages: 0,
+  };
+}
+
 /**
  * What was thrown away: a response with an id we never used (`unknown_response`), a second or
  * late response (`late_response`), JSON that is not JSON-RPC (`invalid`), a line, frame or event

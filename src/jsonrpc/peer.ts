@@ -27,6 +27,7 @@ import {
   type NotificationHandler,
   type PeerConventions,
   type PeerStats,
+  zeroPeerStats,
   type RequestHandler,
   type RequestOptions,
 } from './peer-options.js';
@@ -58,16 +59,8 @@ export class JsonRpcPeer implements AsyncDisposable {
   readonly #discardEmitter = new Emitter<DiscardEvent>();
   /** Reports of dropped responses: a burst of 5, then 1 a second (every one is counted). */
   readonly #droppedLimiter = new RateLimiter(1, 5);
-  readonly #stats: Omit<PeerStats, 'junkMessages' | 'oversizedMessages'> = {
-    requestsSent: 0,
-    notificationsSent: 0,
-    responsesReceived: 0,
-    unknownResponses: 0,
-    lateResponses: 0,
-    invalidMessages: 0,
-    requestsReceived: 0,
-    notificationsReceived: 0,
-  };
+  /** The peer's own counters (junk and oversized messages are the transport's). */
+  readonly #stats: PeerStats = zeroPeerStats();
   #state: PeerState = 'new';
   #closeReason: McpHostError | undefined;
   #closed: Promise<void> | undefined;

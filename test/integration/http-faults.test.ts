@@ -92,6 +92,18 @@ async function closeAndCheckSockets(
   }
 }
 
+/** The server saw the `tools/call`, then a `notifications/cancelled` naming its (numeric) id. */
+async function expectCallCancelled(server: ScriptedMcpServer): Promise<void> {
+  const call = await server.requestSeen((r) => r.rpc?.method === 'tools/call');
+  const cancelled = await within(
+    server.requestSeen((r) => r.rpc?.method === 'notifications/cancelled'),
+    PROMPT_MS,
+    'notifications/cancelled',
+  );
+  expect(call.rpc?.id).toEqual(expect.any(Number));
+  expect(cancelled.rpc?.params).toMatchObject({ requestId: call.rpc?.id });
+}
+
 function expectNoSecret(error: McpHostError, secret: string): void {
   expect(error.message).not.toContain(secret);
   expect(JSON.stringify(error)).not.toContain(secret);
@@ -443,13 +455,7 @@ describe('Streamable HTTP faults (legacy era)', () => {
       expect(error.message).toContain(`${requestTimeoutMs} ms`);
       expect(server.attempts('tools/call')).toBe(1);
       // Cancelled on the server too, as after any timeout.
-      const call = await server.requestSeen((r) => r.rpc?.method === 'tools/call');
-      const cancelled = await within(
-        server.requestSeen((r) => r.rpc?.method === 'notifications/cancelled'),
-        PROMPT_MS,
-        'notifications/cancelled',
-      );
-      expect(cancelled.rpc?.params).toMatchObject({ requestId: call.rpc?.id });
+      await expectCallCancelled(server);
       // It waited for its own deadline (not less), and not for the client's 30 s idle timeout.
       expect(ms).toBeGreaterThanOrEqual(requestTimeoutMs - 100);
       expect(ms).toBeLessThan(requestTimeoutMs + PROMPT_MS);
@@ -486,14 +492,7 @@ describe('Streamable HTTP faults (legacy era)', () => {
         expect(error.details).toEqual({ kind: 'headers' });
         expect(server.attempts('tools/call')).toBe(1);
         // The server may still run the call: it is told (legacy era: notifications/cancelled).
-        const call = await server.requestSeen((r) => r.rpc?.method === 'tools/call');
-        const cancelled = await within(
-          server.requestSeen((r) => r.rpc?.method === 'notifications/cancelled'),
-          PROMPT_MS,
-          'notifications/cancelled',
-        );
-        expect(cancelled.rpc?.params).toMatchObject({ requestId: call.rpc?.id });
-        expect(call.rpc?.id).toEqual(expect.any(Number));
+        await expectCallCancelled(server);
         expect(server.attempts('notifications/cancelled')).toBe(1);
         // undici runs its headers timer on a coarse clock (about 1 s ticks): 500 ms fires at ~1 s.
         expect(ms).toBeGreaterThanOrEqual(headersTimeoutMs - 100);

@@ -23,16 +23,22 @@ function ownWatchdog(): { watchdog: OrphanWatchdog; logger: Logger; end: () => P
   };
 }
 
+/** A tree rooted at a `sleep` of its own process group, watched by a watchdog of its own. */
+function watchedSleep(guard: ReturnType<typeof leakGuard>) {
+  const { watchdog, logger, end } = ownWatchdog();
+  const tree = new ServerTree({ watchdog, logger });
+  const server = spawn('sleep', ['100'], { stdio: 'ignore', detached: true });
+  guard.trackPid(server.pid);
+  const exited = once(server, 'exit');
+  tree.setRoot(server.pid!);
+  guard.trackPid(watchdog.pid);
+  return { watchdog, tree, server, exited, end };
+}
+
 describe.skipIf(process.platform === 'win32')('ServerTree and the orphan watchdog', () => {
   it('has the watchdog hold the group from setRoot() until release()', async () => {
     await using guard = leakGuard();
-    const { watchdog, logger, end } = ownWatchdog();
-    const tree = new ServerTree({ watchdog, logger });
-    const server = spawn('sleep', ['100'], { stdio: 'ignore', detached: true });
-    guard.trackPid(server.pid);
-    const exited = once(server, 'exit');
-    tree.setRoot(server.pid!);
-    guard.trackPid(watchdog.pid);
+    const { watchdog, tree, server, exited, end } = watchedSleep(guard);
     expect(watchdog.groups).toEqual([server.pid]);
 
     tree.release();
@@ -44,13 +50,7 @@ describe.skipIf(process.platform === 'win32')('ServerTree and the orphan watchdo
 
   it('lets go of the group in killNow() (the exit hook): the group has SIGKILL pending', async () => {
     await using guard = leakGuard();
-    const { watchdog, logger, end } = ownWatchdog();
-    const tree = new ServerTree({ watchdog, logger });
-    const server = spawn('sleep', ['100'], { stdio: 'ignore', detached: true });
-    guard.trackPid(server.pid);
-    const exited = once(server, 'exit');
-    tree.setRoot(server.pid!);
-    guard.trackPid(watchdog.pid);
+    const { watchdog, tree, exited, end } = watchedSleep(guard);
 
     tree.killNow();
 

@@ -1,0 +1,56 @@
+/**
+ * Where OAuth credentials live: the tokens of each (authorization server, client, resource) and
+ * the client registration of each authorization server. A small interface so that a user can
+ * plug in an OS keychain; mcp-host's own implementation keeps them in the state store (a file
+ * created 0600). Nothing here is ever logged or printed: every token and secret read or written
+ * is registered with the redactor by the implementation.
+ */
+
+/** Tokens issued to one client for one resource by one authorization server. */
+export interface OAuthTokens {
+  accessToken: string;
+  /** `Bearer` or `DPoP` (as the token response said). */
+  tokenType: string;
+  refreshToken?: string;
+  /** When the access token expires, in milliseconds since the epoch (from `expires_in`). */
+  expiresAt?: number;
+  /** The scopes granted, space-separated, as the token response said (or as requested). */
+  scope?: string;
+}
+
+/**
+ * Which tokens: the authorization server's `issuer`, the `client_id` they were issued to, and the
+ * RFC 8707 `resource` (the MCP server's canonical URL) they are for.
+ */
+export interface TokenKey {
+  issuer: string;
+  clientId: string;
+  resource: string;
+}
+
+/** A client registered with one authorization server (configured, a metadata URL, or dynamic). */
+export interface ClientRegistration {
+  /** The authorization server's `issuer` this registration belongs to. */
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  /** When the client secret expires (ms since the epoch; RFC 7591 `client_secret_expires_at`). */
+  clientSecretExpiresAt?: number;
+  /** How this client was obtained: only a `dynamic` one is ever deleted or replaced by mcp-host. */
+  source: 'configured' | 'metadata-document' | 'dynamic';
+  /** The token endpoint authentication method registered (`none`, `client_secret_basic`, ...). */
+  tokenEndpointAuthMethod?: string;
+  redirectUris?: string[];
+}
+
+export interface TokenStore {
+  /** The tokens under `key`, or undefined. */
+  loadTokens(key: TokenKey): Promise<OAuthTokens | undefined>;
+  saveTokens(key: TokenKey, tokens: OAuthTokens): Promise<void>;
+  /** Forgets the tokens (the registration stays). */
+  clearTokens(key: TokenKey): Promise<void>;
+  /** The registration kept for an authorization server, or undefined. */
+  loadRegistration(issuer: string): Promise<ClientRegistration | undefined>;
+  saveRegistration(registration: ClientRegistration): Promise<void>;
+  clearRegistration(issuer: string): Promise<void>;
+}

@@ -15,6 +15,13 @@
  *   time: no cache, so a change by another process is seen at once.
  * - The file is created with mode 0600 and any directory created for it with mode 0700; every
  *   write replaces the file, so it is 0600 after the first write even if it was not before.
+ * - Leases (`lease()`) are kept in the top-level member `leases`
+ *   (`{ "<namespace>": { "<key>": { "generation": n, "holder"?: { token, pid, hostname,
+ *   expiresAt } } } }`), changed under the same lock as values: a grant is one locked
+ *   read-modify-write. Waiters first look without the lock, poll with a pause growing from 5 ms
+ *   to 200 ms, and are woken at once by a release in their own process. A holder that is a dead
+ *   process on this host is taken over at once; any other holder once its `expiresAt` is past
+ *   (clocks of hosts sharing a file over a network file system must agree).
  * - A file written by a newer mcp-host (`version` above 1) is refused (`STATE_VERSION_UNSUPPORTED`)
  *   and never written.
  * - A corrupt file (not JSON, or not this shape) is never overwritten. By default
@@ -27,6 +34,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { debugLogger } from '../internal/debug-logger.js';
@@ -34,7 +42,16 @@ import type { Logger } from '../internal/logger.js';
 import { delay } from '../internal/wait.js';
 import { canonicalJson } from './canonical-json.js';
 import { defaultStatePath } from './default-state-dir.js';
-import { acquireFileLock, errnoOf, stateIoError } from './file-lock.js';
+import { acquireFileLock, errnoOf, isProcessAlive, stateIoError } from './file-lock.js';
+import {
+  acquireLease,
+  checkLeaseOptions,
+  grantedLease,
+  LeaseWakeups,
+  type Lease,
+  type LeaseAttempt,
+  type LeaseOptions,
+} from './lease.js';
 import {
   checkNamespace,
   checkStateKey,
@@ -71,6 +88,15 @@ interface StateDocument {
   extra: Map<string, unknown>;
 }
 
+/** One lease as the file keeps it. */
+interface LeaseRecord {
+  generation: number;
+  holder?: { token: string; pid: number; hostname: string; expiresAt: number };
+}
+
+/** Releases in this process wake the waiters of every store on the same file. */
+const leaseWakeups = new LeaseWakeups();
+
 /** One queue per file, so that a process never competes with itself for the file lock. */
 const queues = new Map<string, Promise<void>>();
 
@@ -97,6 +123,8 @@ export class FileStateStore implements StateStore, AsyncDisposable {
   readonly #corruptFile: 'quarantine' | 'fail';
   readonly #logger: Logger;
   readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #heldLeases = new Set<Lease>();
+  readonly #closing = new AbortController();
   #closed = false;
 
   constructor(options: FileStateStoreOptions = {}) {
@@ -171,10 +199,53 @@ export class FileStateStore implements StateStore, AsyncDisposable {
     });
   }
 
-  /** Refuses new operations at once (`STATE_CLOSED`) and waits for those under way. Idempotent. */
+  async lease(namespace: string, key: string, options: LeaseOptions): Promise<Lease> {
+    if (this.#closed) throw stateClosedError(`state file '${this.path}'`);
+    checkStateKey(namespace, key);
+    const { ttlMs, timeoutMs } = checkLeaseOptions(options);
+    const token = randomUUID();
+    const wakeName = JSON.stringify([this.path, namespace, key]);
+    const { generation, expiresAt } = await acquireLease({
+      namespace,
+      key,
+      where: `state file '${this.path}'`,
+      timeoutMs,
+      signal: options.signal,
+      closing: {
+        signal: this.#closing.signal,
+        error: () => stateClosedError(`state file '${this.path}'`),
+      },
+      wakeName,
+      wakeups: leaseWakeups,
+      poll: true,
+      attempt: () => this.#track(() => this.#tryLease(namespace, key, token, ttlMs)),
+    });
+    const lease = grantedLease(namespace, key, generation, expiresAt, async () => {
+      this.#heldLeases.delete(lease);
+      try {
+        await this.#locked((document) => {
+          const leases = readLeases(document);
+          const record = leases.get(namespace)?.get(key);
+          if (record?.holder?.token !== token) return { result: undefined, changed: false };
+          leases.get(namespace)!.set(key, { generation: record.generation });
+          writeLeases(document, leases);
+          return { result: undefined, changed: true };
+        });
+      } finally {
+        leaseWakeups.notify(wakeName);
+      }
+    });
+    this.#heldLeases.add(lease);
+    return lease;
+  }
+
+  /** Refuses new operations at once (`STATE_CLOSED`), releases the leases it holds, and waits for those under way. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.allSettled([...this.#inFlight]);
+    this.#closing.abort();
+    // Released in the queue before it is shut: another process need not wait for their expiry.
+    const releases = [...this.#heldLeases].map((lease) => lease.release().catch(() => {}));
+    await Promise.allSettled([...this.#inFlight, ...releases]);
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -188,6 +259,36 @@ export class FileStateStore implements StateStore, AsyncDisposable {
     const forget = (): void => void this.#inFlight.delete(promise);
     promise.then(forget, forget);
     return promise;
+  }
+
+  /** One attempt to take a lease: a look without the lock, then a grant under it. */
+  async #tryLease(
+    namespace: string,
+    key: string,
+    token: string,
+    ttlMs: number,
+  ): Promise<LeaseAttempt> {
+    if (this.#closed) throw stateClosedError(`state file '${this.path}'`);
+    const busy = leaseBusy(
+      readLeases(await this.#read())
+        .get(namespace)
+        ?.get(key),
+    );
+    if (busy !== undefined) return busy;
+    return this.#locked((document): { result: LeaseAttempt; changed: boolean } => {
+      const leases = readLeases(document);
+      const record = leases.get(namespace)?.get(key);
+      const stillBusy = leaseBusy(record);
+      if (stillBusy !== undefined) return { result: stillBusy, changed: false };
+      const generation = (record?.generation ?? 0) + 1;
+      const expiresAt = Date.now() + ttlMs;
+      const holder = { token, pid: process.pid, hostname: hostname(), expiresAt };
+      let table = leases.get(namespace);
+      if (table === undefined) leases.set(namespace, (table = new Map<string, LeaseRecord>()));
+      table.set(key, { generation, holder });
+      writeLeases(document, leases);
+      return { result: { granted: true, generation, expiresAt }, changed: true };
+    });
   }
 
   /** The current state, read without the lock (writes are atomic renames). */
@@ -328,6 +429,58 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
       await delay(10 * (attempt + 1), { ref: true });
     }
   }
+}
+
+/** Refusal when a live, unexpired holder has the lease; undefined when it can be taken. */
+function leaseBusy(record: LeaseRecord | undefined): LeaseAttempt | undefined {
+  const holder = record?.holder;
+  if (holder === undefined || holder.expiresAt <= Date.now()) return undefined;
+  if (holder.hostname === hostname() && !isProcessAlive(holder.pid)) return undefined;
+  return { granted: false, expiresAt: holder.expiresAt, holderPid: holder.pid };
+}
+
+/** The `leases` member of the file, checked: a malformed entry counts as a free lease. */
+function readLeases(document: StateDocument): Map<string, Map<string, LeaseRecord>> {
+  const leases = new Map<string, Map<string, LeaseRecord>>();
+  const raw = document.extra.get('leases');
+  if (!isRecord(raw)) return leases;
+  for (const [namespace, keys] of Object.entries(raw)) {
+    if (!isRecord(keys)) continue;
+    const table = new Map<string, LeaseRecord>();
+    for (const [key, value] of Object.entries(keys)) {
+      if (!isRecord(value)) continue;
+      const generation = Number.isSafeInteger(value.generation) ? (value.generation as number) : 0;
+      const holder = value.holder;
+      const validHolder =
+        isRecord(holder) &&
+        typeof holder.token === 'string' &&
+        Number.isSafeInteger(holder.pid) &&
+        typeof holder.hostname === 'string' &&
+        typeof holder.expiresAt === 'number';
+      table.set(
+        key,
+        validHolder
+          ? { generation, holder: holder as NonNullable<LeaseRecord['holder']> }
+          : { generation },
+      );
+    }
+    if (table.size > 0) leases.set(namespace, table);
+  }
+  return leases;
+}
+
+function writeLeases(
+  document: StateDocument,
+  leases: ReadonlyMap<string, ReadonlyMap<string, LeaseRecord>>,
+): void {
+  // Objects without a prototype, so that a name "__proto__" is just a name.
+  const out = Object.create(null) as Record<string, Record<string, LeaseRecord>>;
+  for (const [namespace, table] of leases) {
+    const keys = Object.create(null) as Record<string, LeaseRecord>;
+    for (const [key, record] of table) keys[key] = record;
+    out[namespace] = keys;
+  }
+  document.extra.set('leases', out);
 }
 
 function emptyDocument(): StateDocument {

@@ -4,6 +4,14 @@
  */
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { canonicalJson } from './canonical-json.js';
+import {
+  acquireLease,
+  checkLeaseOptions,
+  grantedLease,
+  LeaseWakeups,
+  type Lease,
+  type LeaseOptions,
+} from './lease.js';
 
 /**
  * Where mcp-host keeps what it must remember between runs. Values live in namespaces (`era`,
@@ -35,6 +43,18 @@ export interface StateStore {
   ): Promise<T | undefined>;
   /** Every key of the namespace with its value, sorted by key. */
   entries(namespace: string): Promise<Array<[string, unknown]>>;
+  /**
+   * Takes the exclusive lease on (namespace, key), waiting while someone else (in this process or,
+   * for a shared store, in another) holds it: for work that must happen once at a time across
+   * awaits, such as an OAuth token refresh. Leases live apart from values (a lease and a value may
+   * share a name). A lease lasts until released or for `ttlMs`, so a holder that crashed or hung
+   * blocks the others for `ttlMs` at most (a file store also takes over at once from a holder
+   * process on this host that is dead). Each grant has a generation one higher than the last.
+   * Fails with `STATE_LOCK_TIMEOUT` after `timeoutMs` of waiting, `ABORTED` on `signal`,
+   * `INVALID_ARGUMENT` for a bad name or `ttlMs`. Optional: a store without it gives only
+   * in-process guarantees to code that needs one (see docs/state.md).
+   */
+  lease?(namespace: string, key: string, options: LeaseOptions): Promise<Lease>;
   /** Refuses new operations at once (`STATE_CLOSED`) and waits for those under way. Idempotent. */
   close?(): Promise<void>;
 }
@@ -85,6 +105,10 @@ export function stateClosedError(what: string): McpHostError {
  */
 export class MemoryStateStore implements StateStore, AsyncDisposable {
   readonly #namespaces = new Map<string, Map<string, string>>();
+  /** Per lease name: its generation and, while held, the holder's token and expiry. */
+  readonly #leases = new Map<string, { generation: number; holder?: symbol; expiresAt: number }>();
+  readonly #wakeups = new LeaseWakeups();
+  readonly #closing = new AbortController();
   #closed = false;
 
   get<T = unknown>(namespace: string, key: string): Promise<T | undefined> {
@@ -140,10 +164,52 @@ export class MemoryStateStore implements StateStore, AsyncDisposable {
     });
   }
 
+  async lease(namespace: string, key: string, options: LeaseOptions): Promise<Lease> {
+    if (this.#closed) throw stateClosedError('state');
+    checkStateKey(namespace, key);
+    const { ttlMs, timeoutMs } = checkLeaseOptions(options);
+    const name = JSON.stringify([namespace, key]);
+    const token = Symbol(name);
+    const { generation, expiresAt } = await acquireLease({
+      namespace,
+      key,
+      where: 'memory state',
+      timeoutMs,
+      signal: options.signal,
+      closing: { signal: this.#closing.signal, error: () => stateClosedError('state') },
+      wakeName: name,
+      wakeups: this.#wakeups,
+      poll: false, // every holder is in this process: a release always wakes the waiters
+      // eslint-disable-next-line @typescript-eslint/require-await
+      attempt: async () => {
+        if (this.#closed) throw stateClosedError('state');
+        const now = Date.now();
+        const record = this.#leases.get(name) ?? { generation: 0, expiresAt: 0 };
+        if (record.holder !== undefined && record.expiresAt > now)
+          return { granted: false, expiresAt: record.expiresAt };
+        const granted = {
+          generation: record.generation + 1,
+          holder: token,
+          expiresAt: now + ttlMs,
+        };
+        this.#leases.set(name, granted);
+        return { granted: true, generation: granted.generation, expiresAt: granted.expiresAt };
+      },
+    });
+    return grantedLease(namespace, key, generation, expiresAt, () => {
+      const record = this.#leases.get(name);
+      if (record?.holder === token) this.#leases.set(name, { generation, expiresAt: 0 });
+      this.#wakeups.notify(name);
+      return Promise.resolve();
+    });
+  }
+
   /** Refuses further operations (they fail with `STATE_CLOSED`) and drops the data. Idempotent. */
   close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort();
     this.#namespaces.clear();
+    this.#leases.clear();
     return Promise.resolve();
   }
 

@@ -5,6 +5,7 @@
  * created 0600). Nothing here is ever logged or printed: every token and secret read or written
  * is registered with the redactor by the implementation.
  */
+import type { Lease, LeaseOptions } from '../state/lease.js';
 
 /** Tokens issued to one client for one resource by one authorization server. */
 export interface OAuthTokens {
@@ -16,6 +17,11 @@ export interface OAuthTokens {
   expiresAt?: number;
   /** The scopes granted, space-separated, as the token response said (or as requested). */
   scope?: string;
+  /**
+   * When the tokens were received (ms since the epoch). With `expiresAt` it gives the lifetime,
+   * so that a refresh can start a share of it before expiry; a store fills it in when missing.
+   */
+  issuedAt?: number;
 }
 
 /**
@@ -53,4 +59,10 @@ export interface TokenStore {
   loadRegistration(issuer: string): Promise<ClientRegistration | undefined>;
   saveRegistration(registration: ClientRegistration): Promise<void>;
   clearRegistration(issuer: string): Promise<void>;
+  /**
+   * Optional: an exclusive lease on the refresh of these tokens, shared with every process using
+   * the same store (see `StateStore.lease`). With it, the refresh coordinator refreshes once
+   * across processes; without it, once per process.
+   */
+  lease?(key: TokenKey, options: LeaseOptions): Promise<Lease>;
 }

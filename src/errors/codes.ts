@@ -122,7 +122,7 @@ export const errorCodes = {
   },
   STATE_LOCK_TIMEOUT: {
     permanent: false,
-    when: "The state file's lock stayed held by another live process for longer than `lockTimeoutMs`; `details` names the file, the lock file and the holder's pid. Nothing was read or written.",
+    when: "The state file's lock stayed held by another live process for longer than `lockTimeoutMs`, or a lease (`StateStore.lease`) stayed held by someone else for longer than the wait's `timeoutMs`; `details` names the file or the lease and the holder's pid. Nothing was read or written.",
   },
   STATE_CORRUPT: {
     permanent: true,
@@ -163,6 +163,18 @@ export const errorCodes = {
   TOOL_ERROR: {
     permanent: false,
     when: '`mcp-host call` got a result with `isError: true`: the tool ran and reported a failure. The CLI prints the result and reports this code (exit 5); the library returns such a result, it never throws it.',
+  },
+  AUTH_LOGIN_REQUIRED: {
+    permanent: true,
+    when: 'An OAuth login is needed: the authorization server refused the refresh token (`invalid_grant`: revoked, expired or already used), so the tokens were cleared (the client registration kept), or there are no tokens, or none that can be refreshed. `details.reason` says which. The host shows the server as `needs_auth`.',
+  },
+  AUTH_CLIENT_INVALID: {
+    permanent: true,
+    when: 'The authorization server refused the OAuth client on a token request (`invalid_client`). The tokens are kept; a dynamically registered client is registered again, a configured one must be fixed in the config.',
+  },
+  AUTH_REFRESH_FAILED: {
+    permanent: false,
+    when: 'An OAuth token refresh failed without saying the login is over: the network, a timeout, a 5xx or 429 answer (retried with backoff first), or another refusal. The tokens are kept. `details.reason` (`network`, `timeout`, `status`, `rejected`), `details.status`, `details.oauthError` and `details.attempts` say more.',
   },
 } as const satisfies Record<string, { permanent: boolean; when: string }>;
 

@@ -122,7 +122,7 @@ async function nextLine(worker: Worker): Promise<string> {
 
 describe('RefreshCoordinator with a rotating token endpoint', () => {
   it('refreshes an expired token once for 20 concurrent callers in one process', async () => {
-    await using guard = leakGuard();
+    await using _guard = leakGuard();
     await using t = await setup();
     const results = await Promise.all(
       Array.from({ length: 20 }, () => t.coordinator.tokens(t.key)),
@@ -166,6 +166,7 @@ describe('RefreshCoordinator with a rotating token endpoint', () => {
   });
 
   it('a revoked refresh token (invalid_grant): tokens cleared, registration kept, AUTH_LOGIN_REQUIRED', async () => {
+    await using _guard = leakGuard();
     await using t = await setup();
     t.endpoint.revoke(t.initial.refreshToken!);
     const error = await rejection(t.coordinator.tokens(t.key));
@@ -186,6 +187,7 @@ describe('RefreshCoordinator with a rotating token endpoint', () => {
   });
 
   it('a refresh that times out (the endpoint never answers) keeps the tokens', async () => {
+    await using _guard = leakGuard();
     await using t = await setup({ requestTimeoutMs: 300, maxAttempts: 2 });
     t.endpoint.fail('hang', 'hang');
     const started = now();
@@ -200,6 +202,7 @@ describe('RefreshCoordinator with a rotating token endpoint', () => {
   });
 
   it('503 and 429 keep the tokens and are retried with backoff until one succeeds', async () => {
+    await using _guard = leakGuard();
     await using t = await setup({ maxAttempts: 3 });
     t.endpoint.fail('503', '429');
     const tokens = await t.coordinator.tokens(t.key);
@@ -212,6 +215,7 @@ describe('RefreshCoordinator with a rotating token endpoint', () => {
   });
 
   it('503 past maxAttempts: AUTH_REFRESH_FAILED, tokens kept; a still-valid access token is used meanwhile', async () => {
+    await using _guard = leakGuard();
     await using t = await setup({ maxAttempts: 2 });
     t.endpoint.fail('503', '503');
     const error = await rejection(t.coordinator.tokens(t.key));
@@ -235,6 +239,7 @@ describe('RefreshCoordinator with a rotating token endpoint', () => {
   });
 
   it('invalid_client is reported as AUTH_CLIENT_INVALID; tokens and registration kept', async () => {
+    await using _guard = leakGuard();
     await using t = await setup();
     t.endpoint.fail('invalid_client');
     const error = await rejection(t.coordinator.tokens(t.key));
@@ -246,6 +251,7 @@ describe('RefreshCoordinator with a rotating token endpoint', () => {
   });
 
   it('refresh() after a 401 uses tokens someone else already refreshed', async () => {
+    await using _guard = leakGuard();
     await using t = await setup({}, 3600);
     const first = await t.coordinator.refresh(t.key, {
       rejectedAccessToken: t.initial.accessToken,
@@ -303,6 +309,7 @@ describe('RefreshCoordinator with a rotating token endpoint', () => {
   });
 
   it('the token file is 0600, and canary tokens appear in no error, log, inspect or JSON output', async () => {
+    await using _guard = leakGuard();
     await using t = await setup();
     await t.store.saveRegistration({
       issuer: t.endpoint.issuer,

@@ -6,7 +6,13 @@ import { tempDir } from '../../test/helpers/scratch.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { redact } from '../errors/redact.js';
 import { MemoryStateStore, type StateStore } from '../state/state-store.js';
-import { FileTokenStore, REGISTRATIONS_NAMESPACE, TOKENS_NAMESPACE } from './file-token-store.js';
+import { FileStateStore } from '../state/file-state-store.js';
+import {
+  FileTokenStore,
+  REGISTRATIONS_NAMESPACE,
+  TOKENS_NAMESPACE,
+  tokenKeyString,
+} from './file-token-store.js';
 
 const key = { issuer: 'https://as.example', clientId: 'c1', resource: 'https://mcp.example/mcp' };
 
@@ -110,8 +116,13 @@ describe('FileTokenStore', () => {
 
   it('registers tokens it only reads (written by another process)', async () => {
     await using t = fileStore();
-    await using other = new FileTokenStore({ path: t.path });
-    await other.saveTokens(key, { accessToken: 'at-canary-8888', tokenType: 'Bearer' });
+    // Written straight into the state file, as another process would: never seen by our redactor.
+    await using other = new FileStateStore({ path: t.path });
+    await other.set(TOKENS_NAMESPACE, tokenKeyString(key), {
+      accessToken: 'at-canary-8888',
+      tokenType: 'Bearer',
+    });
+    expect(redact('at-canary-8888')).toBe('at-canary-8888');
     expect((await t.store.loadTokens(key))?.accessToken).toBe('at-canary-8888');
     expect(redact('at-canary-8888')).toBe('<masked>');
   });

@@ -65,6 +65,8 @@ const pinned: Record<string, readonly string[]> = {
     'JsonRpcResponse',
     'JsonRpcSuccessResponse',
     'LEGACY_PROTOCOL_VERSIONS',
+    'Lease',
+    'LeaseOptions',
     'ListChange',
     'LogFields',
     'Logger',

@@ -122,6 +122,7 @@ export type {
 // ---- State, logging, schema validation ---------------------------------------------------------
 export { MemoryStateStore } from './state/state-store.js';
 export type { StateStore } from './state/state-store.js';
+export type { Lease, LeaseOptions } from './state/lease.js';
 export { silentLogger } from './internal/logger.js';
 export type { LogFields, Logger } from './internal/logger.js';
 export type { Disposable } from './internal/disposable.js';

@@ -110,10 +110,14 @@ export async function startTokenEndpoint(prefix = 'canary'): Promise<TokenEndpoi
   };
 }
 
-/** A refresh function on oauth4webapi against `tokenUrl` (public client `client-1`). */
-export function oauthRefresh(issuer: string, tokenUrl: string): RefreshTokensFunction {
+/** A refresh function on oauth4webapi against `tokenUrl` (a public client, `client-1` by default). */
+export function oauthRefresh(
+  issuer: string,
+  tokenUrl: string,
+  clientId = 'client-1',
+): RefreshTokensFunction {
   const as: oauth.AuthorizationServer = { issuer, token_endpoint: tokenUrl };
-  const client: oauth.Client = { client_id: 'client-1' };
+  const client: oauth.Client = { client_id: clientId };
   return async (tokens, { signal }) => {
     const response = await oauth.refreshTokenGrantRequest(
       as,

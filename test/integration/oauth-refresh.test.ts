@@ -20,6 +20,7 @@ import type { TokenKey } from '../../src/auth/token-store.js';
 import { McpHostError } from '../../src/errors/mcp-host-error.js';
 import type { Logger } from '../../src/internal/logger.js';
 import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
+import { startOidcRefreshProvider } from '../helpers/oidc-refresh-provider.js';
 import { tempDir } from '../helpers/scratch.js';
 import { now } from '../helpers/timing.js';
 import { oauthRefresh, startTokenEndpoint, type TokenEndpoint } from '../helpers/token-endpoint.js';
@@ -355,5 +356,93 @@ describe('RefreshCoordinator with a rotating token endpoint', () => {
     expect(echoed.message).not.toContain(fresh!.refreshToken);
     expect(echoed.message).not.toContain('canary-client-secret-0451');
     expect(statSync(t.path).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('RefreshCoordinator against oidc-provider (rotation on, reuse revokes the grant)', () => {
+  async function providerSetup() {
+    const dir = tempDir();
+    const provider = await startOidcRefreshProvider();
+    const path = join(dir.path, 'state.json');
+    const store = new FileTokenStore({ path });
+    const key = { issuer: provider.issuer, clientId: provider.clientId, resource: RESOURCE };
+    const initial = await provider.issue();
+    await store.saveTokens(key, initial);
+    await store.saveRegistration({
+      issuer: provider.issuer,
+      clientId: provider.clientId,
+      source: 'dynamic',
+    });
+    const coordinator = new RefreshCoordinator({
+      store,
+      refresh: oauthRefresh(provider.issuer, provider.tokenUrl, provider.clientId),
+    });
+    return {
+      provider,
+      store,
+      key,
+      initial,
+      coordinator,
+      path,
+      async [Symbol.asyncDispose]() {
+        await store.close();
+        await provider[Symbol.asyncDispose]();
+        dir[Symbol.dispose]();
+      },
+    };
+  }
+
+  it('two processes, 20 concurrent calls each on an expired token: one refresh request, nobody logged out', async () => {
+    await using guard = leakGuard();
+    await using t = await providerSetup();
+    const workers = [0, 1].map(() =>
+      startWorker(guard, [
+        t.path,
+        t.provider.issuer,
+        t.provider.tokenUrl,
+        'refresh',
+        '20',
+        t.provider.clientId,
+      ]),
+    );
+    for (const worker of workers) expect(await nextLine(worker)).toBe('ready');
+    for (const worker of workers) worker.child.stdin.end('go\n');
+    const results = await Promise.all(
+      workers.map(async (worker) => {
+        const line = JSON.parse(await nextLine(worker)) as {
+          accessTokens: string[];
+          errors: string[];
+        };
+        await worker.exited;
+        return line;
+      }),
+    );
+    expect(results.flatMap((r) => r.errors)).toEqual([]);
+    expect(t.provider.refreshRequests).toBe(1);
+    expect(new Set(results.flatMap((r) => r.accessTokens)).size).toBe(1);
+    // The rotated refresh token saved by the winner still works: the grant was not revoked.
+    const stored = await t.store.loadTokens(t.key);
+    expect(stored?.refreshToken).not.toBe(t.initial.refreshToken);
+    const again = await t.coordinator.refresh(t.key);
+    expect(again.accessToken).not.toBe(stored?.accessToken);
+    expect(t.provider.refreshRequests).toBe(2);
+  });
+
+  it('a spent refresh token (invalid_grant): tokens cleared, registration kept, AUTH_LOGIN_REQUIRED', async () => {
+    await using _guard = leakGuard();
+    await using t = await providerSetup();
+    // Someone else spends the refresh token behind the store's back (a non-single-flight client).
+    await oauthRefresh(
+      t.provider.issuer,
+      t.provider.tokenUrl,
+      t.provider.clientId,
+    )(t.initial as Parameters<ReturnType<typeof oauthRefresh>>[0], {
+      key: t.key,
+      signal: AbortSignal.timeout(10_000),
+    });
+    const error = await rejection(t.coordinator.tokens(t.key));
+    expect(error.code).toBe('AUTH_LOGIN_REQUIRED');
+    expect(await t.store.loadTokens(t.key)).toBeUndefined();
+    expect(await t.store.loadRegistration(t.provider.issuer)).toBeDefined();
   });
 });

@@ -1,0 +1,26 @@
+/**
+ * The little of `oidc-provider` (which ships no types) that the test helpers use. Widen it here
+ * when a helper needs more.
+ */
+declare module 'oidc-provider' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+
+  interface OidcContext {
+    oidc?: { params?: Record<string, unknown> };
+  }
+
+  interface Saveable {
+    save(): Promise<string>;
+  }
+
+  export default class Provider {
+    constructor(issuer: string, configuration?: Record<string, unknown>);
+    on(event: string, listener: (ctx: OidcContext, ...rest: unknown[]) => void): this;
+    callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    Client: { find(id: string): Promise<object | undefined> };
+    Grant: new (properties: { accountId: string; clientId: string }) => Saveable & {
+      addOIDCScope(scope: string): void;
+    };
+    RefreshToken: new (properties: Record<string, unknown>) => Saveable;
+  }
+}

@@ -156,7 +156,10 @@ export class RefreshCoordinator {
     try {
       return await this.#shared(key, current, options);
     } catch (error) {
-      const passing = error instanceof McpHostError && error.code === 'AUTH_REFRESH_FAILED';
+      // Passing: the endpoint failed for now, or another holder kept the lease past our wait.
+      const passing =
+        error instanceof McpHostError &&
+        (error.code === 'AUTH_REFRESH_FAILED' || error.code === 'STATE_LOCK_TIMEOUT');
       if (!passing || current.expiresAt! <= Date.now()) throw error;
       this.#coolDownUntil.set(name, Date.now() + this.#retryMaxDelayMs);
       this.#logger.debug('oauth refresh failed; the access token is still valid, using it', {

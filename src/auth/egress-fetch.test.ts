@@ -65,9 +65,9 @@ describe('createEgressFetch: redirects', () => {
   it('refuses a cross-origin redirect, naming both origins, and sends nothing there', async () => {
     await using _guard = leakGuard();
     await using other = await startHttpServer((_request, res) => sendJson(res, {}));
-    await using server = await startHttpServer((_request, res) =>
-      res.writeHead(302, { location: `${other.origin}/steal?x=1` }).end(),
-    );
+    await using server = await startHttpServer((_request, res) => {
+      res.writeHead(302, { location: `${other.origin}/steal?x=1` }).end();
+    });
     const fetch = createEgressFetch({ serverIsLocal: true });
     const { error } = await rejectionOf(
       fetch(`${server.origin}/token?access_token=${TOKEN_CANARY}`, {
@@ -113,9 +113,9 @@ describe('createEgressFetch: redirects', () => {
 
   it('stops a same-origin redirect loop at maxRedirects', async () => {
     await using _guard = leakGuard();
-    await using server = await startHttpServer((_request, res) =>
-      res.writeHead(302, { location: '/again' }).end(),
-    );
+    await using server = await startHttpServer((_request, res) => {
+      res.writeHead(302, { location: '/again' }).end();
+    });
     const fetch = createEgressFetch({ serverIsLocal: true, maxRedirects: 3 });
     const { error } = await rejectionOf(fetch(`${server.origin}/start`));
     expect(expectCode(error, 'EGRESS_REFUSED').details).toMatchObject({

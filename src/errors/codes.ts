@@ -38,7 +38,7 @@ export const errorCodes = {
   },
   SPAWN_FAILED: {
     permanent: true,
-    when: 'A server process could not be started: command not found, permission denied, or a missing working directory. Never retried.',
+    when: 'A server process could not be started: command not found, permission denied, or a missing working directory. Never retried. Also reported (not thrown) by `openBrowser` when the opener is missing or exits non-zero.',
   },
   MESSAGE_TOO_LARGE: {
     permanent: false,

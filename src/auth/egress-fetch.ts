@@ -31,8 +31,8 @@ import { HttpResponse } from '../transport/http/http-response.js';
 import { BodyTooLargeError, readBodyCapped } from '../transport/http/read-body.js';
 import { EgressPolicy, type AddressRefusal, type EgressPolicyOptions } from './egress-policy.js';
 
-/** What `fetch` is, as far as the OAuth code needs it. */
-export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+/** A fetch under the egress policy: fetch's own signature, so it plugs in wherever one goes. */
+export type EgressFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** One address a host name resolves to. */
 export interface LookupAddress {
@@ -58,12 +58,12 @@ export interface EgressFetchOptions extends EgressPolicyOptions {
   serverName?: string;
 }
 
-export const DEFAULT_EGRESS_FETCH_OPTIONS = {
+export const DEFAULT_EGRESS_FETCH_OPTIONS = Object.freeze({
   timeoutMs: 30_000,
   connectTimeoutMs: 10_000,
   maxResponseBytes: 1024 * 1024,
   maxRedirects: 5,
-} as const;
+} as const);
 
 /** Request headers that belong to one connection (undici refuses some of them outright). */
 const HOP_HEADERS = new Set([
@@ -92,7 +92,7 @@ class RefusedAddressError extends Error {
 }
 
 /** A fetch for OAuth requests under the egress policy and bounds of `options`. */
-export function createEgressFetch(options: EgressFetchOptions = {}): FetchLike {
+export function createEgressFetch(options: EgressFetchOptions = {}): EgressFetch {
   const settings = {
     timeoutMs: positive(options.timeoutMs, 'timeoutMs', DEFAULT_EGRESS_FETCH_OPTIONS.timeoutMs),
     connectTimeoutMs: positive(

@@ -28,10 +28,10 @@ export interface LoopbackListenerOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_LOOPBACK_LISTENER_OPTIONS = {
+export const DEFAULT_LOOPBACK_LISTENER_OPTIONS = Object.freeze({
   path: '/callback',
   timeoutMs: 5 * 60_000,
-} as const;
+} as const);
 
 export interface LoopbackListener extends AsyncDisposable {
   /** `http://127.0.0.1:<port><path>`: the redirect URI to send in the authorization request. */

@@ -259,6 +259,52 @@ describe('createEgressFetch: addresses', () => {
     expect(server.requests.map((r) => r.url)).toEqual(['/b', '/b']);
   });
 
+  it('checks https hosts the same way, and reports a failed TLS handshake as CONNECT_FAILED', async () => {
+    await using _guard = leakGuard();
+    await using server = await startHttpServer((_request, res) => sendJson(res, {}));
+    const port = new URL(server.origin).port;
+    const lookup = tableLookup({ 'secure.test': ['10.0.0.1'], 'plain.test': ['127.0.0.1'] });
+    const fetch = createEgressFetch({ lookup, allowHosts: ['plain.test'], timeoutMs: 5_000 });
+    const refused = await rejectionOf(
+      fetch('https://secure.test/.well-known/openid-configuration'),
+    );
+    expect(expectCode(refused.error, 'EGRESS_REFUSED').details).toMatchObject({
+      reason: 'address',
+      address: '10.0.0.1',
+    });
+    // TLS to a plain HTTP server: the handshake fails, typed.
+    const tls = await rejectionOf(fetch(`https://plain.test:${port}/token`));
+    expectCode(tls.error, 'CONNECT_FAILED');
+    expect(lookup.calls).toEqual(['secure.test', 'plain.test']);
+  });
+
+  it('takes a Request as its input, with its method, headers, body and signal', async () => {
+    await using _guard = leakGuard();
+    await using server = await startHttpServer((request, res) =>
+      sendJson(res, {
+        method: request.method,
+        type: request.headers['content-type'],
+        body: request.body,
+      }),
+    );
+    const fetch = createEgressFetch({ serverIsLocal: true });
+    const request = new Request(`${server.origin}/register`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
+    expect(await (await fetch(request)).json()).toEqual({
+      method: 'POST',
+      type: 'application/x-www-form-urlencoded;charset=UTF-8',
+      body: 'grant_type=client_credentials',
+    });
+    const controller = new AbortController();
+    controller.abort(new Error('never mind'));
+    const aborted = await rejectionOf(
+      fetch(new Request(`${server.origin}/x`, { signal: controller.signal })),
+    );
+    expectCode(aborted.error, 'ABORTED');
+  });
+
   it('refuses URLs that are not http(s)', async () => {
     await using _guard = leakGuard();
     const fetch = createEgressFetch();

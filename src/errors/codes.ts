@@ -10,7 +10,7 @@ export const errorCodes = {
   },
   REQUEST_TIMEOUT: {
     permanent: false,
-    when: "A request got no response within its idle timeout (`timeoutMs`, reset by progress when allowed) or its hard total cap (`maxTotalTimeoutMs`), or over HTTP within the headers or total deadline of its POST; `details.kind` says which ('idle', 'total', 'headers'). The era's cancellation is sent (never for `initialize`).",
+    when: "A request got no response within its idle timeout (`timeoutMs`, reset by progress when allowed) or its hard total cap (`maxTotalTimeoutMs`), or over HTTP within the headers or total deadline of its POST; `details.kind` says which ('idle', 'total', 'headers'). Also an OAuth request past its deadline ('total') and a loopback redirect listener that got no redirect in time ('redirect'). The era's cancellation is sent (never for `initialize`).",
   },
   CONNECTION_CLOSED: {
     permanent: false,
@@ -38,11 +38,11 @@ export const errorCodes = {
   },
   SPAWN_FAILED: {
     permanent: true,
-    when: 'A server process could not be started: command not found, permission denied, or a missing working directory. Never retried.',
+    when: 'A server process could not be started: command not found, permission denied, or a missing working directory. Never retried. Also reported (not thrown) by `openBrowser` when the opener is missing or exits non-zero.',
   },
   MESSAGE_TOO_LARGE: {
     permanent: false,
-    when: 'An incoming message exceeded `maxMessageBytes`; it was discarded unparsed. Over stdio the connection is kept and the request it answered fails with this code when its id could be recovered; over WebSocket the frame cannot be skipped, so the connection is closed (1009) with this code as the reason.',
+    when: 'An incoming message exceeded `maxMessageBytes`; it was discarded unparsed. Over stdio the connection is kept and the request it answered fails with this code when its id could be recovered; over WebSocket the frame cannot be skipped, so the connection is closed (1009) with this code as the reason. An OAuth response over `maxResponseBytes` is cut off with this code.',
   },
   INVALID_MESSAGE: {
     permanent: false,
@@ -159,6 +159,10 @@ export const errorCodes = {
   CONFIG_READ_ONLY: {
     permanent: true,
     when: "A config change was refused: `mcp-host servers enable|disable` was asked to edit the embedded demo config, or a server defined in another tool's file (a foreign dialect), which mcp-host reads but never writes.",
+  },
+  EGRESS_REFUSED: {
+    permanent: true,
+    when: "An OAuth request (discovery, registration, token, device) or a URL to open in the browser was refused before anything was sent or run: the host resolves to a loopback, private, link-local, unspecified or reserved address the policy does not allow, a redirect led to another origin or past the redirect limit, or the URL's scheme or host is not allowed; `details.reason` says which.",
   },
   TOOL_ERROR: {
     permanent: false,

@@ -211,7 +211,8 @@ const CONNECT_ERRNOS = new Set([
   'UND_ERR_SOCKET_CONNECT',
 ]);
 
-function isConnectErrno(code: string): boolean {
+/** Whether a failed request's errno (see `fetchErrno`) means no connection was made at all. */
+export function isConnectErrno(code: string): boolean {
   return (
     CONNECT_ERRNOS.has(code) ||
     code.startsWith('ERR_TLS_') ||

@@ -11,6 +11,7 @@
  * specifier is a plain string so the typechecker does not need the module to exist yet. Without
  * it, every scenario fails loudly (exit 3) naming what is missing.
  */
+import { OAuthProvider, type OAuthProviderOptions } from '../../src/auth.js';
 import { McpClient } from '../../src/index.js';
 import type {
   ElicitRequestParams,
@@ -20,8 +21,10 @@ import type {
   Tool,
   Transport,
 } from '../../src/index.js';
+import type { AuthProvider } from '../../src/http.js';
+import { MemoryTokenStore } from '../helpers/memory-token-store.js';
 
-type TransportFactory = (url: string) => Transport;
+type TransportFactory = (url: string, auth?: AuthProvider) => Transport;
 
 /** Where the HTTP transport may be exported from, in order: the `mcp-host/http` entry, then the root. */
 const TRANSPORT_MODULES = ['../../src/http.js', '../../src/index.js'];
@@ -42,8 +45,13 @@ async function loadHttpTransport(): Promise<TransportFactory> {
     }
     const Ctor = module.StreamableHttpTransport;
     if (typeof Ctor === 'function') {
-      const Transport = Ctor as new (options: { url: string; serverName?: string }) => Transport;
-      return (url) => new Transport({ url, serverName: 'conformance' });
+      const Transport = Ctor as new (options: {
+        url: string;
+        serverName?: string;
+        auth?: AuthProvider;
+      }) => Transport;
+      return (url, auth) =>
+        new Transport({ url, serverName: 'conformance', ...(auth === undefined ? {} : { auth }) });
     }
     tried.push(`${specifier}: no StreamableHttpTransport export`);
   }
@@ -82,6 +90,62 @@ function acceptWithDefaults(params: ElicitRequestParams): ElicitResult {
   }
   return { action: 'accept', content };
 }
+
+/** The Client ID Metadata Document URL the suite expects (auth/basic-cimd). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+/**
+ * Logs in headlessly: the suite's authorization endpoint answers with a redirect to the
+ * redirect URI, so following nothing and reading `Location` is the user's browser trip.
+ */
+async function headlessLogin({ url }: { url: URL }): Promise<string> {
+  const response = await fetch(url, { redirect: 'manual' });
+  await response.body?.cancel();
+  const location = response.headers.get('location');
+  if (location === null) throw new Error(`the authorization endpoint answered ${response.status}`);
+  return new URL(location, url).href;
+}
+
+/** The OAuth provider for an auth/* scenario, from what the suite's context hands the client. */
+function authFor(url: string, context: Record<string, unknown>): OAuthProvider {
+  const text = (name: string): string | undefined =>
+    typeof context[name] === 'string' ? context[name] : undefined;
+  const clientId = text('client_id');
+  const clientSecret = text('client_secret');
+  const pem = text('private_key_pem');
+  const grant: OAuthProviderOptions['grant'] = scenarioName.startsWith('auth/client-credentials')
+    ? 'client_credentials'
+    : 'authorization_code';
+  return new OAuthProvider({
+    serverUrl: url,
+    serverName: 'conformance',
+    store: new MemoryTokenStore(),
+    grant,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    redirectUri: 'http://127.0.0.1:3999/callback',
+    onAuthorizationRequired: headlessLogin,
+    ...(clientId === undefined
+      ? {}
+      : {
+          client: {
+            clientId,
+            ...(clientSecret === undefined ? {} : { clientSecret }),
+            ...(pem === undefined
+              ? {}
+              : {
+                  privateKey: {
+                    pem,
+                    ...(text('signing_algorithm') === undefined
+                      ? {}
+                      : { alg: text('signing_algorithm') }),
+                  },
+                }),
+          },
+        }),
+  });
+}
+
+const scenarioName = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 
 interface Run {
   client: McpClient;
@@ -168,11 +232,12 @@ async function main(): Promise<number> {
     `scenario '${scenario}' against ${url} (suite's spec version ${process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? 'unset'})`,
   );
   const httpTransport = await loadHttpTransport();
+  const auth = scenario.startsWith('auth/') ? authFor(url, context) : undefined;
 
   let client: McpClient | undefined = undefined;
   let mrtrUnrelated: Promise<unknown> | undefined;
   const options: McpClientOptions = {
-    transport: () => httpTransport(url),
+    transport: () => httpTransport(url, auth),
     serverName: 'conformance',
     clientInfo: { name: 'mcp-host-conformance', version: '0.1.0' },
     logger: {

@@ -119,6 +119,19 @@ export function chooseAuthMethod(
   return 'client_secret_basic';
 }
 
+/**
+ * `client_secret_basic` with the id and secret percent-encoded only where they must be
+ * (`encodeURIComponent`): oauth4webapi's form-encoding also escapes `-`, `.`, `_`, `~`, which
+ * many authorization servers (the conformance suite's among them) do not decode, so a client id
+ * like `my-client` would be refused.
+ */
+function clientSecretBasic(secret: string): oauth.ClientAuth {
+  return (_as, client, _body, headers) => {
+    const credentials = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`;
+    headers.set('authorization', `Basic ${Buffer.from(credentials).toString('base64')}`);
+  };
+}
+
 /** oauth4webapi's client authentication for `method`. */
 export function clientAuthFor(
   method: TokenEndpointAuthMethod,
@@ -134,7 +147,7 @@ export function clientAuthFor(
         throw new McpHostError('INVALID_ARGUMENT', `${method} needs a client secret`);
       }
       return method === 'client_secret_basic'
-        ? oauth.ClientSecretBasic(secret)
+        ? clientSecretBasic(secret)
         : oauth.ClientSecretPost(secret);
     case 'private_key_jwt':
       if (privateKey === undefined) {

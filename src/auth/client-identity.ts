@@ -103,6 +103,37 @@ export async function resolveClient(
   return registerClient(as, options, store, fetchFn);
 }
 
+/**
+ * RFC 7591 makes `client_secret_expires_at` required with a secret, and oauth4webapi insists;
+ * servers often leave it out. Its absence is read as 0 ("never expires") and the rest is
+ * validated by oauth4webapi as usual.
+ */
+async function withSecretExpiry(response: Response): Promise<Response> {
+  if (response.status !== 201 && response.status !== 200) return response;
+  let body: unknown;
+  try {
+    body = await response.clone().json();
+  } catch {
+    return response;
+  }
+  if (
+    typeof body !== 'object' ||
+    body === null ||
+    !('client_secret' in body) ||
+    'client_secret_expires_at' in body
+  ) {
+    return response;
+  }
+  await response.body?.cancel();
+  return Response.json(
+    { ...body, client_secret_expires_at: 0 },
+    {
+      status: response.status,
+      headers: response.headers,
+    },
+  );
+}
+
 /** RFC 7591 dynamic registration at `as`; the result is saved in `store` under the issuer. */
 export async function registerClient(
   as: oauth.AuthorizationServer,
@@ -139,7 +170,9 @@ export async function registerClient(
       },
       requestOptions(as.registration_endpoint, fetchFn),
     );
-    registered = await oauth.processDynamicClientRegistrationResponse(response);
+    registered = await oauth.processDynamicClientRegistrationResponse(
+      await withSecretExpiry(response),
+    );
   } catch (error) {
     throw authError(error, 'client-registration', `client registration at ${as.issuer} failed`);
   }

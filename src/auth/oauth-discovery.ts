@@ -150,12 +150,14 @@ export async function discoverResourceMetadata(
 
 /**
  * Fetches the metadata of the authorization server `issuer` from its well-known URLs (first 200
- * wins) and checks, with oauth4webapi, that its `issuer` is the one it was looked up for.
+ * wins) and checks, with oauth4webapi, that its `issuer` is the one it was looked up for (with
+ * `sameOriginIssuer`, any issuer on the same origin: only for a server's own legacy metadata).
  * Undefined when no URL has metadata.
  */
 export async function discoverAuthorizationServer(
   issuer: string,
   fetchFn: OAuthFetch,
+  options: { sameOriginIssuer?: boolean } = {},
 ): Promise<oauth.AuthorizationServer | undefined> {
   let issuerUrl: URL;
   try {
@@ -174,8 +176,13 @@ export async function discoverAuthorizationServer(
       await response.body?.cancel();
       continue;
     }
+    let expected = issuerUrl;
+    if (options.sameOriginIssuer === true) {
+      const named = await namedIssuer(response);
+      if (named !== undefined && named.origin === issuerUrl.origin) expected = named;
+    }
     try {
-      return await oauth.processDiscoveryResponse(issuerUrl, response);
+      return await oauth.processDiscoveryResponse(expected, response);
     } catch (error) {
       throw failed(
         `authorization server metadata at ${url.href} is not valid for the issuer ${issuerUrl.href}`,
@@ -185,6 +192,16 @@ export async function discoverAuthorizationServer(
     }
   }
   return undefined;
+}
+
+/** The `issuer` a metadata response names, read from a clone (undefined when there is none). */
+async function namedIssuer(response: Response): Promise<URL | undefined> {
+  try {
+    const body = (await response.clone().json()) as { issuer?: unknown } | null;
+    return typeof body?.issuer === 'string' ? new URL(body.issuer) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The 2025-03-26 default endpoints of an old server without metadata: at its origin. */
@@ -234,7 +251,12 @@ export async function discoverOAuth(
     };
   }
   const resource = canonicalServerUrl(serverUrl);
-  const atOrigin = await discoverAuthorizationServer(serverUrl.origin, fetchFn);
+  // 2025-03-26: no resource metadata, so no issuer was named; the server's own origin serves the
+  // metadata, and an issuer on that same origin (a path under it) is the server speaking for
+  // itself. An issuer on another origin is still refused.
+  const atOrigin = await discoverAuthorizationServer(serverUrl.origin, fetchFn, {
+    sameOriginIssuer: true,
+  });
   if (atOrigin !== undefined)
     return { resource, authorizationServer: atOrigin, source: 'metadata' };
   return {

@@ -33,6 +33,7 @@ const LIBRARY = {
   node: 'src/node.ts',
   config: 'src/config.ts',
   naming: 'src/naming.ts',
+  auth: 'src/auth.ts',
 };
 /**
  * The command line, an application: a graph of its own (with its own copy of the library code it

@@ -1,7 +1,44 @@
 /**
- * OAuth 2.1 for remote MCP servers (Node only). Egress safety of every OAuth request, the
- * loopback redirect listener and opening the browser without a shell.
+ * OAuth 2.1 for remote MCP servers (Node only): discovery (RFC 9728, RFC 8414), client identity
+ * (configured, Client ID Metadata Documents, dynamic registration), the authorization-code flow
+ * with PKCE in two steps, client_credentials, step-up, an `AuthProvider` for the HTTP transports
+ * that does all of it; tokens kept in the state store and refreshed once across processes; egress
+ * safety of every OAuth request, the loopback redirect listener and opening the browser without a
+ * shell.
  */
+export {
+  OAuthProvider,
+  DEFAULT_OAUTH_PROVIDER_OPTIONS,
+  type AuthorizationRequest,
+  type OAuthProviderOptions,
+} from './auth/oauth-provider.js';
+export {
+  OAuthFlow,
+  DEFAULT_FLOW_TTL_MS,
+  type AuthorizationStart,
+  type OAuthFlowOptions,
+  type TokenResponse,
+} from './auth/oauth-flow.js';
+export {
+  discoverOAuth,
+  discoverResourceMetadata,
+  discoverAuthorizationServer,
+  type OAuthDiscovery,
+} from './auth/oauth-discovery.js';
+export { parseWwwAuthenticate, type BearerChallenge } from './auth/www-authenticate.js';
+export {
+  resolveClient,
+  registerClient,
+  type ClientIdentityOptions,
+  type ConfiguredClient,
+} from './auth/client-identity.js';
+export { loadPrivateKey, type PrivateKeyRef } from './auth/client-authentication.js';
+export {
+  DEFAULT_OAUTH_REQUEST_TIMEOUT_MS,
+  type OAuthFetch,
+  type OAuthHttpOptions,
+} from './auth/oauth-http.js';
+export type { ClientRegistration, OAuthTokens, TokenKey, TokenStore } from './auth/token-store.js';
 export {
   createEgressFetch,
   DEFAULT_EGRESS_FETCH_OPTIONS,
@@ -25,3 +62,13 @@ export {
   type OpenBrowserOptions,
   type OpenBrowserResult,
 } from './auth/open-browser.js';
+export { FileTokenStore, type FileTokenStoreOptions } from './auth/file-token-store.js';
+export {
+  RefreshCoordinator,
+  refreshCoordinatorDefaults,
+  type RefreshCoordinatorOptions,
+  type RefreshCallOptions,
+  type RefreshTokensFunction,
+  type RefreshableTokens,
+} from './auth/refresh-coordinator.js';
+export { classifyRefreshFailure, type RefreshFailure } from './auth/refresh-failure.js';

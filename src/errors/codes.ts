@@ -164,6 +164,14 @@ export const errorCodes = {
     permanent: true,
     when: "An OAuth request (discovery, registration, token, device) or a URL to open in the browser was refused before anything was sent or run: the host resolves to a loopback, private, link-local, unspecified or reserved address the policy does not allow, a redirect led to another origin or past the redirect limit, or the URL's scheme or host is not allowed; `details.reason` says which.",
   },
+  AUTH_REQUIRED: {
+    permanent: false,
+    when: 'A server needs an OAuth login that cannot happen on its own: no way to ask the user was given (`details.url` is the authorization URL to open, `details.scopes` what it asks for), or a 403 `insufficient_scope` came back for the same scopes more often than the step-up limit allows (`details.scopes` names them). Log in (or grant the scopes) and retry.',
+  },
+  AUTH_FAILED: {
+    permanent: false,
+    when: 'An OAuth step failed or was refused: discovery found no usable metadata, the protected resource metadata names another resource, the authorization server metadata names another issuer, the server does not support PKCE S256, an authorization response had the wrong `state` (or was replayed) or the wrong `iss`, or the authorization server refused a request (`details.error` holds its OAuth error code). The message names the step and the URL, never a token, code or secret.',
+  },
   TOOL_ERROR: {
     permanent: false,
     when: '`mcp-host call` got a result with `isError: true`: the tool ran and reported a failure. The CLI prints the result and reports this code (exit 5); the library returns such a result, it never throws it.',

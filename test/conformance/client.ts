@@ -11,6 +11,7 @@
  * specifier is a plain string so the typechecker does not need the module to exist yet. Without
  * it, every scenario fails loudly (exit 3) naming what is missing.
  */
+import { OAuthProvider, type OAuthProviderOptions } from '../../src/auth.js';
 import { McpClient } from '../../src/index.js';
 import type {
   ElicitRequestParams,
@@ -20,8 +21,10 @@ import type {
   Tool,
   Transport,
 } from '../../src/index.js';
+import type { AuthProvider } from '../../src/http.js';
+import { MemoryTokenStore } from '../helpers/memory-token-store.js';
 
-type TransportFactory = (url: string) => Transport;
+type TransportFactory = (url: string, auth?: AuthProvider) => Transport;
 
 /** Where the HTTP transport may be exported from, in order: the `mcp-host/http` entry, then the root. */
 const TRANSPORT_MODULES = ['../../src/http.js', '../../src/index.js'];
@@ -42,8 +45,13 @@ async function loadHttpTransport(): Promise<TransportFactory> {
     }
     const Ctor = module.StreamableHttpTransport;
     if (typeof Ctor === 'function') {
-      const Transport = Ctor as new (options: { url: string; serverName?: string }) => Transport;
-      return (url) => new Transport({ url, serverName: 'conformance' });
+      const Transport = Ctor as new (options: {
+        url: string;
+        serverName?: string;
+        auth?: AuthProvider;
+      }) => Transport;
+      return (url, auth) =>
+        new Transport({ url, serverName: 'conformance', ...(auth === undefined ? {} : { auth }) });
     }
     tried.push(`${specifier}: no StreamableHttpTransport export`);
   }
@@ -81,6 +89,88 @@ function acceptWithDefaults(params: ElicitRequestParams): ElicitResult {
     else if (property.type === 'boolean') content[name] = true;
   }
   return { action: 'accept', content };
+}
+
+/** The Client ID Metadata Document URL the suite expects (auth/basic-cimd). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+/**
+ * Logs in headlessly: the suite's authorization endpoint answers with a redirect to the
+ * redirect URI, so following nothing and reading `Location` is the user's browser trip.
+ */
+async function headlessLogin({ url }: { url: URL }): Promise<string> {
+  const response = await fetch(url, { redirect: 'manual' });
+  await response.body?.cancel();
+  const location = response.headers.get('location');
+  if (location === null) throw new Error(`the authorization endpoint answered ${response.status}`);
+  return new URL(location, url).href;
+}
+
+/** The OAuth provider for an auth/* scenario, from what the suite's context hands the client. */
+function authFor(url: string, context: Record<string, unknown>): OAuthProvider {
+  const text = (name: string): string | undefined =>
+    typeof context[name] === 'string' ? context[name] : undefined;
+  const clientId = text('client_id');
+  const clientSecret = text('client_secret');
+  const pem = text('private_key_pem');
+  const grant: OAuthProviderOptions['grant'] = scenarioName.startsWith('auth/client-credentials')
+    ? 'client_credentials'
+    : 'authorization_code';
+  return new OAuthProvider({
+    serverUrl: url,
+    serverName: 'conformance',
+    store: new MemoryTokenStore(),
+    grant,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    redirectUri: 'http://127.0.0.1:3999/callback',
+    onAuthorizationRequired: headlessLogin,
+    ...(clientId === undefined
+      ? {}
+      : {
+          client: {
+            clientId,
+            ...(clientSecret === undefined ? {} : { clientSecret }),
+            ...(pem === undefined
+              ? {}
+              : {
+                  privateKey: {
+                    pem,
+                    ...(text('signing_algorithm') === undefined
+                      ? {}
+                      : { alg: text('signing_algorithm') }),
+                  },
+                }),
+          },
+        }),
+  });
+}
+
+const scenarioName = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+
+/**
+ * Scenarios whose correct outcome is a refusal (the suite marks them `allowClientError`): the
+ * client must stop before a token is asked for or used. For these, a typed refusal (the error
+ * codes below) is the expected end and exits 0; the suite's checks still prove it stopped at the
+ * right step (for example no token request after a wrong `iss`). Anything else still fails.
+ */
+const EXPECTED_REFUSALS: Record<string, readonly string[]> = {
+  'auth/resource-mismatch': ['AUTH_FAILED'],
+  'auth/metadata-issuer-mismatch': ['AUTH_FAILED'],
+  'auth/iss-supported-missing': ['AUTH_FAILED'],
+  'auth/iss-wrong-issuer': ['AUTH_FAILED'],
+  'auth/iss-unexpected': ['AUTH_FAILED'],
+  'auth/iss-normalized': ['AUTH_FAILED'],
+  // The server answers 403 insufficient_scope forever: the call fails instead of looping.
+  'auth/scope-retry-limit': ['AUTH_REQUIRED', 'HTTP_STATUS'],
+};
+
+function isExpectedRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    error instanceof Error &&
+    typeof code === 'string' &&
+    (EXPECTED_REFUSALS[scenarioName]?.includes(code) ?? false)
+  );
 }
 
 interface Run {
@@ -168,11 +258,12 @@ async function main(): Promise<number> {
     `scenario '${scenario}' against ${url} (suite's spec version ${process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? 'unset'})`,
   );
   const httpTransport = await loadHttpTransport();
+  const auth = scenario.startsWith('auth/') ? authFor(url, context) : undefined;
 
   let client: McpClient | undefined = undefined;
   let mrtrUnrelated: Promise<unknown> | undefined;
   const options: McpClientOptions = {
-    transport: () => httpTransport(url),
+    transport: () => httpTransport(url, auth),
     serverName: 'conformance',
     clientInfo: { name: 'mcp-host-conformance', version: '0.1.0' },
     logger: {
@@ -217,6 +308,10 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
+    if (isExpectedRefusal(error)) {
+      log(`refused as the scenario expects: ${(error as Error).message}`);
+      process.exit(0);
+    }
     log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exit(1);
   },

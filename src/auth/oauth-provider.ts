@@ -1,0 +1,443 @@
+import * as oauth from 'oauth4webapi';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { addSecret } from '../errors/redact.js';
+import type { Disposable } from '../internal/disposable.js';
+import type { AuthChallenge, AuthProvider } from '../transport/http/auth-provider.js';
+import { chooseAuthMethod, clientAuthFor, loadPrivateKey } from './client-authentication.js';
+import { authError, resolveClient, type ConfiguredClient } from './client-identity.js';
+import { discoverOAuth, type OAuthDiscovery } from './oauth-discovery.js';
+import { OAuthFlow, type AuthorizationStart, type TokenResponse } from './oauth-flow.js';
+import {
+  boundedFetch,
+  requestOptions,
+  type OAuthFetch,
+  type OAuthHttpOptions,
+} from './oauth-http.js';
+import type { ClientRegistration, OAuthTokens, TokenKey, TokenStore } from './token-store.js';
+import { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
+
+/** What the provider asks its owner to do when a person must log in. */
+export interface AuthorizationRequest extends AuthorizationStart {
+  /** The MCP server the login is for. */
+  serverUrl: URL;
+  /** The scopes asked for (may be empty). */
+  scopes: readonly string[];
+  /** Aborted when the request that needed the login is cancelled. */
+  signal: AbortSignal;
+}
+
+export interface OAuthProviderOptions extends Omit<OAuthHttpOptions, 'signal'> {
+  /** The MCP server's URL (the transport's `url`). */
+  serverUrl: string | URL;
+  /** Where tokens and registrations are kept. */
+  store: TokenStore;
+  /** `authorization_code` (default: a person logs in) or `client_credentials` (machine to machine). */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** A client registered beforehand (needed for `client_credentials`). */
+  client?: ConfiguredClient;
+  /** A Client ID Metadata Document URL to use as the client id where it is supported. */
+  clientMetadataUrl?: string;
+  /** `client_name` for dynamic registration. */
+  clientName?: string;
+  /** The redirect URI of the interactive flow (default `http://127.0.0.1/callback`). */
+  redirectUri?: string;
+  /** The scopes to ask for, instead of the challenge's or the metadata's. */
+  scopes?: readonly string[];
+  /**
+   * Called when a person must log in: open `url` (or show it), and resolve with the URL the
+   * browser was sent back to, or the code. Without it, a needed login fails with `AUTH_REQUIRED`
+   * (`details.url`), and `completeAuthorization` finishes it later.
+   */
+  onAuthorizationRequired?: (request: AuthorizationRequest) => Promise<string | URL>;
+  /** How many times one scope set may be asked for after 403 `insufficient_scope` (default 2). */
+  maxStepUps?: number;
+  /** Refresh this long before the access token expires (default 60 s). */
+  refreshSkewMs?: number;
+  /** Names the server in errors. */
+  serverName?: string;
+}
+
+export const DEFAULT_OAUTH_PROVIDER_OPTIONS = {
+  grant: 'authorization_code',
+  redirectUri: 'http://127.0.0.1/callback',
+  maxStepUps: 2,
+  refreshSkewMs: 60_000,
+} as const;
+
+/** Everything known about one authorization server and our client there. */
+interface Session {
+  discovery: OAuthDiscovery;
+  registration: ClientRegistration;
+  clientAuth: oauth.ClientAuth;
+  key: TokenKey;
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])];
+}
+
+/**
+ * OAuth 2.1 for one MCP server, as the Streamable HTTP transport's `AuthProvider`: sends the
+ * access token, refreshes it before it expires, and on a 401 discovers the authorization server
+ * (RFC 9728, RFC 8414), finds a client (configured, metadata document, dynamic registration) and
+ * gets tokens (client_credentials, or the authorization-code flow through
+ * `onAuthorizationRequired`); on a 403 `insufficient_scope` it asks for the union of held and
+ * required scopes, a bounded number of times. Tokens and secrets are registered with the redactor
+ * and kept in private fields: `inspect` and JSON show none of them.
+ */
+export class OAuthProvider implements AuthProvider {
+  readonly #options: OAuthProviderOptions;
+  readonly #serverUrl: URL;
+  readonly #fetch: OAuthFetch;
+  #session: Session | undefined;
+  #tokens: OAuthTokens | undefined;
+  #tokenSecrets: Disposable[] = [];
+  #pending: { flow: OAuthFlow; session: Session } | undefined;
+  readonly #stepUps = new Map<string, number>();
+  #privateKey: Promise<oauth.PrivateKey> | undefined;
+
+  constructor(options: OAuthProviderOptions) {
+    this.#options = options;
+    this.#serverUrl = new URL(options.serverUrl);
+    this.#fetch = boundedFetch(options);
+    if (
+      (options.grant ?? 'authorization_code') === 'client_credentials' &&
+      options.client === undefined
+    ) {
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        'the client_credentials grant needs a configured client',
+        {
+          ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
+        },
+      );
+    }
+  }
+
+  /** The scopes the current tokens were granted (or asked for). */
+  get grantedScopes(): readonly string[] {
+    return this.#tokens?.scope?.split(' ').filter((scope) => scope !== '') ?? [];
+  }
+
+  async headers(): Promise<Record<string, string>> {
+    let tokens = this.#tokens;
+    if (tokens === undefined) return {};
+    const skew = this.#options.refreshSkewMs ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.refreshSkewMs;
+    if (
+      tokens.expiresAt !== undefined &&
+      tokens.expiresAt - skew <= Date.now() &&
+      this.#session !== undefined
+    ) {
+      tokens = (await this.#renew(this.#session, undefined)) ?? tokens;
+    }
+    return { authorization: `Bearer ${tokens.accessToken}` };
+  }
+
+  async onUnauthorized(challenge: AuthChallenge): Promise<boolean> {
+    const parsed = await parseWwwAuthenticate(challenge.wwwAuthenticate);
+    if (challenge.status === 403 && parsed?.error !== 'insufficient_scope') return false;
+    const session = await this.#prepare(parsed, challenge.signal);
+    const required =
+      this.#options.scopes ??
+      parsed?.scopes ??
+      session.discovery.resourceMetadata?.scopes_supported ??
+      [];
+    let scopes: string[];
+    if (challenge.status === 403) {
+      scopes = union(this.grantedScopes, required);
+      const key = `${session.key.resource} ${[...scopes].sort().join(' ')}`;
+      const count = (this.#stepUps.get(key) ?? 0) + 1;
+      if (count > (this.#options.maxStepUps ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.maxStepUps)) {
+        throw this.#error(
+          'AUTH_REQUIRED',
+          `the server still needs scopes ${scopes.join(' ')} after ${count - 1} step-up attempts`,
+          {
+            scopes,
+          },
+        );
+      }
+      this.#stepUps.set(key, count);
+    } else {
+      const sent = this.#tokens?.accessToken;
+      if (this.#tokens !== undefined) {
+        const renewed = await this.#renew(session, challenge.signal);
+        if (renewed !== undefined && renewed.accessToken !== sent) return true;
+      } else {
+        const stored = await this.#options.store.loadTokens(session.key);
+        if (stored !== undefined && stored.accessToken !== sent) {
+          this.#adopt(stored);
+          return true;
+        }
+      }
+      scopes = [...required];
+    }
+    await this.#obtain(session, scopes, challenge.signal);
+    return true;
+  }
+
+  /**
+   * Starts a login for this server (the first step of the two-step API): discovery, the client,
+   * then the authorization URL to open. `completeAuthorization` finishes it.
+   */
+  async startAuthorization(
+    options: { signal?: AbortSignal; scopes?: readonly string[] } = {},
+  ): Promise<AuthorizationStart> {
+    const session = await this.#prepare(undefined, options.signal);
+    const scopes =
+      options.scopes ??
+      this.#options.scopes ??
+      session.discovery.resourceMetadata?.scopes_supported ??
+      [];
+    const flow = this.#flow(session, scopes);
+    this.#pending = { flow, session };
+    return flow.start();
+  }
+
+  /** Finishes the login `startAuthorization` (or a refused request) started; saves the tokens. */
+  async completeAuthorization(redirectUrlOrCode: string | URL): Promise<void> {
+    const pending = this.#pending;
+    if (pending === undefined) {
+      throw this.#error('AUTH_FAILED', 'no login is waiting to be completed', {
+        step: 'authorization-response',
+      });
+    }
+    this.#pending = undefined;
+    await this.#save(
+      pending.session,
+      await pending.flow.complete(redirectUrlOrCode),
+      pending.flow.scopes,
+    );
+  }
+
+  /** Forgets the tokens (here and in the store); the client registration stays. */
+  async logout(): Promise<void> {
+    const session = this.#session;
+    this.#adopt(undefined);
+    if (session !== undefined) await this.#options.store.clearTokens(session.key);
+  }
+
+  #error(
+    code: 'AUTH_REQUIRED' | 'AUTH_FAILED',
+    message: string,
+    details: Record<string, unknown>,
+  ): McpHostError {
+    return new McpHostError(code, message, {
+      details,
+      ...(this.#options.serverName === undefined ? {} : { serverName: this.#options.serverName }),
+    });
+  }
+
+  /** Discovery and the client; redone on each challenge (the server may have moved). */
+  async #prepare(
+    challenge: BearerChallenge | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Session> {
+    const fetchFn: OAuthFetch =
+      signal === undefined ? this.#fetch : (url, init) => this.#fetch(url, { ...init, signal });
+    const discovery = await discoverOAuth(this.#serverUrl, challenge?.resourceMetadata, fetchFn);
+    const as = discovery.authorizationServer;
+    const previous = this.#session;
+    if (previous !== undefined && previous.discovery.authorizationServer.issuer !== as.issuer) {
+      // Moved to another authorization server: tokens and client of the old one are not used there.
+      this.#adopt(undefined);
+    }
+    const grant = this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant;
+    const registration =
+      previous !== undefined && previous.registration.issuer === as.issuer
+        ? previous.registration
+        : await resolveClient(
+            as,
+            {
+              ...(this.#options.client === undefined ? {} : { client: this.#options.client }),
+              ...(this.#options.clientMetadataUrl === undefined
+                ? {}
+                : { clientMetadataUrl: this.#options.clientMetadataUrl }),
+              ...(this.#options.clientName === undefined
+                ? {}
+                : { clientName: this.#options.clientName }),
+              redirectUris: [this.#redirectUri()],
+              grantTypes:
+                grant === 'client_credentials'
+                  ? ['client_credentials']
+                  : ['authorization_code', 'refresh_token'],
+            },
+            this.#options.store,
+            fetchFn,
+          );
+    const privateKeyRef =
+      registration.source === 'configured' ? this.#options.client?.privateKey : undefined;
+    if (privateKeyRef !== undefined) this.#privateKey ??= loadPrivateKey(privateKeyRef);
+    const method = chooseAuthMethod(registration, as, privateKeyRef !== undefined);
+    const clientAuth = clientAuthFor(
+      method,
+      registration.clientSecret,
+      privateKeyRef === undefined ? undefined : await this.#privateKey,
+    );
+    const session: Session = {
+      discovery,
+      registration,
+      clientAuth,
+      key: { issuer: as.issuer, clientId: registration.clientId, resource: discovery.resource },
+    };
+    this.#session = session;
+    return session;
+  }
+
+  #redirectUri(): string {
+    return this.#options.redirectUri ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.redirectUri;
+  }
+
+  #flow(session: Session, scopes: readonly string[]): OAuthFlow {
+    const as = session.discovery.authorizationServer;
+    const withOffline =
+      as.scopes_supported?.includes('offline_access') === true && !scopes.includes('offline_access')
+        ? [...scopes, 'offline_access']
+        : scopes;
+    return new OAuthFlow({
+      authorizationServer: as,
+      clientId: session.registration.clientId,
+      clientAuth: session.clientAuth,
+      redirectUri: this.#redirectUri(),
+      resource: session.discovery.resource,
+      scopes: withOffline,
+      fetch: this.#fetch,
+    });
+  }
+
+  /** New tokens by the configured grant. */
+  async #obtain(session: Session, scopes: readonly string[], signal: AbortSignal): Promise<void> {
+    if ((this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant) === 'client_credentials') {
+      await this.#save(session, await this.#clientCredentials(session, scopes), scopes);
+      return;
+    }
+    const flow = this.#flow(session, scopes);
+    const start = await flow.start();
+    const ask = this.#options.onAuthorizationRequired;
+    if (ask === undefined) {
+      this.#pending = { flow, session };
+      throw this.#error(
+        'AUTH_REQUIRED',
+        `a login is needed: open ${start.url.origin}${start.url.pathname} (details.url)`,
+        {
+          url: start.url.href,
+          scopes: flow.scopes,
+          expiresAt: start.expiresAt,
+        },
+      );
+    }
+    const answer = await ask({ ...start, serverUrl: this.#serverUrl, scopes: flow.scopes, signal });
+    await this.#save(session, await flow.complete(answer), flow.scopes);
+  }
+
+  async #clientCredentials(session: Session, scopes: readonly string[]): Promise<TokenResponse> {
+    const as = session.discovery.authorizationServer;
+    const client: oauth.Client = { client_id: session.registration.clientId };
+    const parameters: Record<string, string> = { resource: session.discovery.resource };
+    if (scopes.length > 0) parameters.scope = scopes.join(' ');
+    try {
+      const response = await oauth.clientCredentialsGrantRequest(
+        as,
+        client,
+        session.clientAuth,
+        parameters,
+        requestOptions(as.token_endpoint as string, this.#fetch),
+      );
+      return await oauth.processClientCredentialsResponse(as, client, response);
+    } catch (error) {
+      throw authError(
+        error,
+        'token-request',
+        `the client_credentials request to ${as.issuer} failed`,
+      );
+    }
+  }
+
+  /**
+   * Refreshes the tokens (client_credentials: asks again). `invalid_grant` clears the tokens (a
+   * login is needed); other failures keep them and are thrown. Undefined when nothing can renew.
+   */
+  async #renew(
+    session: Session,
+    signal: AbortSignal | undefined,
+  ): Promise<OAuthTokens | undefined> {
+    const tokens = this.#tokens;
+    if ((this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant) === 'client_credentials') {
+      const scopes =
+        tokens?.scope?.split(' ').filter((s) => s !== '') ?? this.#options.scopes ?? [];
+      return this.#save(session, await this.#clientCredentials(session, scopes), scopes);
+    }
+    if (tokens?.refreshToken === undefined) return undefined;
+    const as = session.discovery.authorizationServer;
+    const client: oauth.Client = { client_id: session.registration.clientId };
+    try {
+      const response = await oauth.refreshTokenGrantRequest(
+        as,
+        client,
+        session.clientAuth,
+        tokens.refreshToken,
+        {
+          additionalParameters: { resource: session.discovery.resource },
+          ...requestOptions(as.token_endpoint as string, this.#fetch),
+          ...(signal === undefined ? {} : { signal }),
+        },
+      );
+      const refreshed = await oauth.processRefreshTokenResponse(as, client, response);
+      return await this.#save(
+        session,
+        refreshed,
+        tokens.scope?.split(' ') ?? [],
+        tokens.refreshToken,
+      );
+    } catch (error) {
+      const typed = authError(error, 'refresh', `refreshing the token at ${as.issuer} failed`);
+      if (typed.details?.error === 'invalid_grant') {
+        await this.logout();
+        return undefined;
+      }
+      throw typed;
+    }
+  }
+
+  async #save(
+    session: Session,
+    response: TokenResponse,
+    requested: readonly string[],
+    previousRefreshToken?: string,
+  ): Promise<OAuthTokens> {
+    if (response.token_type !== 'bearer') {
+      throw this.#error(
+        'AUTH_FAILED',
+        `the authorization server issued a '${response.token_type}' token; only Bearer tokens are supported`,
+        {
+          step: 'token-request',
+        },
+      );
+    }
+    const refreshToken = response.refresh_token ?? previousRefreshToken;
+    const scope = response.scope ?? (requested.length > 0 ? requested.join(' ') : undefined);
+    const tokens: OAuthTokens = {
+      accessToken: response.access_token,
+      tokenType: 'Bearer',
+      ...(refreshToken === undefined ? {} : { refreshToken }),
+      ...(response.expires_in === undefined
+        ? {}
+        : { expiresAt: Date.now() + response.expires_in * 1000 }),
+      ...(scope === undefined ? {} : { scope }),
+    };
+    this.#adopt(tokens);
+    await this.#options.store.saveTokens(session.key, tokens);
+    return tokens;
+  }
+
+  #adopt(tokens: OAuthTokens | undefined): void {
+    const old = this.#tokenSecrets;
+    this.#tokenSecrets = [];
+    if (tokens !== undefined) {
+      this.#tokenSecrets.push(addSecret(tokens.accessToken));
+      if (tokens.refreshToken !== undefined)
+        this.#tokenSecrets.push(addSecret(tokens.refreshToken));
+    }
+    for (const secret of old) secret.dispose();
+    this.#tokens = tokens;
+  }
+}

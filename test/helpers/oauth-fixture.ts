@@ -1,0 +1,110 @@
+/**
+ * A scripted OAuth world on one 127.0.0.1 server: protected resource metadata at
+ * `/.well-known/oauth-protected-resource/mcp`, authorization server metadata at
+ * `/.well-known/oauth-authorization-server/as`, and `/as/authorize` (answers with a redirect
+ * carrying `code`, `state` and `iss`), `/as/token`, `/as/register`. Every request is recorded;
+ * the test changes behaviour through `options`.
+ */
+import type { ServerResponse } from 'node:http';
+import { sendJson, startHttpServer, type TestHttpServer } from './http-test-server.js';
+
+export interface OAuthFixtureOptions {
+  /** Overrides of the authorization server metadata. */
+  metadata?: Record<string, unknown>;
+  /** The PRM `resource` (default: the server's `/mcp` URL). */
+  prmResource?: (origin: string) => string;
+  prmScopes?: string[];
+  /** `iss` in the redirect: the issuer (default), another value, or none. */
+  iss?: 'correct' | 'wrong' | 'omit';
+  /** The access tokens handed out, in order (default `access-<n>`). */
+  accessToken?: (n: number, body: URLSearchParams) => string;
+  refreshToken?: string;
+  expiresIn?: number;
+}
+
+export interface OAuthFixture extends AsyncDisposable {
+  server: TestHttpServer;
+  /** The MCP URL the resource metadata describes. */
+  mcpUrl: string;
+  issuer: string;
+  options: OAuthFixtureOptions;
+  /** Form bodies of token requests, with their authorization header. */
+  tokenRequests: { body: URLSearchParams; authorization: string | undefined }[];
+  authorizeRequests: URLSearchParams[];
+}
+
+export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Promise<OAuthFixture> {
+  const server = await startHttpServer();
+  const issuer = `${server.origin}/as`;
+  const fixture: OAuthFixture = {
+    server,
+    mcpUrl: `${server.origin}/mcp`,
+    issuer,
+    options,
+    tokenRequests: [],
+    authorizeRequests: [],
+    [Symbol.asyncDispose]: () => server[Symbol.asyncDispose](),
+  };
+  let issued = 0;
+  server.handle((request, res: ServerResponse) => {
+    const url = new URL(request.url, server.origin);
+    const opts = fixture.options;
+    if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
+      sendJson(res, {
+        resource: opts.prmResource?.(server.origin) ?? `${server.origin}/mcp`,
+        authorization_servers: [issuer],
+        ...(opts.prmScopes === undefined ? {} : { scopes_supported: opts.prmScopes }),
+      });
+    } else if (url.pathname === '/.well-known/oauth-authorization-server/as') {
+      sendJson(res, {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        registration_endpoint: `${issuer}/register`,
+        response_types_supported: ['code'],
+        code_challenge_methods_supported: ['S256'],
+        authorization_response_iss_parameter_supported: true,
+        token_endpoint_auth_methods_supported: [
+          'client_secret_basic',
+          'client_secret_post',
+          'none',
+        ],
+        ...opts.metadata,
+      });
+    } else if (url.pathname === '/as/authorize') {
+      fixture.authorizeRequests.push(url.searchParams);
+      const back = new URL(url.searchParams.get('redirect_uri') ?? 'http://127.0.0.1/cb');
+      back.searchParams.set('code', `code-${fixture.authorizeRequests.length}-canary`);
+      back.searchParams.set('state', url.searchParams.get('state') ?? '');
+      if ((opts.iss ?? 'correct') === 'correct') back.searchParams.set('iss', issuer);
+      if (opts.iss === 'wrong') back.searchParams.set('iss', 'https://evil.example');
+      res.writeHead(302, { location: back.href }).end();
+    } else if (url.pathname === '/as/token') {
+      const body = new URLSearchParams(request.body);
+      fixture.tokenRequests.push({ body, authorization: request.headers.authorization });
+      issued += 1;
+      sendJson(res, {
+        access_token: opts.accessToken?.(issued, body) ?? `access-${issued}`,
+        token_type: 'Bearer',
+        expires_in: opts.expiresIn ?? 3600,
+        ...(body.get('scope') === null ? {} : { scope: body.get('scope') }),
+        ...(opts.refreshToken === undefined ? {} : { refresh_token: opts.refreshToken }),
+      });
+    } else if (url.pathname === '/as/register') {
+      const body = JSON.parse(request.body) as Record<string, unknown>;
+      res
+        .writeHead(201, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ ...body, client_id: 'dynamic-client' }));
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  return fixture;
+}
+
+/** Follows the authorization URL like a browser whose user consents: returns the redirect URL. */
+export async function consent({ url }: { url: URL }): Promise<string> {
+  const response = await fetch(url, { redirect: 'manual' });
+  await response.body?.cancel();
+  return response.headers.get('location') ?? '';
+}

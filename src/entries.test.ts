@@ -303,6 +303,7 @@ const pinned: Record<string, readonly string[]> = {
     'maskConfig',
     'maskServer',
     'maskTemplate',
+    'maskUrl',
     'mergeConfigs',
     'nativeDialect',
     'nativeSchema',

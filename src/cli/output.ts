@@ -155,6 +155,18 @@ export class Output {
     this.#stderr.write(`${this.#styleErr('yellow', 'warning:')} ${text}\n`);
   }
 
+  /**
+   * A config diagnostic on stderr as formatted (`file:line:col: error: …`, its severity word
+   * coloured); a warning not with --quiet.
+   */
+  diagnostic(text: string, severity: 'error' | 'warning'): void {
+    if (this.quiet && severity === 'warning') return;
+    this.clearProgress();
+    const colour = severity === 'error' ? 'red' : 'yellow';
+    const styled = text.replace(`${severity}:`, (word) => this.#styleErr(colour, word));
+    this.#stderr.write(`${styled}\n`);
+  }
+
   /** Detail for --verbose, on stderr. */
   debug(text: string): void {
     if (!this.verbose) return;

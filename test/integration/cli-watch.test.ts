@@ -124,7 +124,7 @@ describe('mcp-host watch', () => {
       const event = JSON.parse(line) as {
         type: string;
         state?: string;
-        name?: string;
+        server: string;
         pid?: number;
       };
       if (event.type === 'server' && event.state === 'ready') pids.set(event.server, event.pid!);

@@ -53,3 +53,37 @@ describe('URLs are masked alike in every command', () => {
     ]);
   });
 });
+
+describe('syntax errors quote no configured value', () => {
+  const SECRET = 'ghp_missingColonSecretC4n4ry';
+  const cases: [name: string, text: string, message: string][] = [
+    [
+      '.mcp.json',
+      `{"mcpServers": {"a": {"command": "node", "env": {"TOKEN" "${SECRET}"}}}}\n`,
+      "JSON: ':' was expected, found a string",
+    ],
+    [
+      'other.json',
+      `{"mcpServers": {"a": {"command": "node", "env": {"TOKEN": ${SECRET}}}}}\n`,
+      'JSON: invalid symbol, found a word',
+    ],
+    [
+      'mcp.yaml',
+      `servers:\n  a:\n    command: node\n    env:\n      TOKEN: *${SECRET}\n`,
+      "YAML: Unresolved alias (the anchor must be set before the alias) (quote a value that starts with '*', '&' or '!')",
+    ],
+  ];
+  for (const [name, text, message] of cases)
+    it(`${name}: ${message}`, async () => {
+      using dir = tempDir();
+      const file = join(dir.path, name);
+      writeFileSync(file, text, { mode: 0o600 });
+      const table = await runCli(['config', 'validate', file], { cwd: dir.path });
+      const json = await runCli(['config', 'validate', file, '--json'], { cwd: dir.path });
+      for (const run of [table, json]) {
+        expect(run.code).toBe(1);
+        expect(run.stdout + run.stderr).not.toContain(SECRET.slice(0, 8));
+      }
+      expect(table.stdout).toContain(message);
+    });
+});

@@ -4,7 +4,7 @@
  * `--arg` keeps every digit (an untyped number that does not print back as written stays text, a
  * typed integer beyond 2^53 is refused); `--timeout` needs a unit and fits a timer.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leakGuard } from '../helpers/leak-guard.js';
@@ -17,7 +17,7 @@ function configDir(): TempDir {
   const dir = tempDir();
   writeFileSync(
     join(dir.path, 'mcp.yaml'),
-    `servers:\n  t:\n    command: node\n    args: ['${fixture}']\n`,
+    `servers:\n  t:\n    command: node\n    args: ['${fixture}']\n    env: { CALLS_FILE: calls.txt }\n    cwd: ${dir.path}\n`,
     { mode: 0o600 },
   );
   return dir;
@@ -42,13 +42,14 @@ describe('arguments the host refuses are a usage error', () => {
       expect(table.code).toBe(1);
       expect(table.stderr).toContain("error: server 't': tool 'record': invalid arguments");
       expect(table.stderr).toContain(names);
-      expect(table.stderr).not.toContain('calls: ');
+      expect(existsSync(join(dir.path, 'calls.txt'))).toBe(false);
       const json = await runCli(['call', 't/record', ...args, '--json'], { cwd: dir.path });
       expect(json.code).toBe(1);
       expect(json.stdout).toBe('');
       const { error } = JSON.parse(json.stderr.trim().split('\n').at(-1)!) as JsonError;
       expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', server: 't' });
       expect(error.message).toContain(names);
+      expect(existsSync(join(dir.path, 'calls.txt'))).toBe(false);
     });
 });
 
@@ -70,6 +71,8 @@ describe('--arg keeps every digit', () => {
     expect(await sent('1e400')).toBe('1e400');
     expect(await sent('42')).toBe(42);
     expect(await sent('true')).toBe(true);
+    // The server counts the calls it gets (what the refused ones above never reach).
+    expect(readFileSync(join(dir.path, 'calls.txt'), 'utf8')).toBe('call\n'.repeat(4));
     const big = ['call', 't/record', '--arg', 'mode=fast', '--arg', 'id=9007199254740993'];
     const table = await runCli(big, { cwd: dir.path });
     expect(table.code).toBe(1);

@@ -4,7 +4,8 @@
  * `string` stays as written (`zip=01234` is "01234"), `integer`/`number`/`boolean`/`null` are
  * parsed and checked (an integer beyond ±2^53 is refused: it would arrive rounded), `object`/
  * `array` are JSON; a key without a type is JSON when it parses and a number prints back as
- * written, else a string. `--arg` wins over `--args` for the same key.
+ * written, else a string. `--arg` wins over `--args` for the same key; the same key twice is
+ * refused.
  */
 import type { JsonObject } from '../jsonrpc/message.js';
 import { usageError } from './exit-codes.js';
@@ -19,6 +20,7 @@ export function parseArgPairs(pairs: readonly string[], schema: unknown): JsonOb
     const at = pair.indexOf('=');
     if (at <= 0) throw usageError(`--arg '${pair}' is not key=value`);
     const key = pair.slice(0, at);
+    if (Object.hasOwn(out, key)) throw usageError(`--arg ${key} is given twice: give it once`);
     const text = pair.slice(at + 1);
     const property = properties[key];
     const declared = typeof property === 'object' ? property.type : undefined;

@@ -32,6 +32,8 @@ export async function call(
 ): Promise<ExitCode> {
   if (stdin !== undefined && stdin !== '-')
     throw usageError(`unexpected argument '${stdin}' (only '-', for JSON on stdin)`);
+  if (stdin === '-' && options.args !== undefined && options.args !== '-')
+    throw usageError("arguments from stdin ('-') and --args both: give them one way");
   const fromStdin = stdin === '-' || options.args === '-';
   // Read stdin before any server starts (a server must not see our stdin).
   let args: JsonObject = fromStdin ? parseArgsJson(await readStdin(), 'stdin') : {};

@@ -83,7 +83,7 @@ describe('arguments given twice are refused', () => {
     expect(JSON.parse(json.stderr)).toHaveProperty('error.code', 'INVALID_ARGUMENT');
   });
 
-  it('the same --arg key twice: exit 1 naming it', async () => {
+  it('the same --arg key twice (call, prompt): exit 1 naming it', async () => {
     using dir = configDir();
     const args = ['call', 't/record', '--arg', 'mode=fast', '--arg', 'mode=slow'];
     const table = await runCli(args, { cwd: dir.path });
@@ -95,5 +95,10 @@ describe('arguments given twice are refused', () => {
       'error.message',
       '--arg mode is given twice: give it once',
     );
+    const prompt = await runCli(['prompt', 't/greet', '--arg', 'who=a', '--arg', 'who=b'], {
+      cwd: dir.path,
+    });
+    expect(prompt.code).toBe(1);
+    expect(prompt.stderr).toBe('error: --arg who is given twice: give it once\n');
   });
 });

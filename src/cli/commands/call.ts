@@ -34,6 +34,8 @@ export async function call(
     throw usageError(`unexpected argument '${stdin}' (only '-', for JSON on stdin)`);
   if (stdin === '-' && options.args !== undefined && options.args !== '-')
     throw usageError("arguments from stdin ('-') and --args both: give them one way");
+  // Malformed or repeated --arg pairs are refused before any server starts (typed later).
+  parseArgPairs(options.arg ?? [], undefined);
   const fromStdin = stdin === '-' || options.args === '-';
   // Read stdin before any server starts (a server must not see our stdin).
   let args: JsonObject = fromStdin ? parseArgsJson(await readStdin(), 'stdin') : {};

@@ -363,6 +363,7 @@ const pinned: Record<string, readonly string[]> = {
     'maskConfig',
     'maskServer',
     'maskTemplate',
+    'maskUrl',
     'mergeConfigs',
     'nativeDialect',
     'nativeSchema',

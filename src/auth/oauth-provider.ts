@@ -5,6 +5,9 @@ import type { Disposable } from '../internal/disposable.js';
 import type { AuthChallenge, AuthProvider } from '../transport/http/auth-provider.js';
 import { chooseAuthMethod, clientAuthFor, loadPrivateKey } from './client-authentication.js';
 import { authError, resolveClient, type ConfiguredClient } from './client-identity.js';
+import { createEgressFetch, type EgressFetchOptions } from './egress-fetch.js';
+import { isLocalUrl } from './egress-policy.js';
+import { FileTokenStore } from './file-token-store.js';
 import { discoverOAuth, type OAuthDiscovery } from './oauth-discovery.js';
 import { OAuthFlow, type AuthorizationStart, type TokenResponse } from './oauth-flow.js';
 import {
@@ -13,6 +16,7 @@ import {
   type OAuthFetch,
   type OAuthHttpOptions,
 } from './oauth-http.js';
+import { RefreshCoordinator, type RefreshTokensFunction } from './refresh-coordinator.js';
 import type { ClientRegistration, OAuthTokens, TokenKey, TokenStore } from './token-store.js';
 import { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
 
@@ -29,8 +33,16 @@ export interface AuthorizationRequest extends AuthorizationStart {
 export interface OAuthProviderOptions extends Omit<OAuthHttpOptions, 'signal'> {
   /** The MCP server's URL (the transport's `url`). */
   serverUrl: string | URL;
-  /** Where tokens and registrations are kept. */
-  store: TokenStore;
+  /**
+   * Where tokens and registrations are kept. Default: a `FileTokenStore` on the default state
+   * file (the one `FileStateStore` uses), shared with every mcp-host process of this user.
+   */
+  store?: TokenStore;
+  /**
+   * The egress policy of the default `fetch` (`createEgressFetch`), used when `fetch` is not
+   * given. `serverIsLocal` defaults to `isLocalUrl(serverUrl)`.
+   */
+  egress?: EgressFetchOptions;
   /** `authorization_code` (default: a person logs in) or `client_credentials` (machine to machine). */
   grant?: 'authorization_code' | 'client_credentials';
   /** A client registered beforehand (needed for `client_credentials`). */
@@ -89,6 +101,12 @@ export class OAuthProvider implements AuthProvider {
   readonly #options: OAuthProviderOptions;
   readonly #serverUrl: URL;
   readonly #fetch: OAuthFetch;
+  readonly #store: TokenStore;
+  readonly #refresher: RefreshCoordinator;
+  /** The token key the store's index names for this server (a fresh process's first request). */
+  #indexed: Promise<TokenKey | undefined> | undefined;
+  /** A refresh in `headers()` found the client refused: the next 401 deals with it. */
+  #clientRefused: McpHostError | undefined;
   #session: Session | undefined;
   #tokens: OAuthTokens | undefined;
   #tokenSecrets: Disposable[] = [];
@@ -99,7 +117,23 @@ export class OAuthProvider implements AuthProvider {
   constructor(options: OAuthProviderOptions) {
     this.#options = options;
     this.#serverUrl = new URL(options.serverUrl);
-    this.#fetch = boundedFetch(options);
+    this.#store = options.store ?? new FileTokenStore();
+    this.#fetch = boundedFetch({
+      ...options,
+      fetch:
+        options.fetch ??
+        createEgressFetch({
+          serverIsLocal: isLocalUrl(this.#serverUrl),
+          ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
+          ...options.egress,
+        }),
+    });
+    this.#refresher = new RefreshCoordinator({
+      store: this.#store,
+      refresh: this.#refreshTokens,
+      refreshMarginMs: options.refreshSkewMs ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.refreshSkewMs,
+      ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
+    });
     if (
       (options.grant ?? 'authorization_code') === 'client_credentials' &&
       options.client === undefined
@@ -120,23 +154,40 @@ export class OAuthProvider implements AuthProvider {
   }
 
   async headers(): Promise<Record<string, string>> {
-    let tokens = this.#tokens;
-    if (tokens === undefined) return {};
-    const skew = this.#options.refreshSkewMs ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.refreshSkewMs;
-    if (
-      tokens.expiresAt !== undefined &&
-      tokens.expiresAt - skew <= Date.now() &&
-      this.#session !== undefined
-    ) {
-      tokens = (await this.#renew(this.#session, undefined)) ?? tokens;
+    const key = this.#session?.key ?? (await (this.#indexed ??= this.#indexedKey()));
+    if (key === undefined) return {};
+    let tokens: OAuthTokens | undefined;
+    try {
+      tokens = await this.#refresher.tokens(key);
+    } catch (error) {
+      if (hasCode(error, 'AUTH_CLIENT_INVALID')) {
+        // Sent without a token, the request gets a 401, and `onUnauthorized` replaces the client.
+        this.#clientRefused = error as McpHostError;
+        this.#adopt(undefined);
+        return {};
+      }
+      if (!hasCode(error, 'AUTH_LOGIN_REQUIRED')) throw error;
+      if ((this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant) !== 'client_credentials') {
+        this.#adopt(undefined);
+        return {};
+      }
+      // client_credentials without a refresh token: ask again.
+      const session = this.#session ?? (await this.#prepare(undefined, undefined));
+      const scopes = this.#scopesOf(await this.#store.loadTokens(key));
+      tokens = await this.#save(session, await this.#clientCredentials(session, scopes), scopes);
     }
+    if (tokens === undefined) {
+      this.#adopt(undefined);
+      return {};
+    }
+    if (tokens.accessToken !== this.#tokens?.accessToken) this.#adopt(tokens);
     return { authorization: `Bearer ${tokens.accessToken}` };
   }
 
   async onUnauthorized(challenge: AuthChallenge): Promise<boolean> {
     const parsed = await parseWwwAuthenticate(challenge.wwwAuthenticate);
     if (challenge.status === 403 && parsed?.error !== 'insufficient_scope') return false;
-    const session = await this.#prepare(parsed, challenge.signal);
+    let session = await this.#prepare(parsed, challenge.signal);
     const required =
       this.#options.scopes ??
       parsed?.scopes ??
@@ -158,16 +209,33 @@ export class OAuthProvider implements AuthProvider {
       }
       this.#stepUps.set(key, count);
     } else {
-      const sent = this.#tokens?.accessToken;
-      if (this.#tokens !== undefined) {
-        const renewed = await this.#renew(session, challenge.signal);
-        if (renewed !== undefined && renewed.accessToken !== sent) return true;
+      const refused = this.#clientRefused;
+      this.#clientRefused = undefined;
+      if (refused !== undefined) {
+        session = await this.#replaceClient(session, refused, parsed, challenge.signal);
       } else {
-        const stored = await this.#options.store.loadTokens(session.key);
-        if (stored !== undefined && stored.accessToken !== sent) {
-          this.#adopt(stored);
-          return true;
+        const sent = this.#tokens?.accessToken;
+        try {
+          // Stored tokens other than the ones refused are used as they are; else one refresh.
+          const tokens = await this.#refresher.refresh(session.key, {
+            rejectedAccessToken: sent ?? '',
+            signal: challenge.signal,
+          });
+          if (tokens.accessToken !== sent) {
+            this.#adopt(tokens);
+            return true;
+          }
+        } catch (error) {
+          if (hasCode(error, 'AUTH_CLIENT_INVALID'))
+            session = await this.#replaceClient(
+              session,
+              error as McpHostError,
+              parsed,
+              challenge.signal,
+            );
+          else if (!hasCode(error, 'AUTH_LOGIN_REQUIRED')) throw error;
         }
+        this.#adopt(undefined);
       }
       scopes = [...required];
     }
@@ -211,9 +279,37 @@ export class OAuthProvider implements AuthProvider {
 
   /** Forgets the tokens (here and in the store); the client registration stays. */
   async logout(): Promise<void> {
-    const session = this.#session;
+    const key = this.#session?.key ?? (await (this.#indexed ??= this.#indexedKey()));
     this.#adopt(undefined);
-    if (session !== undefined) await this.#options.store.clearTokens(session.key);
+    if (key !== undefined) await this.#store.clearTokens(key);
+  }
+
+  /** The token key the store's index keeps for this server, if the store has an index. */
+  async #indexedKey(): Promise<TokenKey | undefined> {
+    return this.#store.findTokenKey?.(this.#serverUrl.href);
+  }
+
+  /**
+   * The authorization server refused the client (`invalid_client`). A dynamically registered one
+   * is forgotten with its tokens and registered anew (once: the caller then logs in with it); a
+   * configured or metadata-document client is the user's, and the refusal is thrown.
+   */
+  async #replaceClient(
+    session: Session,
+    refused: McpHostError,
+    challenge: BearerChallenge | undefined,
+    signal: AbortSignal,
+  ): Promise<Session> {
+    if (session.registration.source !== 'dynamic') throw refused;
+    this.#adopt(undefined);
+    await this.#store.clearTokens(session.key);
+    await this.#store.clearRegistration(session.registration.issuer);
+    this.#session = undefined;
+    return this.#prepare(challenge, signal);
+  }
+
+  #scopesOf(tokens: OAuthTokens | undefined): string[] {
+    return tokens?.scope?.split(' ').filter((s) => s !== '') ?? [...(this.#options.scopes ?? [])];
   }
 
   #error(
@@ -261,7 +357,7 @@ export class OAuthProvider implements AuthProvider {
                   ? ['client_credentials']
                   : ['authorization_code', 'refresh_token'],
             },
-            this.#options.store,
+            this.#store,
             fetchFn,
           );
     const privateKeyRef =
@@ -353,57 +449,52 @@ export class OAuthProvider implements AuthProvider {
   }
 
   /**
-   * Refreshes the tokens (client_credentials: asks again). `invalid_grant` clears the tokens (a
-   * login is needed); other failures keep them and are thrown. Undefined when nothing can renew.
+   * The one refresh request (the coordinator's `refresh`): oauth4webapi's refresh-token grant at
+   * the session's token endpoint. Its errors go to the coordinator as they are, to be classified.
    */
-  async #renew(
-    session: Session,
-    signal: AbortSignal | undefined,
-  ): Promise<OAuthTokens | undefined> {
-    const tokens = this.#tokens;
-    if ((this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant) === 'client_credentials') {
-      const scopes =
-        tokens?.scope?.split(' ').filter((s) => s !== '') ?? this.#options.scopes ?? [];
-      return this.#save(session, await this.#clientCredentials(session, scopes), scopes);
-    }
-    if (tokens?.refreshToken === undefined) return undefined;
+  readonly #refreshTokens: RefreshTokensFunction = async (tokens, { key, signal }) => {
+    const session =
+      this.#session !== undefined && sameKey(this.#session.key, key)
+        ? this.#session
+        : await this.#prepare(undefined, signal);
+    if (!sameKey(session.key, key))
+      throw this.#error('AUTH_FAILED', 'the server moved to another authorization server', {
+        step: 'refresh',
+      });
     const as = session.discovery.authorizationServer;
     const client: oauth.Client = { client_id: session.registration.clientId };
-    try {
-      const response = await oauth.refreshTokenGrantRequest(
-        as,
-        client,
-        session.clientAuth,
-        tokens.refreshToken,
-        {
-          additionalParameters: { resource: session.discovery.resource },
-          ...requestOptions(as.token_endpoint as string, this.#fetch),
-          ...(signal === undefined ? {} : { signal }),
-        },
-      );
-      const refreshed = await oauth.processRefreshTokenResponse(as, client, response);
-      return await this.#save(
-        session,
-        refreshed,
-        tokens.scope?.split(' ') ?? [],
-        tokens.refreshToken,
-      );
-    } catch (error) {
-      const typed = authError(error, 'refresh', `refreshing the token at ${as.issuer} failed`);
-      if (typed.details?.error === 'invalid_grant') {
-        await this.logout();
-        return undefined;
-      }
-      throw typed;
-    }
-  }
+    const response = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      session.clientAuth,
+      tokens.refreshToken,
+      {
+        additionalParameters: { resource: session.discovery.resource },
+        ...requestOptions(as.token_endpoint as string, this.#fetch),
+        signal,
+      },
+    );
+    const refreshed = await oauth.processRefreshTokenResponse(as, client, response);
+    return this.#toTokens(refreshed, this.#scopesOf(tokens), tokens.refreshToken);
+  };
 
   async #save(
     session: Session,
     response: TokenResponse,
     requested: readonly string[],
-    previousRefreshToken?: string,
   ): Promise<OAuthTokens> {
+    const tokens = this.#toTokens(response, requested);
+    this.#adopt(tokens);
+    await this.#store.saveTokens(session.key, tokens);
+    await this.#store.indexTokenKey?.(this.#serverUrl.href, session.key);
+    return tokens;
+  }
+
+  #toTokens(
+    response: TokenResponse,
+    requested: readonly string[],
+    previousRefreshToken?: string,
+  ): OAuthTokens {
     if (response.token_type !== 'bearer') {
       throw this.#error(
         'AUTH_FAILED',
@@ -423,9 +514,8 @@ export class OAuthProvider implements AuthProvider {
         ? {}
         : { expiresAt: Date.now() + response.expires_in * 1000 }),
       ...(scope === undefined ? {} : { scope }),
+      issuedAt: Date.now(),
     };
-    this.#adopt(tokens);
-    await this.#options.store.saveTokens(session.key, tokens);
     return tokens;
   }
 
@@ -440,4 +530,12 @@ export class OAuthProvider implements AuthProvider {
     for (const secret of old) secret.dispose();
     this.#tokens = tokens;
   }
+}
+
+function hasCode(error: unknown, code: string): boolean {
+  return error instanceof McpHostError && error.code === code;
+}
+
+function sameKey(a: TokenKey, b: TokenKey): boolean {
+  return a.issuer === b.issuer && a.clientId === b.clientId && a.resource === b.resource;
 }

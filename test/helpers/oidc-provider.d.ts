@@ -20,7 +20,25 @@ declare module 'oidc-provider' {
     Client: { find(id: string): Promise<object | undefined> };
     Grant: new (properties: { accountId: string; clientId: string }) => Saveable & {
       addOIDCScope(scope: string): void;
+      addResourceScope(resource: string, scope: string): void;
     };
-    RefreshToken: new (properties: Record<string, unknown>) => Saveable;
+    RefreshToken: (new (properties: Record<string, unknown>) => Saveable) & {
+      find(value: string): Promise<{ destroy(): Promise<void> } | undefined>;
+    };
+    AccessToken: {
+      find(
+        value: string,
+      ): Promise<{ accountId: string; aud?: unknown; isExpired: boolean } | undefined>;
+    };
+    interactionDetails(
+      req: IncomingMessage,
+      res: ServerResponse,
+    ): Promise<{ uid: string; params: Record<string, unknown> }>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
   }
 }

@@ -111,6 +111,8 @@ export class OAuthProvider implements AuthProvider {
   #tokens: OAuthTokens | undefined;
   #tokenSecrets: Disposable[] = [];
   #pending: { flow: OAuthFlow; session: Session } | undefined;
+  /** The recovery from a 401 under way, shared by every request refused meanwhile. */
+  #recovering: Promise<boolean> | undefined;
   readonly #stepUps = new Map<string, number>();
   #privateKey: Promise<oauth.PrivateKey> | undefined;
 
@@ -187,6 +189,19 @@ export class OAuthProvider implements AuthProvider {
   async onUnauthorized(challenge: AuthChallenge): Promise<boolean> {
     const parsed = await parseWwwAuthenticate(challenge.wwwAuthenticate);
     if (challenge.status === 403 && parsed?.error !== 'insufficient_scope') return false;
+    if (challenge.status === 403) return this.#recover(challenge, parsed);
+    // Several requests refused at once share one recovery (one refresh, or one login), which
+    // runs under the first one's signal; the others then retry with what it obtained.
+    this.#recovering ??= this.#recover(challenge, parsed).finally(() => {
+      this.#recovering = undefined;
+    });
+    return this.#recovering;
+  }
+
+  async #recover(
+    challenge: AuthChallenge,
+    parsed: Awaited<ReturnType<typeof parseWwwAuthenticate>>,
+  ): Promise<boolean> {
     let session = await this.#prepare(parsed, challenge.signal);
     const required =
       this.#options.scopes ??

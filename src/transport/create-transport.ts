@@ -2,6 +2,7 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
+import type { AuthProvider } from './http/auth-provider.js';
 import type {
   RemoteDefinition,
   StdioDefinition,
@@ -13,6 +14,8 @@ export interface CreateTransportOptions {
   /** The server's configured name, for errors and logs. */
   serverName?: string;
   logger?: Logger;
+  /** Authorization for the HTTP transports (`http`, `sse`), such as an `OAuthProvider`. */
+  auth?: AuthProvider;
 }
 
 /**
@@ -29,6 +32,7 @@ export async function createTransport(
     ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   };
+  const auth = options.auth === undefined ? {} : { auth: options.auth };
   const type = (definition as { type?: unknown } | null)?.type;
   switch (type) {
     case 'stdio': {
@@ -46,12 +50,24 @@ export async function createTransport(
     case 'http': {
       const { url, headers, publicHeaders } = definition as RemoteDefinition;
       const { StreamableHttpTransport } = await import('./http/streamable-http-transport.js');
-      return new StreamableHttpTransport({ ...common, url, headers: headers ?? {}, publicHeaders });
+      return new StreamableHttpTransport({
+        ...common,
+        ...auth,
+        url,
+        headers: headers ?? {},
+        publicHeaders,
+      });
     }
     case 'sse': {
       const { url, headers, publicHeaders } = definition as RemoteDefinition;
       const { LegacySseTransport } = await import('./http/legacy-sse-transport.js');
-      return new LegacySseTransport({ ...common, url, headers: headers ?? {}, publicHeaders });
+      return new LegacySseTransport({
+        ...common,
+        ...auth,
+        url,
+        headers: headers ?? {},
+        publicHeaders,
+      });
     }
     case 'websocket': {
       const { url, headers, publicHeaders } = definition as RemoteDefinition;

@@ -39,9 +39,9 @@ import {
   authRequiredEvent,
   ServerOAuth,
   tokenStoreLoader,
+  type AuthorizationUrl,
   type AuthRequiredEvent,
 } from './server-oauth.js';
-import type { AuthorizationStart } from '../auth/oauth-flow.js';
 import type { TokenStore } from '../auth/token-store.js';
 import { registeredServer, ServerSlot } from './slot/server-slot.js';
 import type { ServerStatus } from './slot/server-status.js';
@@ -240,7 +240,7 @@ export class McpHost implements AsyncDisposable {
   async startAuthorization(
     name: string,
     options: { signal?: AbortSignal } = {},
-  ): Promise<AuthorizationStart> {
+  ): Promise<AuthorizationUrl> {
     this.#assertOpen();
     return this.#oauth(name).start(options);
   }

@@ -4,9 +4,8 @@
  * `startAuthorization` and `completeAuthorization`), and the `auth_required` event. The auth layer
  * is loaded on first use (`import()`), so a host without OAuth servers never loads it.
  */
-import type { AuthorizationStart } from '../auth/oauth-flow.js';
-import type { OAuthProvider } from '../auth/oauth-provider.js';
 import type { TokenStore } from '../auth/token-store.js';
+import type { TransportAuth } from '../transport/create-transport.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { MemoryStateStore, type StateStore } from '../state/state-store.js';
 import type { TransportDefinition } from '../transport/transport-definition.js';
@@ -45,13 +44,30 @@ export interface AuthRequiredEvent {
   error: { code: string; message: string };
 }
 
+/**
+ * What the host uses of `OAuthProvider` (`mcp-host/auth`), named here so that no import, not
+ * even a type-only one, ties the root entry to the auth layer and oauth4webapi.
+ */
+export interface ServerOAuthProvider extends TransportAuth {
+  startAuthorization(options?: { signal?: AbortSignal }): Promise<AuthorizationUrl>;
+  completeAuthorization(redirectUrlOrCode: string | URL): Promise<void>;
+  logout(): Promise<void>;
+}
+
+/** The first step of a login: the URL to open, its `state`, and when it expires (ms). */
+export interface AuthorizationUrl {
+  url: URL;
+  state: string;
+  expiresAt: number;
+}
+
 /** The one OAuth provider of a server, made on first use. */
 export class ServerOAuth {
   readonly #name: string;
   readonly #transport: TransportDefinition | (() => unknown);
   readonly #settings: ServerOAuthOptions;
   readonly #store: () => Promise<TokenStore>;
-  #provider: Promise<OAuthProvider> | undefined;
+  #provider: Promise<ServerOAuthProvider> | undefined;
 
   constructor(
     name: string,
@@ -77,7 +93,7 @@ export class ServerOAuth {
     return transport.url;
   }
 
-  provider(): Promise<OAuthProvider> {
+  provider(): Promise<ServerOAuthProvider> {
     this.#provider ??= this.#create();
     this.#provider.catch(() => {
       this.#provider = undefined;
@@ -86,7 +102,7 @@ export class ServerOAuth {
   }
 
   /** The first step of a login (see `McpHost.startAuthorization`). */
-  async start(options: { signal?: AbortSignal } = {}): Promise<AuthorizationStart> {
+  async start(options: { signal?: AbortSignal } = {}): Promise<AuthorizationUrl> {
     try {
       const provider = await this.provider();
       return await provider.startAuthorization(
@@ -117,7 +133,7 @@ export class ServerOAuth {
     });
   }
 
-  async #create(): Promise<OAuthProvider> {
+  async #create(): Promise<ServerOAuthProvider> {
     const { OAuthProvider } = await import('../auth/oauth-provider.js');
     const s = this.#settings;
     const client =

@@ -2,7 +2,6 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
-import type { AuthProvider } from './http/auth-provider.js';
 import type {
   RemoteDefinition,
   StdioDefinition,
@@ -15,7 +14,24 @@ export interface CreateTransportOptions {
   serverName?: string;
   logger?: Logger;
   /** Authorization for the HTTP transports (`http`, `sse`), such as an `OAuthProvider`. */
-  auth?: AuthProvider;
+  auth?: TransportAuth;
+}
+
+/**
+ * The HTTP transports' `AuthProvider`, by shape: named here so that describing transports imports
+ * nothing of the HTTP stack (not even a type-only import, see src/barrel.test.ts).
+ */
+export interface TransportAuth {
+  headers(request: {
+    url: URL;
+    method: string;
+  }): Record<string, string> | Promise<Record<string, string>>;
+  onUnauthorized?(challenge: {
+    status: 401 | 403;
+    wwwAuthenticate: string | undefined;
+    url: URL;
+    signal: AbortSignal;
+  }): boolean | Promise<boolean>;
 }
 
 /**

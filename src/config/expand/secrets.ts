@@ -272,7 +272,14 @@ export function maskServer(server: ServerConfig): ServerConfig {
   }
   const o = copy.oauth;
   if (o !== undefined) {
-    for (const key of ['clientId', 'clientSecret', 'redirectUri', 'authorizationServer'] as const) {
+    for (const key of [
+      'clientId',
+      'clientSecret',
+      'redirectUri',
+      'authorizationServer',
+      'clientMetadataUrl',
+      'privateKeyFile',
+    ] as const) {
       const value = o[key];
       if (value !== undefined) o[key] = mask(['oauth', key], value);
     }

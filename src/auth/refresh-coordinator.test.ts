@@ -4,17 +4,9 @@ import { MemoryStateStore, type StateStore } from '../state/state-store.js';
 import { FileTokenStore } from './file-token-store.js';
 import { RefreshCoordinator, type RefreshTokensFunction } from './refresh-coordinator.js';
 import type { OAuthTokens } from './token-store.js';
+import { rejection } from '../../test/helpers/peer-harness.js';
 
 const key = { issuer: 'https://as.example', clientId: 'c1', resource: 'https://mcp.example/mcp' };
-
-async function rejection(promise: Promise<unknown>): Promise<McpHostError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpHostError);
-  return error as McpHostError;
-}
 
 /** A refresh function that answers when told to, counting calls. */
 function gatedRefresh() {

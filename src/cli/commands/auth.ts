@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import type { FileTokenStore } from '../../auth/file-token-store.js';
 import { startLoopbackListener, type LoopbackListener } from '../../auth/loopback-listener.js';
 import { openBrowser } from '../../auth/open-browser.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import type { HostServerDefinition } from '../../host/server-definition.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { serverDownError, type CliRuntime, type OpenedHost } from '../runtime.js';
@@ -142,7 +143,22 @@ async function firstRedirect(
       );
     });
     const heard =
-      listener === undefined ? [] : [listener.redirect.then((redirect) => redirect.href)];
+      listener === undefined
+        ? []
+        : [
+            listener.redirect.then(
+              (redirect) => redirect.href,
+              (error: unknown) => {
+                // The listener's own deadline or close, named after the server.
+                throw error instanceof McpHostError && error.serverName === undefined
+                  ? new CliError(error.code, error.message, {
+                      serverName: server,
+                      ...(error.details === undefined ? {} : { details: error.details }),
+                    })
+                  : error;
+              },
+            ),
+          ];
     return await Promise.race([pasted, timeout, aborted, ...heard]);
   } finally {
     clearTimeout(timer);

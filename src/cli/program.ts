@@ -252,7 +252,7 @@ function addAuth(program: Command): void {
     })
     .action(
       action<{ browser?: boolean; wait?: number }>(async (cli, [server], options) =>
-        (await authCommand()).login(cli, server!, {
+        (await authCommand()).authLogin(cli, server!, {
           browser: options.browser !== false,
           ...(options.wait === undefined ? {} : { waitMs: options.wait }),
         }),
@@ -263,11 +263,11 @@ function addAuth(program: Command): void {
     .description(
       "forget a server's tokens, or every OAuth server's (the client registration stays)",
     )
-    .action(action(async (cli, [server]) => (await authCommand()).logout(cli, server)));
+    .action(action(async (cli, [server]) => (await authCommand()).authLogout(cli, server)));
   auth
     .command('status [server]')
     .description('per OAuth server: tokens held, expiry, scopes, issuer (never a token)')
-    .action(action(async (cli, [server]) => (await authCommand()).status(cli, server)));
+    .action(action(async (cli, [server]) => (await authCommand()).authStatus(cli, server)));
 }
 
 function addWatch(program: Command): void {

@@ -29,7 +29,7 @@ export const DEFAULT_LOGIN_WAIT_MS = 5 * 60_000;
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-export async function login(
+export async function authLogin(
   cli: CliRuntime,
   server: string,
   options: LoginOptions = {},
@@ -209,7 +209,7 @@ function urlOf(definition: HostServerDefinition): string | undefined {
     : undefined;
 }
 
-export async function status(cli: CliRuntime, server: string | undefined): Promise<void> {
+export async function authStatus(cli: CliRuntime, server: string | undefined): Promise<void> {
   const { definitions, store } = await oauthServers(cli, server);
   const rows: StatusRow[] = [];
   for (const definition of definitions) {
@@ -237,7 +237,7 @@ export async function status(cli: CliRuntime, server: string | undefined): Promi
   );
 }
 
-export async function logout(cli: CliRuntime, server: string | undefined): Promise<void> {
+export async function authLogout(cli: CliRuntime, server: string | undefined): Promise<void> {
   const { definitions, store } = await oauthServers(cli, server);
   const rows: Array<{ server: string; loggedOut: boolean }> = [];
   for (const definition of definitions) {

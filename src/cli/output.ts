@@ -144,6 +144,15 @@ export class Output {
       );
   }
 
+  /**
+   * A progress event the caller must see before the result (JSON mode: one JSON line on stderr,
+   * even with --quiet; e.g. the URL `auth login` waits on).
+   */
+  event(data: Record<string, unknown>): void {
+    this.clearProgress();
+    this.#stderr.write(`${JSON.stringify(data)}\n`);
+  }
+
   /** A notice on stderr (not with --quiet). */
   notice(text: string): void {
     if (this.quiet) return;

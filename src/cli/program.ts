@@ -7,6 +7,7 @@
  */
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { action } from './command.js';
+import { parseDuration } from './duration.js';
 import type { CallCommandOptions } from './commands/call.js';
 import { completionShells, type CompletionShell } from './completion-script.js';
 import { importDialects, printDialects } from './dialect-choices.js';
@@ -15,6 +16,7 @@ import { wantsJsonErrors } from './usage-errors.js';
 
 export const CLI_VERSION = '0.1.0';
 
+const authCommand = () => import('./commands/auth.js');
 const callCommand = () => import('./commands/call.js');
 const completionCommand = () => import('./commands/completion.js');
 const configCommand = () => import('./commands/config.js');
@@ -60,6 +62,7 @@ export function createProgram(): Command {
   addPrompts(program);
   addConfig(program);
   addDoctor(program);
+  addAuth(program);
   addWatch(program);
   addCompletion(program);
   return program;
@@ -228,6 +231,43 @@ function addDoctor(program: Command): void {
         (await doctorCommand()).doctor(cli, servers, command),
       ),
     );
+}
+
+function addAuth(program: Command): void {
+  const auth = program
+    .command('auth')
+    .description('OAuth logins of the servers with `oauth:` (kept in the state file)');
+  auth
+    .command('login <server>')
+    .description(
+      'print the authorization URL, open a browser, wait for the redirect (or a pasted redirect URL)',
+    )
+    .option('--no-browser', 'do not try to open a browser (print the URL only)')
+    .option('--wait <duration>', 'how long to wait for the login (default 5m)', (value: string) => {
+      try {
+        return parseDuration(value);
+      } catch (error) {
+        throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+      }
+    })
+    .action(
+      action<{ browser?: boolean; wait?: number }>(async (cli, [server], options) =>
+        (await authCommand()).authLogin(cli, server!, {
+          browser: options.browser !== false,
+          ...(options.wait === undefined ? {} : { waitMs: options.wait }),
+        }),
+      ),
+    );
+  auth
+    .command('logout [server]')
+    .description(
+      "forget a server's tokens, or every OAuth server's (the client registration stays)",
+    )
+    .action(action(async (cli, [server]) => (await authCommand()).authLogout(cli, server)));
+  auth
+    .command('status [server]')
+    .description('per OAuth server: tokens held, expiry, scopes, issuer (never a token)')
+    .action(action(async (cli, [server]) => (await authCommand()).authStatus(cli, server)));
 }
 
 function addWatch(program: Command): void {

@@ -18,8 +18,10 @@ import type { ResolvedConfig } from '../config/resolved-config.js';
 import { isErrorCode } from '../errors/codes.js';
 import { MAX_ERROR_MESSAGE_CHARS } from '../errors/mcp-host-error.js';
 import type { McpHost } from '../host/mcp-host.js';
+import type { FileTokenStore } from '../auth/file-token-store.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
 import type { ServerStatus } from '../host/slot/server-status.js';
+import { defaultStatePath } from '../state/default-state-dir.js';
 import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
 import { startEarly } from './early-start.js';
 import { CliError, ExitCode, exitCodeOf } from './exit-codes.js';
@@ -42,6 +44,8 @@ export interface OpenHostOptions {
   maxResultBytes?: number;
   /** Servers the config reader left out fail the command (default), or are left out quietly. */
   serverErrors?: 'fail' | 'report';
+  /** The redirect URI of one server's OAuth login (the loopback listener of `auth login`). */
+  redirectUri?: { server: string; uri: string };
 }
 
 export interface OpenedHost {
@@ -50,6 +54,11 @@ export interface OpenedHost {
   loaded: LoadedCliConfig;
   /** The status of each started server once connected (or the timeout passed). */
   statuses: ServerStatus[];
+  /**
+   * The host's token store when a server has `oauth`: a `FileTokenStore` on the default state
+   * file (so a login persists for later commands), closed with the run.
+   */
+  tokenStore: FileTokenStore | undefined;
 }
 
 /** One run of one command. */
@@ -162,7 +171,18 @@ export class CliRuntime {
       lazy: true,
       restart: { ...definition.restart, enabled: false },
       client: { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, ...definition.client },
+      ...(definition.oauth !== undefined && options.redirectUri?.server === definition.name
+        ? { oauth: { ...definition.oauth, redirectUri: options.redirectUri.uri } }
+        : {}),
     }));
+    // OAuth servers keep their tokens in the state file, shared by every later command.
+    let tokenStore: FileTokenStore | undefined;
+    if (servers.some((definition) => definition.oauth !== undefined)) {
+      const { FileTokenStore } = await import('../auth/file-token-store.js');
+      const store = new FileTokenStore({ path: defaultStatePath(this.env) });
+      this.#cleanups.push(() => store.close());
+      tokenStore = store;
+    }
     if (options.start !== false) {
       // The first servers start while the host's modules load (see early-start.ts).
       const early = startEarly(servers, this.options.concurrency);
@@ -175,6 +195,7 @@ export class CliRuntime {
       // A one-shot command reports a server that is down; it does not wait for restarts.
       restart: { ...resolved.host.restart, enabled: false },
       servers,
+      ...(tokenStore === undefined ? {} : { tokenStore }),
       callTimeoutMs: timeoutMs,
       ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
     });
@@ -182,7 +203,7 @@ export class CliRuntime {
     const statuses = options.start === false ? host.status() : await this.#start(host, timeoutMs);
     // Interrupted (SIGINT/SIGTERM) while connecting: the servers are closing, print nothing more.
     if (this.#closing !== undefined) throw new CliError('ABORTED', 'interrupted');
-    return { host, resolved, loaded, statuses };
+    return { host, resolved, loaded, statuses, tokenStore };
   }
 
   async #start(host: McpHost, timeoutMs: number): Promise<ServerStatus[]> {
@@ -230,6 +251,16 @@ export class CliRuntime {
     return code;
   }
 
+  /** Runs `cleanup` when the run closes (first in, last out), on success, failure or a signal. */
+  onClose(cleanup: () => Promise<void>): void {
+    this.#cleanups.push(cleanup);
+  }
+
+  /** True once the run is closing (finished, or interrupted by SIGINT/SIGTERM). */
+  get closing(): boolean {
+    return this.#closing !== undefined;
+  }
+
   /** Closes every host and removes the demo's scratch files (idempotent). */
   close(): Promise<void> {
     this.#closing ??= (async () => {
@@ -271,11 +302,15 @@ async function connectAll(host: McpHost, concurrency: number): Promise<void> {
 export function serverDownError(status: ServerStatus): CliError | undefined {
   if (status.state === 'ready' || status.state === 'degraded') return undefined;
   const last = status.lastError;
-  return new CliError(
-    last !== undefined && isErrorCode(last.code) ? last.code : 'SERVER_UNAVAILABLE',
+  const state =
     last === undefined
       ? `still ${status.state}`
-      : `${status.state} (${last.code}: ${last.message})`,
+      : `${status.state} (${last.code}: ${last.message})`;
+  return new CliError(
+    last !== undefined && isErrorCode(last.code) ? last.code : 'SERVER_UNAVAILABLE',
+    status.state === 'needs_auth' && (last === undefined || last.code.startsWith('AUTH_'))
+      ? `${state}; run \`mcp-host auth login ${status.name}\` to log in`
+      : state,
     {
       exitCode: status.state === 'needs_auth' ? ExitCode.authRequired : ExitCode.unreachable,
       serverName: status.name,

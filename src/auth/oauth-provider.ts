@@ -5,8 +5,10 @@ import type { Disposable } from '../internal/disposable.js';
 import type { AuthChallenge, AuthProvider } from '../transport/http/auth-provider.js';
 import { chooseAuthMethod, clientAuthFor, loadPrivateKey } from './client-authentication.js';
 import { authError, resolveClient, type ConfiguredClient } from './client-identity.js';
+import { DpopProof, supportsDpop, withDpopNonceRetry } from './dpop-proof.js';
 import { discoverOAuth, type OAuthDiscovery } from './oauth-discovery.js';
 import { OAuthFlow, type AuthorizationStart, type TokenResponse } from './oauth-flow.js';
+import { jwtBearerGrant, JWT_BEARER_GRANT_TYPE, type AssertionSource } from './oauth-grants.js';
 import {
   boundedFetch,
   requestOptions,
@@ -31,10 +33,21 @@ export interface OAuthProviderOptions extends Omit<OAuthHttpOptions, 'signal'> {
   serverUrl: string | URL;
   /** Where tokens and registrations are kept. */
   store: TokenStore;
-  /** `authorization_code` (default: a person logs in) or `client_credentials` (machine to machine). */
-  grant?: 'authorization_code' | 'client_credentials';
+  /**
+   * `authorization_code` (default: a person logs in), `client_credentials` (machine to machine) or
+   * `jwt_bearer` (RFC 7523: an assertion from `assertion`, e.g. a workload identity token or an
+   * ID-JAG from `idJagAssertion`).
+   */
+  grant?: 'authorization_code' | 'client_credentials' | 'jwt_bearer';
   /** A client registered beforehand (needed for `client_credentials`). */
   client?: ConfiguredClient;
+  /** The assertion of the `jwt_bearer` grant, asked for each time tokens are needed. */
+  assertion?: AssertionSource;
+  /**
+   * DPoP (RFC 9449): sender-constrained tokens. Default: used when the authorization server
+   * advertises ES256 in `dpop_signing_alg_values_supported`; `false`: never.
+   */
+  dpop?: boolean;
   /** A Client ID Metadata Document URL to use as the client id where it is supported. */
   clientMetadataUrl?: string;
   /** `client_name` for dynamic registration. */
@@ -70,6 +83,8 @@ interface Session {
   registration: ClientRegistration;
   clientAuth: oauth.ClientAuth;
   key: TokenKey;
+  /** The proof key, when tokens are DPoP-bound at this authorization server. */
+  dpop: DpopProof | undefined;
 }
 
 function union(a: readonly string[], b: readonly string[]): string[] {
@@ -95,11 +110,17 @@ export class OAuthProvider implements AuthProvider {
   #pending: { flow: OAuthFlow; session: Session } | undefined;
   readonly #stepUps = new Map<string, number>();
   #privateKey: Promise<oauth.PrivateKey> | undefined;
+  #dpop: Promise<DpopProof> | undefined;
 
   constructor(options: OAuthProviderOptions) {
     this.#options = options;
     this.#serverUrl = new URL(options.serverUrl);
     this.#fetch = boundedFetch(options);
+    if (options.grant === 'jwt_bearer' && options.assertion === undefined) {
+      throw new McpHostError('INVALID_ARGUMENT', 'the jwt_bearer grant needs an assertion source', {
+        ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
+      });
+    }
     if (
       (options.grant ?? 'authorization_code') === 'client_credentials' &&
       options.client === undefined
@@ -119,7 +140,7 @@ export class OAuthProvider implements AuthProvider {
     return this.#tokens?.scope?.split(' ').filter((scope) => scope !== '') ?? [];
   }
 
-  async headers(): Promise<Record<string, string>> {
+  async headers(request?: { url: URL; method: string }): Promise<Record<string, string>> {
     let tokens = this.#tokens;
     if (tokens === undefined) return {};
     const skew = this.#options.refreshSkewMs ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.refreshSkewMs;
@@ -130,11 +151,29 @@ export class OAuthProvider implements AuthProvider {
     ) {
       tokens = (await this.#renew(this.#session, undefined)) ?? tokens;
     }
+    if (tokens.tokenType.toLowerCase() === 'dpop') {
+      // A DPoP-bound token is never sent as a bearer token: without its key it is not sent at all.
+      const dpop = this.#session?.dpop;
+      return dpop === undefined
+        ? {}
+        : dpop.headers(tokens.accessToken, request ?? { url: this.#serverUrl, method: 'POST' });
+    }
     return { authorization: `Bearer ${tokens.accessToken}` };
   }
 
   async onUnauthorized(challenge: AuthChallenge): Promise<boolean> {
     const parsed = await parseWwwAuthenticate(challenge.wwwAuthenticate);
+    const dpop = this.#session?.dpop;
+    if (
+      parsed?.error === 'use_dpop_nonce' &&
+      challenge.dpopNonce !== undefined &&
+      dpop !== undefined &&
+      this.#tokens?.tokenType.toLowerCase() === 'dpop'
+    ) {
+      // RFC 9449 section 9: the resource server wants its nonce in the proof; the next one has it.
+      await dpop.rememberNonce(challenge.url, challenge.dpopNonce);
+      return true;
+    }
     if (challenge.status === 403 && parsed?.error !== 'insufficient_scope') return false;
     const session = await this.#prepare(parsed, challenge.signal);
     const required =
@@ -164,7 +203,11 @@ export class OAuthProvider implements AuthProvider {
         if (renewed !== undefined && renewed.accessToken !== sent) return true;
       } else {
         const stored = await this.#options.store.loadTokens(session.key);
-        if (stored !== undefined && stored.accessToken !== sent) {
+        if (
+          stored !== undefined &&
+          stored.accessToken !== sent &&
+          (stored.tokenType.toLowerCase() !== 'dpop' || session.dpop !== undefined)
+        ) {
           this.#adopt(stored);
           return true;
         }
@@ -259,7 +302,9 @@ export class OAuthProvider implements AuthProvider {
               grantTypes:
                 grant === 'client_credentials'
                   ? ['client_credentials']
-                  : ['authorization_code', 'refresh_token'],
+                  : grant === 'jwt_bearer'
+                    ? [JWT_BEARER_GRANT_TYPE]
+                    : ['authorization_code', 'refresh_token'],
             },
             this.#options.store,
             fetchFn,
@@ -273,11 +318,13 @@ export class OAuthProvider implements AuthProvider {
       registration.clientSecret,
       privateKeyRef === undefined ? undefined : await this.#privateKey,
     );
+    if (this.#options.dpop !== false && supportsDpop(as)) this.#dpop ??= DpopProof.create();
     const session: Session = {
       discovery,
       registration,
       clientAuth,
       key: { issuer: as.issuer, clientId: registration.clientId, resource: discovery.resource },
+      dpop: this.#options.dpop !== false && supportsDpop(as) ? await this.#dpop : undefined,
     };
     this.#session = session;
     return session;
@@ -301,6 +348,7 @@ export class OAuthProvider implements AuthProvider {
       resource: session.discovery.resource,
       scopes: withOffline,
       fetch: this.#fetch,
+      ...(session.dpop === undefined ? {} : { dpop: session.dpop }),
     });
   }
 
@@ -308,6 +356,10 @@ export class OAuthProvider implements AuthProvider {
   async #obtain(session: Session, scopes: readonly string[], signal: AbortSignal): Promise<void> {
     if ((this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant) === 'client_credentials') {
       await this.#save(session, await this.#clientCredentials(session, scopes), scopes);
+      return;
+    }
+    if (this.#options.grant === 'jwt_bearer') {
+      await this.#save(session, await this.#jwtBearer(session, scopes, signal), scopes);
       return;
     }
     const flow = this.#flow(session, scopes);
@@ -335,14 +387,19 @@ export class OAuthProvider implements AuthProvider {
     const parameters: Record<string, string> = { resource: session.discovery.resource };
     if (scopes.length > 0) parameters.scope = scopes.join(' ');
     try {
-      const response = await oauth.clientCredentialsGrantRequest(
-        as,
-        client,
-        session.clientAuth,
-        parameters,
-        requestOptions(as.token_endpoint as string, this.#fetch),
-      );
-      return await oauth.processClientCredentialsResponse(as, client, response);
+      return await withDpopNonceRetry(session.dpop, async () => {
+        const response = await oauth.clientCredentialsGrantRequest(
+          as,
+          client,
+          session.clientAuth,
+          parameters,
+          {
+            ...requestOptions(as.token_endpoint as string, this.#fetch),
+            ...(session.dpop === undefined ? {} : { DPoP: session.dpop.handle }),
+          },
+        );
+        return oauth.processClientCredentialsResponse(as, client, response);
+      });
     } catch (error) {
       throw authError(
         error,
@@ -352,8 +409,41 @@ export class OAuthProvider implements AuthProvider {
     }
   }
 
+  /** Tokens by the JWT-bearer grant, with a fresh assertion from the configured source. */
+  async #jwtBearer(
+    session: Session,
+    scopes: readonly string[],
+    signal: AbortSignal | undefined,
+  ): Promise<TokenResponse> {
+    const as = session.discovery.authorizationServer;
+    const source = this.#options.assertion as AssertionSource;
+    let assertion: string;
+    try {
+      assertion = await source({
+        issuer: as.issuer,
+        resource: session.discovery.resource,
+        scopes,
+        signal,
+      });
+    } catch (error) {
+      throw authError(error, 'assertion', 'the JWT-bearer assertion could not be had');
+    }
+    addSecret(assertion);
+    return jwtBearerGrant(
+      {
+        authorizationServer: as,
+        clientId: session.registration.clientId,
+        clientAuth: session.clientAuth,
+        fetch:
+          signal === undefined ? this.#fetch : (url, init) => this.#fetch(url, { ...init, signal }),
+        dpop: session.dpop,
+      },
+      { assertion, resource: session.discovery.resource, scopes },
+    );
+  }
+
   /**
-   * Refreshes the tokens (client_credentials: asks again). `invalid_grant` clears the tokens (a
+   * Refreshes the tokens (client_credentials, jwt_bearer: asks again). `invalid_grant` clears the tokens (a
    * login is needed); other failures keep them and are thrown. Undefined when nothing can renew.
    */
   async #renew(
@@ -366,22 +456,31 @@ export class OAuthProvider implements AuthProvider {
         tokens?.scope?.split(' ').filter((s) => s !== '') ?? this.#options.scopes ?? [];
       return this.#save(session, await this.#clientCredentials(session, scopes), scopes);
     }
+    if (this.#options.grant === 'jwt_bearer' && tokens?.refreshToken === undefined) {
+      const scopes =
+        tokens?.scope?.split(' ').filter((s) => s !== '') ?? this.#options.scopes ?? [];
+      return this.#save(session, await this.#jwtBearer(session, scopes, signal), scopes);
+    }
     if (tokens?.refreshToken === undefined) return undefined;
     const as = session.discovery.authorizationServer;
     const client: oauth.Client = { client_id: session.registration.clientId };
     try {
-      const response = await oauth.refreshTokenGrantRequest(
-        as,
-        client,
-        session.clientAuth,
-        tokens.refreshToken,
-        {
-          additionalParameters: { resource: session.discovery.resource },
-          ...requestOptions(as.token_endpoint as string, this.#fetch),
-          ...(signal === undefined ? {} : { signal }),
-        },
-      );
-      const refreshed = await oauth.processRefreshTokenResponse(as, client, response);
+      const refreshToken = tokens.refreshToken;
+      const refreshed = await withDpopNonceRetry(session.dpop, async () => {
+        const response = await oauth.refreshTokenGrantRequest(
+          as,
+          client,
+          session.clientAuth,
+          refreshToken,
+          {
+            additionalParameters: { resource: session.discovery.resource },
+            ...requestOptions(as.token_endpoint as string, this.#fetch),
+            ...(signal === undefined ? {} : { signal }),
+            ...(session.dpop === undefined ? {} : { DPoP: session.dpop.handle }),
+          },
+        );
+        return oauth.processRefreshTokenResponse(as, client, response);
+      });
       return await this.#save(
         session,
         refreshed,
@@ -404,10 +503,11 @@ export class OAuthProvider implements AuthProvider {
     requested: readonly string[],
     previousRefreshToken?: string,
   ): Promise<OAuthTokens> {
-    if (response.token_type !== 'bearer') {
+    const dpop = response.token_type === 'dpop' && session.dpop !== undefined;
+    if (response.token_type !== 'bearer' && !dpop) {
       throw this.#error(
         'AUTH_FAILED',
-        `the authorization server issued a '${response.token_type}' token; only Bearer tokens are supported`,
+        `the authorization server issued a '${response.token_type}' token; only Bearer tokens${session.dpop === undefined ? '' : ' and DPoP tokens'} are supported`,
         {
           step: 'token-request',
         },
@@ -417,7 +517,7 @@ export class OAuthProvider implements AuthProvider {
     const scope = response.scope ?? (requested.length > 0 ? requested.join(' ') : undefined);
     const tokens: OAuthTokens = {
       accessToken: response.access_token,
-      tokenType: 'Bearer',
+      tokenType: dpop ? 'DPoP' : 'Bearer',
       ...(refreshToken === undefined ? {} : { refreshToken }),
       ...(response.expires_in === undefined
         ? {}

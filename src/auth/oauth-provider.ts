@@ -5,6 +5,7 @@ import type { Disposable } from '../internal/disposable.js';
 import type { AuthChallenge, AuthProvider } from '../transport/http/auth-provider.js';
 import { chooseAuthMethod, clientAuthFor, loadPrivateKey } from './client-authentication.js';
 import { authError, resolveClient, type ConfiguredClient } from './client-identity.js';
+import { DeviceFlow, type DeviceAuthorization } from './device-flow.js';
 import { DpopProof, supportsDpop, withDpopNonceRetry } from './dpop-proof.js';
 import { discoverOAuth, type OAuthDiscovery } from './oauth-discovery.js';
 import { OAuthFlow, type AuthorizationStart, type TokenResponse } from './oauth-flow.js';
@@ -108,6 +109,7 @@ export class OAuthProvider implements AuthProvider {
   #tokens: OAuthTokens | undefined;
   #tokenSecrets: Disposable[] = [];
   #pending: { flow: OAuthFlow; session: Session } | undefined;
+  #pendingDevice: { flow: DeviceFlow; session: Session } | undefined;
   readonly #stepUps = new Map<string, number>();
   #privateKey: Promise<oauth.PrivateKey> | undefined;
   #dpop: Promise<DpopProof> | undefined;
@@ -250,6 +252,50 @@ export class OAuthProvider implements AuthProvider {
       await pending.flow.complete(redirectUrlOrCode),
       pending.flow.scopes,
     );
+  }
+
+  /**
+   * Starts a device login (RFC 8628) when the authorization server offers it
+   * (`device_authorization_endpoint`): returns the code to show the user and where they enter it.
+   * `waitForDeviceAuthorization` then polls until they approve.
+   */
+  async startDeviceAuthorization(
+    options: { signal?: AbortSignal; scopes?: readonly string[] } = {},
+  ): Promise<DeviceAuthorization> {
+    const session = await this.#prepare(undefined, options.signal);
+    const scopes =
+      options.scopes ??
+      this.#options.scopes ??
+      session.discovery.resourceMetadata?.scopes_supported ??
+      [];
+    const flow = new DeviceFlow({
+      authorizationServer: session.discovery.authorizationServer,
+      clientId: session.registration.clientId,
+      clientAuth: session.clientAuth,
+      resource: session.discovery.resource,
+      scopes,
+      fetch: this.#fetch,
+      ...(session.dpop === undefined ? {} : { dpop: session.dpop }),
+    });
+    const authorization = await flow.start(options.signal);
+    this.#pendingDevice = { flow, session };
+    return authorization;
+  }
+
+  /**
+   * Polls for the device login `startDeviceAuthorization` started (honouring `interval` and
+   * `slow_down`) until the user approves (the tokens are saved), denies or lets the code expire
+   * (`AUTH_FAILED`), or `signal` aborts (`ABORTED`).
+   */
+  async waitForDeviceAuthorization(options: { signal?: AbortSignal } = {}): Promise<void> {
+    const pending = this.#pendingDevice;
+    if (pending === undefined) {
+      throw this.#error('AUTH_FAILED', 'no device login is waiting to be completed', {
+        step: 'device-poll',
+      });
+    }
+    this.#pendingDevice = undefined;
+    await this.#save(pending.session, await pending.flow.poll(options.signal), pending.flow.scopes);
   }
 
   /** Forgets the tokens (here and in the store); the client registration stays. */

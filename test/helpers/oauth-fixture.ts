@@ -6,7 +6,12 @@
  * the test changes behaviour through `options`.
  */
 import type { ServerResponse } from 'node:http';
-import { sendJson, startHttpServer, type TestHttpServer } from './http-test-server.js';
+import {
+  sendJson,
+  startHttpServer,
+  type RecordedRequest,
+  type TestHttpServer,
+} from './http-test-server.js';
 
 export interface OAuthFixtureOptions {
   /** Overrides of the authorization server metadata. */
@@ -29,7 +34,7 @@ export interface OAuthFixtureOptions {
     n: number,
   ) => { status?: number; json: unknown; headers?: Record<string, string> } | undefined;
   /** Handles a path the fixture does not know (true when it answered). */
-  route?: (url: URL, body: string, res: ServerResponse) => boolean;
+  route?: (url: URL, request: RecordedRequest, res: ServerResponse) => boolean;
 }
 
 /** A recorded token request. */
@@ -130,7 +135,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       res
         .writeHead(201, { 'content-type': 'application/json' })
         .end(JSON.stringify({ ...body, client_id: 'dynamic-client' }));
-    } else if (opts.route?.(url, request.body, res) !== true) {
+    } else if (opts.route?.(url, request, res) !== true) {
       res.writeHead(404).end();
     }
   });

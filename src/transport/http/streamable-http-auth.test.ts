@@ -73,7 +73,7 @@ describe('StreamableHttpTransport auth and redirects', () => {
     let nonce: string | undefined;
     const nonces: (string | undefined)[] = [];
     const auth: AuthProvider = {
-      headers: () =>
+      headers: (): Record<string, string> =>
         token === undefined
           ? {}
           : {

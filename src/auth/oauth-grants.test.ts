@@ -99,6 +99,7 @@ describe('the JWT-bearer grant (RFC 7523) through OAuthProvider', () => {
       const error = await provider.onUnauthorized(challenge(fixture)).catch((e: unknown) => e);
       expect(error).toMatchObject({
         code: 'AUTH_FAILED',
+        serverName: 'workload',
         details: { step: 'token-request', error: refusal },
       });
       expect(fixture.tokenRequests).toHaveLength(1);

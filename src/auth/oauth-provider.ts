@@ -262,24 +262,26 @@ export class OAuthProvider implements AuthProvider {
   async startDeviceAuthorization(
     options: { signal?: AbortSignal; scopes?: readonly string[] } = {},
   ): Promise<DeviceAuthorization> {
-    const session = await this.#prepare(undefined, options.signal);
-    const scopes =
-      options.scopes ??
-      this.#options.scopes ??
-      session.discovery.resourceMetadata?.scopes_supported ??
-      [];
-    const flow = new DeviceFlow({
-      authorizationServer: session.discovery.authorizationServer,
-      clientId: session.registration.clientId,
-      clientAuth: session.clientAuth,
-      resource: session.discovery.resource,
-      scopes,
-      fetch: this.#fetch,
-      ...(session.dpop === undefined ? {} : { dpop: session.dpop }),
+    return this.#named(async () => {
+      const session = await this.#prepare(undefined, options.signal);
+      const scopes =
+        options.scopes ??
+        this.#options.scopes ??
+        session.discovery.resourceMetadata?.scopes_supported ??
+        [];
+      const flow = new DeviceFlow({
+        authorizationServer: session.discovery.authorizationServer,
+        clientId: session.registration.clientId,
+        clientAuth: session.clientAuth,
+        resource: session.discovery.resource,
+        scopes,
+        fetch: this.#fetch,
+        ...(session.dpop === undefined ? {} : { dpop: session.dpop }),
+      });
+      const authorization = await flow.start(options.signal);
+      this.#pendingDevice = { flow, session };
+      return authorization;
     });
-    const authorization = await flow.start(options.signal);
-    this.#pendingDevice = { flow, session };
-    return authorization;
   }
 
   /**
@@ -295,7 +297,29 @@ export class OAuthProvider implements AuthProvider {
       });
     }
     this.#pendingDevice = undefined;
-    await this.#save(pending.session, await pending.flow.poll(options.signal), pending.flow.scopes);
+    const tokens = await this.#named(() => pending.flow.poll(options.signal));
+    await this.#save(pending.session, tokens, pending.flow.scopes);
+  }
+
+  /** Runs `work`, naming this provider's server in an error that names none. */
+  async #named<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      const serverName = this.#options.serverName;
+      if (
+        !(error instanceof McpHostError) ||
+        error.serverName !== undefined ||
+        serverName === undefined
+      ) {
+        throw error;
+      }
+      throw new McpHostError(error.code, error.message, {
+        serverName,
+        cause: error.cause,
+        ...(error.details === undefined ? {} : { details: error.details }),
+      });
+    }
   }
 
   /** Forgets the tokens (here and in the store); the client registration stays. */
@@ -463,29 +487,33 @@ export class OAuthProvider implements AuthProvider {
   ): Promise<TokenResponse> {
     const as = session.discovery.authorizationServer;
     const source = this.#options.assertion as AssertionSource;
-    let assertion: string;
-    try {
-      assertion = await source({
-        issuer: as.issuer,
-        resource: session.discovery.resource,
-        scopes,
-        signal,
-      });
-    } catch (error) {
-      throw authError(error, 'assertion', 'the JWT-bearer assertion could not be had');
-    }
-    addSecret(assertion);
-    return jwtBearerGrant(
-      {
-        authorizationServer: as,
-        clientId: session.registration.clientId,
-        clientAuth: session.clientAuth,
-        fetch:
-          signal === undefined ? this.#fetch : (url, init) => this.#fetch(url, { ...init, signal }),
-        dpop: session.dpop,
-      },
-      { assertion, resource: session.discovery.resource, scopes },
-    );
+    return this.#named(async () => {
+      let assertion: string;
+      try {
+        assertion = await source({
+          issuer: as.issuer,
+          resource: session.discovery.resource,
+          scopes,
+          signal,
+        });
+      } catch (error) {
+        throw authError(error, 'assertion', 'the JWT-bearer assertion could not be had');
+      }
+      addSecret(assertion);
+      return jwtBearerGrant(
+        {
+          authorizationServer: as,
+          clientId: session.registration.clientId,
+          clientAuth: session.clientAuth,
+          fetch:
+            signal === undefined
+              ? this.#fetch
+              : (url, init) => this.#fetch(url, { ...init, signal }),
+          dpop: session.dpop,
+        },
+        { assertion, resource: session.discovery.resource, scopes },
+      );
+    });
   }
 
   /**

@@ -9,6 +9,17 @@ declare module 'oidc-provider' {
     oidc?: { params?: Record<string, unknown> };
   }
 
+  /** A device code (RFC 8628) as its model: what the device pages set when the user decides. */
+  interface DeviceCodeModel extends Saveable {
+    accountId?: string;
+    grantId?: string;
+    authTime?: number;
+    resource?: string;
+    scope?: string;
+    error?: string;
+    errorDescription?: string;
+  }
+
   interface Saveable {
     save(): Promise<string>;
   }
@@ -20,7 +31,9 @@ declare module 'oidc-provider' {
     Client: { find(id: string): Promise<object | undefined> };
     Grant: new (properties: { accountId: string; clientId: string }) => Saveable & {
       addOIDCScope(scope: string): void;
+      addResourceScope(resource: string, scope: string): void;
     };
+    DeviceCode: { findByUserCode(userCode: string): Promise<DeviceCodeModel | undefined> };
     RefreshToken: new (properties: Record<string, unknown>) => Saveable;
   }
 }

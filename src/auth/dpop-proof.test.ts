@@ -152,6 +152,24 @@ describe('DPoP (RFC 9449) through OAuthProvider', () => {
     expect((await verifyProof(headers.dpop)).payload.nonce).toBe('rs-nonce-9');
   });
 
+  it('does not use a DPoP token another process left in the store: it logs in for its own', async () => {
+    await using _guard = leakGuard();
+    await using fixture = await dpopFixture();
+    const store = new MemoryTokenStore();
+    await store.saveTokens(
+      { issuer: fixture.issuer, clientId: 'dynamic-client', resource: fixture.mcpUrl },
+      { accessToken: 'other-process-dpop-token', tokenType: 'DPoP' },
+    );
+    const oauth = new OAuthProvider({
+      serverUrl: fixture.mcpUrl,
+      store,
+      onAuthorizationRequired: consent,
+    });
+    expect(await oauth.onUnauthorized(challenge(fixture, `DPoP ${prm(fixture)}`))).toBe(true);
+    expect(fixture.tokenRequests).toHaveLength(1);
+    expect((await oauth.headers()).authorization).toBe(`DPoP ${ACCESS}`);
+  });
+
   it('with dpop: false, asks for and sends Bearer tokens even where DPoP is offered', async () => {
     await using _guard = leakGuard();
     await using fixture = await startOAuthFixture({

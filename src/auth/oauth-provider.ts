@@ -208,7 +208,8 @@ export class OAuthProvider implements AuthProvider {
         if (
           stored !== undefined &&
           stored.accessToken !== sent &&
-          (stored.tokenType.toLowerCase() !== 'dpop' || session.dpop !== undefined)
+          // A DPoP token in the store is bound to another process's key: unusable here.
+          stored.tokenType.toLowerCase() !== 'dpop'
         ) {
           this.#adopt(stored);
           return true;

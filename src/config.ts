@@ -59,6 +59,7 @@ export {
   maskConfig,
   maskServer,
   maskTemplate,
+  maskUrl,
   argvDiagnostics,
   fileModeDiagnostics,
   type MaskOptions,

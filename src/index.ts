@@ -19,6 +19,7 @@ export type {
   StartSummary,
 } from './host/host-options.js';
 export type { HostServerDefinition } from './host/server-definition.js';
+export type { AuthRequiredEvent, ServerOAuthOptions } from './host/server-oauth.js';
 export type { ApprovalRequest, CallContext, HostTool, NativeTool } from './host/host-tool.js';
 export type { ToolsChangedEvent } from './host/catalogue/tool-catalogue.js';
 export type { ToolFilterSpec } from './host/catalogue/tool-filters.js';

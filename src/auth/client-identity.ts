@@ -2,7 +2,8 @@ import * as oauth from 'oauth4webapi';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { addSecret } from '../errors/redact.js';
 import type { PrivateKeyRef } from './client-authentication.js';
-import { isLoopbackHost, requestOptions, type OAuthFetch } from './oauth-http.js';
+import { isLoopbackHost } from './egress-policy.js';
+import { requestOptions, type OAuthFetch } from './oauth-http.js';
 import type { ClientRegistration, TokenStore } from './token-store.js';
 
 /** A client the user registered with the authorization server beforehand. Never deleted. */

@@ -41,6 +41,7 @@ async function verifyProof(jwt: string | undefined): Promise<Proof> {
 }
 
 const ACCESS = 'dpop-access-canary-5150';
+const REFRESHED = 'dpop-refreshed-canary-6160';
 
 function dpopFixture(
   token: OAuthFixture['options']['token'] = () => ({
@@ -167,6 +168,101 @@ describe('DPoP (RFC 9449) through OAuthProvider', () => {
     });
     expect(await oauth.onUnauthorized(challenge(fixture, `DPoP ${prm(fixture)}`))).toBe(true);
     expect(fixture.tokenRequests).toHaveLength(1);
+    expect((await oauth.headers()).authorization).toBe(`DPoP ${ACCESS}`);
+  });
+
+  it('refreshes a DPoP-bound token through the refresh coordinator with a proof, retrying once with the nonce', async () => {
+    await using _guard = leakGuard();
+    await using fixture = await dpopFixture((request) => {
+      if (request.body.get('grant_type') !== 'refresh_token') {
+        return {
+          json: {
+            access_token: ACCESS,
+            token_type: 'DPoP',
+            expires_in: 3600,
+            refresh_token: 'rt-1',
+          },
+        };
+      }
+      const nonce =
+        request.dpop === undefined
+          ? undefined
+          : (part(request.dpop.split('.')[1]!) as Proof['payload']).nonce;
+      if (nonce !== 'as-nonce-r') {
+        return {
+          status: 400,
+          json: { error: 'use_dpop_nonce' },
+          headers: { 'dpop-nonce': 'as-nonce-r' },
+        };
+      }
+      return {
+        json: {
+          access_token: REFRESHED,
+          token_type: 'DPoP',
+          expires_in: 3600,
+          refresh_token: 'rt-2',
+        },
+      };
+    });
+    const store = new MemoryTokenStore();
+    const oauth = new OAuthProvider({
+      serverUrl: fixture.mcpUrl,
+      store,
+      onAuthorizationRequired: consent,
+    });
+    await oauth.onUnauthorized(challenge(fixture, `DPoP ${prm(fixture)}`));
+    const loginProof = await verifyProof(fixture.tokenRequests[0]?.dpop);
+    // The server refuses the token: one refresh, by the coordinator, with proofs of the same key.
+    expect(
+      await oauth.onUnauthorized(challenge(fixture, `DPoP error="invalid_token", ${prm(fixture)}`)),
+    ).toBe(true);
+    expect(fixture.tokenRequests).toHaveLength(3);
+    const [, first, second] = fixture.tokenRequests;
+    expect(first?.body.get('grant_type')).toBe('refresh_token');
+    expect(first?.body.get('refresh_token')).toBe('rt-1');
+    expect(second?.body.get('refresh_token')).toBe('rt-1');
+    const retried = await verifyProof(second?.dpop);
+    expect(retried.payload).toMatchObject({ htm: 'POST', htu: `${fixture.issuer}/token` });
+    expect(retried.payload.nonce).toBe('as-nonce-r');
+    expect(retried.header.jwk).toEqual(loginProof.header.jwk);
+    const headers = await oauth.headers({ url: new URL(fixture.mcpUrl), method: 'POST' });
+    expect(headers.authorization).toBe(`DPoP ${REFRESHED}`);
+    const proof = await verifyProof(headers.dpop);
+    expect(proof.payload.ath).toBe(createHash('sha256').update(REFRESHED).digest('base64url'));
+    expect(proof.header.jwk).toEqual(loginProof.header.jwk);
+    expect(
+      await store.loadTokens({
+        issuer: fixture.issuer,
+        clientId: 'dynamic-client',
+        resource: fixture.mcpUrl,
+      }),
+    ).toMatchObject({ accessToken: REFRESHED, tokenType: 'DPoP', refreshToken: 'rt-2' });
+  });
+
+  it("a fresh process that finds another process's DPoP token through the store's index sends and refreshes nothing", async () => {
+    await using _guard = leakGuard();
+    await using fixture = await dpopFixture();
+    const store = new MemoryTokenStore();
+    const key = { issuer: fixture.issuer, clientId: 'dynamic-client', resource: fixture.mcpUrl };
+    await store.saveTokens(key, {
+      accessToken: 'other-process-dpop-token',
+      tokenType: 'DPoP',
+      refreshToken: 'other-process-refresh-token',
+      expiresAt: Date.now() - 1000,
+    });
+    await store.indexTokenKey(fixture.mcpUrl, key);
+    const oauth = new OAuthProvider({
+      serverUrl: fixture.mcpUrl,
+      store,
+      onAuthorizationRequired: consent,
+    });
+    expect(await oauth.headers({ url: new URL(fixture.mcpUrl), method: 'POST' })).toEqual({});
+    expect(fixture.tokenRequests).toHaveLength(0);
+    expect(await store.loadTokens(key)).toMatchObject({ accessToken: 'other-process-dpop-token' });
+    // The 401 that follows logs in for a token of its own key.
+    expect(await oauth.onUnauthorized(challenge(fixture, `DPoP ${prm(fixture)}`))).toBe(true);
+    expect(fixture.tokenRequests).toHaveLength(1);
+    expect(fixture.tokenRequests[0]?.body.get('grant_type')).toBe('authorization_code');
     expect((await oauth.headers()).authorization).toBe(`DPoP ${ACCESS}`);
   });
 

@@ -117,6 +117,16 @@ export function isLocalUrl(url: string | URL): boolean {
   return range !== undefined && LOCAL_RANGES.has(range);
 }
 
+/**
+ * True for `localhost`, names under `.localhost` and loopback addresses (127.0.0.0/8, `::1`, and
+ * IPv4-mapped loopback): the only hosts plain http may reach and a browser may be sent to over http.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = normaliseHost(hostname);
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return classifyAddress(host) === 'loopback';
+}
+
 function normaliseHost(hostname: string): string {
   const lower = hostname.toLowerCase();
   return lower.endsWith('.') ? lower.slice(0, -1) : lower;

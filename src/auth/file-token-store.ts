@@ -3,7 +3,7 @@
  * state store, by default the state file (`FileStateStore`: created 0600 in a 0700 directory,
  * shared safely between processes). Tokens live in the namespace `oauth-tokens` under the key
  * `["<issuer>","<client id>","<resource>"]`, registrations in `oauth-clients` under the issuer,
- * and the refresh lease of each token key in the state store's leases (`oauth-refresh`).
+ * the token key of each MCP server in `oauth-servers` under the server's URL, and the refresh lease of each token key in the state store's leases (`oauth-refresh`).
  *
  * Every token and client secret this store reads or writes is registered with the process-wide
  * redactor, so it is masked in every error and log line; the tokens of each key stay registered
@@ -24,6 +24,7 @@ import type { ClientRegistration, OAuthTokens, TokenKey, TokenStore } from './to
 export const TOKENS_NAMESPACE = 'oauth-tokens';
 export const REGISTRATIONS_NAMESPACE = 'oauth-clients';
 export const REFRESH_LEASE_NAMESPACE = 'oauth-refresh';
+export const SERVER_INDEX_NAMESPACE = 'oauth-servers';
 
 export interface FileTokenStoreOptions {
   /**
@@ -129,6 +130,36 @@ export class FileTokenStore implements TokenStore, AsyncDisposable {
   async clearRegistration(issuer: string): Promise<void> {
     checkPart('issuer', issuer);
     await this.#state.delete(REGISTRATIONS_NAMESPACE, issuer);
+  }
+
+  async findTokenKey(serverUrl: string): Promise<TokenKey | undefined> {
+    checkPart('serverUrl', serverUrl);
+    const raw = await this.#state.get(SERVER_INDEX_NAMESPACE, serverUrl);
+    if (raw === undefined) return undefined;
+    if (
+      !isRecord(raw) ||
+      !isNonEmptyString(raw.issuer) ||
+      !isNonEmptyString(raw.clientId) ||
+      !isNonEmptyString(raw.resource)
+    ) {
+      this.#logger.warn('oauth server index record is malformed: ignored', { serverUrl });
+      return undefined;
+    }
+    return { issuer: raw.issuer, clientId: raw.clientId, resource: raw.resource };
+  }
+
+  async indexTokenKey(serverUrl: string, key: TokenKey): Promise<void> {
+    checkPart('serverUrl', serverUrl);
+    tokenKeyString(key);
+    const record = { issuer: key.issuer, clientId: key.clientId, resource: key.resource };
+    await this.#state.update(SERVER_INDEX_NAMESPACE, serverUrl, (old) =>
+      isRecord(old) &&
+      old.issuer === record.issuer &&
+      old.clientId === record.clientId &&
+      old.resource === record.resource
+        ? old
+        : record,
+    );
   }
 
   /** Closes the state store if this store made it. Idempotent. */

@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { deadlineSignal, linkSignals } from '../internal/signals.js';
+import { isLoopbackHost } from './egress-policy.js';
 
 /** The `fetch` every OAuth request goes through (discovery, registration, token requests). */
 export type OAuthFetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -15,17 +16,6 @@ export interface OAuthHttpOptions {
 }
 
 export const DEFAULT_OAUTH_REQUEST_TIMEOUT_MS = 30_000;
-
-/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: the only hosts plain http may reach. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '::1' ||
-    /^127(?:\.\d{1,3}){3}$/.test(host)
-  );
-}
 
 /**
  * Refuses a URL that is neither https nor http on a loopback host (credentials and codes never
@@ -45,7 +35,9 @@ export function checkOAuthUrl(url: URL, what: string): void {
 
 /**
  * A fetch with a deadline per request and the caller's signal linked in, never following a
- * redirect (oauth4webapi asks for `redirect: 'manual'` itself; plain GETs get it too).
+ * redirect (oauth4webapi asks for `redirect: 'manual'` itself; plain GETs get it too). An
+ * `McpHostError` the underlying fetch throws passes through unchanged; anything else becomes
+ * `CONNECT_FAILED` (or `ABORTED`).
  */
 export function boundedFetch(options: OAuthHttpOptions): OAuthFetch {
   const base: OAuthFetch = options.fetch ?? ((url, init) => fetch(url, init));
@@ -65,6 +57,8 @@ export function boundedFetch(options: OAuthHttpOptions): OAuthFetch {
       if (linked.signal.aborted && linked.signal.reason instanceof McpHostError) {
         throw linked.signal.reason;
       }
+      // The guarded fetch's own refusals (EGRESS_REFUSED, MESSAGE_TOO_LARGE, ...) say more.
+      if (error instanceof McpHostError) throw error;
       throw new McpHostError(
         options.signal?.aborted === true ? 'ABORTED' : 'CONNECT_FAILED',
         `OAuth request to ${new URL(url).origin} failed`,

@@ -7,6 +7,9 @@ import { chooseAuthMethod, clientAuthFor, loadPrivateKey } from './client-authen
 import { authError, resolveClient, type ConfiguredClient } from './client-identity.js';
 import { DeviceFlow, type DeviceAuthorization } from './device-flow.js';
 import { DpopProof, supportsDpop, withDpopNonceRetry } from './dpop-proof.js';
+import { createEgressFetch, type EgressFetchOptions } from './egress-fetch.js';
+import { isLocalUrl } from './egress-policy.js';
+import { FileTokenStore } from './file-token-store.js';
 import { discoverOAuth, type OAuthDiscovery } from './oauth-discovery.js';
 import { OAuthFlow, type AuthorizationStart, type TokenResponse } from './oauth-flow.js';
 import { jwtBearerGrant, JWT_BEARER_GRANT_TYPE, type AssertionSource } from './oauth-grants.js';
@@ -16,6 +19,7 @@ import {
   type OAuthFetch,
   type OAuthHttpOptions,
 } from './oauth-http.js';
+import { RefreshCoordinator, type RefreshTokensFunction } from './refresh-coordinator.js';
 import type { ClientRegistration, OAuthTokens, TokenKey, TokenStore } from './token-store.js';
 import { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
 
@@ -32,8 +36,16 @@ export interface AuthorizationRequest extends AuthorizationStart {
 export interface OAuthProviderOptions extends Omit<OAuthHttpOptions, 'signal'> {
   /** The MCP server's URL (the transport's `url`). */
   serverUrl: string | URL;
-  /** Where tokens and registrations are kept. */
-  store: TokenStore;
+  /**
+   * Where tokens and registrations are kept. Default: a `FileTokenStore` on the default state
+   * file (the one `FileStateStore` uses), shared with every mcp-host process of this user.
+   */
+  store?: TokenStore;
+  /**
+   * The egress policy of the default `fetch` (`createEgressFetch`), used when `fetch` is not
+   * given. `serverIsLocal` defaults to `isLocalUrl(serverUrl)`.
+   */
+  egress?: EgressFetchOptions;
   /**
    * `authorization_code` (default: a person logs in), `client_credentials` (machine to machine) or
    * `jwt_bearer` (RFC 7523: an assertion from `assertion`, e.g. a workload identity token or an
@@ -96,8 +108,10 @@ function union(a: readonly string[], b: readonly string[]): string[] {
  * OAuth 2.1 for one MCP server, as the Streamable HTTP transport's `AuthProvider`: sends the
  * access token, refreshes it before it expires, and on a 401 discovers the authorization server
  * (RFC 9728, RFC 8414), finds a client (configured, metadata document, dynamic registration) and
- * gets tokens (client_credentials, or the authorization-code flow through
- * `onAuthorizationRequired`); on a 403 `insufficient_scope` it asks for the union of held and
+ * gets tokens (client_credentials, jwt_bearer, or the authorization-code flow through
+ * `onAuthorizationRequired`; the device grant through `startDeviceAuthorization`), DPoP-bound
+ * where the authorization server offers it; every refresh goes through a `RefreshCoordinator`
+ * (one refresh per token, across processes sharing the store); on a 403 `insufficient_scope` it asks for the union of held and
  * required scopes, a bounded number of times. Tokens and secrets are registered with the redactor
  * and kept in private fields: `inspect` and JSON show none of them.
  */
@@ -105,19 +119,48 @@ export class OAuthProvider implements AuthProvider {
   readonly #options: OAuthProviderOptions;
   readonly #serverUrl: URL;
   readonly #fetch: OAuthFetch;
+  readonly #store: TokenStore;
+  readonly #refresher: RefreshCoordinator;
+  /** The token key the store's index names for this server (a fresh process's first request). */
+  #indexed: Promise<TokenKey | undefined> | undefined;
+  /** A refresh in `headers()` found the client refused: the next 401 deals with it. */
+  #clientRefused: McpHostError | undefined;
   #session: Session | undefined;
   #tokens: OAuthTokens | undefined;
   #tokenSecrets: Disposable[] = [];
   #pending: { flow: OAuthFlow; session: Session } | undefined;
   #pendingDevice: { flow: DeviceFlow; session: Session } | undefined;
+  /** The recovery from a 401 under way, shared by every request refused meanwhile. */
+  #recovering: Promise<boolean> | undefined;
   readonly #stepUps = new Map<string, number>();
   #privateKey: Promise<oauth.PrivateKey> | undefined;
   #dpop: Promise<DpopProof> | undefined;
+  /**
+   * The access token last issued bound to this provider's DPoP key. A DPoP token in the store that
+   * is not this one is bound to another process's key: never sent, refreshed or adopted here.
+   */
+  #boundAccessToken: string | undefined;
 
   constructor(options: OAuthProviderOptions) {
     this.#options = options;
     this.#serverUrl = new URL(options.serverUrl);
-    this.#fetch = boundedFetch(options);
+    this.#store = options.store ?? new FileTokenStore();
+    this.#fetch = boundedFetch({
+      ...options,
+      fetch:
+        options.fetch ??
+        createEgressFetch({
+          serverIsLocal: isLocalUrl(this.#serverUrl),
+          ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
+          ...options.egress,
+        }),
+    });
+    this.#refresher = new RefreshCoordinator({
+      store: this.#store,
+      refresh: this.#refreshTokens,
+      refreshMarginMs: options.refreshSkewMs ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.refreshSkewMs,
+      ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
+    });
     if (options.grant === 'jwt_bearer' && options.assertion === undefined) {
       throw new McpHostError('INVALID_ARGUMENT', 'the jwt_bearer grant needs an assertion source', {
         ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
@@ -143,22 +186,42 @@ export class OAuthProvider implements AuthProvider {
   }
 
   async headers(request?: { url: URL; method: string }): Promise<Record<string, string>> {
-    let tokens = this.#tokens;
-    if (tokens === undefined) return {};
-    const skew = this.#options.refreshSkewMs ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.refreshSkewMs;
-    if (
-      tokens.expiresAt !== undefined &&
-      tokens.expiresAt - skew <= Date.now() &&
-      this.#session !== undefined
-    ) {
-      tokens = (await this.#renew(this.#session, undefined)) ?? tokens;
+    const key = this.#session?.key ?? (await (this.#indexed ??= this.#indexedKey()));
+    if (key === undefined) return {};
+    let tokens: OAuthTokens | undefined;
+    try {
+      tokens = await this.#refresher.tokens(key);
+    } catch (error) {
+      if (hasCode(error, 'AUTH_CLIENT_INVALID')) {
+        // Sent without a token, the request gets a 401, and `onUnauthorized` replaces the client.
+        this.#clientRefused = error as McpHostError;
+        this.#adopt(undefined);
+        return {};
+      }
+      if (!hasCode(error, 'AUTH_LOGIN_REQUIRED') && !isForeignDpopRefusal(error)) throw error;
+      const grant = this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant;
+      if (grant === 'authorization_code' || isForeignDpopRefusal(error)) {
+        this.#adopt(undefined);
+        return {};
+      }
+      // client_credentials or jwt_bearer without a refresh token: ask again.
+      const session = this.#session ?? (await this.#prepare(undefined, undefined));
+      const scopes = this.#scopesOf(await this.#store.loadTokens(key));
+      tokens = await this.#save(session, await this.#grantAgain(session, scopes), scopes);
     }
+    if (tokens === undefined || this.#isForeignDpop(tokens)) {
+      // None, or a DPoP token bound to another process's key: sent without, the request gets a
+      // 401 and `onUnauthorized` gets tokens of this process's own.
+      this.#adopt(undefined);
+      return {};
+    }
+    if (tokens.accessToken !== this.#tokens?.accessToken) this.#adopt(tokens);
     if (tokens.tokenType.toLowerCase() === 'dpop') {
-      // A DPoP-bound token is never sent as a bearer token: without its key it is not sent at all.
-      const dpop = this.#session?.dpop;
-      return dpop === undefined
-        ? {}
-        : dpop.headers(tokens.accessToken, request ?? { url: this.#serverUrl, method: 'POST' });
+      // Never sent as a bearer token: `Authorization: DPoP` with a proof for this request.
+      return (this.#session?.dpop as DpopProof).headers(
+        tokens.accessToken,
+        request ?? { url: this.#serverUrl, method: 'POST' },
+      );
     }
     return { authorization: `Bearer ${tokens.accessToken}` };
   }
@@ -177,7 +240,20 @@ export class OAuthProvider implements AuthProvider {
       return true;
     }
     if (challenge.status === 403 && parsed?.error !== 'insufficient_scope') return false;
-    const session = await this.#prepare(parsed, challenge.signal);
+    if (challenge.status === 403) return this.#recover(challenge, parsed);
+    // Several requests refused at once share one recovery (one refresh, or one login), which
+    // runs under the first one's signal; the others then retry with what it obtained.
+    this.#recovering ??= this.#recover(challenge, parsed).finally(() => {
+      this.#recovering = undefined;
+    });
+    return this.#recovering;
+  }
+
+  async #recover(
+    challenge: AuthChallenge,
+    parsed: Awaited<ReturnType<typeof parseWwwAuthenticate>>,
+  ): Promise<boolean> {
+    let session = await this.#prepare(parsed, challenge.signal);
     const required =
       this.#options.scopes ??
       parsed?.scopes ??
@@ -199,21 +275,35 @@ export class OAuthProvider implements AuthProvider {
       }
       this.#stepUps.set(key, count);
     } else {
-      const sent = this.#tokens?.accessToken;
-      if (this.#tokens !== undefined) {
-        const renewed = await this.#renew(session, challenge.signal);
-        if (renewed !== undefined && renewed.accessToken !== sent) return true;
+      const refused = this.#clientRefused;
+      this.#clientRefused = undefined;
+      if (refused !== undefined) {
+        session = await this.#replaceClient(session, refused, parsed, challenge.signal);
       } else {
-        const stored = await this.#options.store.loadTokens(session.key);
-        if (
-          stored !== undefined &&
-          stored.accessToken !== sent &&
-          // A DPoP token in the store is bound to another process's key: unusable here.
-          stored.tokenType.toLowerCase() !== 'dpop'
-        ) {
-          this.#adopt(stored);
-          return true;
+        const sent = this.#tokens?.accessToken;
+        try {
+          // Stored tokens other than the ones refused are used as they are; else one refresh.
+          const tokens = await this.#refresher.refresh(session.key, {
+            rejectedAccessToken: sent ?? '',
+            signal: challenge.signal,
+          });
+          // A DPoP token in the store bound to another process's key is unusable here: log in.
+          if (tokens.accessToken !== sent && !this.#isForeignDpop(tokens)) {
+            this.#adopt(tokens);
+            return true;
+          }
+        } catch (error) {
+          if (hasCode(error, 'AUTH_CLIENT_INVALID'))
+            session = await this.#replaceClient(
+              session,
+              error as McpHostError,
+              parsed,
+              challenge.signal,
+            );
+          else if (!hasCode(error, 'AUTH_LOGIN_REQUIRED') && !isForeignDpopRefusal(error))
+            throw error;
         }
+        this.#adopt(undefined);
       }
       scopes = [...required];
     }
@@ -325,9 +415,45 @@ export class OAuthProvider implements AuthProvider {
 
   /** Forgets the tokens (here and in the store); the client registration stays. */
   async logout(): Promise<void> {
-    const session = this.#session;
+    const key = this.#session?.key ?? (await (this.#indexed ??= this.#indexedKey()));
     this.#adopt(undefined);
-    if (session !== undefined) await this.#options.store.clearTokens(session.key);
+    if (key !== undefined) await this.#store.clearTokens(key);
+  }
+
+  /** The token key the store's index keeps for this server, if the store has an index. */
+  async #indexedKey(): Promise<TokenKey | undefined> {
+    return this.#store.findTokenKey?.(this.#serverUrl.href);
+  }
+
+  /**
+   * The authorization server refused the client (`invalid_client`). A dynamically registered one
+   * is forgotten with its tokens and registered anew (once: the caller then logs in with it); a
+   * configured or metadata-document client is the user's, and the refusal is thrown.
+   */
+  async #replaceClient(
+    session: Session,
+    refused: McpHostError,
+    challenge: BearerChallenge | undefined,
+    signal: AbortSignal,
+  ): Promise<Session> {
+    if (session.registration.source !== 'dynamic') throw refused;
+    this.#adopt(undefined);
+    await this.#store.clearTokens(session.key);
+    await this.#store.clearRegistration(session.registration.issuer);
+    this.#session = undefined;
+    return this.#prepare(challenge, signal);
+  }
+
+  /** A DPoP-bound token this provider's key did not get (another process's): unusable here. */
+  #isForeignDpop(tokens: OAuthTokens): boolean {
+    return (
+      tokens.tokenType.toLowerCase() === 'dpop' &&
+      (this.#session?.dpop === undefined || tokens.accessToken !== this.#boundAccessToken)
+    );
+  }
+
+  #scopesOf(tokens: OAuthTokens | undefined): string[] {
+    return tokens?.scope?.split(' ').filter((s) => s !== '') ?? [...(this.#options.scopes ?? [])];
   }
 
   #error(
@@ -377,7 +503,7 @@ export class OAuthProvider implements AuthProvider {
                     ? [JWT_BEARER_GRANT_TYPE]
                     : ['authorization_code', 'refresh_token'],
             },
-            this.#options.store,
+            this.#store,
             fetchFn,
           );
     const privateKeyRef =
@@ -389,13 +515,14 @@ export class OAuthProvider implements AuthProvider {
       registration.clientSecret,
       privateKeyRef === undefined ? undefined : await this.#privateKey,
     );
-    if (this.#options.dpop !== false && supportsDpop(as)) this.#dpop ??= DpopProof.create();
+    const dpop = this.#options.dpop !== false && supportsDpop(as);
+    if (dpop) this.#dpop ??= DpopProof.create();
     const session: Session = {
       discovery,
       registration,
       clientAuth,
       key: { issuer: as.issuer, clientId: registration.clientId, resource: discovery.resource },
-      dpop: this.#options.dpop !== false && supportsDpop(as) ? await this.#dpop : undefined,
+      dpop: dpop ? await this.#dpop : undefined,
     };
     this.#session = session;
     return session;
@@ -425,12 +552,8 @@ export class OAuthProvider implements AuthProvider {
 
   /** New tokens by the configured grant. */
   async #obtain(session: Session, scopes: readonly string[], signal: AbortSignal): Promise<void> {
-    if ((this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant) === 'client_credentials') {
-      await this.#save(session, await this.#clientCredentials(session, scopes), scopes);
-      return;
-    }
-    if (this.#options.grant === 'jwt_bearer') {
-      await this.#save(session, await this.#jwtBearer(session, scopes, signal), scopes);
+    if ((this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant) !== 'authorization_code') {
+      await this.#save(session, await this.#grantAgain(session, scopes, signal), scopes);
       return;
     }
     const flow = this.#flow(session, scopes);
@@ -450,6 +573,17 @@ export class OAuthProvider implements AuthProvider {
     }
     const answer = await ask({ ...start, serverUrl: this.#serverUrl, scopes: flow.scopes, signal });
     await this.#save(session, await flow.complete(answer), flow.scopes);
+  }
+
+  /** Tokens by a grant that needs no person (client_credentials, jwt_bearer): asked anew. */
+  #grantAgain(
+    session: Session,
+    scopes: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<TokenResponse> {
+    return this.#options.grant === 'jwt_bearer'
+      ? this.#jwtBearer(session, scopes, signal)
+      : this.#clientCredentials(session, scopes);
   }
 
   async #clientCredentials(session: Session, scopes: readonly string[]): Promise<TokenResponse> {
@@ -518,66 +652,67 @@ export class OAuthProvider implements AuthProvider {
   }
 
   /**
-   * Refreshes the tokens (client_credentials, jwt_bearer: asks again). `invalid_grant` clears the tokens (a
-   * login is needed); other failures keep them and are thrown. Undefined when nothing can renew.
+   * The one refresh request (the coordinator's `refresh`): oauth4webapi's refresh-token grant at
+   * the session's token endpoint, with a DPoP proof (and one retry for `use_dpop_nonce`) where
+   * DPoP is used. Its errors go to the coordinator as they are, to be classified. DPoP tokens of
+   * another process's key are not refreshed here (their refresh token may be bound to that key).
    */
-  async #renew(
-    session: Session,
-    signal: AbortSignal | undefined,
-  ): Promise<OAuthTokens | undefined> {
-    const tokens = this.#tokens;
-    if ((this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant) === 'client_credentials') {
-      const scopes =
-        tokens?.scope?.split(' ').filter((s) => s !== '') ?? this.#options.scopes ?? [];
-      return this.#save(session, await this.#clientCredentials(session, scopes), scopes);
-    }
-    if (this.#options.grant === 'jwt_bearer' && tokens?.refreshToken === undefined) {
-      const scopes =
-        tokens?.scope?.split(' ').filter((s) => s !== '') ?? this.#options.scopes ?? [];
-      return this.#save(session, await this.#jwtBearer(session, scopes, signal), scopes);
-    }
-    if (tokens?.refreshToken === undefined) return undefined;
+  readonly #refreshTokens: RefreshTokensFunction = async (tokens, { key, signal }) => {
+    const session =
+      this.#session !== undefined && sameKey(this.#session.key, key)
+        ? this.#session
+        : await this.#prepare(undefined, signal);
+    if (!sameKey(session.key, key))
+      throw this.#error('AUTH_FAILED', 'the server moved to another authorization server', {
+        step: 'refresh',
+      });
+    if (this.#isForeignDpop(tokens))
+      throw this.#error(
+        'AUTH_FAILED',
+        "the stored DPoP tokens are bound to another process's key",
+        {
+          step: 'refresh',
+          reason: FOREIGN_DPOP,
+        },
+      );
     const as = session.discovery.authorizationServer;
     const client: oauth.Client = { client_id: session.registration.clientId };
-    try {
-      const refreshToken = tokens.refreshToken;
-      const refreshed = await withDpopNonceRetry(session.dpop, async () => {
-        const response = await oauth.refreshTokenGrantRequest(
-          as,
-          client,
-          session.clientAuth,
-          refreshToken,
-          {
-            additionalParameters: { resource: session.discovery.resource },
-            ...requestOptions(as.token_endpoint as string, this.#fetch),
-            ...(signal === undefined ? {} : { signal }),
-            ...(session.dpop === undefined ? {} : { DPoP: session.dpop.handle }),
-          },
-        );
-        return oauth.processRefreshTokenResponse(as, client, response);
-      });
-      return await this.#save(
-        session,
-        refreshed,
-        tokens.scope?.split(' ') ?? [],
+    const refreshed = await withDpopNonceRetry(session.dpop, async () => {
+      const response = await oauth.refreshTokenGrantRequest(
+        as,
+        client,
+        session.clientAuth,
         tokens.refreshToken,
+        {
+          additionalParameters: { resource: session.discovery.resource },
+          ...requestOptions(as.token_endpoint as string, this.#fetch),
+          signal,
+          ...(session.dpop === undefined ? {} : { DPoP: session.dpop.handle }),
+        },
       );
-    } catch (error) {
-      const typed = authError(error, 'refresh', `refreshing the token at ${as.issuer} failed`);
-      if (typed.details?.error === 'invalid_grant') {
-        await this.logout();
-        return undefined;
-      }
-      throw typed;
-    }
-  }
+      return oauth.processRefreshTokenResponse(as, client, response);
+    });
+    return this.#toTokens(session, refreshed, this.#scopesOf(tokens), tokens.refreshToken);
+  };
 
   async #save(
     session: Session,
     response: TokenResponse,
     requested: readonly string[],
-    previousRefreshToken?: string,
   ): Promise<OAuthTokens> {
+    const tokens = this.#toTokens(session, response, requested);
+    this.#adopt(tokens);
+    await this.#store.saveTokens(session.key, tokens);
+    await this.#store.indexTokenKey?.(this.#serverUrl.href, session.key);
+    return tokens;
+  }
+
+  #toTokens(
+    session: Session,
+    response: TokenResponse,
+    requested: readonly string[],
+    previousRefreshToken?: string,
+  ): OAuthTokens {
     const dpop = response.token_type === 'dpop' && session.dpop !== undefined;
     if (response.token_type !== 'bearer' && !dpop) {
       throw this.#error(
@@ -588,6 +723,7 @@ export class OAuthProvider implements AuthProvider {
         },
       );
     }
+    if (dpop) this.#boundAccessToken = response.access_token;
     const refreshToken = response.refresh_token ?? previousRefreshToken;
     const scope = response.scope ?? (requested.length > 0 ? requested.join(' ') : undefined);
     const tokens: OAuthTokens = {
@@ -598,9 +734,8 @@ export class OAuthProvider implements AuthProvider {
         ? {}
         : { expiresAt: Date.now() + response.expires_in * 1000 }),
       ...(scope === undefined ? {} : { scope }),
+      issuedAt: Date.now(),
     };
-    this.#adopt(tokens);
-    await this.#options.store.saveTokens(session.key, tokens);
     return tokens;
   }
 
@@ -615,4 +750,24 @@ export class OAuthProvider implements AuthProvider {
     for (const secret of old) secret.dispose();
     this.#tokens = tokens;
   }
+}
+
+/** `details.reason` of the refusal to refresh another process's DPoP tokens. */
+const FOREIGN_DPOP = 'foreign-dpop';
+
+/** The coordinator's failure for a refresh refused because the DPoP tokens are another's. */
+function isForeignDpopRefusal(error: unknown): boolean {
+  return (
+    hasCode(error, 'AUTH_REFRESH_FAILED') &&
+    (error as McpHostError).cause instanceof McpHostError &&
+    ((error as McpHostError).cause as McpHostError).details?.reason === FOREIGN_DPOP
+  );
+}
+
+function hasCode(error: unknown, code: string): boolean {
+  return error instanceof McpHostError && error.code === code;
+}
+
+function sameKey(a: TokenKey, b: TokenKey): boolean {
+  return a.issuer === b.issuer && a.clientId === b.clientId && a.resource === b.resource;
 }

@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { McpHostError } from '../errors/mcp-host-error.js';
-import { classifyAddress } from './egress-address.js';
+import { isLoopbackHost } from './egress-policy.js';
 
 export interface OpenBrowserOptions {
   /**
@@ -150,10 +150,4 @@ export async function openBrowser(
         );
     });
   });
-}
-
-function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === 'localhost.') return true;
-  return classifyAddress(host) === 'loopback';
 }

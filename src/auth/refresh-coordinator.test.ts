@@ -4,17 +4,9 @@ import { MemoryStateStore, type StateStore } from '../state/state-store.js';
 import { FileTokenStore } from './file-token-store.js';
 import { RefreshCoordinator, type RefreshTokensFunction } from './refresh-coordinator.js';
 import type { OAuthTokens } from './token-store.js';
+import { rejection } from '../../test/helpers/peer-harness.js';
 
 const key = { issuer: 'https://as.example', clientId: 'c1', resource: 'https://mcp.example/mcp' };
-
-async function rejection(promise: Promise<unknown>): Promise<McpHostError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpHostError);
-  return error as McpHostError;
-}
 
 /** A refresh function that answers when told to, counting calls. */
 function gatedRefresh() {
@@ -108,13 +100,14 @@ describe('RefreshCoordinator', () => {
     const gate = gatedRefresh();
     const c = new RefreshCoordinator({ store, refresh: gate.refresh });
     const controller = new AbortController();
-    const aborted = c.tokens(key, { signal: controller.signal });
-    const timedOut = c.tokens(key, { timeoutMs: 20 });
+    // Each rejection is caught from the start: the 20 ms one may come before it is awaited.
+    const aborted = rejection(c.tokens(key, { signal: controller.signal }));
+    const timedOut = rejection(c.tokens(key, { timeoutMs: 20 }));
     const patient = c.tokens(key);
     await expect.poll(() => gate.calls.length).toBe(1);
     controller.abort(new Error('bye'));
-    expect((await rejection(aborted)).code).toBe('ABORTED');
-    expect((await rejection(timedOut)).code).toBe('REQUEST_TIMEOUT');
+    expect((await aborted).code).toBe('ABORTED');
+    expect((await timedOut).code).toBe('REQUEST_TIMEOUT');
     gate.calls[0]!.answer({
       accessToken: 'at-new-9999',
       tokenType: 'Bearer',

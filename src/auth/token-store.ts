@@ -65,4 +65,12 @@ export interface TokenStore {
    * across processes; without it, once per process.
    */
   lease?(key: TokenKey, options: LeaseOptions): Promise<Lease>;
+  /**
+   * Optional, with `indexTokenKey`: the token key last saved for an MCP server (its URL, as
+   * given), so that a fresh process sends stored tokens on its first request instead of first
+   * being refused and rediscovering the authorization server. Undefined when unknown.
+   */
+  findTokenKey?(serverUrl: string): Promise<TokenKey | undefined>;
+  /** Optional: remembers which token key the tokens of an MCP server are saved under. */
+  indexTokenKey?(serverUrl: string, key: TokenKey): Promise<void>;
 }

@@ -33,7 +33,11 @@ export function action<Options = Record<string, unknown>>(
         arg === undefined ? [] : Array.isArray(arg) ? (arg as string[]) : [String(arg as string)],
       );
     const { CliRuntime } = await import('./runtime.js');
-    const cli = new CliRuntime(readGlobalOptions(command.optsWithGlobals()));
+    const cli = new CliRuntime(
+      readGlobalOptions(command.optsWithGlobals(), process.env, (key) =>
+        command.getOptionValueSourceWithGlobals(key),
+      ),
+    );
     open.add(cli);
     try {
       const code = await body(cli, positional, options, command);

@@ -2,19 +2,22 @@
  * The work behind `mcp-host config validate|show|import|print`, as functions from options to data
  * (the command group in commands/config.ts prints them). Nothing here prints or exits.
  */
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { formatDiagnostic } from '../config/diagnostics.js';
 import { discoverConfigFiles } from '../config/discover.js';
-import { importConfig } from '../config/dialects/import-config.js';
+import { detectDialect } from '../config/dialects/detect.js';
+import { importConfigText } from '../config/dialects/import-config.js';
 import { dialects, type ForeignDialect } from '../config/dialects/registry.js';
 import { tryLoadConfig } from '../config/load.js';
 import type { ConfigDiagnostic, ConfigDialect, McpConfig } from '../config/model.js';
 import { writeNativeConfig } from '../config/native/native-write.js';
 import { fileModeDiagnostics, maskConfig } from '../config/expand/secrets.js';
 import { resolutionDiagnostics } from '../config/resolution-diagnostics.js';
+import { parseConfigText } from '../config/parse.js';
 import { writeConfigFile } from '../config/write-config-file.js';
+import { withoutServerName } from '../errors/mcp-host-error.js';
 import { redact } from '../errors/redact.js';
 
 /** A diagnostic as the CLI shows it: masked, flat, with `file:line:col` in `text`. */
@@ -138,14 +141,48 @@ export function defaultImportPaths(
   }
 }
 
+/** A server a conversion left out, and why (its error diagnostic, without the server's name). */
+export interface DroppedServer {
+  server: string;
+  reason: string;
+}
+
+/** The servers that an error diagnostic left out of `kept` (each once, the first reason). */
+export function droppedServers(
+  diagnostics: readonly CliDiagnostic[],
+  kept: readonly string[],
+): DroppedServer[] {
+  const dropped = new Map<string, string>();
+  for (const d of diagnostics)
+    if (d.severity === 'error' && d.server !== undefined && !kept.includes(d.server))
+      if (!dropped.has(d.server))
+        dropped.set(
+          d.server,
+          withoutServerName(d.server, d.message).replace(/ \(server left out\)$/, ''),
+        );
+  return [...dropped].map(([server, reason]) => ({ server, reason }));
+}
+
+/** `2 servers left out[ of <what>]: a (why), b (why)`. */
+export function describeDropped(dropped: readonly DroppedServer[], of?: string): string {
+  const list = dropped.map((d) => `${d.server} (${d.reason})`).join(', ');
+  const count = `${dropped.length} server${dropped.length === 1 ? '' : 's'}`;
+  return `${count} left out${of === undefined ? '' : ` of ${of}`}: ${list}`;
+}
+
 export interface ImportResult {
   from: ConfigDialect;
   source: string;
-  /** Where it was written (undefined with `dryRun`). */
+  /**
+   * Where it was written: undefined with `dryRun`, and when servers were left out without
+   * `allowPartial` (nothing is written then).
+   */
   written?: string;
-  /** The old file's copy, when there was one. */
+  /** The old file's copy, when there was one (never replaced: `mcp.yaml.bak`, then `.bak.1`, …). */
   backup?: string;
   servers: string[];
+  /** Servers of the file that were left out, and why. */
+  dropped: DroppedServer[];
   diagnostics: CliDiagnostic[];
   /** The native text (printed with `dryRun`), secrets masked unless `reveal`. */
   text: string;
@@ -162,6 +199,8 @@ export async function importConfigFile(options: {
   format?: 'yaml' | 'json';
   /** Return `text` with secrets as written (the file written always has them). */
   reveal?: boolean;
+  /** Write the servers that were read although others were left out. */
+  allowPartial?: boolean;
   cwd?: string;
   env?: Readonly<Record<string, string | undefined>>;
 }): Promise<ImportResult> {
@@ -178,27 +217,46 @@ export async function importConfigFile(options: {
     source = found;
   }
   const format = options.format ?? 'yaml';
-  const imported = await importConfig(source, { dialect: options.from, format });
+  const sourceText = await readFile(source, 'utf8');
+  const imported = importConfigText(sourceText, source, { dialect: options.from, format });
+  if (imported.config.servers.length === 0 && sourceText.trim() !== '') {
+    const looksLike = dialectOfText(sourceText, source);
+    if (looksLike !== options.from || imported.diagnostics.some((d) => d.severity === 'error'))
+      throw new Error(
+        `read no server from ${source} as ${options.from}${looksLike === options.from ? ' (see the errors above)' : looksLike === 'mcp-host' ? '; it looks like a native mcp-host file: use it as it is' : `; it looks like ${looksLike}: try --from ${looksLike}`}; nothing written`,
+      );
+  }
   const shown =
     options.reveal === true
       ? imported.text
       : writeNativeConfig(maskConfig(imported.config), { format }).text;
+  const servers = imported.config.servers.map((s) => s.name);
+  const diagnostics = imported.diagnostics.map(toCliDiagnostic);
   const result: ImportResult = {
     from: imported.dialect,
     source,
-    servers: imported.config.servers.map((s) => s.name),
-    diagnostics: imported.diagnostics.map(toCliDiagnostic),
+    servers,
+    dropped: droppedServers(diagnostics, servers),
+    diagnostics,
     text: shown,
     masked: shown !== imported.text,
   };
   if (options.dryRun === true) return result;
+  if (result.dropped.length > 0 && options.allowPartial !== true) return result;
   const out = resolve(cwd, options.out ?? (format === 'json' ? 'mcp.json' : 'mcp.yaml'));
-  const written = await writeConfigFile(out, imported.text, { backup: 'bak' });
+  const written = await writeConfigFile(out, imported.text, { backup: 'numbered' });
   return {
     ...result,
     written: out,
     ...(written.backupFile === undefined ? {} : { backup: written.backupFile }),
   };
+}
+
+/** The dialect a file looks like, by its name and shape (`mcp-host` when it cannot be parsed). */
+function dialectOfText(text: string, file: string): ConfigDialect {
+  const lower = file.toLowerCase();
+  const format = lower.endsWith('.yaml') || lower.endsWith('.yml') ? 'yaml' : 'jsonc';
+  return detectDialect(file, parseConfigText(text, file, format).value);
 }
 
 /**
@@ -209,22 +267,24 @@ export function printConfigFor(
   config: McpConfig,
   dialect: ConfigDialect,
   options: { reveal?: boolean } = {},
-): { dialect: ConfigDialect; text: string; masked: boolean; diagnostics: CliDiagnostic[] } {
+): PrintResult {
   const written = dialects[dialect].write(config);
+  const diagnostics = written.diagnostics.map(toCliDiagnostic);
+  const kept = config.servers.map((s) => s.name);
+  const dropped = droppedServers(diagnostics, []).filter((d) => kept.includes(d.server));
   if (options.reveal === true)
-    return {
-      dialect,
-      text: written.text,
-      masked: false,
-      diagnostics: written.diagnostics.map(toCliDiagnostic),
-    };
+    return { dialect, text: written.text, masked: false, dropped, diagnostics };
   const text = dialects[dialect].write(maskConfig(config)).text;
-  return {
-    dialect,
-    text,
-    masked: text !== written.text,
-    diagnostics: written.diagnostics.map(toCliDiagnostic),
-  };
+  return { dialect, text, masked: text !== written.text, dropped, diagnostics };
+}
+
+export interface PrintResult {
+  dialect: ConfigDialect;
+  text: string;
+  masked: boolean;
+  /** The servers the dialect cannot hold, and why. */
+  dropped: DroppedServer[];
+  diagnostics: CliDiagnostic[];
 }
 
 async function firstExisting(paths: readonly string[]): Promise<string | undefined> {

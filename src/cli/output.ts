@@ -47,6 +47,9 @@ const styleText =
     ? undefined
     : (style: Style, text: string) => nodeStyleText(style, text, { validateStream: false });
 
+/** A formatted config diagnostic: `file:line:col: error: …` or `file: error: …`. */
+const DIAGNOSTIC_LINE = /^\S+: error: /;
+
 export class Output {
   readonly format: OutputFormat;
   readonly verbose: boolean;
@@ -155,6 +158,18 @@ export class Output {
     this.#stderr.write(`${this.#styleErr('yellow', 'warning:')} ${text}\n`);
   }
 
+  /**
+   * A config diagnostic on stderr as formatted (`file:line:col: error: …`, its severity word
+   * coloured); a warning not with --quiet.
+   */
+  diagnostic(text: string, severity: 'error' | 'warning'): void {
+    if (this.quiet && severity === 'warning') return;
+    this.clearProgress();
+    const colour = severity === 'error' ? 'red' : 'yellow';
+    const styled = text.replace(`${severity}:`, (word) => this.#styleErr(colour, word));
+    this.#stderr.write(`${styled}\n`);
+  }
+
   /** Detail for --verbose, on stderr. */
   debug(text: string): void {
     if (!this.verbose) return;
@@ -172,7 +187,13 @@ export class Output {
       this.#stderr.write(`${JSON.stringify({ error: errorJsonOf(error) })}\n`);
       return;
     }
-    this.#stderr.write(`${this.#styleErr('red', 'error:')} ${errorTextOf(error)}\n`);
+    const text = errorTextOf(error);
+    // Config diagnostics (`file:line:col: error: …`) carry their own severity word: not twice.
+    if (DIAGNOSTIC_LINE.test(text)) {
+      this.diagnostic(text, 'error');
+      return;
+    }
+    this.#stderr.write(`${this.#styleErr('red', 'error:')} ${text}\n`);
   }
 
   /** A one-line progress message on stderr, rewritten in place; only on a TTY. */

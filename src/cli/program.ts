@@ -186,10 +186,15 @@ function addConfig(program: Command): void {
     .option('-o, --out <file>', 'where to write (default ./mcp.yaml; a .json name writes JSON)')
     .option('--dry-run', 'print the result instead of writing it (secrets masked)')
     .option('--show-secrets', 'with --dry-run: print secret values as written')
+    .option('--allow-partial', 'write the servers that were read although others were left out')
     .action(
-      action<{ from: string; out?: string; dryRun?: boolean; showSecrets?: boolean }>(
-        async (cli, [file], options) => (await configCommand()).importCommand(cli, file, options),
-      ),
+      action<{
+        from: string;
+        out?: string;
+        dryRun?: boolean;
+        showSecrets?: boolean;
+        allowPartial?: boolean;
+      }>(async (cli, [file], options) => (await configCommand()).importCommand(cli, file, options)),
     );
   config
     .command('print')
@@ -200,9 +205,14 @@ function addConfig(program: Command): void {
         .makeOptionMandatory(),
     )
     .option('--show-secrets', 'secret values as written (needed for a file to use)')
+    .option('--allow-partial', 'exit 0 although servers the format cannot hold were left out')
     .action(
-      action<{ for: string; showSecrets?: boolean }>(async (cli, _args, options) =>
-        (await configCommand()).print(cli, options.for, options.showSecrets === true),
+      action<{ for: string; showSecrets?: boolean; allowPartial?: boolean }>(
+        async (cli, _args, options) =>
+          (await configCommand()).print(cli, options.for, {
+            reveal: options.showSecrets === true,
+            allowPartial: options.allowPartial === true,
+          }),
       ),
     );
 }

@@ -6,27 +6,28 @@
  */
 import type { Command, CommanderError } from 'commander';
 import { errorJsonOf, usageError } from './exit-codes.js';
-import { readGlobalOptions } from './global-options.js';
+import { envFlag, readGlobalOptions } from './global-options.js';
 
 /**
  * Whether errors are to be JSON, judged while parsing may have stopped part-way: the program's
  * options parsed so far, else `--json` or `--format json` anywhere on the command line before
- * `--` (an option after the one that failed is never parsed), else `MCP_HOST_FORMAT=json` or a
- * set `MCP_HOST_JSON` (as commander reads them).
+ * `--` (an option after the one that failed is never parsed), else `MCP_HOST_FORMAT=json` or
+ * `MCP_HOST_JSON` set to something other than `0`, `false`, `no` or `off` (`envFlag`).
  */
 export function wantsJsonErrors(
   program: Command,
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): boolean {
-  if (readGlobalOptions(program.opts(), env).format === 'json') return true;
+  const source = (key: string) => program.getOptionValueSource(key);
+  if (readGlobalOptions(program.opts(), env, source).format === 'json') return true;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') break;
     if (arg === '--json' || arg === '--format=json') return true;
     if (arg === '--format' && argv[i + 1] === 'json') return true;
   }
-  return env.MCP_HOST_FORMAT === 'json' || env.MCP_HOST_JSON !== undefined;
+  return env.MCP_HOST_FORMAT === 'json' || envFlag(env.MCP_HOST_JSON);
 }
 
 /**

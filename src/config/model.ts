@@ -73,6 +73,14 @@ export interface OAuthConfig {
   redirectUri?: string;
   /** Authorization server metadata URL, when not discovered. */
   authorizationServer?: string;
+  /** `authorization_code` (default: a person logs in) or `client_credentials` (machine to machine). */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** A Client ID Metadata Document URL (https), used as the client id where supported. */
+  clientMetadataUrl?: string;
+  /** A PEM private key file of the configured client (`private_key_jwt`), by reference. */
+  privateKeyFile?: string;
+  /** The JWS algorithm of `privateKeyFile` (default from the key). */
+  privateKeyAlg?: string;
 }
 
 export interface ToolFilterConfig {

@@ -130,7 +130,7 @@ function parseYaml(
       diagnostics.push({
         severity,
         kind: problem.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'syntax-error',
-        message: `YAML: ${firstLine(problem.message)}${templateHint(text, problem.pos[0])}`,
+        message: `YAML: ${yamlProblem(problem.message)}${templateHint(text, problem.pos[0])}`,
         location: { file, dialect, path: [], ...at },
       });
     }
@@ -143,7 +143,7 @@ function parseYaml(
     diagnostics.push({
       severity: 'error',
       kind: 'syntax-error',
-      message: `YAML: ${firstLine(error instanceof Error ? error.message : String(error))}`,
+      message: `YAML: ${yamlProblem(error instanceof Error ? error.message : String(error))}`,
       location: { file, dialect, path: [], line: 1, column: 1 },
     });
     value = undefined;
@@ -255,7 +255,23 @@ function describeJsonError(error: JsonParseError, text: string, strict: boolean)
     InvalidCharacter: 'invalid character',
   };
   const what = readable[code] ?? code;
-  return found.length > 0 && !/^\s+$/.test(found) ? `${what}, found '${found}'` : what;
+  const token = describeToken(found.trimStart());
+  return token === undefined ? what : `${what}, found ${token}`;
+}
+
+/**
+ * What a JSON syntax error stopped at, without quoting a value (it may be a secret, and the
+ * diagnostic promises none): punctuation is quoted, anything else is named by its kind.
+ */
+function describeToken(text: string): string | undefined {
+  const first = text[0];
+  if (first === undefined) return undefined;
+  if ('{}[]:,'.includes(first)) return `'${first}'`;
+  if (first === '"' || first === "'") return 'a string';
+  if (/[-+.\d]/.test(first)) return 'a number';
+  if (first === '/') return 'a comment';
+  if (/[\p{L}_$]/u.test(first)) return 'a word';
+  return `a character U+${first.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 function findDuplicateKeys(
@@ -302,6 +318,21 @@ function computeLineStarts(text: string): number[] {
     }
   }
   return starts;
+}
+
+/**
+ * A YAML parser message without the source text some of them end with (`Unresolved alias …:
+ * *abc`, `Unresolved tag: !x`): an unquoted value starting with `*` or `!` is read as an alias or
+ * a tag, and it may be a secret.
+ */
+function yamlProblem(message: string): string {
+  const line = firstLine(message);
+  const quoting =
+    /^(Unresolved alias \(the anchor must be set before the alias\)|Unresolved tag|Aliased anchor not found)(?=:|$)/.exec(
+      line,
+    );
+  if (quoting === null) return line;
+  return `${quoting[1]} (quote a value that starts with '*', '&' or '!')`;
 }
 
 function firstLine(message: string): string {

@@ -229,3 +229,54 @@ describe('createServerResolver', () => {
     for (const secret of [...a.secrets, ...b.secrets]) secret.dispose();
   });
 });
+
+describe('resolveServer: oauth', () => {
+  const http: TransportConfig = { type: 'http', url: 'https://mcp.example/mcp', headers: {} };
+
+  it('gives an http server with oauth its OAuth settings, expanded, the secret masked in dumps', async () => {
+    const result = await resolveServer(
+      server('tracker', http, {
+        oauth: {
+          grant: 'client_credentials',
+          clientId: 'bot',
+          clientSecret: '${OAUTH_SECRET}',
+          privateKeyFile: 'keys/${KEY_NAME}.pem',
+          clientMetadataUrl: 'https://app.example/client.json',
+          scopes: ['read', 'write'],
+          redirectUri: 'http://127.0.0.1:8765/callback',
+        },
+      }),
+      { env: { OAUTH_SECRET: 'canary-oauth-secret-0042', KEY_NAME: 'bot' } },
+    );
+    if ('error' in result) throw result.error;
+    const oauth = result.definition.oauth!;
+    expect(oauth).toMatchObject({
+      grant: 'client_credentials',
+      clientId: 'bot',
+      clientSecret: 'canary-oauth-secret-0042',
+      privateKeyFile: join(dir, 'keys', 'bot.pem'),
+      clientMetadataUrl: 'https://app.example/client.json',
+      scopes: ['read', 'write'],
+      redirectUri: 'http://127.0.0.1:8765/callback',
+    });
+    const dumps = [JSON.stringify(result.definition), inspect(result.definition, { depth: 9 })];
+    for (const dump of dumps) {
+      expect(dump).not.toContain('canary-oauth-secret-0042');
+      expect(dump).toContain(MASK);
+      expect(dump).toContain('client_credentials');
+    }
+    // A spread copy (as a host or a CLI makes) keeps the settings and their masking.
+    expect(JSON.stringify({ ...result.definition })).not.toContain('canary-oauth-secret-0042');
+    expect({ ...result.definition }.oauth?.clientSecret).toBe('canary-oauth-secret-0042');
+  });
+
+  it('an empty oauth section turns OAuth on; none leaves it off; stdio servers never get it', async () => {
+    const on = await resolveServer(server('a', http, { oauth: {} }), { env: {} });
+    const off = await resolveServer(server('b', http), { env: {} });
+    const local = await resolveServer(server('c', stdio(), { oauth: {} }), { env: {} });
+    if ('error' in on || 'error' in off || 'error' in local) throw new Error('unresolved');
+    expect(on.definition.oauth).toEqual({});
+    expect(off.definition.oauth).toBeUndefined();
+    expect(local.definition.oauth).toBeUndefined();
+  });
+});

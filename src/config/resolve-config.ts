@@ -10,7 +10,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import type { McpClientOptions } from '../client/client-options.js';
 import type { RetryPolicy } from '../client/resend-rules.js';
+import { inspectSymbol, type InspectFn } from '../errors/error-json.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
+import { MASK } from '../errors/redact.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
 import type { Disposable } from '../internal/disposable.js';
 import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
@@ -97,6 +99,7 @@ export async function resolveServer(
       ...(server.trusted === undefined ? {} : { trusted: server.trusted }),
       ...(toolsTtlMs === undefined ? {} : { toolsTtlMs }),
       ...(server.restart === undefined ? {} : { restart: { ...server.restart } }),
+      ...serverOAuth(expanded, transport.definition, server),
     };
     const restart = server.restart ?? undefined;
     const fingerprint = await sha256Hex(
@@ -194,6 +197,43 @@ async function transportDefinition(
       ...(t.cwd === undefined ? {} : { cwd: resolvePath(base, t.cwd) }),
     },
   };
+}
+
+/**
+ * The host's OAuth settings of an `http` or `sse` server with an `oauth:` section (an empty one
+ * turns OAuth on with discovery and dynamic registration); none for other servers.
+ */
+function serverOAuth(
+  expanded: ExpandedServer,
+  transport: TransportDefinition,
+  server: ServerConfig,
+): Pick<HostServerDefinition, 'oauth'> {
+  const o = expanded.oauth;
+  if (o === undefined || (transport.type !== 'http' && transport.type !== 'sse')) return {};
+  const base = isAbsolute(server.source.file) ? dirname(server.source.file) : process.cwd();
+  const oauth: NonNullable<HostServerDefinition['oauth']> = {
+    ...(o.grant === undefined ? {} : { grant: o.grant }),
+    ...(o.clientId === undefined ? {} : { clientId: o.clientId }),
+    ...(o.clientSecret === undefined ? {} : { clientSecret: o.clientSecret }),
+    ...(o.privateKeyFile === undefined
+      ? {}
+      : { privateKeyFile: resolvePath(base, o.privateKeyFile) }),
+    ...(o.privateKeyAlg === undefined ? {} : { privateKeyAlg: o.privateKeyAlg }),
+    ...(o.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: o.clientMetadataUrl }),
+    ...(o.scopes === undefined ? {} : { scopes: [...o.scopes] }),
+    ...(o.redirectUri === undefined ? {} : { redirectUri: o.redirectUri }),
+  };
+  // Its JSON and `inspect` show the client secret masked (reading the field gives the value).
+  const shown = (): Record<string, unknown> =>
+    oauth.clientSecret === undefined ? { ...oauth } : { ...oauth, clientSecret: MASK };
+  Object.defineProperties(oauth, {
+    toJSON: { value: shown, enumerable: false },
+    [inspectSymbol]: {
+      value: (_depth: number, options: object, inspect: InspectFn) => inspect(shown(), options),
+      enumerable: false,
+    },
+  });
+  return { oauth };
 }
 
 type ClientSettings = NonNullable<HostServerDefinition['client']>;

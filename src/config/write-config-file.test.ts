@@ -39,6 +39,18 @@ describe('writeConfigFile', () => {
     expect(readdirSync(dir.path).sort()).toEqual(['.mcp.json', '.mcp.json.bak']);
   });
 
+  it('numbered backups: <file>.bak, then <file>.bak.1, .bak.2; none is replaced', async () => {
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(file, 'v1');
+    const names: (string | undefined)[] = [];
+    for (const text of ['v2', 'v3', 'v4'])
+      names.push((await writeConfigFile(file, text, { backup: 'numbered' })).backupFile);
+    expect(names).toEqual([`${file}.bak`, `${file}.bak.1`, `${file}.bak.2`]);
+    expect(names.map((name) => readFileSync(name!, 'utf8'))).toEqual(['v1', 'v2', 'v3']);
+    expect(readFileSync(file, 'utf8')).toBe('v4');
+  });
+
   it('timestamped backups are kept; backup: false makes none', async () => {
     using dir = tempDir();
     const file = join(dir.path, 'mcp.json');

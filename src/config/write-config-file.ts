@@ -13,9 +13,11 @@ import { basename, dirname, join } from 'node:path';
 export interface WriteConfigFileOptions {
   /**
    * `bak` (default): the old file is copied to `<file>.bak` (an older `.bak` is replaced);
+   * `numbered`: to `<file>.bak` when there is none yet, else to `<file>.bak.1`, `<file>.bak.2`, …
+   * (the first free number: a backup is never replaced);
    * `timestamped`: to `<file>.<UTC time>.bak` (kept); `false`: no backup.
    */
-  backup?: 'bak' | 'timestamped' | false;
+  backup?: 'bak' | 'numbered' | 'timestamped' | false;
   /** The mode of a new file (default `0o600`); an existing file keeps its mode. */
   mode?: number;
 }
@@ -43,6 +45,23 @@ async function existingTarget(file: string): Promise<string | undefined> {
   }
 }
 
+/** Most numbered backups looked for before giving up (a folder full of them is a mistake). */
+const MAX_NUMBERED_BACKUPS = 10_000;
+
+/** Copies `file` to `<file>.bak`, else the first free `<file>.bak.<n>`; never replaces one. */
+async function copyToFreeName(file: string): Promise<string> {
+  for (let n = 0; n < MAX_NUMBERED_BACKUPS; n++) {
+    const name = n === 0 ? `${file}.bak` : `${file}.bak.${n}`;
+    try {
+      await copyFile(file, name, constants.COPYFILE_EXCL);
+      return name;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  throw new Error(`${file}: ${MAX_NUMBERED_BACKUPS} backups exist already; remove old ones`);
+}
+
 export async function writeConfigFile(
   file: string,
   text: string,
@@ -55,7 +74,8 @@ export async function writeConfigFile(
   let backupFile: string | undefined;
   if (existing !== undefined) {
     mode = (await stat(existing)).mode & 0o7777;
-    if (backup !== false) {
+    if (backup === 'numbered') backupFile = await copyToFreeName(existing);
+    else if (backup !== false) {
       backupFile =
         backup === 'bak' ? `${existing}.bak` : `${existing}.${timestamp(new Date())}.bak`;
       // COPYFILE_EXCL for timestamped names: never overwrite a backup from the same second.

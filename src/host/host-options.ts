@@ -1,3 +1,4 @@
+import type { TokenStore } from '../auth/token-store.js';
 import type { Logger } from '../internal/logger.js';
 import type { Tool } from '../protocol/types.js';
 import type { StateStore } from '../state/state-store.js';
@@ -18,6 +19,11 @@ export interface McpHostOptions extends CallPolicyOptions, CallerViewOptions {
   logger?: Logger;
   /** Where era caches and tool pins are kept between runs. */
   stateStore?: StateStore;
+  /**
+   * Where the OAuth tokens and client registrations of servers with `oauth` are kept. Default: a
+   * `FileTokenStore` on `stateStore` (in memory without one).
+   */
+  tokenStore?: TokenStore;
   /** How dead or wedged servers are restarted (each server's own `restart` goes over it). */
   restart?: RestartOptions;
   /** How connected servers are checked (`ping`, which bypasses every cache). */

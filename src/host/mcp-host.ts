@@ -35,6 +35,14 @@ import { HostMetrics, type MetricsSnapshot } from './observe/metrics.js';
 import type { PinEvent } from './pins/pin-types.js';
 import { ToolPins } from './pins/tool-pins.js';
 import type { HostServerDefinition } from './server-definition.js';
+import {
+  authRequiredEvent,
+  ServerOAuth,
+  tokenStoreLoader,
+  type AuthorizationUrl,
+  type AuthRequiredEvent,
+} from './server-oauth.js';
+import type { TokenStore } from '../auth/token-store.js';
 import { registeredServer, ServerSlot } from './slot/server-slot.js';
 import type { ServerStatus } from './slot/server-status.js';
 import type { ToolReviewer } from './slot/server-tools.js';
@@ -77,6 +85,8 @@ export class McpHost implements AsyncDisposable {
   readonly #toolsEmitter = new Emitter<ToolsChangedEvent>();
   readonly #callEmitter = new Emitter<ToolCallEvent>();
   readonly #pinEmitter = new Emitter<PinEvent>();
+  readonly #authEmitter = new Emitter<AuthRequiredEvent>();
+  readonly #tokenStore: () => Promise<TokenStore>;
   #closing: Promise<void> | undefined;
 
   /** A server changed state (connecting, ready, restarting, crash_loop, ...). */
@@ -87,6 +97,12 @@ export class McpHost implements AsyncDisposable {
   readonly onToolCall = this.#callEmitter.event;
   /** Tool pinning: a tool pinned, quarantined (with the diff) or no longer listed. */
   readonly onPinEvent = this.#pinEmitter.event;
+  /**
+   * A server with `oauth` needs a person to log in (it is now `needs_auth`): the event names the
+   * server, the scopes and, when the login was started, the URL to open. Log it in with
+   * `startAuthorization` and `completeAuthorization`.
+   */
+  readonly onAuthRequired = this.#authEmitter.event;
 
   constructor(options: McpHostOptions = {}) {
     this.#options = options;
@@ -102,6 +118,7 @@ export class McpHost implements AsyncDisposable {
       catalogue: this.#catalogue,
       servers: this.#slots,
     });
+    this.#tokenStore = tokenStoreLoader(options.tokenStore, options.stateStore);
     this.#resources = new HostResources(this.#slots, options.naming, this.#logger);
     if (options.pins !== false) {
       const pins = new ToolPins({
@@ -213,6 +230,35 @@ export class McpHost implements AsyncDisposable {
   /** Reconnects a server now: also the way out of `crash_loop`, `failed` and `needs_auth`. */
   restartServer(name: string): Promise<ServerStatus> {
     return this.#act(name, (slot) => slot.restart());
+  }
+
+  /**
+   * Starts an OAuth login for a server with `oauth` (the first of two steps): discovery, the
+   * client, then the authorization URL a person opens. `INVALID_ARGUMENT` for a server without
+   * `oauth`.
+   */
+  async startAuthorization(
+    name: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<AuthorizationUrl> {
+    this.#assertOpen();
+    return this.#oauth(name).start(options);
+  }
+
+  /**
+   * Finishes the login `startAuthorization` (or the server's refusal, see `onAuthRequired`)
+   * started, with the URL the browser was sent back to or the code; the tokens are saved and the
+   * server is connected. Resolves with its status once that connect has settled. A wrong `state`,
+   * a replayed or expired one, or a wrong `iss` is refused (`AUTH_FAILED`) before anything is
+   * redeemed.
+   */
+  async completeAuthorization(
+    name: string,
+    redirectUrlOrCode: string | URL,
+  ): Promise<ServerStatus> {
+    this.#assertOpen();
+    await this.#oauth(name).complete(redirectUrlOrCode);
+    return this.restartServer(name);
   }
 
   /** Every server's status, in registration order. */
@@ -389,6 +435,7 @@ export class McpHost implements AsyncDisposable {
     this.#statusEmitter.clear();
     this.#toolsEmitter.clear();
     this.#callEmitter.clear();
+    this.#authEmitter.clear();
   }
 
   // ---- plumbing -------------------------------------------------------------------------------
@@ -436,11 +483,24 @@ export class McpHost implements AsyncDisposable {
       health: this.#options.health,
       review: this.#review,
       seedTools: seed,
+      oauth:
+        definition.oauth === undefined
+          ? undefined
+          : new ServerOAuth(
+              definition.name,
+              definition.transport,
+              definition.oauth,
+              this.#tokenStore,
+            ),
     });
     // Both live as long as the slot: nothing to dispose.
     slot.onStatusChange(() => {
       const current = this.#slots.get(slot.name);
-      if (current === undefined || current === slot) this.#statusEmitter.fire(slot.status());
+      if (current !== undefined && current !== slot) return;
+      const status = slot.status();
+      this.#statusEmitter.fire(status);
+      if (status.state === 'needs_auth' && slot.oauth !== undefined)
+        this.#authEmitter.fire(authRequiredEvent(slot.name, slot.lastFailure));
     });
     slot.onToolsChange(() => {
       // Closing: no rebuild per server leaving, nobody will list tools again.
@@ -468,6 +528,15 @@ export class McpHost implements AsyncDisposable {
       }
     }
     return undefined;
+  }
+
+  #oauth(name: string): ServerOAuth {
+    const oauth = this.#slot(name).oauth;
+    if (oauth === undefined)
+      throw new McpHostError('INVALID_ARGUMENT', `server '${name}' has no OAuth settings (oauth)`, {
+        serverName: name,
+      });
+    return oauth;
   }
 
   #slot(name: string): ServerSlot {

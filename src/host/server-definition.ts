@@ -2,6 +2,7 @@ import type { McpClientOptions } from '../client/client-options.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { TransportDefinition } from '../transport/transport-definition.js';
 import type { ToolFilterSpec } from './catalogue/tool-filters.js';
+import type { ServerOAuthOptions } from './server-oauth.js';
 import type { RestartOptions } from './slot/restart-policy.js';
 
 /** One server the host manages. */
@@ -46,6 +47,14 @@ export interface HostServerDefinition {
   trusted?: boolean;
   /** This server's restart policy, over the host-wide `restart` (field by field). */
   restart?: RestartOptions;
+  /**
+   * OAuth 2.1 for an `http` or `sse` server given as a definition: an `OAuthProvider` (from
+   * `mcp-host/auth`) built from these settings answers its 401s, with tokens kept in the host's
+   * `tokenStore`. A server that needs a login goes to `needs_auth` with an `auth_required`
+   * event; `startAuthorization` / `completeAuthorization` log it in. Without `oauth`, a 401 or 403
+   * is final (`needs_auth`) and no discovery request is ever made.
+   */
+  oauth?: ServerOAuthOptions;
   /** How long a tool listing is reused when the server gives no hint and no list_changed (ms). */
   toolsTtlMs?: number;
 }

@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../test/helpers/leak-guard.js';
 import { patchEnv, tempDir } from '../../test/helpers/scratch.js';
-import { McpHostError } from '../errors/mcp-host-error.js';
 import type { LogFields, Logger } from '../internal/logger.js';
 import { FileStateStore, type FileStateStoreOptions } from './file-state-store.js';
+import { rejection } from '../../test/helpers/peer-harness.js';
 
 interface LogRecord {
   level: keyof Logger;
@@ -57,15 +57,6 @@ function scratchStore(options: FileStateStoreOptions = {}) {
       dir[Symbol.dispose]();
     },
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpHostError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpHostError);
-  return error as McpHostError;
 }
 
 /** The pid of a process that has exited (and been reaped): certainly not running. */

@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/scratch.js';
-import { McpHostError } from '../errors/mcp-host-error.js';
 import { FileStateStore } from './file-state-store.js';
 import { MemoryStateStore, type StateStore } from './state-store.js';
+import { rejection } from '../../test/helpers/peer-harness.js';
 
 interface StoreUnderTest extends AsyncDisposable {
   store: StateStore & { close(): Promise<void> };
@@ -33,15 +33,6 @@ const kinds: Array<[string, () => StoreUnderTest]> = [
     },
   ],
 ];
-
-async function rejection(promise: Promise<unknown>): Promise<McpHostError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpHostError);
-  return error as McpHostError;
-}
 
 describe.each(kinds)('%s', (_kind, make) => {
   it('has nothing at first', async () => {

@@ -13,6 +13,25 @@ export interface CreateTransportOptions {
   /** The server's configured name, for errors and logs. */
   serverName?: string;
   logger?: Logger;
+  /** Authorization for the HTTP transports (`http`, `sse`), such as an `OAuthProvider`. */
+  auth?: TransportAuth;
+}
+
+/**
+ * The HTTP transports' `AuthProvider`, by shape: named here so that describing transports imports
+ * nothing of the HTTP stack (not even a type-only import, see src/barrel.test.ts).
+ */
+export interface TransportAuth {
+  headers(request: {
+    url: URL;
+    method: string;
+  }): Record<string, string> | Promise<Record<string, string>>;
+  onUnauthorized?(challenge: {
+    status: 401 | 403;
+    wwwAuthenticate: string | undefined;
+    url: URL;
+    signal: AbortSignal;
+  }): boolean | Promise<boolean>;
 }
 
 /**
@@ -29,6 +48,7 @@ export async function createTransport(
     ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   };
+  const auth = options.auth === undefined ? {} : { auth: options.auth };
   const type = (definition as { type?: unknown } | null)?.type;
   switch (type) {
     case 'stdio': {
@@ -46,12 +66,24 @@ export async function createTransport(
     case 'http': {
       const { url, headers, publicHeaders } = definition as RemoteDefinition;
       const { StreamableHttpTransport } = await import('./http/streamable-http-transport.js');
-      return new StreamableHttpTransport({ ...common, url, headers: headers ?? {}, publicHeaders });
+      return new StreamableHttpTransport({
+        ...common,
+        ...auth,
+        url,
+        headers: headers ?? {},
+        publicHeaders,
+      });
     }
     case 'sse': {
       const { url, headers, publicHeaders } = definition as RemoteDefinition;
       const { LegacySseTransport } = await import('./http/legacy-sse-transport.js');
-      return new LegacySseTransport({ ...common, url, headers: headers ?? {}, publicHeaders });
+      return new LegacySseTransport({
+        ...common,
+        ...auth,
+        url,
+        headers: headers ?? {},
+        publicHeaders,
+      });
     }
     case 'websocket': {
       const { url, headers, publicHeaders } = definition as RemoteDefinition;

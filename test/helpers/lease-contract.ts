@@ -4,22 +4,13 @@
  * PostgreSQL store runs the same cases). Timing bounds are generous; nothing sleeps.
  */
 import { expect, it } from 'vitest';
-import { McpHostError } from '../../src/errors/mcp-host-error.js';
 import type { Lease } from '../../src/state/lease.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { now } from './timing.js';
+import { rejection } from './peer-harness.js';
 
 export interface LeaseStoreUnderTest extends AsyncDisposable {
   store: StateStore & { lease: NonNullable<StateStore['lease']>; close(): Promise<void> };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpHostError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpHostError);
-  return error as McpHostError;
 }
 
 export function leaseContract(make: () => LeaseStoreUnderTest): void {

@@ -17,6 +17,8 @@ export class MemoryTokenStore implements TokenStore {
   readonly tokens = new Map<string, OAuthTokens>();
   readonly registrations = new Map<string, ClientRegistration>();
   readonly calls: string[] = [];
+  /** MCP server URL -> the token key its tokens are under. */
+  readonly index = new Map<string, TokenKey>();
 
   loadTokens(key: TokenKey): Promise<OAuthTokens | undefined> {
     this.calls.push('loadTokens');
@@ -44,6 +46,16 @@ export class MemoryTokenStore implements TokenStore {
   clearRegistration(issuer: string): Promise<void> {
     this.calls.push('clearRegistration');
     this.registrations.delete(issuer);
+    return Promise.resolve();
+  }
+  findTokenKey(serverUrl: string): Promise<TokenKey | undefined> {
+    this.calls.push('findTokenKey');
+    const key = this.index.get(serverUrl);
+    return Promise.resolve(key === undefined ? undefined : { ...key });
+  }
+  indexTokenKey(serverUrl: string, key: TokenKey): Promise<void> {
+    this.calls.push('indexTokenKey');
+    this.index.set(serverUrl, { ...key });
     return Promise.resolve();
   }
 }

@@ -34,6 +34,23 @@ declare module 'oidc-provider' {
       addResourceScope(resource: string, scope: string): void;
     };
     DeviceCode: { findByUserCode(userCode: string): Promise<DeviceCodeModel | undefined> };
-    RefreshToken: new (properties: Record<string, unknown>) => Saveable;
+    RefreshToken: (new (properties: Record<string, unknown>) => Saveable) & {
+      find(value: string): Promise<{ destroy(): Promise<void> } | undefined>;
+    };
+    AccessToken: {
+      find(
+        value: string,
+      ): Promise<{ accountId: string; aud?: unknown; isExpired: boolean } | undefined>;
+    };
+    interactionDetails(
+      req: IncomingMessage,
+      res: ServerResponse,
+    ): Promise<{ uid: string; params: Record<string, unknown> }>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
   }
 }

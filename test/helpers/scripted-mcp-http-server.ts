@@ -29,6 +29,8 @@ export type ScriptedHandler = (
 export interface ScriptedServerOptions {
   /** Handlers for POSTs of these JSON-RPC methods, instead of the script. */
   methods?: Record<string, ScriptedHandler>;
+  /** Sees every request first: true when it answered it (a 401, say), false to go on. */
+  guard?: (request: ScriptedRequest, res: ServerResponse) => boolean;
   /** A handler for every POST (before `methods` and the script). */
   everyPost?: ScriptedHandler;
   /** A handler for GET requests (default: 405). */
@@ -84,6 +86,7 @@ export async function startScriptedMcpServer(
       };
       requests.push(recorded);
       for (const watch of [...watchers]) watch(recorded);
+      if (options.guard?.(recorded, res) === true) return;
       const handler = pick(recorded);
       void Promise.resolve(handler(recorded, res, req)).catch((error: unknown) => {
         res.destroy(error as Error);

@@ -192,9 +192,13 @@ describe('a config error reaches the user in every command, exit 1', () => {
     const text = await runCli(['--config', file, ...args], { cwd: dir.path });
     expect(text.code).toBe(1);
     expect(text.stdout).toBe('');
-    expect(text.stderr).toContain(
-      `error: ${file}:3:5: error: servers.my__server: server key "my__server" contains the tool-name separator`,
-    );
+    // Each diagnostic once as formatted, with no second `error:` before it.
+    expect(
+      text.stderr.startsWith(
+        `${file}:3:5: error: servers.my__server: server key "my__server" contains the tool-name separator`,
+      ),
+    ).toBe(true);
+    expect(text.stderr).not.toContain(`error: ${file}`);
     expect(text.stderr).toContain(`${file}:8:28: error: servers.other.timeouts.connectMs:`);
 
     const json = await runCli(['--config', file, ...args, '--json'], { cwd: dir.path });

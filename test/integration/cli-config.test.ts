@@ -185,7 +185,7 @@ describe('mcp-host config import and print', () => {
     expect(run.code).toBe(1);
   });
 
-  it('print --for claude-code converts the merged config; what it cannot say is a warning', async () => {
+  it('print --for converts the merged config; what it cannot say is a diagnostic', async () => {
     using dir = tempDir();
     const file = write(dir.path, 'mcp.yaml', valid);
     const run = await runCli(['--config', file, 'config', 'print', '--for', 'claude-code'], {
@@ -209,6 +209,8 @@ describe('mcp-host config import and print', () => {
         cwd: dir.path,
       },
     );
-    expect(desktopRun.stderr).toMatch(/warning:/);
+    // Claude Desktop holds no remote server: left out, an error unless --allow-partial.
+    expect(desktopRun.code).toBe(1);
+    expect(desktopRun.stderr).toMatch(/mcp\.yaml:\d+:\d+: error: servers\.remote:/);
   });
 });

@@ -1,14 +1,15 @@
 /**
  * `mcp-host watch` on the built binary: NDJSON with `--format json`, aligned lines for a person
  * otherwise, one host event each (the server connecting, its tools, ready with its pid), until
- * SIGINT, which closes the server.
+ * SIGINT, which closes the server, or until nobody reads its output (EPIPE), which does too.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { waitUntilGone } from '../helpers/processes.js';
+import { leakGuard } from '../helpers/leak-guard.js';
+import { isRunning, waitUntilGone } from '../helpers/processes.js';
 import { cliEnv, cliPath, ensureBuiltCli, repoRoot } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 
@@ -96,5 +97,45 @@ describe('mcp-host watch', () => {
     expect(lines.join('\n')).not.toContain('\u001b['); // piped: no colour
     const pid = Number(/pid (\d+)/.exec(ready)![1]);
     expect(await waitUntilGone([pid], 5_000)).toEqual([]);
+  });
+
+  it('ends when its reader goes away (| head -1): the next write closes every server', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    const echo = join(repoRoot, 'test', 'fixtures', 'mcp', 'legacy-sdk-server.mjs');
+    writeFileSync(
+      file,
+      `servers:\n  one:\n    command: node\n    args: ['${echo}']\n  two:\n    command: node\n    args: ['${echo}']\n`,
+      { mode: 0o600 },
+    );
+    const child = spawn(process.execPath, [cliPath, 'watch', '--config', file, '--json'], {
+      cwd: dir.path,
+      env: cliEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const pids = new Map<string, number>();
+    for await (const line of createInterface({ input: child.stdout })) {
+      const event = JSON.parse(line) as {
+        type: string;
+        state?: string;
+        server: string;
+        pid?: number;
+      };
+      if (event.type === 'server' && event.state === 'ready') pids.set(event.server, event.pid!);
+      if (pids.size === 2) break;
+    }
+    // The reader goes away; the next event (server one crashing) finds the pipe closed.
+    child.stdout.destroy();
+    process.kill(pids.get('one')!, 'SIGKILL');
+    expect(await exited).toBe(0);
+    expect(await waitUntilGone([...pids.values()], 5_000)).toEqual([]);
+    expect(isRunning(child.pid!)).toBe(false);
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
   });
 });

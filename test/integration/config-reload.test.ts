@@ -459,12 +459,17 @@ describe('config hot reload', () => {
     const a = rig.pid('a');
     expect(text(await rig.host.callTool('mcp__a__who'))).toBe(`a5 ${a}`);
     expect(rig.pid('b')).toBe(b0);
-    expect(
-      runningDescendants(process.pid)
-        .filter((p) => !isOrphanWatchdog(p.pid))
-        .map((p) => p.pid)
-        .sort(),
-    ).toEqual([a, b0].sort());
+    // The replaced servers are closed in the background (their calls may drain): wait for them.
+    await expect
+      .poll(
+        () =>
+          runningDescendants(process.pid)
+            .filter((p) => !isOrphanWatchdog(p.pid))
+            .map((p) => p.pid)
+            .sort(),
+        { timeout: 10_000 },
+      )
+      .toEqual([a, b0].sort());
     for (const event of seen) expect(event.unchanged).toContain('b');
     expect(seen.flatMap((event) => event.failed)).toEqual([]);
   });

@@ -24,6 +24,7 @@ import { startOidcRefreshProvider } from '../helpers/oidc-refresh-provider.js';
 import { tempDir } from '../helpers/scratch.js';
 import { now } from '../helpers/timing.js';
 import { oauthRefresh, startTokenEndpoint, type TokenEndpoint } from '../helpers/token-endpoint.js';
+import { rejection } from '../helpers/peer-harness.js';
 
 const workerScript = fileURLToPath(
   new URL('../fixtures/token-refresh-worker.mjs', import.meta.url),
@@ -81,15 +82,6 @@ async function setup(options: Partial<RefreshCoordinatorOptions> = {}, expiresIn
       dir[Symbol.dispose]();
     },
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpHostError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpHostError);
-  return error as McpHostError;
 }
 
 interface Worker {

@@ -5,10 +5,12 @@
  * JSON mode) the whole result. A result with `isError: true` is printed, then exits 5.
  */
 import { formatBytes } from '../../host/calls/budget-size.js';
+import { cleanArguments } from '../../host/calls/clean-arguments.js';
 import { resultTruncation } from '../../host/calls/result-budget.js';
 import type { HostTool } from '../../host/host-tool.js';
 import type { McpHost } from '../../host/mcp-host.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
+import { createSchemaValidator } from '../../schema/schema-validator.js';
 import { toolResultLines } from '../content.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { serverDownError, type CliRuntime } from '../runtime.js';
@@ -30,6 +32,10 @@ export async function call(
 ): Promise<ExitCode> {
   if (stdin !== undefined && stdin !== '-')
     throw usageError(`unexpected argument '${stdin}' (only '-', for JSON on stdin)`);
+  if (stdin === '-' && options.args !== undefined && options.args !== '-')
+    throw usageError("arguments from stdin ('-') and --args both: give them one way");
+  // Malformed or repeated --arg pairs are refused before any server starts (typed later).
+  parseArgPairs(options.arg ?? [], undefined);
   const fromStdin = stdin === '-' || options.args === '-';
   // Read stdin before any server starts (a server must not see our stdin).
   let args: JsonObject = fromStdin ? parseArgsJson(await readStdin(), 'stdin') : {};
@@ -64,6 +70,25 @@ export async function call(
   return run(cli, host, found, args, options);
 }
 
+/**
+ * Refuses arguments the host would refuse before calling the server (a required one missing, a
+ * value outside an enum, a wrong type): on the command line that is a usage error (exit 1) naming
+ * the argument, not the tool's error (exit 5). The host checks them again, as it does every call.
+ */
+async function checkArguments(tool: HostTool, args: JsonObject): Promise<void> {
+  if (tool.server === undefined) return;
+  const compiled = await createSchemaValidator().compile(tool.inputSchema);
+  // An unusable schema is the host's to refuse, with its own error.
+  if (!compiled.ok) return;
+  const verdict = compiled.validate(cleanArguments(args, tool.inputSchema));
+  if (verdict.valid) return;
+  throw new CliError(
+    'INVALID_ARGUMENT',
+    `tool '${tool.originalName}': invalid arguments (see mcp-host inspect ${tool.server}/${tool.originalName}): ${verdict.message}`,
+    { serverName: tool.server },
+  );
+}
+
 async function run(
   cli: CliRuntime,
   host: McpHost,
@@ -72,6 +97,7 @@ async function run(
   options: CallCommandOptions,
 ): Promise<ExitCode> {
   const all = { ...args, ...parseArgPairs(options.arg ?? [], tool.inputSchema) };
+  await checkArguments(tool, all);
   cli.output.debug(`calling ${tool.name} with ${JSON.stringify(Object.keys(all))}`);
   const result = await host.callTool(tool.name, all, {
     onProgress: (progress) => {

@@ -5,6 +5,7 @@
 import { isForeignDialect } from '../../config/dialects/registry.js';
 import type { ConfigDialect } from '../../config/model.js';
 import {
+  describeDropped,
   importConfigFile,
   printConfigFor,
   showConfig,
@@ -15,8 +16,9 @@ import { importDialects, printDialects } from '../dialect-choices.js';
 import { ExitCode, usageError } from '../exit-codes.js';
 import type { CliRuntime } from '../runtime.js';
 
+/** Each diagnostic on stderr as it reads (`file:line:col: error: …`), not in JSON mode. */
 function reportDiagnostics(cli: CliRuntime, diagnostics: readonly CliDiagnostic[]): void {
-  for (const d of diagnostics) if (!cli.output.json) cli.output.warn(d.text);
+  for (const d of diagnostics) if (!cli.output.json) cli.output.diagnostic(d.text, d.severity);
 }
 
 export async function validate(cli: CliRuntime, files: string[]): Promise<ExitCode> {
@@ -47,7 +49,13 @@ export async function show(cli: CliRuntime, options: { showSecrets?: boolean }):
 export async function importCommand(
   cli: CliRuntime,
   file: string | undefined,
-  options: { from: string; out?: string; dryRun?: boolean; showSecrets?: boolean },
+  options: {
+    from: string;
+    out?: string;
+    dryRun?: boolean;
+    showSecrets?: boolean;
+    allowPartial?: boolean;
+  },
 ): Promise<ExitCode> {
   const from = options.from as ConfigDialect;
   if (!isForeignDialect(from))
@@ -59,12 +67,17 @@ export async function importCommand(
     format: options.out?.toLowerCase().endsWith('.json') === true ? 'json' : 'yaml',
     dryRun: options.dryRun === true,
     reveal: options.showSecrets === true,
+    allowPartial: options.allowPartial === true,
     cwd: cli.cwd,
     env: cli.env,
   }).catch((error: unknown) => {
     throw usageError(error instanceof Error ? error.message : String(error));
   });
   reportDiagnostics(cli, result.diagnostics);
+  if (result.dropped.length > 0 && options.allowPartial !== true)
+    throw usageError(
+      `${describeDropped(result.dropped)}; ${options.dryRun === true ? 'an import would write nothing' : 'nothing written'}: fix them, or add --allow-partial to import the rest`,
+    );
   if (options.dryRun === true && result.masked)
     cli.output.notice('secrets masked (--show-secrets prints them); the file written has them');
   cli.output.result(result, () => {
@@ -79,13 +92,28 @@ export async function importCommand(
   return ExitCode.ok;
 }
 
-export async function print(cli: CliRuntime, dialect: string, reveal: boolean): Promise<void> {
+/**
+ * Prints the config for `dialect`; a server the dialect cannot hold is an error (exit 1, the rest
+ * still printed) unless `allowPartial`.
+ */
+export async function print(
+  cli: CliRuntime,
+  dialect: string,
+  options: { reveal: boolean; allowPartial: boolean },
+): Promise<ExitCode> {
   const { config } = await cli.loadConfig();
   if (!(printDialects as string[]).includes(dialect))
     throw usageError(`--for must be one of ${printDialects.join(', ')}`);
-  const result = printConfigFor(config, dialect as ConfigDialect, { reveal });
+  const result = printConfigFor(config, dialect as ConfigDialect, { reveal: options.reveal });
   reportDiagnostics(cli, result.diagnostics);
   if (result.masked)
     cli.output.notice('secrets masked: add --show-secrets for a file to use (it then holds them)');
   cli.output.result(result, () => process.stdout.write(result.text));
+  if (result.dropped.length === 0 || options.allowPartial) return ExitCode.ok;
+  cli.output.error(
+    usageError(
+      `${describeDropped(result.dropped, `the ${dialect} config`)}; --allow-partial accepts that`,
+    ),
+  );
+  return ExitCode.usage;
 }

@@ -47,7 +47,9 @@ export async function prompt(cli: CliRuntime, name: string, pairs: string[]): Pr
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     if (at <= 0) throw usageError(`--arg '${pair}' is not key=value`);
-    args[pair.slice(0, at)] = pair.slice(at + 1);
+    const key = pair.slice(0, at);
+    if (Object.hasOwn(args, key)) throw usageError(`--arg ${key} is given twice: give it once`);
+    args[key] = pair.slice(at + 1);
   }
   const { server, tool: promptName } = splitTarget(name);
   const opened = await cli.openHost(promptName === undefined ? {} : { servers: [server] });

@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { maskServer } from '../../config/expand/secrets.js';
 import type { ServerConfig } from '../../config/model.js';
 import { jsoncModule, yamlModule } from '../../config/parser-modules.js';
 import { writeConfigFile } from '../../config/write-config-file.js';
@@ -23,8 +24,9 @@ export function sourceOf(server: ServerConfig, short = false): string {
   return server.source.line === undefined ? name : `${name}:${server.source.line}`;
 }
 
+/** The command line or URL, masked as `config show` masks it (`maskServer`). */
 function transportOf(server: ServerConfig): string {
-  const transport = server.transport as {
+  const transport = maskServer(server).transport as {
     type?: string;
     command?: string;
     args?: string[];

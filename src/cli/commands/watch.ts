@@ -1,7 +1,7 @@
 /**
  * `mcp-host watch [servers...]`: opens the servers and prints every host event (server states,
  * tool list changes, tool calls made through this host) as it happens, until SIGINT or SIGTERM,
- * which close the servers. A line per event for a person; NDJSON with `--format json`.
+ * or until nobody reads stdout any more (EPIPE), which close the servers. A line per event for a person; NDJSON with `--format json`.
  */
 import type { CliRuntime } from '../runtime.js';
 import { formatWatchEvent, snapshotEvents, watchHost, type WatchEvent } from '../watch-events.js';
@@ -22,16 +22,21 @@ export async function watch(cli: CliRuntime, servers: string[]): Promise<void> {
     );
   for (const event of snapshotEvents(host)) print(event);
   const subscription = watchHost(host, print);
+  // Keeps the process alive (with no server running there is nothing else) until a signal, or
+  // until stdout is gone (`watch --json | head -1`: the next write fails with EPIPE): nobody
+  // reads any more, so the servers are closed at once.
+  let stop = (): void => {};
   const stopped = new Promise<void>((resolve) => {
-    // Keeps the process alive (with no server running there is nothing else) until a signal.
     const keepAlive = setInterval(() => {}, 1 << 30);
-    const stop = () => {
+    stop = () => {
       clearInterval(keepAlive);
       resolve();
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
   });
+  const listened = ['SIGINT', 'SIGTERM'] as const;
+  for (const signal of listened) process.once(signal, stop);
+  process.stdout.once('error', stop);
+  process.stdout.once('close', stop);
   if (!cli.output.json) cli.output.notice('watching; Ctrl-C to stop');
   try {
     // Every enabled server at once (the CLI's hosts make them lazy); a failure is an event.
@@ -43,6 +48,10 @@ export async function watch(cli: CliRuntime, servers: string[]): Promise<void> {
     );
     await stopped;
   } finally {
+    stop();
+    for (const signal of listened) process.off(signal, stop);
+    process.stdout.off('error', stop);
+    process.stdout.off('close', stop);
     subscription.dispose();
   }
 }

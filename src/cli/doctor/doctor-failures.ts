@@ -10,6 +10,7 @@ import {
   ProcessExitedError,
   withoutServerName,
 } from '../../errors/mcp-host-error.js';
+import { maskUrl } from '../../config/expand/secrets.js';
 import { redact } from '../../errors/redact.js';
 import { toMcpHostError } from '../../errors/to-mcp-host-error.js';
 import type { DoctorFinding } from './doctor-report.js';
@@ -97,8 +98,8 @@ export function connectFailure(
       status: 'unreachable',
       code,
       problem: dns
-        ? `host name of ${redact(t.type === 'stdio' ? '' : t.url)} does not resolve (${errno})`
-        : `cannot connect to ${redact(t.type === 'stdio' ? '' : t.url)}${errno === undefined ? '' : ` (${errno})`}`,
+        ? `host name of ${maskUrl(t.type === 'stdio' ? '' : t.url)} does not resolve (${errno})`
+        : `cannot connect to ${maskUrl(t.type === 'stdio' ? '' : t.url)}${errno === undefined ? '' : ` (${errno})`}`,
       fix: dns
         ? 'check the host name in url, and the network or VPN'
         : 'start the server, or check the host, port and scheme in url (and any proxy)',

@@ -88,6 +88,8 @@ export function expandableFields(server: ServerConfig): FieldSlot[] {
     oauth.scopes?.forEach((scope, index) => add(['oauth', 'scopes', index], scope));
     add(['oauth', 'redirectUri'], oauth.redirectUri);
     add(['oauth', 'authorizationServer'], oauth.authorizationServer);
+    add(['oauth', 'clientMetadataUrl'], oauth.clientMetadataUrl);
+    add(['oauth', 'privateKeyFile'], oauth.privateKeyFile);
   }
   return slots;
 }
@@ -266,6 +268,12 @@ function build(server: ServerConfig, fields: ExpandedField[]): ExpandedServer {
           ...(o.authorizationServer === undefined
             ? {}
             : { authorizationServer: get('oauth', 'authorizationServer') }),
+          ...(o.clientMetadataUrl === undefined
+            ? {}
+            : { clientMetadataUrl: get('oauth', 'clientMetadataUrl') }),
+          ...(o.privateKeyFile === undefined
+            ? {}
+            : { privateKeyFile: get('oauth', 'privateKeyFile') }),
         };
   return { transport, oauth, fields };
 }

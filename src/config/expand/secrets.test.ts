@@ -11,6 +11,7 @@ import {
   hasLiteralSecret,
   maskConfig,
   maskTemplate,
+  maskUrl,
   secretValues,
 } from './secrets.js';
 import { registerSecrets } from '../../errors/secret-values.js';
@@ -57,6 +58,26 @@ describe('maskTemplate', () => {
       expect(maskTemplate(template, secret, argument)).toBe(want);
     });
   }
+});
+
+describe('maskUrl', () => {
+  const cases: [url: string, want: string][] = [
+    ['https://u:pw@h/x', `https://${MASK}@h/x`],
+    [
+      'https://h/x?api_key=k1&access_key=k2&mode=fast',
+      `https://h/x?api_key=${MASK}&access_key=${MASK}&mode=fast`,
+    ],
+    [
+      'https://h/x?private_token=t&sig=s&key=',
+      `https://h/x?private_token=${MASK}&sig=${MASK}&key=`,
+    ],
+    ['https://h/x?page=2', 'https://h/x?page=2'],
+    ['not a url %zz?api%5Fkey=v', `not a url %zz?api%5Fkey=${MASK}`],
+  ];
+  for (const [url, want] of cases)
+    it(url, () => {
+      expect(maskUrl(url)).toBe(want);
+    });
 });
 
 describe('maskConfig', () => {

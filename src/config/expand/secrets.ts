@@ -39,8 +39,11 @@ const SCHEME_ONLY = /^\s*(?:bearer|basic|token)?\s*$/i;
 /** `--api-key=…`, `-token=…`, `password=…`: an argument whose value is a credential. */
 const SECRET_ARGUMENT =
   /^(-{0,2}[\w.-]*(?:token|secret|password|passwd|api[_-]?key|apikey|auth|credential)[\w.-]*=)(.+)$/i;
+/** A query parameter name whose value is a credential (`api_key`, `access_token`, `sig`, …). */
 const CREDENTIAL_QUERY =
-  /^(?:access_token|refresh_token|id_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|auth|sig|signature)$/i;
+  /^(?:key|pwd|auth|sig|session)$|token|secret|passw|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|signature|session[_-]?id/i;
+/** `?name=value`, `&name=value` or `;name=value` in a URL (the value may be empty). */
+const QUERY_PARAMETER = /([?&;]([^=&#\s]+)=)([^&#\s]*)/g;
 
 /** True when the field at `path` of `server` holds a secret (structurally masked). */
 export function isSecretField(server: ServerConfig, path: FieldPath): boolean {
@@ -96,6 +99,29 @@ function urlCredentials(text: string): string[] {
   if (url.username !== '') out.push(decodeURIComponent(url.username));
   for (const [name, value] of url.searchParams) if (CREDENTIAL_QUERY.test(name)) out.push(value);
   return out;
+}
+
+/**
+ * A URL as every command prints it: the user info and the value of every credential-looking query
+ * parameter masked, on top of whatever the redactor masks. Works on text that is not a whole URL
+ * (one literal part of a template) and never throws.
+ */
+export function maskUrl(url: string): string {
+  return redact(url).replace(
+    QUERY_PARAMETER,
+    (whole, label: string, name: string, value: string) =>
+      value === '' || value === MASK || !CREDENTIAL_QUERY.test(safeDecode(name))
+        ? whole
+        : `${label}${MASK}`,
+  );
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /**
@@ -227,7 +253,11 @@ export function maskServer(server: ServerConfig): ServerConfig {
   const copy = structuredClone(server);
   const t = copy.transport;
   const mask = (path: FieldPath, template: string): string =>
-    maskTemplate(template, isSecretField(server, path), path[0] === 'args');
+    maskTemplateWith(
+      template,
+      isSecretField(server, path),
+      path[0] === 'url' ? maskUrl : path[0] === 'args' ? maskArgument : redact,
+    );
   if (t.type === 'stdio') {
     t.command = mask(['command'], t.command);
     t.args = t.args.map((arg, i) => mask(['args', i], arg));
@@ -242,7 +272,14 @@ export function maskServer(server: ServerConfig): ServerConfig {
   }
   const o = copy.oauth;
   if (o !== undefined) {
-    for (const key of ['clientId', 'clientSecret', 'redirectUri', 'authorizationServer'] as const) {
+    for (const key of [
+      'clientId',
+      'clientSecret',
+      'redirectUri',
+      'authorizationServer',
+      'clientMetadataUrl',
+      'privateKeyFile',
+    ] as const) {
       const value = o[key];
       if (value !== undefined) o[key] = mask(['oauth', key], value);
     }
@@ -258,19 +295,30 @@ export function maskServer(server: ServerConfig): ServerConfig {
  * `--token=…`-style argument. References themselves are kept.
  */
 export function maskTemplate(template: string, secret: boolean, argument = false): string {
+  return maskTemplateWith(template, secret, argument ? maskArgument : redact);
+}
+
+function maskArgument(text: string): string {
+  return redact(text).replace(SECRET_ARGUMENT, `$1${MASK}`);
+}
+
+/** `maskTemplate`, with `maskText` for the literal text of a field that is not secret. */
+function maskTemplateWith(
+  template: string,
+  secret: boolean,
+  maskText: (text: string) => string,
+): string {
   let parts: TemplatePart[];
   try {
     parts = parseTemplate(template);
   } catch (error) {
     if (!(error instanceof McpHostError)) throw error;
-    return secret ? MASK : redact(template);
+    return secret ? MASK : maskText(template);
   }
   const masked = parts.map((part): TemplatePart => {
     if (part.kind === 'text') {
       if (secret) return SCHEME_ONLY.test(part.text) ? part : { kind: 'text', text: MASK };
-      let text = redact(part.text);
-      if (argument) text = text.replace(SECRET_ARGUMENT, `$1${MASK}`);
-      return { kind: 'text', text };
+      return { kind: 'text', text: maskText(part.text) };
     }
     if (part.kind === 'variable' && part.fallback !== undefined && part.fallback.text !== '')
       return {

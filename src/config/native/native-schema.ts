@@ -235,6 +235,28 @@ const server: SchemaNode = {
           minLength: 1,
           description: 'Authorization server metadata URL, when not discovered.',
         },
+        grant: {
+          enum: ['authorization_code', 'client_credentials'],
+          description:
+            'authorization_code (default: a person logs in) or client_credentials (machine to machine, with a configured client).',
+        },
+        clientMetadataUrl: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'A Client ID Metadata Document URL (https), used as the client id where the server supports it.',
+        },
+        privateKeyFile: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'A PEM private key file of the configured client (private_key_jwt); a relative path is relative to the config file.',
+        },
+        privateKeyAlg: {
+          type: 'string',
+          minLength: 1,
+          description: 'The JWS algorithm of privateKeyFile (default from the key).',
+        },
       },
     },
     restart,

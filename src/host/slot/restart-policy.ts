@@ -25,7 +25,8 @@ export const DEFAULT_RESTART_OPTIONS = Object.freeze({
 } satisfies Required<RestartOptions>);
 
 /**
- * What a server does after a failure: wait for its credentials (`needs_auth`, on 401/403), stop
+ * What a server does after a failure: wait for its credentials (`needs_auth`, on 401/403 or an
+ * OAuth login needed), stop
  * (`failed`: a permanent error, or restarts are off), stop until restarted by hand (`crash_loop`),
  * or restart after `delayMs`.
  */
@@ -65,6 +66,9 @@ export class RestartPolicy {
     if (error instanceof McpHostError) {
       const status = error.details?.status;
       if (error.code === 'HTTP_STATUS' && (status === 401 || status === 403))
+        return { action: 'needs_auth' };
+      // An OAuth login is needed (none yet, or the refresh token was refused).
+      if (error.code === 'AUTH_REQUIRED' || error.code === 'AUTH_LOGIN_REQUIRED')
         return { action: 'needs_auth' };
       if (error.permanent) return { action: 'stop' };
     }

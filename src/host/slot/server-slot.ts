@@ -6,7 +6,9 @@ import type { Logger } from '../../internal/logger.js';
 import { onAbort } from '../../internal/signals.js';
 import type { Tool } from '../../protocol/types.js';
 import type { StateStore } from '../../state/state-store.js';
+import { createTransport } from '../../transport/create-transport.js';
 import { CallLimiter } from '../calls/call-limiter.js';
+import type { ServerOAuth } from '../server-oauth.js';
 import type { QuarantinedTool } from '../pins/pin-types.js';
 import {
   DEFAULT_SERVER_OPTIONS,
@@ -54,6 +56,8 @@ export interface ServerSlotOptions {
   review: ToolReviewer;
   /** Tools to offer before the first listing (from a catalogue snapshot). */
   seedTools?: readonly Tool[] | undefined;
+  /** The server's OAuth (from its definition's `oauth`), given to its HTTP transport. */
+  oauth?: ServerOAuth | undefined;
 }
 
 /**
@@ -342,13 +346,36 @@ export class ServerSlot {
 
   // ---- connecting -----------------------------------------------------------------------------
 
+  /** The server's OAuth, when its definition has `oauth`. */
+  get oauth(): ServerOAuth | undefined {
+    return this.#options.oauth;
+  }
+
+  /** The error that put the server in its current state (undefined once it connects). */
+  get lastFailure(): unknown {
+    return this.#lastFailure;
+  }
+
+  /** The definition's transport, or with OAuth, a factory giving the HTTP transport its provider. */
+  #transport(): HostServerDefinition['transport'] {
+    const oauth = this.#options.oauth;
+    const transport = this.definition.transport;
+    if (oauth === undefined || typeof transport === 'function') return transport;
+    return async () =>
+      createTransport(transport, {
+        serverName: this.name,
+        logger: this.#logger,
+        auth: await oauth.provider(),
+      });
+  }
+
   async #open(): Promise<void> {
     this.#clearRestart();
     const generation = ++this.#generation;
     this.#set('connecting');
     const client = new McpClient({
       ...this.definition.client,
-      transport: this.definition.transport,
+      transport: this.#transport(),
       serverName: this.name,
       identity: this.identity,
       stateStore: this.#options.stateStore,

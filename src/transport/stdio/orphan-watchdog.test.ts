@@ -28,12 +28,20 @@ function runScript(
   return Object.assign(child, { exited: once(child, 'exit') as Promise<Exit> });
 }
 
-/** A process leading its own group, as a server is spawned; `ignoreTerm` makes it ignore SIGTERM. */
+/**
+ * A process leading its own group, as a server is spawned; `ignoreTerm` makes it ignore SIGTERM.
+ * Resolves once the shell has run its trap (it says so), so a signal can never come before it.
+ */
 async function group(ignoreTerm = false): Promise<ChildProcess & { exited: Promise<Exit> }> {
-  const script = `${ignoreTerm ? "trap '' TERM; " : ''}exec sleep 100`;
-  const child = spawn('/bin/sh', ['-c', script], { stdio: 'ignore', detached: true });
-  await once(child, 'spawn');
-  return Object.assign(child, { exited: once(child, 'exit') as Promise<Exit> });
+  const script = `${ignoreTerm ? "trap '' TERM; " : ''}echo ready; exec sleep 100`;
+  const child = spawn('/bin/sh', ['-c', script], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    detached: true,
+  });
+  const exited = once(child, 'exit') as Promise<Exit>;
+  await once(child.stdout, 'data');
+  child.stdout.destroy();
+  return Object.assign(child, { exited });
 }
 
 const quietLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

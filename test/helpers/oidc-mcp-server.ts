@@ -1,0 +1,202 @@
+/**
+ * A real authorization server (`oidc-provider` with dynamic registration and resource indicators)
+ * protecting an MCP server built with the official SDK, both on 127.0.0.1. The MCP server checks
+ * each bearer token by looking it up in the provider (in-process introspection: present, not
+ * expired, issued for this resource) and answers 401 with `resource_metadata` otherwise; it serves
+ * its Protected Resource Metadata. Logins are consented automatically: `login(url)` drives the
+ * authorization URL with fetch (cookies kept, redirects followed by hand) and returns the URL the
+ * browser would have been sent back to.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import Provider from 'oidc-provider';
+
+export interface OidcMcpServer extends AsyncDisposable {
+  readonly issuer: string;
+  readonly mcpUrl: string;
+  /** Token requests per grant type. */
+  readonly grants: Record<string, number>;
+  /** Requests the MCP server refused with 401. */
+  readonly unauthorized: number;
+  /** Authorization requests seen (logins). */
+  readonly logins: number;
+  /** Follows an authorization URL to the redirect URI, consenting; returns that URL. */
+  login(url: string | URL): Promise<string>;
+  /** Revokes a refresh token (`invalid_grant` on its next use). */
+  revokeRefreshToken(token: string): Promise<void>;
+}
+
+async function listen(server: Server, sockets: Set<Socket>): Promise<string> {
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+export async function startOidcMcpServer(
+  options: { accessTokenTtlS?: number } = {},
+): Promise<OidcMcpServer> {
+  const sockets = new Set<Socket>();
+  const asServer = createServer();
+  const mcpServer = createServer();
+  const issuer = await listen(asServer, sockets);
+  const mcpOrigin = await listen(mcpServer, sockets);
+  const mcpUrl = `${mcpOrigin}/mcp`;
+  const grants: Record<string, number> = {};
+  let logins = 0;
+  let unauthorized = 0;
+  const provider = new Provider(issuer, {
+    scopes: ['openid', 'offline_access'],
+    cookies: { keys: [randomBytes(32).toString('hex')] },
+    jwks: {
+      keys: [
+        generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+      ],
+    },
+    ttl: { AccessToken: 3600, RefreshToken: 86_400, Grant: 86_400, IdToken: 3600, Session: 3600 },
+    findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    issueRefreshToken: () => true,
+    interactions: {
+      url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => mcpUrl,
+        useGrantedResource: () => true,
+        getResourceServerInfo: () => ({
+          scope: 'mcp',
+          accessTokenFormat: 'opaque',
+          accessTokenTTL: options.accessTokenTtlS ?? 3600,
+        }),
+      },
+    },
+  });
+  provider.on('grant.success', (ctx: { oidc?: { params?: { grant_type?: string } } }) => {
+    const type = ctx.oidc?.params?.grant_type ?? 'unknown';
+    grants[type] = (grants[type] ?? 0) + 1;
+  });
+  provider.on('authorization.accepted', () => void logins++);
+  const callback = provider.callback();
+  asServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith('/interaction/') === true) {
+      void (async () => {
+        const details = await provider.interactionDetails(req, res);
+        const clientId = String(details.params.client_id);
+        const grant = new provider.Grant({ accountId: 'user-1', clientId });
+        grant.addOIDCScope('openid offline_access');
+        grant.addResourceScope(mcpUrl, 'mcp');
+        const grantId = await grant.save();
+        await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: 'user-1' }, consent: { grantId } },
+          { mergeWithLastSubmission: false },
+        );
+      })().catch(() => {
+        res.statusCode = 500;
+        res.end();
+      });
+      return;
+    }
+    void callback(req, res);
+  });
+
+  const prmPath = '/.well-known/oauth-protected-resource/mcp';
+  mcpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      if (req.url === prmPath) {
+        res.setHeader('content-type', 'application/json');
+        res.end(
+          JSON.stringify({
+            resource: mcpUrl,
+            authorization_servers: [issuer],
+            scopes_supported: ['mcp'],
+          }),
+        );
+        return;
+      }
+      const header = req.headers.authorization ?? '';
+      const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+      const found = token === '' ? undefined : await provider.AccessToken.find(token);
+      if (found === undefined || found.isExpired || found.aud !== mcpUrl) {
+        unauthorized++;
+        res.statusCode = 401;
+        res.setHeader(
+          'www-authenticate',
+          `Bearer resource_metadata="${mcpOrigin}${prmPath}", scope="mcp"`,
+        );
+        res.end();
+        return;
+      }
+      const server = new McpServer({ name: 'protected', version: '1.0.0' });
+      server.registerTool('whoami', { description: 'The account behind the token' }, () => ({
+        content: [{ type: 'text', text: String(found.accountId) }],
+      }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    })().catch(() => {
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
+  });
+
+  return {
+    issuer,
+    mcpUrl,
+    grants,
+    get unauthorized() {
+      return unauthorized;
+    },
+    get logins() {
+      return logins;
+    },
+    async login(url) {
+      const cookies = new Map<string, string>();
+      let next = new URL(url);
+      for (let hop = 0; hop < 10; hop++) {
+        if (next.origin !== issuer) return next.href;
+        const response = await fetch(next, {
+          redirect: 'manual',
+          headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+        });
+        for (const line of response.headers.getSetCookie()) {
+          const [pair] = line.split(';');
+          const at = pair!.indexOf('=');
+          cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+        }
+        await response.arrayBuffer();
+        const location = response.headers.get('location');
+        if (location === null)
+          throw new Error(`login stopped at ${next.pathname}: ${response.status}`);
+        next = new URL(location, next);
+      }
+      throw new Error('login: too many redirects');
+    },
+    async revokeRefreshToken(token) {
+      await (await provider.RefreshToken.find(token))?.destroy();
+    },
+    async [Symbol.asyncDispose]() {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(
+        [asServer, mcpServer].map(
+          (server) => new Promise<void>((resolve) => server.close(() => resolve())),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { McpHost, type AuthRequiredEvent } from '../../src/index.js';
+import { leakGuard } from '../helpers/leak-guard.js';
+import { MemoryTokenStore } from '../helpers/memory-token-store.js';
+import { consent } from '../helpers/oauth-fixture.js';
+import { startProtectedMcpServer } from '../helpers/protected-mcp-server.js';
+
+describe('McpHost with OAuth servers', () => {
+  it('goes to needs_auth with an auth_required event, then logs in with the two-step API', async () => {
+    await using _guard = leakGuard();
+    await using world = await startProtectedMcpServer();
+    const tokenStore = new MemoryTokenStore();
+    await using host = new McpHost({
+      tokenStore,
+      servers: [{ name: 'tracker', transport: { type: 'http', url: world.mcp.url }, oauth: {} }],
+    });
+    const events: AuthRequiredEvent[] = [];
+    host.onAuthRequired((event) => events.push(event));
+    const summary = await host.start();
+    expect(summary.failed).toMatchObject([
+      { server: 'tracker', state: 'needs_auth', error: { code: 'AUTH_REQUIRED' } },
+    ]);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'auth_required', server: 'tracker', scopes: ['read'] });
+    expect(events[0]?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/as\/authorize\?/);
+
+    const start = await host.startAuthorization('tracker');
+    expect(start.url.searchParams.get('state')).toBe(start.state);
+    expect(start.expiresAt).toBeGreaterThan(Date.now());
+    const redirect = await consent(start);
+    const status = await host.completeAuthorization('tracker', redirect);
+    expect(status.state).toBe('ready');
+    expect(host.tools().map((tool) => tool.name)).toEqual(['mcp__tracker__work']);
+    const result = await host.callTool('mcp__tracker__work', {});
+    expect(result.isError).not.toBe(true);
+    expect(tokenStore.tokens.size).toBe(1);
+    // The token went only in the Authorization header, and shows nowhere.
+    const token = [...world.accepted][0]!;
+    expect(inspect(host.status(), { depth: 10 })).not.toContain(token);
+    expect(JSON.stringify(events)).not.toContain(token);
+  });
+
+  it('refuses a redirect with another state, and the server stays needs_auth', async () => {
+    await using _guard = leakGuard();
+    await using world = await startProtectedMcpServer();
+    await using host = new McpHost({
+      tokenStore: new MemoryTokenStore(),
+      servers: [{ name: 'tracker', transport: { type: 'http', url: world.mcp.url }, oauth: {} }],
+    });
+    await host.start();
+    const start = await host.startAuthorization('tracker');
+    const redirect = new URL(await consent(start));
+    redirect.searchParams.set('state', 'forged');
+    await expect(host.completeAuthorization('tracker', redirect)).rejects.toMatchObject({
+      code: 'AUTH_FAILED',
+      serverName: 'tracker',
+    });
+    expect(world.oauth.tokenRequests).toHaveLength(0);
+    expect(host.serverStatus('tracker').state).toBe('needs_auth');
+  });
+
+  it('a server without oauth keeps a 401 final: needs_auth, no discovery, no event', async () => {
+    await using _guard = leakGuard();
+    await using world = await startProtectedMcpServer();
+    await using host = new McpHost({
+      servers: [{ name: 'plain', transport: { type: 'http', url: world.mcp.url } }],
+    });
+    const events: AuthRequiredEvent[] = [];
+    host.onAuthRequired((event) => events.push(event));
+    await host.start();
+    expect(host.serverStatus('plain').state).toBe('needs_auth');
+    expect(world.oauth.server.requests).toHaveLength(0);
+    expect(events).toHaveLength(0);
+    await expect(host.startAuthorization('plain')).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+  });
+
+  it('a revoked token that cannot be refreshed brings the server back to needs_auth', async () => {
+    await using _guard = leakGuard();
+    await using world = await startProtectedMcpServer();
+    const tokenStore = new MemoryTokenStore();
+    await using host = new McpHost({
+      tokenStore,
+      servers: [{ name: 'tracker', transport: { type: 'http', url: world.mcp.url }, oauth: {} }],
+    });
+    await host.start();
+    await host.completeAuthorization(
+      'tracker',
+      await consent(await host.startAuthorization('tracker')),
+    );
+    expect(host.serverStatus('tracker').state).toBe('ready');
+    world.accepted.clear();
+    const events: AuthRequiredEvent[] = [];
+    const seen = new Promise<void>((resolve) =>
+      host.onAuthRequired((event) => {
+        events.push(event);
+        resolve();
+      }),
+    );
+    await host.restartServer('tracker');
+    await seen;
+    expect(host.serverStatus('tracker').state).toBe('needs_auth');
+    expect(events[0]).toMatchObject({ server: 'tracker' });
+    expect(events[0]?.url).toContain('/as/authorize');
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * OAuthProvider wired end to end: a real authorization server (oidc-provider) protecting an MCP
+ * server built with the official SDK, reached through McpClient and the Streamable HTTP
+ * transport. Logins are headless (the authorization URL driven with fetch, consent automatic).
+ */
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { FileTokenStore, OAuthProvider, type TokenStore } from '../../src/auth.js';
+import { StreamableHttpTransport } from '../../src/http.js';
+import { McpClient } from '../../src/index.js';
+import { leakGuard } from '../helpers/leak-guard.js';
+import { MemoryTokenStore } from '../helpers/memory-token-store.js';
+import { startOidcMcpServer, type OidcMcpServer } from '../helpers/oidc-mcp-server.js';
+import { tempDir } from '../helpers/scratch.js';
+
+function connect(server: OidcMcpServer, store: TokenStore) {
+  const provider = new OAuthProvider({
+    serverUrl: server.mcpUrl,
+    store,
+    serverName: 'protected',
+    onAuthorizationRequired: async ({ url }) => server.login(url),
+  });
+  const client = new McpClient({
+    serverName: 'protected',
+    transport: () =>
+      new StreamableHttpTransport({
+        serverName: 'protected',
+        url: server.mcpUrl,
+        auth: provider,
+        proxy: false,
+      }),
+  });
+  return { provider, client };
+}
+
+/** Makes the stored access token look expired (as time passing would, without the wait). */
+function expire(store: MemoryTokenStore): void {
+  for (const tokens of store.tokens.values()) tokens.expiresAt = Date.now() - 1000;
+}
+
+async function whoami(client: McpClient): Promise<string> {
+  const result = await client.callTool('whoami', {});
+  return (result.content[0] as { text: string }).text;
+}
+
+describe('OAuthProvider against oidc-provider and an SDK MCP server', () => {
+  it('logs in headlessly through McpClient and calls a tool with the token', async () => {
+    await using _guard = leakGuard();
+    await using server = await startOidcMcpServer();
+    const store = new MemoryTokenStore();
+    const { client } = connect(server, store);
+    await using _client = client;
+    await client.connect();
+    expect(await whoami(client)).toBe('user-1');
+    expect(server.grants.authorization_code).toBe(1);
+    const [registration] = store.registrations.values();
+    expect(registration).toMatchObject({ issuer: server.issuer, source: 'dynamic' });
+    const [tokens] = store.tokens.values();
+    expect(tokens?.refreshToken).toEqual(expect.any(String));
+    // Canaries: the tokens appear in no inspect output of the client.
+    expect(inspect(client, { depth: 6 })).not.toContain(tokens!.accessToken);
+  });
+
+  it('refreshes an expired access token before the request, once', async () => {
+    await using _guard = leakGuard();
+    await using server = await startOidcMcpServer();
+    const store = new MemoryTokenStore();
+    const { client } = connect(server, store);
+    await using _client = client;
+    await client.connect();
+    expect(await whoami(client)).toBe('user-1');
+    const before = [...store.tokens.values()][0]!;
+    expire(store);
+    expect(await whoami(client)).toBe('user-1');
+    const after = [...store.tokens.values()][0]!;
+    expect(server.grants.refresh_token).toBe(1);
+    expect(server.unauthorized).toBe(1);
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(server.grants.authorization_code).toBe(1);
+  });
+
+  it('a revoked refresh token clears the tokens, keeps the registration and logs in again', async () => {
+    await using _guard = leakGuard();
+    await using server = await startOidcMcpServer();
+    const store = new MemoryTokenStore();
+    const { client } = connect(server, store);
+    await using _client = client;
+    await client.connect();
+    const registration = [...store.registrations.values()][0]!;
+    const first = [...store.tokens.values()][0]!;
+    await server.revokeRefreshToken(first.refreshToken!);
+    expire(store);
+    expect(await whoami(client)).toBe('user-1');
+    expect(store.calls).toContain('clearTokens');
+    expect(store.calls).not.toContain('clearRegistration');
+    expect([...store.registrations.values()][0]).toEqual(registration);
+    // One login at first, exactly one more after the revocation (requests refused at once share it).
+    expect(server.grants.authorization_code).toBe(2);
+    expect([...store.tokens.values()][0]!.refreshToken).not.toBe(first.refreshToken);
+  });
+
+  it('a second process reuses the stored tokens on its first request, without a login', async () => {
+    await using _guard = leakGuard();
+    await using server = await startOidcMcpServer();
+    using dir = tempDir();
+    const path = `${dir.path}/state.json`;
+    {
+      await using store = new FileTokenStore({ path });
+      const { client } = connect(server, store);
+      await using _client = client;
+      await client.connect();
+      expect(await whoami(client)).toBe('user-1');
+    }
+    const grants = { ...server.grants };
+    const refused = server.unauthorized;
+    await using store = new FileTokenStore({ path });
+    const { client } = connect(server, store);
+    await using _client = client;
+    await client.connect();
+    expect(await whoami(client)).toBe('user-1');
+    expect(server.grants).toEqual(grants);
+    // The first request of the fresh process already carried the stored token.
+    expect(server.unauthorized).toBe(refused);
+  });
+});

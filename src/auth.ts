@@ -1,7 +1,9 @@
 /**
  * OAuth 2.1 for remote MCP servers (Node only): discovery (RFC 9728, RFC 8414), client identity
  * (configured, Client ID Metadata Documents, dynamic registration), the authorization-code flow
- * with PKCE in two steps, client_credentials, step-up, an `AuthProvider` for the HTTP transports
+ * with PKCE in two steps, client_credentials, the JWT-bearer grant and token exchange (workload
+ * identity, enterprise-managed authorization), the device authorization grant, DPoP-bound tokens,
+ * step-up, an `AuthProvider` for the HTTP transports
  * that does all of it; tokens kept in the state store and refreshed once across processes; egress
  * safety of every OAuth request, the loopback redirect listener and opening the browser without a
  * shell.
@@ -20,11 +22,30 @@ export {
   type TokenResponse,
 } from './auth/oauth-flow.js';
 export {
+  DeviceFlow,
+  DEFAULT_DEVICE_POLL_INTERVAL_MS,
+  DEVICE_SLOW_DOWN_STEP_MS,
+  type DeviceAuthorization,
+  type DeviceFlowOptions,
+} from './auth/device-flow.js';
+export {
   discoverOAuth,
   discoverResourceMetadata,
   discoverAuthorizationServer,
   type OAuthDiscovery,
 } from './auth/oauth-discovery.js';
+export {
+  exchangeToken,
+  idJagAssertion,
+  JWT_BEARER_GRANT_TYPE,
+  TOKEN_EXCHANGE_GRANT_TYPE,
+  TOKEN_TYPES,
+  type AssertionRequest,
+  type AssertionSource,
+  type ExchangedToken,
+  type IdJagAssertionOptions,
+  type TokenExchangeOptions,
+} from './auth/oauth-grants.js';
 export { parseWwwAuthenticate, type BearerChallenge } from './auth/www-authenticate.js';
 export {
   resolveClient,

@@ -2,6 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { addSecret } from '../errors/redact.js';
 import { authError } from './client-identity.js';
+import { withDpopNonceRetry, type DpopProof } from './dpop-proof.js';
 import { requestOptions, type OAuthFetch } from './oauth-http.js';
 
 /** What the user must open to log in, and until when the flow waits for the answer. */
@@ -27,6 +28,8 @@ export interface OAuthFlowOptions {
   /** How long the flow waits for `complete` (default 10 minutes). */
   ttlMs?: number;
   fetch: OAuthFetch;
+  /** Binds the tokens to this DPoP key (RFC 9449): the code is redeemed with a proof. */
+  dpop?: DpopProof;
 }
 
 export const DEFAULT_FLOW_TTL_MS = 10 * 60_000;
@@ -153,20 +156,24 @@ export class OAuthFlow {
     } catch (error) {
       throw authError(error, 'authorization-response', 'the authorization response was refused');
     }
+    const dpop = this.#options.dpop;
     try {
-      const response = await oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        this.#options.clientAuth,
-        checked,
-        this.#options.redirectUri,
-        this.#verifier,
-        {
-          additionalParameters: { resource: this.#options.resource },
-          ...requestOptions(as.token_endpoint as string, this.#options.fetch),
-        },
-      );
-      return await oauth.processAuthorizationCodeResponse(as, client, response);
+      return await withDpopNonceRetry(dpop, async () => {
+        const response = await oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          this.#options.clientAuth,
+          checked,
+          this.#options.redirectUri,
+          this.#verifier,
+          {
+            additionalParameters: { resource: this.#options.resource },
+            ...requestOptions(as.token_endpoint as string, this.#options.fetch),
+            ...(dpop === undefined ? {} : { DPoP: dpop.handle }),
+          },
+        );
+        return oauth.processAuthorizationCodeResponse(as, client, response);
+      });
     } catch (error) {
       throw authError(error, 'token-request', `the token request to ${as.issuer} failed`);
     }

@@ -5,11 +5,14 @@ import type { Disposable } from '../internal/disposable.js';
 import type { AuthChallenge, AuthProvider } from '../transport/http/auth-provider.js';
 import { chooseAuthMethod, clientAuthFor, loadPrivateKey } from './client-authentication.js';
 import { authError, resolveClient, type ConfiguredClient } from './client-identity.js';
+import { DeviceFlow, type DeviceAuthorization } from './device-flow.js';
+import { DpopProof, supportsDpop, withDpopNonceRetry } from './dpop-proof.js';
 import { createEgressFetch, type EgressFetchOptions } from './egress-fetch.js';
 import { isLocalUrl } from './egress-policy.js';
 import { FileTokenStore } from './file-token-store.js';
 import { discoverOAuth, type OAuthDiscovery } from './oauth-discovery.js';
 import { OAuthFlow, type AuthorizationStart, type TokenResponse } from './oauth-flow.js';
+import { jwtBearerGrant, JWT_BEARER_GRANT_TYPE, type AssertionSource } from './oauth-grants.js';
 import {
   boundedFetch,
   requestOptions,
@@ -43,10 +46,21 @@ export interface OAuthProviderOptions extends Omit<OAuthHttpOptions, 'signal'> {
    * given. `serverIsLocal` defaults to `isLocalUrl(serverUrl)`.
    */
   egress?: EgressFetchOptions;
-  /** `authorization_code` (default: a person logs in) or `client_credentials` (machine to machine). */
-  grant?: 'authorization_code' | 'client_credentials';
+  /**
+   * `authorization_code` (default: a person logs in), `client_credentials` (machine to machine) or
+   * `jwt_bearer` (RFC 7523: an assertion from `assertion`, e.g. a workload identity token or an
+   * ID-JAG from `idJagAssertion`).
+   */
+  grant?: 'authorization_code' | 'client_credentials' | 'jwt_bearer';
   /** A client registered beforehand (needed for `client_credentials`). */
   client?: ConfiguredClient;
+  /** The assertion of the `jwt_bearer` grant, asked for each time tokens are needed. */
+  assertion?: AssertionSource;
+  /**
+   * DPoP (RFC 9449): sender-constrained tokens. Default: used when the authorization server
+   * advertises ES256 in `dpop_signing_alg_values_supported`; `false`: never.
+   */
+  dpop?: boolean;
   /** A Client ID Metadata Document URL to use as the client id where it is supported. */
   clientMetadataUrl?: string;
   /** `client_name` for dynamic registration. */
@@ -82,6 +96,8 @@ interface Session {
   registration: ClientRegistration;
   clientAuth: oauth.ClientAuth;
   key: TokenKey;
+  /** The proof key, when tokens are DPoP-bound at this authorization server. */
+  dpop: DpopProof | undefined;
 }
 
 function union(a: readonly string[], b: readonly string[]): string[] {
@@ -92,8 +108,10 @@ function union(a: readonly string[], b: readonly string[]): string[] {
  * OAuth 2.1 for one MCP server, as the Streamable HTTP transport's `AuthProvider`: sends the
  * access token, refreshes it before it expires, and on a 401 discovers the authorization server
  * (RFC 9728, RFC 8414), finds a client (configured, metadata document, dynamic registration) and
- * gets tokens (client_credentials, or the authorization-code flow through
- * `onAuthorizationRequired`); on a 403 `insufficient_scope` it asks for the union of held and
+ * gets tokens (client_credentials, jwt_bearer, or the authorization-code flow through
+ * `onAuthorizationRequired`; the device grant through `startDeviceAuthorization`), DPoP-bound
+ * where the authorization server offers it; every refresh goes through a `RefreshCoordinator`
+ * (one refresh per token, across processes sharing the store); on a 403 `insufficient_scope` it asks for the union of held and
  * required scopes, a bounded number of times. Tokens and secrets are registered with the redactor
  * and kept in private fields: `inspect` and JSON show none of them.
  */
@@ -111,10 +129,17 @@ export class OAuthProvider implements AuthProvider {
   #tokens: OAuthTokens | undefined;
   #tokenSecrets: Disposable[] = [];
   #pending: { flow: OAuthFlow; session: Session } | undefined;
+  #pendingDevice: { flow: DeviceFlow; session: Session } | undefined;
   /** The recovery from a 401 under way, shared by every request refused meanwhile. */
   #recovering: Promise<boolean> | undefined;
   readonly #stepUps = new Map<string, number>();
   #privateKey: Promise<oauth.PrivateKey> | undefined;
+  #dpop: Promise<DpopProof> | undefined;
+  /**
+   * The access token last issued bound to this provider's DPoP key. A DPoP token in the store that
+   * is not this one is bound to another process's key: never sent, refreshed or adopted here.
+   */
+  #boundAccessToken: string | undefined;
 
   constructor(options: OAuthProviderOptions) {
     this.#options = options;
@@ -136,6 +161,11 @@ export class OAuthProvider implements AuthProvider {
       refreshMarginMs: options.refreshSkewMs ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.refreshSkewMs,
       ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
     });
+    if (options.grant === 'jwt_bearer' && options.assertion === undefined) {
+      throw new McpHostError('INVALID_ARGUMENT', 'the jwt_bearer grant needs an assertion source', {
+        ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
+      });
+    }
     if (
       (options.grant ?? 'authorization_code') === 'client_credentials' &&
       options.client === undefined
@@ -155,7 +185,7 @@ export class OAuthProvider implements AuthProvider {
     return this.#tokens?.scope?.split(' ').filter((scope) => scope !== '') ?? [];
   }
 
-  async headers(): Promise<Record<string, string>> {
+  async headers(request?: { url: URL; method: string }): Promise<Record<string, string>> {
     const key = this.#session?.key ?? (await (this.#indexed ??= this.#indexedKey()));
     if (key === undefined) return {};
     let tokens: OAuthTokens | undefined;
@@ -168,26 +198,47 @@ export class OAuthProvider implements AuthProvider {
         this.#adopt(undefined);
         return {};
       }
-      if (!hasCode(error, 'AUTH_LOGIN_REQUIRED')) throw error;
-      if ((this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant) !== 'client_credentials') {
+      if (!hasCode(error, 'AUTH_LOGIN_REQUIRED') && !isForeignDpopRefusal(error)) throw error;
+      const grant = this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant;
+      if (grant === 'authorization_code' || isForeignDpopRefusal(error)) {
         this.#adopt(undefined);
         return {};
       }
-      // client_credentials without a refresh token: ask again.
+      // client_credentials or jwt_bearer without a refresh token: ask again.
       const session = this.#session ?? (await this.#prepare(undefined, undefined));
       const scopes = this.#scopesOf(await this.#store.loadTokens(key));
-      tokens = await this.#save(session, await this.#clientCredentials(session, scopes), scopes);
+      tokens = await this.#save(session, await this.#grantAgain(session, scopes), scopes);
     }
-    if (tokens === undefined) {
+    if (tokens === undefined || this.#isForeignDpop(tokens)) {
+      // None, or a DPoP token bound to another process's key: sent without, the request gets a
+      // 401 and `onUnauthorized` gets tokens of this process's own.
       this.#adopt(undefined);
       return {};
     }
     if (tokens.accessToken !== this.#tokens?.accessToken) this.#adopt(tokens);
+    if (tokens.tokenType.toLowerCase() === 'dpop') {
+      // Never sent as a bearer token: `Authorization: DPoP` with a proof for this request.
+      return (this.#session?.dpop as DpopProof).headers(
+        tokens.accessToken,
+        request ?? { url: this.#serverUrl, method: 'POST' },
+      );
+    }
     return { authorization: `Bearer ${tokens.accessToken}` };
   }
 
   async onUnauthorized(challenge: AuthChallenge): Promise<boolean> {
     const parsed = await parseWwwAuthenticate(challenge.wwwAuthenticate);
+    const dpop = this.#session?.dpop;
+    if (
+      parsed?.error === 'use_dpop_nonce' &&
+      challenge.dpopNonce !== undefined &&
+      dpop !== undefined &&
+      this.#tokens?.tokenType.toLowerCase() === 'dpop'
+    ) {
+      // RFC 9449 section 9: the resource server wants its nonce in the proof; the next one has it.
+      await dpop.rememberNonce(challenge.url, challenge.dpopNonce);
+      return true;
+    }
     if (challenge.status === 403 && parsed?.error !== 'insufficient_scope') return false;
     if (challenge.status === 403) return this.#recover(challenge, parsed);
     // Several requests refused at once share one recovery (one refresh, or one login), which
@@ -236,7 +287,8 @@ export class OAuthProvider implements AuthProvider {
             rejectedAccessToken: sent ?? '',
             signal: challenge.signal,
           });
-          if (tokens.accessToken !== sent) {
+          // A DPoP token in the store bound to another process's key is unusable here: log in.
+          if (tokens.accessToken !== sent && !this.#isForeignDpop(tokens)) {
             this.#adopt(tokens);
             return true;
           }
@@ -248,7 +300,8 @@ export class OAuthProvider implements AuthProvider {
               parsed,
               challenge.signal,
             );
-          else if (!hasCode(error, 'AUTH_LOGIN_REQUIRED')) throw error;
+          else if (!hasCode(error, 'AUTH_LOGIN_REQUIRED') && !isForeignDpopRefusal(error))
+            throw error;
         }
         this.#adopt(undefined);
       }
@@ -292,6 +345,74 @@ export class OAuthProvider implements AuthProvider {
     );
   }
 
+  /**
+   * Starts a device login (RFC 8628) when the authorization server offers it
+   * (`device_authorization_endpoint`): returns the code to show the user and where they enter it.
+   * `waitForDeviceAuthorization` then polls until they approve.
+   */
+  async startDeviceAuthorization(
+    options: { signal?: AbortSignal; scopes?: readonly string[] } = {},
+  ): Promise<DeviceAuthorization> {
+    return this.#named(async () => {
+      const session = await this.#prepare(undefined, options.signal);
+      const scopes =
+        options.scopes ??
+        this.#options.scopes ??
+        session.discovery.resourceMetadata?.scopes_supported ??
+        [];
+      const flow = new DeviceFlow({
+        authorizationServer: session.discovery.authorizationServer,
+        clientId: session.registration.clientId,
+        clientAuth: session.clientAuth,
+        resource: session.discovery.resource,
+        scopes,
+        fetch: this.#fetch,
+        ...(session.dpop === undefined ? {} : { dpop: session.dpop }),
+      });
+      const authorization = await flow.start(options.signal);
+      this.#pendingDevice = { flow, session };
+      return authorization;
+    });
+  }
+
+  /**
+   * Polls for the device login `startDeviceAuthorization` started (honouring `interval` and
+   * `slow_down`) until the user approves (the tokens are saved), denies or lets the code expire
+   * (`AUTH_FAILED`), or `signal` aborts (`ABORTED`).
+   */
+  async waitForDeviceAuthorization(options: { signal?: AbortSignal } = {}): Promise<void> {
+    const pending = this.#pendingDevice;
+    if (pending === undefined) {
+      throw this.#error('AUTH_FAILED', 'no device login is waiting to be completed', {
+        step: 'device-poll',
+      });
+    }
+    this.#pendingDevice = undefined;
+    const tokens = await this.#named(() => pending.flow.poll(options.signal));
+    await this.#save(pending.session, tokens, pending.flow.scopes);
+  }
+
+  /** Runs `work`, naming this provider's server in an error that names none. */
+  async #named<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      const serverName = this.#options.serverName;
+      if (
+        !(error instanceof McpHostError) ||
+        error.serverName !== undefined ||
+        serverName === undefined
+      ) {
+        throw error;
+      }
+      throw new McpHostError(error.code, error.message, {
+        serverName,
+        cause: error.cause,
+        ...(error.details === undefined ? {} : { details: error.details }),
+      });
+    }
+  }
+
   /** Forgets the tokens (here and in the store); the client registration stays. */
   async logout(): Promise<void> {
     const key = this.#session?.key ?? (await (this.#indexed ??= this.#indexedKey()));
@@ -321,6 +442,14 @@ export class OAuthProvider implements AuthProvider {
     await this.#store.clearRegistration(session.registration.issuer);
     this.#session = undefined;
     return this.#prepare(challenge, signal);
+  }
+
+  /** A DPoP-bound token this provider's key did not get (another process's): unusable here. */
+  #isForeignDpop(tokens: OAuthTokens): boolean {
+    return (
+      tokens.tokenType.toLowerCase() === 'dpop' &&
+      (this.#session?.dpop === undefined || tokens.accessToken !== this.#boundAccessToken)
+    );
   }
 
   #scopesOf(tokens: OAuthTokens | undefined): string[] {
@@ -370,7 +499,9 @@ export class OAuthProvider implements AuthProvider {
               grantTypes:
                 grant === 'client_credentials'
                   ? ['client_credentials']
-                  : ['authorization_code', 'refresh_token'],
+                  : grant === 'jwt_bearer'
+                    ? [JWT_BEARER_GRANT_TYPE]
+                    : ['authorization_code', 'refresh_token'],
             },
             this.#store,
             fetchFn,
@@ -384,11 +515,14 @@ export class OAuthProvider implements AuthProvider {
       registration.clientSecret,
       privateKeyRef === undefined ? undefined : await this.#privateKey,
     );
+    const dpop = this.#options.dpop !== false && supportsDpop(as);
+    if (dpop) this.#dpop ??= DpopProof.create();
     const session: Session = {
       discovery,
       registration,
       clientAuth,
       key: { issuer: as.issuer, clientId: registration.clientId, resource: discovery.resource },
+      dpop: dpop ? await this.#dpop : undefined,
     };
     this.#session = session;
     return session;
@@ -412,13 +546,14 @@ export class OAuthProvider implements AuthProvider {
       resource: session.discovery.resource,
       scopes: withOffline,
       fetch: this.#fetch,
+      ...(session.dpop === undefined ? {} : { dpop: session.dpop }),
     });
   }
 
   /** New tokens by the configured grant. */
   async #obtain(session: Session, scopes: readonly string[], signal: AbortSignal): Promise<void> {
-    if ((this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant) === 'client_credentials') {
-      await this.#save(session, await this.#clientCredentials(session, scopes), scopes);
+    if ((this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant) !== 'authorization_code') {
+      await this.#save(session, await this.#grantAgain(session, scopes, signal), scopes);
       return;
     }
     const flow = this.#flow(session, scopes);
@@ -440,20 +575,36 @@ export class OAuthProvider implements AuthProvider {
     await this.#save(session, await flow.complete(answer), flow.scopes);
   }
 
+  /** Tokens by a grant that needs no person (client_credentials, jwt_bearer): asked anew. */
+  #grantAgain(
+    session: Session,
+    scopes: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<TokenResponse> {
+    return this.#options.grant === 'jwt_bearer'
+      ? this.#jwtBearer(session, scopes, signal)
+      : this.#clientCredentials(session, scopes);
+  }
+
   async #clientCredentials(session: Session, scopes: readonly string[]): Promise<TokenResponse> {
     const as = session.discovery.authorizationServer;
     const client: oauth.Client = { client_id: session.registration.clientId };
     const parameters: Record<string, string> = { resource: session.discovery.resource };
     if (scopes.length > 0) parameters.scope = scopes.join(' ');
     try {
-      const response = await oauth.clientCredentialsGrantRequest(
-        as,
-        client,
-        session.clientAuth,
-        parameters,
-        requestOptions(as.token_endpoint as string, this.#fetch),
-      );
-      return await oauth.processClientCredentialsResponse(as, client, response);
+      return await withDpopNonceRetry(session.dpop, async () => {
+        const response = await oauth.clientCredentialsGrantRequest(
+          as,
+          client,
+          session.clientAuth,
+          parameters,
+          {
+            ...requestOptions(as.token_endpoint as string, this.#fetch),
+            ...(session.dpop === undefined ? {} : { DPoP: session.dpop.handle }),
+          },
+        );
+        return oauth.processClientCredentialsResponse(as, client, response);
+      });
     } catch (error) {
       throw authError(
         error,
@@ -463,9 +614,48 @@ export class OAuthProvider implements AuthProvider {
     }
   }
 
+  /** Tokens by the JWT-bearer grant, with a fresh assertion from the configured source. */
+  async #jwtBearer(
+    session: Session,
+    scopes: readonly string[],
+    signal: AbortSignal | undefined,
+  ): Promise<TokenResponse> {
+    const as = session.discovery.authorizationServer;
+    const source = this.#options.assertion as AssertionSource;
+    return this.#named(async () => {
+      let assertion: string;
+      try {
+        assertion = await source({
+          issuer: as.issuer,
+          resource: session.discovery.resource,
+          scopes,
+          signal,
+        });
+      } catch (error) {
+        throw authError(error, 'assertion', 'the JWT-bearer assertion could not be had');
+      }
+      addSecret(assertion);
+      return jwtBearerGrant(
+        {
+          authorizationServer: as,
+          clientId: session.registration.clientId,
+          clientAuth: session.clientAuth,
+          fetch:
+            signal === undefined
+              ? this.#fetch
+              : (url, init) => this.#fetch(url, { ...init, signal }),
+          dpop: session.dpop,
+        },
+        { assertion, resource: session.discovery.resource, scopes },
+      );
+    });
+  }
+
   /**
    * The one refresh request (the coordinator's `refresh`): oauth4webapi's refresh-token grant at
-   * the session's token endpoint. Its errors go to the coordinator as they are, to be classified.
+   * the session's token endpoint, with a DPoP proof (and one retry for `use_dpop_nonce`) where
+   * DPoP is used. Its errors go to the coordinator as they are, to be classified. DPoP tokens of
+   * another process's key are not refreshed here (their refresh token may be bound to that key).
    */
   readonly #refreshTokens: RefreshTokensFunction = async (tokens, { key, signal }) => {
     const session =
@@ -476,21 +666,33 @@ export class OAuthProvider implements AuthProvider {
       throw this.#error('AUTH_FAILED', 'the server moved to another authorization server', {
         step: 'refresh',
       });
+    if (this.#isForeignDpop(tokens))
+      throw this.#error(
+        'AUTH_FAILED',
+        "the stored DPoP tokens are bound to another process's key",
+        {
+          step: 'refresh',
+          reason: FOREIGN_DPOP,
+        },
+      );
     const as = session.discovery.authorizationServer;
     const client: oauth.Client = { client_id: session.registration.clientId };
-    const response = await oauth.refreshTokenGrantRequest(
-      as,
-      client,
-      session.clientAuth,
-      tokens.refreshToken,
-      {
-        additionalParameters: { resource: session.discovery.resource },
-        ...requestOptions(as.token_endpoint as string, this.#fetch),
-        signal,
-      },
-    );
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, response);
-    return this.#toTokens(refreshed, this.#scopesOf(tokens), tokens.refreshToken);
+    const refreshed = await withDpopNonceRetry(session.dpop, async () => {
+      const response = await oauth.refreshTokenGrantRequest(
+        as,
+        client,
+        session.clientAuth,
+        tokens.refreshToken,
+        {
+          additionalParameters: { resource: session.discovery.resource },
+          ...requestOptions(as.token_endpoint as string, this.#fetch),
+          signal,
+          ...(session.dpop === undefined ? {} : { DPoP: session.dpop.handle }),
+        },
+      );
+      return oauth.processRefreshTokenResponse(as, client, response);
+    });
+    return this.#toTokens(session, refreshed, this.#scopesOf(tokens), tokens.refreshToken);
   };
 
   async #save(
@@ -498,7 +700,7 @@ export class OAuthProvider implements AuthProvider {
     response: TokenResponse,
     requested: readonly string[],
   ): Promise<OAuthTokens> {
-    const tokens = this.#toTokens(response, requested);
+    const tokens = this.#toTokens(session, response, requested);
     this.#adopt(tokens);
     await this.#store.saveTokens(session.key, tokens);
     await this.#store.indexTokenKey?.(this.#serverUrl.href, session.key);
@@ -506,24 +708,27 @@ export class OAuthProvider implements AuthProvider {
   }
 
   #toTokens(
+    session: Session,
     response: TokenResponse,
     requested: readonly string[],
     previousRefreshToken?: string,
   ): OAuthTokens {
-    if (response.token_type !== 'bearer') {
+    const dpop = response.token_type === 'dpop' && session.dpop !== undefined;
+    if (response.token_type !== 'bearer' && !dpop) {
       throw this.#error(
         'AUTH_FAILED',
-        `the authorization server issued a '${response.token_type}' token; only Bearer tokens are supported`,
+        `the authorization server issued a '${response.token_type}' token; only Bearer tokens${session.dpop === undefined ? '' : ' and DPoP tokens'} are supported`,
         {
           step: 'token-request',
         },
       );
     }
+    if (dpop) this.#boundAccessToken = response.access_token;
     const refreshToken = response.refresh_token ?? previousRefreshToken;
     const scope = response.scope ?? (requested.length > 0 ? requested.join(' ') : undefined);
     const tokens: OAuthTokens = {
       accessToken: response.access_token,
-      tokenType: 'Bearer',
+      tokenType: dpop ? 'DPoP' : 'Bearer',
       ...(refreshToken === undefined ? {} : { refreshToken }),
       ...(response.expires_in === undefined
         ? {}
@@ -545,6 +750,18 @@ export class OAuthProvider implements AuthProvider {
     for (const secret of old) secret.dispose();
     this.#tokens = tokens;
   }
+}
+
+/** `details.reason` of the refusal to refresh another process's DPoP tokens. */
+const FOREIGN_DPOP = 'foreign-dpop';
+
+/** The coordinator's failure for a refresh refused because the DPoP tokens are another's. */
+function isForeignDpopRefusal(error: unknown): boolean {
+  return (
+    hasCode(error, 'AUTH_REFRESH_FAILED') &&
+    (error as McpHostError).cause instanceof McpHostError &&
+    ((error as McpHostError).cause as McpHostError).details?.reason === FOREIGN_DPOP
+  );
 }
 
 function hasCode(error: unknown, code: string): boolean {

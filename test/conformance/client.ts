@@ -11,7 +11,7 @@
  * specifier is a plain string so the typechecker does not need the module to exist yet. Without
  * it, every scenario fails loudly (exit 3) naming what is missing.
  */
-import { OAuthProvider, type OAuthProviderOptions } from '../../src/auth.js';
+import { idJagAssertion, OAuthProvider, type OAuthProviderOptions } from '../../src/auth.js';
 import { McpClient } from '../../src/index.js';
 import type {
   ElicitRequestParams,
@@ -113,10 +113,26 @@ function authFor(url: string, context: Record<string, unknown>): OAuthProvider {
   const clientId = text('client_id');
   const clientSecret = text('client_secret');
   const pem = text('private_key_pem');
-  const grant: OAuthProviderOptions['grant'] = scenarioName.startsWith('auth/client-credentials')
-    ? 'client_credentials'
-    : 'authorization_code';
+  const workloadJwt = text('valid_jwt');
+  const idpTokenEndpoint = text('idp_token_endpoint');
+  const idpClientId = text('idp_client_id');
+  const idToken = text('idp_id_token');
+  // Workload identity (the suite's valid workload JWT), or enterprise-managed authorization (the
+  // IdP's ID token exchanged for an ID-JAG): both end in the JWT-bearer grant.
+  const assertion: OAuthProviderOptions['assertion'] | undefined =
+    workloadJwt !== undefined
+      ? () => workloadJwt
+      : idpTokenEndpoint !== undefined && idpClientId !== undefined && idToken !== undefined
+        ? idJagAssertion({ tokenEndpoint: idpTokenEndpoint, clientId: idpClientId, idToken })
+        : undefined;
+  const grant: OAuthProviderOptions['grant'] =
+    assertion !== undefined
+      ? 'jwt_bearer'
+      : scenarioName.startsWith('auth/client-credentials')
+        ? 'client_credentials'
+        : 'authorization_code';
   return new OAuthProvider({
+    ...(assertion === undefined ? {} : { assertion }),
     serverUrl: url,
     serverName: 'conformance',
     store: new MemoryTokenStore(),

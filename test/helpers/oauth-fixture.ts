@@ -6,7 +6,12 @@
  * the test changes behaviour through `options`.
  */
 import type { ServerResponse } from 'node:http';
-import { sendJson, startHttpServer, type TestHttpServer } from './http-test-server.js';
+import {
+  sendJson,
+  startHttpServer,
+  type RecordedRequest,
+  type TestHttpServer,
+} from './http-test-server.js';
 
 export interface OAuthFixtureOptions {
   /** Overrides of the authorization server metadata. */
@@ -20,6 +25,24 @@ export interface OAuthFixtureOptions {
   accessToken?: (n: number, body: URLSearchParams) => string;
   refreshToken?: string;
   expiresIn?: number;
+  /**
+   * Answers a token request instead of the default Bearer answer (return undefined for the
+   * default): the status, JSON body and extra headers.
+   */
+  token?: (
+    request: TokenRequest,
+    n: number,
+  ) => { status?: number; json: unknown; headers?: Record<string, string> } | undefined;
+  /** Handles a path the fixture does not know (true when it answered). */
+  route?: (url: URL, request: RecordedRequest, res: ServerResponse) => boolean;
+}
+
+/** A recorded token request. */
+export interface TokenRequest {
+  body: URLSearchParams;
+  authorization: string | undefined;
+  /** The `DPoP` proof header, if any. */
+  dpop: string | undefined;
 }
 
 export interface OAuthFixture extends AsyncDisposable {
@@ -29,7 +52,7 @@ export interface OAuthFixture extends AsyncDisposable {
   issuer: string;
   options: OAuthFixtureOptions;
   /** Form bodies of token requests, with their authorization header. */
-  tokenRequests: { body: URLSearchParams; authorization: string | undefined }[];
+  tokenRequests: TokenRequest[];
   authorizeRequests: URLSearchParams[];
 }
 
@@ -81,8 +104,25 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       res.writeHead(302, { location: back.href }).end();
     } else if (url.pathname === '/as/token') {
       const body = new URLSearchParams(request.body);
-      fixture.tokenRequests.push({ body, authorization: request.headers.authorization });
+      const dpop = request.headers.dpop;
+      const recorded: TokenRequest = {
+        body,
+        authorization: request.headers.authorization,
+        dpop: Array.isArray(dpop) ? dpop.join(', ') : dpop,
+      };
+      fixture.tokenRequests.push(recorded);
       issued += 1;
+      const custom = opts.token?.(recorded, issued);
+      if (custom !== undefined) {
+        res
+          .writeHead(custom.status ?? 200, {
+            'content-type': 'application/json',
+            'cache-control': 'no-store',
+            ...custom.headers,
+          })
+          .end(JSON.stringify(custom.json));
+        return;
+      }
       sendJson(res, {
         access_token: opts.accessToken?.(issued, body) ?? `access-${issued}`,
         token_type: 'Bearer',
@@ -95,7 +135,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       res
         .writeHead(201, { 'content-type': 'application/json' })
         .end(JSON.stringify({ ...body, client_id: 'dynamic-client' }));
-    } else {
+    } else if (opts.route?.(url, request, res) !== true) {
       res.writeHead(404).end();
     }
   });

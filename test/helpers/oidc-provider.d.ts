@@ -9,6 +9,17 @@ declare module 'oidc-provider' {
     oidc?: { params?: Record<string, unknown> };
   }
 
+  /** A device code (RFC 8628) as its model: what the device pages set when the user decides. */
+  interface DeviceCodeModel extends Saveable {
+    accountId?: string;
+    grantId?: string;
+    authTime?: number;
+    resource?: string;
+    scope?: string;
+    error?: string;
+    errorDescription?: string;
+  }
+
   interface Saveable {
     save(): Promise<string>;
   }
@@ -22,6 +33,7 @@ declare module 'oidc-provider' {
       addOIDCScope(scope: string): void;
       addResourceScope(resource: string, scope: string): void;
     };
+    DeviceCode: { findByUserCode(userCode: string): Promise<DeviceCodeModel | undefined> };
     RefreshToken: (new (properties: Record<string, unknown>) => Saveable) & {
       find(value: string): Promise<{ destroy(): Promise<void> } | undefined>;
     };

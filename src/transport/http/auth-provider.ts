@@ -10,6 +10,8 @@ export interface AuthChallenge {
   wwwAuthenticate: string | undefined;
   /** The URL that refused the request. */
   url: URL;
+  /** The `DPoP-Nonce` header (RFC 9449 section 9): the nonce the server wants in the next proof. */
+  dpopNonce?: string;
   signal: AbortSignal;
 }
 
@@ -53,6 +55,16 @@ export function bearerToken(token: string | (() => string | Promise<string>)): A
 }
 
 /**
+ * Whether the provider may be asked about a refused try: after the first, and once more after a
+ * 401 carrying a `DPoP-Nonce` (a DPoP server asks for its nonce only once a token is presented,
+ * so the first request of a session may need a token, then the nonce).
+ */
+export function mayReauthorize(attempt: number, response: HttpResponse): boolean {
+  if (attempt === 0) return true;
+  return attempt === 1 && response.status === 401 && response.header('dpop-nonce') !== null;
+}
+
+/**
  * The provider's say on a refused first try: for a 401 or 403, a promise of whether it has new
  * credentials (the caller then sends the request once more, asking `headers` afresh); `false` at
  * once for any other status, or without an `onUnauthorized` to ask, so the usual path awaits
@@ -66,10 +78,12 @@ export function reauthorize(
 ): false | Promise<boolean> {
   const { status } = response;
   if ((status !== 401 && status !== 403) || auth?.onUnauthorized === undefined) return false;
+  const dpopNonce = response.header('dpop-nonce');
   const challenge: AuthChallenge = {
     status,
     wwwAuthenticate: response.header('www-authenticate') ?? undefined,
     url,
+    ...(dpopNonce === null ? {} : { dpopNonce }),
     signal: cancel.signal,
   };
   return Promise.resolve(auth.onUnauthorized(challenge));

@@ -53,6 +53,78 @@ describe('StreamableHttpTransport auth and redirects', () => {
     expect(JSON.stringify(error)).not.toContain('static-secret-token-42');
   });
 
+  it('after a new token, tries once more for a 401 carrying a DPoP-Nonce, and hands the nonce over', async () => {
+    await using _guard = leakGuard();
+    await using server = await startHttpServer((req, res) => {
+      if (req.headers.authorization === undefined) {
+        return void res.writeHead(401, { 'www-authenticate': 'DPoP' }).end();
+      }
+      if (req.headers.dpop !== 'proof-with-nonce') {
+        return void res
+          .writeHead(401, {
+            'www-authenticate': 'DPoP error="use_dpop_nonce"',
+            'dpop-nonce': 'rs-nonce-1',
+          })
+          .end();
+      }
+      sendJson(res, result(JSON.parse(req.body).id));
+    });
+    let token: string | undefined;
+    let nonce: string | undefined;
+    const nonces: (string | undefined)[] = [];
+    const auth: AuthProvider = {
+      headers: (): Record<string, string> =>
+        token === undefined
+          ? {}
+          : {
+              authorization: `DPoP ${token}`,
+              dpop: nonce === undefined ? 'proof' : 'proof-with-nonce',
+            },
+      onUnauthorized: (challenge) => {
+        nonces.push(challenge.dpopNonce);
+        if (token === undefined) token = 'dpop-token';
+        else nonce = challenge.dpopNonce;
+        return true;
+      },
+    };
+    await using t = await open(server, { auth });
+    t.send(request(1));
+    await t.until(() => t.messages.length === 1);
+    expect(server.requests.map((r) => r.headers.dpop)).toEqual([
+      undefined,
+      'proof',
+      'proof-with-nonce',
+    ]);
+    expect(nonces).toEqual([undefined, 'rs-nonce-1']);
+  });
+
+  it('stops after that one more try when the server keeps asking for a nonce', async () => {
+    await using _guard = leakGuard();
+    await using server = await startHttpServer((_req, res) => {
+      res
+        .writeHead(401, {
+          'www-authenticate': 'DPoP error="use_dpop_nonce"',
+          'dpop-nonce': 'rs-nonce-again',
+        })
+        .end();
+    });
+    let calls = 0;
+    const auth: AuthProvider = {
+      headers: () => ({ authorization: 'DPoP dpop-token-loop', dpop: 'proof' }),
+      onUnauthorized: () => {
+        calls++;
+        return true;
+      },
+    };
+    await using t = await open(server, { auth });
+    t.send(request(1));
+    await t.until(() => t.problems.length === 1);
+    expect(server.requests).toHaveLength(3);
+    expect(calls).toBe(2);
+    expect(t.problems[0]?.error.code).toBe('HTTP_STATUS');
+    expect(t.problems[0]?.error.details?.status).toBe(401);
+  });
+
   it('does not follow a redirect to another origin, and never sends credentials there', async () => {
     await using _guard = leakGuard();
     await using other = await startHttpServer((_req, res) => sendJson(res, result(1)));

@@ -14,7 +14,7 @@ import type {
   TransportState,
 } from '../../jsonrpc/transport.js';
 import { TransportEvents } from '../transport-events.js';
-import { reauthorize } from './auth-provider.js';
+import { mayReauthorize, reauthorize } from './auth-provider.js';
 import { configureEndpoint } from './configured-endpoint.js';
 import { createDispatcher } from './dispatcher.js';
 import { DEFAULT_HTTP_OPTIONS, type StreamableHttpTransportOptions } from './http-options.js';
@@ -543,7 +543,8 @@ export class StreamableHttpTransport implements Transport {
         dispatcher: this.#agent,
         serverName: this.serverName,
       });
-      const retry = attempt === 0 && reauthorize(auth, response, this.url, request.cancel);
+      const retry =
+        mayReauthorize(attempt, response) && reauthorize(auth, response, this.url, request.cancel);
       if (retry !== false && (await retry)) {
         response.discard();
         continue;

@@ -35,6 +35,27 @@ function keyOf(endpoint: TokenEndpoint): TokenKey {
   return { issuer: endpoint.issuer, clientId: 'client-1', resource: RESOURCE };
 }
 
+/**
+ * Starts the workers' calls at once (each said `ready`), then reads what each got and waits for
+ * it to exit.
+ */
+async function runTogether(
+  workers: Worker[],
+): Promise<Array<{ accessTokens: string[]; errors: string[] }>> {
+  for (const worker of workers) expect(await nextLine(worker)).toBe('ready');
+  for (const worker of workers) worker.child.stdin.end('go\n');
+  return Promise.all(
+    workers.map(async (worker) => {
+      const line = JSON.parse(await nextLine(worker)) as {
+        accessTokens: string[];
+        errors: string[];
+      };
+      await worker.exited;
+      return line;
+    }),
+  );
+}
+
 /** Every log line, as text, to search for canaries. */
 function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
@@ -138,18 +159,7 @@ describe('RefreshCoordinator with a rotating token endpoint', () => {
     const workers = [0, 1].map(() =>
       startWorker(guard, [t.path, t.endpoint.issuer, t.endpoint.tokenUrl, 'refresh', '20']),
     );
-    for (const worker of workers) expect(await nextLine(worker)).toBe('ready');
-    for (const worker of workers) worker.child.stdin.end('go\n');
-    const results = await Promise.all(
-      workers.map(async (worker) => {
-        const line = JSON.parse(await nextLine(worker)) as {
-          accessTokens: string[];
-          errors: string[];
-        };
-        await worker.exited;
-        return line;
-      }),
-    );
+    const results = await runTogether(workers);
     expect(results.flatMap((r) => r.errors)).toEqual([]);
     expect(t.endpoint.refreshRequests).toBe(1);
     // Both processes ended up with the one new access token.
@@ -397,18 +407,7 @@ describe('RefreshCoordinator against oidc-provider (rotation on, reuse revokes t
         t.provider.clientId,
       ]),
     );
-    for (const worker of workers) expect(await nextLine(worker)).toBe('ready');
-    for (const worker of workers) worker.child.stdin.end('go\n');
-    const results = await Promise.all(
-      workers.map(async (worker) => {
-        const line = JSON.parse(await nextLine(worker)) as {
-          accessTokens: string[];
-          errors: string[];
-        };
-        await worker.exited;
-        return line;
-      }),
-    );
+    const results = await runTogether(workers);
     expect(results.flatMap((r) => r.errors)).toEqual([]);
     expect(t.provider.refreshRequests).toBe(1);
     expect(new Set(results.flatMap((r) => r.accessTokens)).size).toBe(1);

@@ -1,7 +1,7 @@
 import { aboutServer, type McpHostError } from '../errors/mcp-host-error.js';
 import { Emitter } from '../internal/emitter.js';
 import type { Logger } from '../internal/logger.js';
-import type { TransportDiscards, TransportProblem } from '../jsonrpc/transport.js';
+import type { TransportProblem } from '../jsonrpc/transport.js';
 
 /**
  * The three events every transport has, made once: a listener that throws is logged, never
@@ -12,14 +12,6 @@ export class TransportEvents {
   readonly message: Emitter<unknown>;
   readonly problem: Emitter<TransportProblem>;
   readonly close: Emitter<McpHostError | undefined>;
-  /**
-   * The discards reported through `reportProblem`: the transport's `discards` when it reports
-   * every one (one that reports junk at a bounded rate keeps its own count).
-   */
-  readonly discards: { -readonly [K in keyof TransportDiscards]: number } = {
-    junkMessages: 0,
-    oversizedMessages: 0,
-  };
   /** For other emitters of the same transport (stderr lines, say). */
   readonly reportListenerError: (error: unknown) => void;
 
@@ -41,8 +33,6 @@ export class TransportEvents {
     discarded?: TransportProblem['discarded'],
   ): void {
     const problem: TransportProblem = requestId === undefined ? { error } : { error, requestId };
-    if (discarded === 'junk') this.discards.junkMessages++;
-    else if (discarded === 'oversized') this.discards.oversizedMessages++;
     if (discarded !== undefined) problem.discarded = discarded;
     this.problem.fire(problem);
   }

@@ -79,6 +79,8 @@ export class LegacySseTransport implements Transport {
   readonly #deadlines: PostDeadlines;
   readonly #tasks: TaskSet;
   readonly #events: TransportEvents;
+  /** Every body or event discarded (each is reported too). */
+  readonly #discards = { junkMessages: 0, oversizedMessages: 0 };
   readonly #problems: HttpProblems;
   /** Credentials from `headers` and the URL's query, and the endpoint's session id, until close. */
   readonly #secrets: Disposable[];
@@ -138,7 +140,7 @@ export class LegacySseTransport implements Transport {
 
   /** What this transport discarded so far: SSE events that were not JSON, or too large. */
   get discards(): TransportDiscards {
-    return { ...this.#events.discards };
+    return { ...this.#discards };
   }
 
   get state(): TransportState {
@@ -462,6 +464,8 @@ export class LegacySseTransport implements Transport {
     discarded?: TransportProblem['discarded'],
   ): void {
     this.#logger.debug(problem.message);
+    if (discarded === 'junk') this.#discards.junkMessages++;
+    else if (discarded === 'oversized') this.#discards.oversizedMessages++;
     this.#events.reportProblem(problem, requestId, discarded);
   }
 

@@ -71,6 +71,8 @@ export class StreamableHttpTransport implements Transport {
   readonly #deadlines: PostDeadlines;
   readonly #tasks: TaskSet;
   readonly #events: TransportEvents;
+  /** Every body or event discarded (each is reported too). */
+  readonly #discards = { junkMessages: 0, oversizedMessages: 0 };
   readonly #problems: HttpProblems;
   #state: TransportState = 'new';
   /** The session id, the protocol version and the request headers made of them. */
@@ -130,7 +132,7 @@ export class StreamableHttpTransport implements Transport {
 
   /** What this transport discarded so far: bodies and events that were not JSON, or too large. */
   get discards(): TransportDiscards {
-    return { ...this.#events.discards };
+    return { ...this.#discards };
   }
 
   /** True while the server has given this transport a session id (the value itself stays private). */
@@ -582,6 +584,8 @@ export class StreamableHttpTransport implements Transport {
     discarded?: TransportProblem['discarded'],
   ): void {
     this.#logger.debug(problem.message);
+    if (discarded === 'junk') this.#discards.junkMessages++;
+    else if (discarded === 'oversized') this.#discards.oversizedMessages++;
     this.#events.reportProblem(problem, requestId, discarded);
   }
 

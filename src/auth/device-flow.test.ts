@@ -60,6 +60,15 @@ function provider(fixture: OAuthFixture): OAuthProvider {
   });
 }
 
+/** Starts a device authorization on `world` and waits for it to fail; returns the error. */
+async function deviceFailure(
+  world: DeviceWorld,
+): Promise<{ oauth: OAuthProvider; error: unknown }> {
+  const oauth = provider(world.fixture);
+  await oauth.startDeviceAuthorization();
+  return { oauth, error: await oauth.waitForDeviceAuthorization().catch((e: unknown) => e) };
+}
+
 describe('the device authorization grant (RFC 8628) through OAuthProvider', () => {
   it('shows the code, polls through authorization_pending and slow_down, then saves the tokens', async () => {
     await using _guard = leakGuard();
@@ -102,9 +111,7 @@ describe('the device authorization grant (RFC 8628) through OAuthProvider', () =
     for (const refusal of ['access_denied', 'expired_token']) {
       const world = await deviceWorld(['authorization_pending', refusal]);
       await using _fixture = world.fixture;
-      const oauth = provider(world.fixture);
-      await oauth.startDeviceAuthorization();
-      const error = await oauth.waitForDeviceAuthorization().catch((e: unknown) => e);
+      const { oauth, error } = await deviceFailure(world);
       expect(error).toMatchObject({
         code: 'AUTH_FAILED',
         serverName: 'device-server',
@@ -121,9 +128,7 @@ describe('the device authorization grant (RFC 8628) through OAuthProvider', () =
     await using _guard = leakGuard();
     const world = await deviceWorld(['authorization_pending'], { interval: 0.2, expires_in: 1 });
     await using _fixture = world.fixture;
-    const oauth = provider(world.fixture);
-    await oauth.startDeviceAuthorization();
-    const error = await oauth.waitForDeviceAuthorization().catch((e: unknown) => e);
+    const { error } = await deviceFailure(world);
     expect(error).toMatchObject({
       code: 'AUTH_FAILED',
       details: { step: 'device-poll', error: 'expired_token' },

@@ -34,7 +34,7 @@ export const DEFAULT_DEVICE_POLL_INTERVAL_MS = 5_000;
 export const DEVICE_SLOW_DOWN_STEP_MS = 5_000;
 
 /** True when the authorization server offers the device authorization grant. */
-export function supportsDeviceFlow(as: oauth.AuthorizationServer): boolean {
+function supportsDeviceFlow(as: oauth.AuthorizationServer): boolean {
   return typeof as.device_authorization_endpoint === 'string';
 }
 

@@ -430,7 +430,7 @@ function error(
 }
 
 /** A URL as errors show it: origin and path, the query only as `?…`, never user info. */
-export function describeUrl(url: URL): string {
+function describeUrl(url: URL): string {
   return `${url.origin}${url.pathname}${url.search === '' ? '' : '?…'}`;
 }
 

@@ -23,8 +23,8 @@ import type { ClientRegistration, OAuthTokens, TokenKey, TokenStore } from './to
 
 export const TOKENS_NAMESPACE = 'oauth-tokens';
 export const REGISTRATIONS_NAMESPACE = 'oauth-clients';
-export const REFRESH_LEASE_NAMESPACE = 'oauth-refresh';
-export const SERVER_INDEX_NAMESPACE = 'oauth-servers';
+const REFRESH_LEASE_NAMESPACE = 'oauth-refresh';
+const SERVER_INDEX_NAMESPACE = 'oauth-servers';
 
 export interface FileTokenStoreOptions {
   /**

@@ -26,7 +26,7 @@ const PRM_WELL_KNOWN = '/.well-known/oauth-protected-resource';
  * The server URL without its fragment, as the resource it is: an origin-only URL keeps no
  * trailing slash (`https://h`, not `https://h/`; some authorization servers compare verbatim).
  */
-export function canonicalServerUrl(serverUrl: URL): string {
+function canonicalServerUrl(serverUrl: URL): string {
   const url = new URL(serverUrl);
   url.hash = '';
   return url.pathname === '/' && url.search === '' ? url.origin : url.href;
@@ -36,7 +36,7 @@ export function canonicalServerUrl(serverUrl: URL): string {
  * Whether the metadata's `resource` identifies this server: the same origin, and a path that is
  * the server URL's path or a parent of it on a segment boundary (`https://h/` covers `https://h/mcp`).
  */
-export function resourceMatches(resource: string, serverUrl: URL): boolean {
+function resourceMatches(resource: string, serverUrl: URL): boolean {
   let parsed: URL;
   try {
     parsed = new URL(resource);
@@ -50,7 +50,7 @@ export function resourceMatches(resource: string, serverUrl: URL): boolean {
 }
 
 /** The protected resource metadata URLs to try, in order (RFC 9728 and the MCP spec). */
-export function resourceMetadataUrls(serverUrl: URL, fromHeader: string | undefined): URL[] {
+function resourceMetadataUrls(serverUrl: URL, fromHeader: string | undefined): URL[] {
   const urls: URL[] = [];
   if (fromHeader !== undefined) {
     try {
@@ -69,7 +69,7 @@ export function resourceMetadataUrls(serverUrl: URL, fromHeader: string | undefi
  * The authorization server metadata URLs to try for an issuer, in order: RFC 8414 with path
  * insertion, OpenID discovery with path insertion, OpenID discovery appended to the path.
  */
-export function authorizationServerMetadataUrls(issuer: URL): URL[] {
+function authorizationServerMetadataUrls(issuer: URL): URL[] {
   const path = issuer.pathname.replace(/\/+$/, '');
   const origin = issuer.origin;
   if (path === '') {
@@ -205,7 +205,7 @@ async function namedIssuer(response: Response): Promise<URL | undefined> {
 }
 
 /** The 2025-03-26 default endpoints of an old server without metadata: at its origin. */
-export function fallbackAuthorizationServer(serverUrl: URL): oauth.AuthorizationServer {
+function fallbackAuthorizationServer(serverUrl: URL): oauth.AuthorizationServer {
   const origin = serverUrl.origin;
   return {
     issuer: origin,

@@ -157,6 +157,21 @@ function withIdp(
   return { requests, url: `${fixture.server.origin}/idp/token` };
 }
 
+/** A jwt_bearer provider whose assertion is an ID-JAG from the IdP of withIdp(). */
+function xaaProvider(fixture: OAuthFixture, idp: { url: string }): OAuthProvider {
+  return new OAuthProvider({
+    serverUrl: fixture.mcpUrl,
+    store: new MemoryTokenStore(),
+    grant: 'jwt_bearer',
+    client: { clientId: 'xaa-client', clientSecret: 'xaa-secret' },
+    assertion: idJagAssertion({
+      tokenEndpoint: idp.url,
+      clientId: 'idp-client',
+      idToken: ID_TOKEN,
+    }),
+  });
+}
+
 describe('token exchange (RFC 8693) and enterprise-managed authorization', () => {
   it('exchangeToken sends the RFC 8693 parameters and accepts an N_A token', async () => {
     await using _guard = leakGuard();
@@ -213,17 +228,7 @@ describe('token exchange (RFC 8693) and enterprise-managed authorization', () =>
     await using _guard = leakGuard();
     await using fixture = await startOAuthFixture();
     const idp = withIdp(fixture);
-    const provider = new OAuthProvider({
-      serverUrl: fixture.mcpUrl,
-      store: new MemoryTokenStore(),
-      grant: 'jwt_bearer',
-      client: { clientId: 'xaa-client', clientSecret: 'xaa-secret' },
-      assertion: idJagAssertion({
-        tokenEndpoint: idp.url,
-        clientId: 'idp-client',
-        idToken: ID_TOKEN,
-      }),
-    });
+    const provider = xaaProvider(fixture, idp);
     await provider.onUnauthorized(challenge(fixture));
     expect(idp.requests[0]!.body.get('audience')).toBe(fixture.issuer);
     expect(idp.requests[0]!.body.get('resource')).toBe(fixture.mcpUrl);
@@ -238,17 +243,7 @@ describe('token exchange (RFC 8693) and enterprise-managed authorization', () =>
     const idp = withIdp(fixture, () => ({
       json: { access_token: 'x', issued_token_type: TOKEN_TYPES.accessToken, token_type: 'Bearer' },
     }));
-    const provider = new OAuthProvider({
-      serverUrl: fixture.mcpUrl,
-      store: new MemoryTokenStore(),
-      grant: 'jwt_bearer',
-      client: { clientId: 'xaa-client', clientSecret: 'xaa-secret' },
-      assertion: idJagAssertion({
-        tokenEndpoint: idp.url,
-        clientId: 'idp-client',
-        idToken: ID_TOKEN,
-      }),
-    });
+    const provider = xaaProvider(fixture, idp);
     const error = await provider.onUnauthorized(challenge(fixture)).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'AUTH_FAILED', details: { step: 'token-exchange' } });
     expect(fixture.tokenRequests).toHaveLength(0);

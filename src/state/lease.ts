@@ -50,10 +50,10 @@ export interface LeaseOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_LEASE_TIMEOUT_MS = 30_000;
+const DEFAULT_LEASE_TIMEOUT_MS = 30_000;
 /** First and largest pause between two polls of a lease held by another process. */
-export const LEASE_POLL_MIN_MS = 5;
-export const LEASE_POLL_MAX_MS = 200;
+const LEASE_POLL_MIN_MS = 5;
+const LEASE_POLL_MAX_MS = 200;
 
 /** Throws `INVALID_ARGUMENT` for options no lease can honour; returns the wait bound. */
 export function checkLeaseOptions(options: LeaseOptions): { ttlMs: number; timeoutMs: number } {

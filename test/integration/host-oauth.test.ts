@@ -4,17 +4,25 @@ import { McpHost, type AuthRequiredEvent } from '../../src/index.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { MemoryTokenStore } from '../helpers/memory-token-store.js';
 import { consent } from '../helpers/oauth-fixture.js';
-import { startProtectedMcpServer } from '../helpers/protected-mcp-server.js';
+import {
+  startProtectedMcpServer,
+  type ProtectedMcpServer,
+} from '../helpers/protected-mcp-server.js';
+
+/** A host with the one OAuth server 'tracker' of the protected world. */
+function trackerHost(world: ProtectedMcpServer, tokenStore = new MemoryTokenStore()): McpHost {
+  return new McpHost({
+    tokenStore,
+    servers: [{ name: 'tracker', transport: { type: 'http', url: world.mcp.url }, oauth: {} }],
+  });
+}
 
 describe('McpHost with OAuth servers', () => {
   it('goes to needs_auth with an auth_required event, then logs in with the two-step API', async () => {
     await using _guard = leakGuard();
     await using world = await startProtectedMcpServer();
     const tokenStore = new MemoryTokenStore();
-    await using host = new McpHost({
-      tokenStore,
-      servers: [{ name: 'tracker', transport: { type: 'http', url: world.mcp.url }, oauth: {} }],
-    });
+    await using host = trackerHost(world, tokenStore);
     const events: AuthRequiredEvent[] = [];
     host.onAuthRequired((event) => events.push(event));
     const summary = await host.start();
@@ -44,10 +52,7 @@ describe('McpHost with OAuth servers', () => {
   it('refuses a redirect with another state, and the server stays needs_auth', async () => {
     await using _guard = leakGuard();
     await using world = await startProtectedMcpServer();
-    await using host = new McpHost({
-      tokenStore: new MemoryTokenStore(),
-      servers: [{ name: 'tracker', transport: { type: 'http', url: world.mcp.url }, oauth: {} }],
-    });
+    await using host = trackerHost(world);
     await host.start();
     const start = await host.startAuthorization('tracker');
     const redirect = new URL(await consent(start));
@@ -81,10 +86,7 @@ describe('McpHost with OAuth servers', () => {
     await using _guard = leakGuard();
     await using world = await startProtectedMcpServer();
     const tokenStore = new MemoryTokenStore();
-    await using host = new McpHost({
-      tokenStore,
-      servers: [{ name: 'tracker', transport: { type: 'http', url: world.mcp.url }, oauth: {} }],
-    });
+    await using host = trackerHost(world, tokenStore);
     await host.start();
     await host.completeAuthorization(
       'tracker',

@@ -13,7 +13,8 @@ import { MemoryTokenStore } from '../helpers/memory-token-store.js';
 import { startOidcMcpServer, type OidcMcpServer } from '../helpers/oidc-mcp-server.js';
 import { tempDir } from '../helpers/scratch.js';
 
-function connect(server: OidcMcpServer, store: TokenStore) {
+/** A client of the protected server, connected: it logs in unless `store` already has tokens. */
+async function connect(server: OidcMcpServer, store: TokenStore): Promise<McpClient> {
   const provider = new OAuthProvider({
     serverUrl: server.mcpUrl,
     store,
@@ -30,7 +31,11 @@ function connect(server: OidcMcpServer, store: TokenStore) {
         proxy: false,
       }),
   });
-  return { provider, client };
+  await client.connect().catch(async (error: unknown) => {
+    await client[Symbol.asyncDispose]();
+    throw error;
+  });
+  return client;
 }
 
 /** Makes the stored access token look expired (as time passing would, without the wait). */
@@ -48,9 +53,7 @@ describe('OAuthProvider against oidc-provider and an SDK MCP server', () => {
     await using _guard = leakGuard();
     await using server = await startOidcMcpServer();
     const store = new MemoryTokenStore();
-    const { client } = connect(server, store);
-    await using _client = client;
-    await client.connect();
+    await using client = await connect(server, store);
     expect(await whoami(client)).toBe('user-1');
     expect(server.grants.authorization_code).toBe(1);
     const [registration] = store.registrations.values();
@@ -65,9 +68,7 @@ describe('OAuthProvider against oidc-provider and an SDK MCP server', () => {
     await using _guard = leakGuard();
     await using server = await startOidcMcpServer();
     const store = new MemoryTokenStore();
-    const { client } = connect(server, store);
-    await using _client = client;
-    await client.connect();
+    await using client = await connect(server, store);
     expect(await whoami(client)).toBe('user-1');
     const before = [...store.tokens.values()][0]!;
     expire(store);
@@ -83,9 +84,7 @@ describe('OAuthProvider against oidc-provider and an SDK MCP server', () => {
     await using _guard = leakGuard();
     await using server = await startOidcMcpServer();
     const store = new MemoryTokenStore();
-    const { client } = connect(server, store);
-    await using _client = client;
-    await client.connect();
+    await using client = await connect(server, store);
     const registration = [...store.registrations.values()][0]!;
     const first = [...store.tokens.values()][0]!;
     await server.revokeRefreshToken(first.refreshToken!);
@@ -106,17 +105,13 @@ describe('OAuthProvider against oidc-provider and an SDK MCP server', () => {
     const path = `${dir.path}/state.json`;
     {
       await using store = new FileTokenStore({ path });
-      const { client } = connect(server, store);
-      await using _client = client;
-      await client.connect();
+      await using client = await connect(server, store);
       expect(await whoami(client)).toBe('user-1');
     }
     const grants = { ...server.grants };
     const refused = server.unauthorized;
     await using store = new FileTokenStore({ path });
-    const { client } = connect(server, store);
-    await using _client = client;
-    await client.connect();
+    await using client = await connect(server, store);
     expect(await whoami(client)).toBe('user-1');
     expect(server.grants).toEqual(grants);
     // The first request of the fresh process already carried the stored token.

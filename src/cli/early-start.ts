@@ -87,7 +87,11 @@ export class HeldTransport implements Transport {
     this.onClose = this.#events.close.event;
     this.#inner = made.then(async (transport) => {
       this.#transport = transport;
-      transport.onMessage((value) => this.#deliver({ kind: 'message', value }));
+      // Per message: after the handover, passed straight on (no held event made).
+      transport.onMessage((value) => {
+        if (this.#held === undefined) this.#events.message.fire(value);
+        else this.#held.push({ kind: 'message', value });
+      });
       transport.onProblem((value) => this.#deliver({ kind: 'problem', value }));
       transport.onClose((value) => this.#deliver({ kind: 'close', value }));
       await transport.start();

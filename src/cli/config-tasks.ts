@@ -148,7 +148,7 @@ export interface DroppedServer {
 }
 
 /** The servers that an error diagnostic left out of `kept` (each once, the first reason). */
-export function droppedServers(
+function droppedServers(
   diagnostics: readonly CliDiagnostic[],
   kept: readonly string[],
 ): DroppedServer[] {

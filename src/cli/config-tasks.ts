@@ -15,7 +15,7 @@ import type { ConfigDiagnostic, ConfigDialect, McpConfig } from '../config/model
 import { writeNativeConfig } from '../config/native/native-write.js';
 import { fileModeDiagnostics, maskConfig } from '../config/expand/secrets.js';
 import { resolutionDiagnostics } from '../config/resolution-diagnostics.js';
-import { parseConfigText } from '../config/parse.js';
+import { formatOfFile, parseConfigText } from '../config/parse.js';
 import { writeConfigFile } from '../config/write-config-file.js';
 import { withoutServerName } from '../errors/mcp-host-error.js';
 import { redact } from '../errors/redact.js';
@@ -148,7 +148,7 @@ export interface DroppedServer {
 }
 
 /** The servers that an error diagnostic left out of `kept` (each once, the first reason). */
-export function droppedServers(
+function droppedServers(
   diagnostics: readonly CliDiagnostic[],
   kept: readonly string[],
 ): DroppedServer[] {
@@ -254,8 +254,8 @@ export async function importConfigFile(options: {
 
 /** The dialect a file looks like, by its name and shape (`mcp-host` when it cannot be parsed). */
 function dialectOfText(text: string, file: string): ConfigDialect {
-  const lower = file.toLowerCase();
-  const format = lower.endsWith('.yaml') || lower.endsWith('.yml') ? 'yaml' : 'jsonc';
+  // Leniently: a foreign dialect's .json file may have comments.
+  const format = formatOfFile(file) === 'yaml' ? 'yaml' : 'jsonc';
   return detectDialect(file, parseConfigText(text, file, format).value);
 }
 

@@ -1,5 +1,7 @@
+import { InvalidArgumentError } from 'commander';
+
 /** The longest timer Node keeps (2^31 - 1 ms, about 24.8 days): a longer one fires at once. */
-export const MAX_DURATION_MS = 2 ** 31 - 1;
+const MAX_DURATION_MS = 2 ** 31 - 1;
 
 /**
  * `3s`, `500ms`, `1.5s`, `2m`, `1h` → milliseconds. The unit is required (a bare `5` read as
@@ -24,4 +26,13 @@ export function parseDuration(text: string): number {
       `'${text}' is longer than the longest timer (${MAX_DURATION_MS} ms, 24.8 days)`,
     );
   return ms;
+}
+
+/** `parseDuration` as a commander argument parser: a bad duration is commander's usage error. */
+export function durationArgument(value: string): number {
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }

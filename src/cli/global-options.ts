@@ -4,7 +4,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { delimiter } from 'node:path';
-import { parseDuration } from './duration.js';
+import { durationArgument } from './duration.js';
 import type { OutputFormat } from './output.js';
 
 /** What every command gets. */
@@ -43,13 +43,7 @@ export function addGlobalOptions(program: Command): void {
     .addOption(
       new Option('--timeout <duration>', 'connect and request timeout, e.g. 3s, 500ms')
         .env('MCP_HOST_TIMEOUT')
-        .argParser((value: string) => {
-          try {
-            return parseDuration(value);
-          } catch (error) {
-            throw new InvalidArgumentError((error as Error).message);
-          }
-        }),
+        .argParser(durationArgument),
     )
     .addOption(
       new Option(

@@ -7,7 +7,7 @@
  */
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { action } from './command.js';
-import { parseDuration } from './duration.js';
+import { durationArgument } from './duration.js';
 import type { CallCommandOptions } from './commands/call.js';
 import { completionShells, type CompletionShell } from './completion-script.js';
 import { importDialects, printDialects } from './dialect-choices.js';
@@ -243,13 +243,7 @@ function addAuth(program: Command): void {
       'print the authorization URL, open a browser, wait for the redirect (or a pasted redirect URL)',
     )
     .option('--no-browser', 'do not try to open a browser (print the URL only)')
-    .option('--wait <duration>', 'how long to wait for the login (default 5m)', (value: string) => {
-      try {
-        return parseDuration(value);
-      } catch (error) {
-        throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
-      }
-    })
+    .option('--wait <duration>', 'how long to wait for the login (default 5m)', durationArgument)
     .action(
       action<{ browser?: boolean; wait?: number }>(async (cli, [server], options) =>
         (await authCommand()).authLogin(cli, server!, {

@@ -83,6 +83,19 @@ export interface OAuthConfig {
   privateKeyAlg?: string;
 }
 
+/**
+ * The single-text `oauth` fields, each a template (`${VAR}`): expanded, and masked when shown,
+ * alike (`scopes` is a list, handled beside them).
+ */
+export const OAUTH_TEXT_FIELDS = [
+  'clientId',
+  'clientSecret',
+  'redirectUri',
+  'authorizationServer',
+  'clientMetadataUrl',
+  'privateKeyFile',
+] as const satisfies readonly (keyof OAuthConfig)[];
+
 export interface ToolFilterConfig {
   allow?: string[];
   block?: string[];

@@ -22,6 +22,7 @@ const COMMAND_MODULES = [
   'prompts',
   'config',
   'doctor',
+  'auth',
   'watch',
   'completion',
 ];

@@ -25,7 +25,7 @@ export interface LoginOptions {
 }
 
 /** How long `auth login` waits for the person by default (ms). */
-export const DEFAULT_LOGIN_WAIT_MS = 5 * 60_000;
+const DEFAULT_LOGIN_WAIT_MS = 5 * 60_000;
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
 

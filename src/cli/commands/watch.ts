@@ -1,7 +1,8 @@
 /**
  * `mcp-host watch [servers...]`: opens the servers and prints every host event (server states,
  * tool list changes, tool calls made through this host) as it happens, until SIGINT or SIGTERM,
- * or until nobody reads stdout any more (EPIPE), which close the servers. A line per event for a person; NDJSON with `--format json`.
+ * or until nobody reads stdout any more (EPIPE), which close the servers. A line per event for a
+ * person; NDJSON with `--format json`.
  */
 import type { CliRuntime } from '../runtime.js';
 import { formatWatchEvent, snapshotEvents, watchHost, type WatchEvent } from '../watch-events.js';

@@ -15,7 +15,13 @@ import { McpHostError } from '../../errors/mcp-host-error.js';
 import { type ErrorCode } from '../../errors/codes.js';
 import { formatKeyPath } from '../diagnostics.js';
 import type { InputResolver } from './input-providers.js';
-import type { OAuthConfig, ServerConfig, SourceLocation, TransportConfig } from '../model.js';
+import {
+  OAUTH_TEXT_FIELDS,
+  type OAuthConfig,
+  type ServerConfig,
+  type SourceLocation,
+  type TransportConfig,
+} from '../model.js';
 import { parseTemplate, type TemplatePart } from './template.js';
 
 /** Where a field sits in the model, relative to the server: `['env', 'TOKEN']`, `['args', 2]`. */
@@ -83,13 +89,8 @@ export function expandableFields(server: ServerConfig): FieldSlot[] {
   }
   const oauth = server.oauth;
   if (oauth !== undefined) {
-    add(['oauth', 'clientId'], oauth.clientId);
-    add(['oauth', 'clientSecret'], oauth.clientSecret);
+    for (const key of OAUTH_TEXT_FIELDS) add(['oauth', key], oauth[key]);
     oauth.scopes?.forEach((scope, index) => add(['oauth', 'scopes', index], scope));
-    add(['oauth', 'redirectUri'], oauth.redirectUri);
-    add(['oauth', 'authorizationServer'], oauth.authorizationServer);
-    add(['oauth', 'clientMetadataUrl'], oauth.clientMetadataUrl);
-    add(['oauth', 'privateKeyFile'], oauth.privateKeyFile);
   }
   return slots;
 }
@@ -254,26 +255,17 @@ function build(server: ServerConfig, fields: ExpandedField[]): ExpandedServer {
     };
   }
   const o = server.oauth;
-  const oauth: OAuthConfig | undefined =
-    o === undefined
-      ? undefined
-      : {
-          ...o,
-          ...(o.clientId === undefined ? {} : { clientId: get('oauth', 'clientId') }),
-          ...(o.clientSecret === undefined ? {} : { clientSecret: get('oauth', 'clientSecret') }),
-          ...(o.scopes === undefined
-            ? {}
-            : { scopes: o.scopes.map((s, i) => get('oauth', 'scopes', i) ?? s) }),
-          ...(o.redirectUri === undefined ? {} : { redirectUri: get('oauth', 'redirectUri') }),
-          ...(o.authorizationServer === undefined
-            ? {}
-            : { authorizationServer: get('oauth', 'authorizationServer') }),
-          ...(o.clientMetadataUrl === undefined
-            ? {}
-            : { clientMetadataUrl: get('oauth', 'clientMetadataUrl') }),
-          ...(o.privateKeyFile === undefined
-            ? {}
-            : { privateKeyFile: get('oauth', 'privateKeyFile') }),
-        };
+  let oauth: OAuthConfig | undefined;
+  if (o !== undefined) {
+    oauth = { ...o };
+    for (const key of OAUTH_TEXT_FIELDS) {
+      if (o[key] === undefined) continue;
+      const expanded = get('oauth', key);
+      if (expanded === undefined) delete oauth[key];
+      else oauth[key] = expanded;
+    }
+    if (o.scopes !== undefined)
+      oauth.scopes = o.scopes.map((s, i) => get('oauth', 'scopes', i) ?? s);
+  }
   return { transport, oauth, fields };
 }

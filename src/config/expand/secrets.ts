@@ -31,7 +31,12 @@ import {
 } from '../../errors/secret-values.js';
 import { formatKeyPath } from '../diagnostics.js';
 import { expandableFields, type ExpandedServer, type FieldPath } from './expand.js';
-import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../model.js';
+import {
+  OAUTH_TEXT_FIELDS,
+  type ConfigDiagnostic,
+  type McpConfig,
+  type ServerConfig,
+} from '../model.js';
 import { formatTemplate, parseTemplate, type TemplatePart } from './template.js';
 
 /** A literal prefix that is not secret in a credential header (`Bearer `, `Basic `, `Token `). */
@@ -272,14 +277,7 @@ export function maskServer(server: ServerConfig): ServerConfig {
   }
   const o = copy.oauth;
   if (o !== undefined) {
-    for (const key of [
-      'clientId',
-      'clientSecret',
-      'redirectUri',
-      'authorizationServer',
-      'clientMetadataUrl',
-      'privateKeyFile',
-    ] as const) {
+    for (const key of OAUTH_TEXT_FIELDS) {
       const value = o[key];
       if (value !== undefined) o[key] = mask(['oauth', key], value);
     }

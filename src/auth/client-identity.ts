@@ -135,6 +135,25 @@ async function withSecretExpiry(response: Response): Promise<Response> {
   );
 }
 
+/** RFC 8628's grant type. */
+const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/**
+ * A client registered for a person's login may log in with the device grant too (`auth login
+ * --device`) where `as` offers it: its grant type is added to `authorization_code`.
+ */
+function withDeviceGrant(as: oauth.AuthorizationServer, grantTypes: string[]): string[] {
+  const offered =
+    typeof as.device_authorization_endpoint === 'string' &&
+    (as.grant_types_supported === undefined ||
+      as.grant_types_supported.includes(DEVICE_CODE_GRANT_TYPE));
+  return offered &&
+    grantTypes.includes('authorization_code') &&
+    !grantTypes.includes(DEVICE_CODE_GRANT_TYPE)
+    ? [...grantTypes, DEVICE_CODE_GRANT_TYPE]
+    : grantTypes;
+}
+
 /** RFC 7591 dynamic registration at `as`; the result is saved in `store` under the issuer. */
 export async function registerClient(
   as: oauth.AuthorizationServer,
@@ -156,7 +175,10 @@ export async function registerClient(
       : supported.includes('client_secret_basic')
         ? 'client_secret_basic'
         : 'client_secret_post';
-  const grantTypes = options.grantTypes ?? ['authorization_code', 'refresh_token'];
+  const grantTypes = withDeviceGrant(
+    as,
+    options.grantTypes ?? ['authorization_code', 'refresh_token'],
+  );
   let registered: oauth.OmitSymbolProperties<oauth.Client>;
   try {
     const response = await oauth.dynamicClientRegistrationRequest(

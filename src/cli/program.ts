@@ -243,13 +243,23 @@ function addAuth(program: Command): void {
       'print the authorization URL, open a browser, wait for the redirect (or a pasted redirect URL)',
     )
     .option('--no-browser', 'do not try to open a browser (print the URL only)')
-    .option('--wait <duration>', 'how long to wait for the login (default 5m)', durationArgument)
+    .option(
+      '--device',
+      'use the device authorization grant: show a code to enter on any device (no redirect)',
+    )
+    .option(
+      '--wait <duration>',
+      'how long to wait for the login (default 5m; with --device, until the code expires)',
+      durationArgument,
+    )
     .action(
-      action<{ browser?: boolean; wait?: number }>(async (cli, [server], options) =>
-        (await authCommand()).authLogin(cli, server!, {
-          browser: options.browser !== false,
-          ...(options.wait === undefined ? {} : { waitMs: options.wait }),
-        }),
+      action<{ browser?: boolean; wait?: number; device?: boolean }>(
+        async (cli, [server], options) =>
+          (await authCommand()).authLogin(cli, server!, {
+            browser: options.browser !== false,
+            ...(options.device === true ? { device: true } : {}),
+            ...(options.wait === undefined ? {} : { waitMs: options.wait }),
+          }),
       ),
     );
   auth

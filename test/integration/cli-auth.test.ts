@@ -188,3 +188,32 @@ describe('mcp-host auth', () => {
     expect(done.code).toBe(130);
   });
 });
+
+describe('mcp-host auth login with a configured loopback redirectUri', () => {
+  it('any loopback host (isLoopbackHost: here 127.0.0.2) gets the listener, with its path', async () => {
+    await using _guard = leakGuard();
+    await using world = await startProtectedMcpServer();
+    using dir = tempDir();
+    writeFileSync(
+      join(dir.path, 'mcp.yaml'),
+      [
+        'servers:',
+        '  tracker:',
+        '    type: http',
+        `    url: ${world.mcp.url}`,
+        '    oauth:',
+        "      redirectUri: 'http://127.0.0.2/done'",
+        '',
+      ].join('\n'),
+    );
+    const login = startLogin(dir.path, 'tracker');
+    const url = await login.url;
+    expect(url.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/done$/);
+    const page = await fetch(await consent({ url }));
+    await page.body?.cancel();
+    expect(page.status).toBe(200);
+    const done = await login.exit;
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain("logged in to 'tracker': ready (1 tools)");
+  });
+});

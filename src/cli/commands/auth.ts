@@ -10,24 +10,31 @@
  */
 import { createInterface } from 'node:readline';
 import type { FileTokenStore } from '../../auth/file-token-store.js';
+import type { DeviceAuthorization } from '../../auth/device-flow.js';
+import { isLoopbackHost } from '../../auth/egress-policy.js';
 import { startLoopbackListener, type LoopbackListener } from '../../auth/loopback-listener.js';
+import { OAuthProvider } from '../../auth/oauth-provider.js';
 import { openBrowser } from '../../auth/open-browser.js';
-import { McpHostError } from '../../errors/mcp-host-error.js';
+import { McpHostError, withoutServerName } from '../../errors/mcp-host-error.js';
 import type { HostServerDefinition } from '../../host/server-definition.js';
+import { ServerOAuth } from '../../host/server-oauth.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { serverDownError, type CliRuntime, type OpenedHost } from '../runtime.js';
 
 export interface LoginOptions {
   /** False with `--no-browser`. */
   browser?: boolean;
-  /** How long to wait for the redirect (ms). */
+  /**
+   * How long to wait for the redirect (ms), or for the device approval (default: until the device
+   * code expires).
+   */
   waitMs?: number;
+  /** `--device`: the device authorization grant (RFC 8628) instead of a browser redirect. */
+  device?: boolean;
 }
 
 /** How long `auth login` waits for the person by default (ms). */
 const DEFAULT_LOGIN_WAIT_MS = 5 * 60_000;
-
-const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export async function authLogin(
   cli: CliRuntime,
@@ -41,6 +48,7 @@ export async function authLogin(
       'has no `oauth:` section in its config: there is nothing to log in to',
       { serverName: server },
     );
+  if (options.device === true) return deviceLogin(cli, server, options.waitMs);
   const waitMs = options.waitMs ?? DEFAULT_LOGIN_WAIT_MS;
   const abort = new AbortController();
   cli.onClose(() => {
@@ -81,6 +89,137 @@ export async function authLogin(
 }
 
 /**
+ * `auth login <server> --device`: the device authorization grant (RFC 8628). Shows where to go and
+ * the code (lines of their own; one `device_authorization` event with `--format json`), polls the
+ * token endpoint at the server's interval until the person approves, then saves the tokens in the
+ * state file, connects the server and shows its status. Ends with exit 4 when the code expires or
+ * `--wait` passes first, 1 when the person denies it or the authorization server offers no device
+ * grant, 130/143 on SIGINT/SIGTERM (the typed error printed first).
+ */
+async function deviceLogin(
+  cli: CliRuntime,
+  server: string,
+  waitMs: number | undefined,
+): Promise<ExitCode> {
+  const opened = await cli.openHost({ servers: [server], start: false });
+  const definition = opened.resolved.host.servers.find((d) => d.name === server);
+  const store = opened.tokenStore;
+  if (definition?.oauth === undefined || store === undefined)
+    throw new CliError('INVALID_ARGUMENT', 'has no `oauth:` section in its config', {
+      serverName: server,
+    });
+  // The provider the host would make for this server (same client, store and token key), so
+  // the host (and every later command) finds the tokens this login saves.
+  const provider = await new ServerOAuth(server, definition.transport, definition.oauth, () =>
+    Promise.resolve(store),
+  ).provider();
+  if (!(provider instanceof OAuthProvider))
+    throw new CliError('INVALID_ARGUMENT', 'OAuth is not available for this server', {
+      serverName: server,
+    });
+  const abort = new AbortController();
+  let waiting: Promise<unknown> = Promise.resolve();
+  // Registered after the host's cleanups, so it runs first on SIGINT/SIGTERM: the wait ends (and
+  // its error is printed) before the host and the store close.
+  cli.onClose(async () => {
+    abort.abort();
+    await waiting;
+  });
+  const timeout =
+    waitMs === undefined
+      ? undefined
+      : new CliError('REQUEST_TIMEOUT', `the device code was not approved within ${waitMs} ms`, {
+          serverName: server,
+          details: { kind: 'device', timeoutMs: waitMs },
+        });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const shown = await provider.startDeviceAuthorization({ signal: abort.signal });
+    showDeviceAuthorization(cli, server, shown);
+    if (timeout !== undefined) timer = setTimeout(() => abort.abort(timeout), waitMs);
+    const wait = provider.waitForDeviceAuthorization({ signal: abort.signal });
+    waiting = wait.catch(() => undefined);
+    await wait;
+  } catch (error) {
+    throw deviceLoginError(cli, server, error, abort.signal, timeout);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (cli.output.json) cli.output.event({ event: 'approved', server });
+  const status = await opened.host.restartServer(server);
+  const down = serverDownError(status);
+  if (down !== undefined) throw down;
+  const result = { server, state: status.state, tools: status.toolCount };
+  cli.output.result(result, () =>
+    cli.output.line(`logged in to '${server}': ${status.state} (${status.toolCount} tools)`),
+  );
+  return ExitCode.ok;
+}
+
+/** Where to go and the code to enter, each on a line of its own (or one JSON event). */
+function showDeviceAuthorization(
+  cli: CliRuntime,
+  server: string,
+  shown: DeviceAuthorization,
+): void {
+  const expiresAt = new Date(shown.expiresAt).toISOString();
+  if (cli.output.json) {
+    cli.output.event({
+      event: 'device_authorization',
+      server,
+      verificationUri: shown.verificationUri,
+      verificationUriComplete: shown.verificationUriComplete ?? null,
+      userCode: shown.userCode,
+      expiresAt,
+    });
+    return;
+  }
+  cli.output.notice(`To log in to '${server}', open this URL on any device:`);
+  cli.output.line(shown.verificationUri);
+  cli.output.notice('and enter this code:');
+  cli.output.line(shown.userCode);
+  if (shown.verificationUriComplete !== undefined) {
+    cli.output.notice('(or open this URL, which has the code in it:)');
+    cli.output.line(shown.verificationUriComplete);
+  }
+  cli.output.notice(`waiting for the approval (the code expires at ${expiresAt})`);
+}
+
+/**
+ * The error a device login ends with: the `--wait` deadline (exit 4), an expired code (exit 4),
+ * an interruption (printed here, then a silent ABORTED: the signal sets the exit code), or the
+ * error as it is (a denial, a server without the grant: exit 1).
+ */
+function deviceLoginError(
+  cli: CliRuntime,
+  server: string,
+  error: unknown,
+  signal: AbortSignal,
+  timeout: CliError | undefined,
+): unknown {
+  if (signal.aborted) {
+    if (timeout !== undefined && signal.reason === timeout) return timeout;
+    cli.output.error(
+      new CliError('ABORTED', 'the device login was interrupted before it was approved', {
+        serverName: server,
+      }),
+    );
+    return new CliError('ABORTED', 'interrupted', { serverName: server });
+  }
+  if (
+    error instanceof McpHostError &&
+    error.code === 'AUTH_FAILED' &&
+    error.details?.error === 'expired_token'
+  )
+    return new CliError('AUTH_FAILED', withoutServerName(server, error.message), {
+      serverName: server,
+      details: error.details,
+      exitCode: ExitCode.unreachable,
+    });
+  return error;
+}
+
+/**
  * The loopback listener for a loopback redirect URI (its port and path, a random port when it
  * names none), or undefined for another redirect URI (then only a pasted redirect URL works).
  */
@@ -96,7 +235,9 @@ async function listen(
   } catch {
     return undefined;
   }
-  if (uri.protocol !== 'http:' || !LOOPBACK_HOSTS.has(uri.hostname)) return undefined;
+  // The one loopback rule of the auth layer; the listener binds 127.0.0.1 whatever the configured
+  // loopback host, and the login sends the listener's own URI as its `redirect_uri`.
+  if (uri.protocol !== 'http:' || !isLoopbackHost(uri.hostname)) return undefined;
   return startLoopbackListener({
     timeoutMs,
     signal,

@@ -1,0 +1,255 @@
+/**
+ * A real authorization server (`oidc-provider`) protecting an MCP server built with the official
+ * SDK, both on 127.0.0.1, for the CLI's device login and the examples of docs/auth.md: dynamic
+ * registration, resource indicators, the device flow and client credentials turned on, the clients
+ * given registered beforehand. The MCP server looks each token up in the provider (in-process
+ * introspection: present, not expired, issued for this resource; user tokens and client-credentials
+ * tokens alike) and answers 401 with `resource_metadata` otherwise.
+ *
+ * A person is played headlessly: `login(url)` consents to an authorization URL and returns the URL
+ * the browser would have been sent back to; `approveDevice(userCode)` / `denyDevice(userCode)`
+ * record what the device pages would (the device code's account and grant, through the provider's
+ * model API).
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import Provider from 'oidc-provider';
+
+export interface OidcWorldOptions {
+  /** Clients registered beforehand (oidc-provider client metadata). */
+  clients?: Record<string, unknown>[];
+  /** The device authorization grant (default on). */
+  deviceFlow?: boolean;
+  /** How long a device code lives (s; oidc-provider's default is 10 minutes). */
+  deviceCodeTtlS?: number;
+}
+
+export interface OidcWorld extends AsyncDisposable {
+  readonly issuer: string;
+  readonly mcpUrl: string;
+  /** Token requests that succeeded, per grant type. */
+  readonly grants: Record<string, number>;
+  /** Follows an authorization URL to the redirect URI, consenting; returns that URL. */
+  login(url: string | URL): Promise<string>;
+  /** Approves a device login as the person would on the verification page. */
+  approveDevice(userCode: string): Promise<void>;
+  /** Denies it (`access_denied` on the next poll). */
+  denyDevice(userCode: string): Promise<void>;
+}
+
+interface FoundToken {
+  accountId?: string;
+  clientId?: string;
+  aud?: unknown;
+  isExpired: boolean;
+}
+
+async function listen(server: Server, sockets: Set<Socket>): Promise<string> {
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<OidcWorld> {
+  const sockets = new Set<Socket>();
+  const asServer = createServer();
+  const mcpServer = createServer();
+  const issuer = await listen(asServer, sockets);
+  const mcpOrigin = await listen(mcpServer, sockets);
+  const mcpUrl = `${mcpOrigin}/mcp`;
+  const grants: Record<string, number> = {};
+  const provider = new Provider(issuer, {
+    clients: options.clients ?? [],
+    scopes: ['openid', 'offline_access'],
+    cookies: { keys: [randomBytes(32).toString('hex')] },
+    jwks: {
+      keys: [
+        generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+      ],
+    },
+    ttl: {
+      AccessToken: 3600,
+      ClientCredentials: 3600,
+      RefreshToken: 86_400,
+      Grant: 86_400,
+      IdToken: 3600,
+      Session: 3600,
+      Interaction: 600,
+      DeviceCode: options.deviceCodeTtlS ?? 600,
+    },
+    findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    issueRefreshToken: () => true,
+    interactions: {
+      url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      clientCredentials: { enabled: true },
+      deviceFlow: { enabled: options.deviceFlow ?? true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => mcpUrl,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, resource: string) => {
+          if (resource !== mcpUrl) throw new Error(`unknown resource ${resource}`);
+          return { scope: 'mcp', accessTokenFormat: 'opaque', accessTokenTTL: 3600 };
+        },
+      },
+    },
+  });
+  provider.on('grant.success', (ctx) => {
+    const grantType = ctx.oidc?.params?.grant_type;
+    const type = typeof grantType === 'string' ? grantType : 'unknown';
+    grants[type] = (grants[type] ?? 0) + 1;
+  });
+  const callback = provider.callback();
+  asServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith('/interaction/') === true) {
+      void (async () => {
+        const details = await provider.interactionDetails(req, res);
+        const clientId = String(details.params.client_id);
+        const grant = new provider.Grant({ accountId: 'user-1', clientId });
+        grant.addOIDCScope('openid offline_access');
+        grant.addResourceScope(mcpUrl, 'mcp');
+        const grantId = await grant.save();
+        await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: 'user-1' }, consent: { grantId } },
+          { mergeWithLastSubmission: false },
+        );
+      })().catch(() => {
+        res.statusCode = 500;
+        res.end();
+      });
+      return;
+    }
+    callback(req, res);
+  });
+
+  // oidc-provider's client-credentials tokens are a model of their own.
+  const models = provider as unknown as {
+    AccessToken: { find(value: string): Promise<FoundToken | undefined> };
+    ClientCredentials: { find(value: string): Promise<FoundToken | undefined> };
+  };
+  const findToken = async (value: string): Promise<FoundToken | undefined> =>
+    (await models.AccessToken.find(value)) ?? (await models.ClientCredentials.find(value));
+
+  const prmPath = '/.well-known/oauth-protected-resource/mcp';
+  mcpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      if (req.url === prmPath) {
+        res.setHeader('content-type', 'application/json');
+        res.end(
+          JSON.stringify({
+            resource: mcpUrl,
+            authorization_servers: [issuer],
+            scopes_supported: ['mcp'],
+          }),
+        );
+        return;
+      }
+      const header = req.headers.authorization ?? '';
+      const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+      const found = token === '' ? undefined : await findToken(token);
+      const audience = Array.isArray(found?.aud) ? found.aud : [found?.aud];
+      if (found === undefined || found.isExpired || !audience.includes(mcpUrl)) {
+        res.statusCode = 401;
+        res.setHeader(
+          'www-authenticate',
+          `Bearer resource_metadata="${mcpOrigin}${prmPath}", scope="mcp"`,
+        );
+        res.end();
+        return;
+      }
+      const server = new McpServer({ name: 'protected', version: '1.0.0' });
+      server.registerTool('whoami', { description: 'Who the token was issued to' }, () => ({
+        content: [{ type: 'text', text: String(found.accountId ?? found.clientId) }],
+      }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    })().catch(() => {
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
+  });
+
+  const findDevice = async (userCode: string) => {
+    // As the device page does: the code the user typed, upper case, without the dash.
+    const code = await provider.DeviceCode.findByUserCode(
+      userCode.toUpperCase().replace(/\W/g, ''),
+    );
+    if (code === undefined) throw new Error(`no device code for ${userCode}`);
+    return code as typeof code & { clientId?: string };
+  };
+
+  return {
+    issuer,
+    mcpUrl,
+    grants,
+    async login(url) {
+      const cookies = new Map<string, string>();
+      let next = new URL(url);
+      for (let hop = 0; hop < 10; hop++) {
+        if (next.origin !== issuer) return next.href;
+        const response = await fetch(next, {
+          redirect: 'manual',
+          headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+        });
+        for (const line of response.headers.getSetCookie()) {
+          const [pair] = line.split(';');
+          const at = pair!.indexOf('=');
+          cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+        }
+        await response.arrayBuffer();
+        const location = response.headers.get('location');
+        if (location === null)
+          throw new Error(`login stopped at ${next.pathname}: ${response.status}`);
+        next = new URL(location, next);
+      }
+      throw new Error('login: too many redirects');
+    },
+    async approveDevice(userCode) {
+      const code = await findDevice(userCode);
+      const clientId = String(code.clientId);
+      const grant = new provider.Grant({ accountId: 'user-1', clientId });
+      grant.addOIDCScope('openid offline_access');
+      grant.addResourceScope(mcpUrl, 'mcp');
+      code.grantId = await grant.save();
+      code.accountId = 'user-1';
+      // What the device pages' consent records: the granted resource and scope.
+      code.resource = mcpUrl;
+      code.scope = 'openid offline_access mcp';
+      code.authTime = Math.floor(Date.now() / 1000);
+      await code.save();
+    },
+    async denyDevice(userCode) {
+      const code = await findDevice(userCode);
+      code.error = 'access_denied';
+      code.errorDescription = 'the user said no';
+      await code.save();
+    },
+    async [Symbol.asyncDispose]() {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(
+        [asServer, mcpServer].map(
+          (server) => new Promise<void>((resolve) => server.close(() => resolve())),
+        ),
+      );
+    },
+  };
+}

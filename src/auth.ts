@@ -53,6 +53,19 @@ export {
   type ClientIdentityOptions,
   type ConfiguredClient,
 } from './auth/client-identity.js';
+export {
+  clientMetadataDocument,
+  checkClientMetadataDocument,
+  clientMetadataFindings,
+  DEFAULT_CLIENT_METADATA_REDIRECT_URI,
+  MAX_CLIENT_METADATA_DOCUMENT_BYTES,
+  type CheckClientMetadataOptions,
+  type ClientMetadataCheck,
+  type ClientMetadataDocument,
+  type ClientMetadataDocumentOptions,
+  type ClientMetadataFinding,
+  type ClientMetadataGrant,
+} from './auth/client-metadata-document.js';
 export { loadPrivateKey, type PrivateKeyRef } from './auth/client-authentication.js';
 export {
   DEFAULT_OAUTH_REQUEST_TIMEOUT_MS,

@@ -17,6 +17,7 @@ import { wantsJsonErrors } from './usage-errors.js';
 export const CLI_VERSION = '0.1.0';
 
 const authCommand = () => import('./commands/auth.js');
+const clientMetadataCommand = () => import('./commands/auth-client-metadata.js');
 const callCommand = () => import('./commands/call.js');
 const completionCommand = () => import('./commands/completion.js');
 const configCommand = () => import('./commands/config.js');
@@ -272,6 +273,19 @@ function addAuth(program: Command): void {
     .command('status [server]')
     .description('per OAuth server: tokens held, expiry, scopes, issuer (never a token)')
     .action(action(async (cli, [server]) => (await authCommand()).authStatus(cli, server)));
+  auth
+    .command('client-metadata <server>')
+    .description(
+      "print the Client ID Metadata Document to host at the server's oauth.clientMetadataUrl",
+    )
+    .option('--check', 'fetch the hosted document and list what would be refused (exit 1 if any)')
+    .action(
+      action<{ check?: boolean }>(async (cli, [server], options) =>
+        (await clientMetadataCommand()).authClientMetadata(cli, server!, {
+          check: options.check === true,
+        }),
+      ),
+    );
 }
 
 function addWatch(program: Command): void {

@@ -5,48 +5,30 @@
  * finds on PATH is a fake browser that follows the authorization URL's redirect back to the
  * loopback listener, as a real one would after the user logged in.
  */
-import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import {
+  codeBlockAfter as blockAfter,
+  repoRoot as root,
+  startExample,
+} from '../helpers/doc-examples.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const docs = readFileSync(`${root}docs/auth.md`, 'utf8');
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-host-auth-docs-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** The `index`-th ```ts block after a heading. */
-function codeBlockAfter(heading: string, index = 0): string {
-  const section = docs.slice(docs.indexOf(heading));
-  const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)];
-  const block = blocks[index]?.[1];
-  if (block === undefined) throw new Error(`no ts block ${index} after ${heading}`);
-  return block;
-}
+const codeBlockAfter = (heading: string): string => blockAfter(docs, heading);
 
 async function runExample(
   code: string,
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ stdout: string; stderr: string; exitCode: number | null }> {
-  // Inside the repository, so `mcp-host/auth` resolves to this package through its exports.
-  const file = `${root}test/.auth-docs-example-${process.pid}.mts`;
-  writeFileSync(file, code);
-  try {
-    return await new Promise((resolve) => {
-      const child = execFile(
-        process.execPath,
-        ['--import', 'tsx', file],
-        { cwd: root, timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '', ...env } },
-        (error, stdout, stderr) =>
-          resolve({ stdout, stderr, exitCode: error === null ? 0 : child.exitCode }),
-      );
-    });
-  } finally {
-    rmSync(file, { force: true });
-  }
+  await using example = startExample(code, env);
+  const { code: exitCode, stdout, stderr } = await example.exit;
+  return { stdout, stderr, exitCode };
 }
 
 describe('docs/auth.md: egress, loopback listener and browser', () => {

@@ -1,0 +1,138 @@
+/**
+ * The flow examples of docs/auth.md run as they are, against a real authorization server
+ * (`oidc-provider`) protecting an MCP server built with the official SDK on 127.0.0.1: the test
+ * sets only the example variables the document lists (MCP_SERVER_URL, MCP_CLIENT_*, and
+ * MCP_HOST_STATE_DIR so nothing touches the real home) and plays the person headlessly (consents
+ * to the printed URL, approves the printed device code).
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  codeBlockAfter,
+  exampleVariables,
+  repoRoot,
+  startExample,
+  variablesRead,
+} from '../helpers/doc-examples.js';
+import { leakGuard } from '../helpers/leak-guard.js';
+import { startOidcWorld } from '../helpers/oidc-world.js';
+import { tempDir } from '../helpers/scratch.js';
+
+const docs = readFileSync(join(repoRoot, 'docs/auth.md'), 'utf8');
+const SECRET = 'reporting-bot-secret-0123456789abcdef';
+
+describe('docs/auth.md: the examples', () => {
+  it('read only the example variables the document lists', () => {
+    const documented = exampleVariables(docs);
+    expect([...documented].sort()).toEqual([
+      'MCP_CLIENT_ID',
+      'MCP_CLIENT_KEY_FILE',
+      'MCP_CLIENT_SECRET',
+      'MCP_HOST_STATE_DIR',
+      'MCP_SERVER_URL',
+    ]);
+    const blocks = [...docs.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    for (const block of blocks)
+      for (const name of variablesRead(block)) expect(documented, name).toContain(name);
+  });
+
+  it('the authorization-code flow: the loopback listener gets the browser back', async () => {
+    await using _guard = leakGuard();
+    await using world = await startOidcWorld();
+    using dir = tempDir();
+    await using example = startExample(codeBlockAfter(docs, '## The authorization-code flow'), {
+      MCP_SERVER_URL: world.mcpUrl,
+      MCP_HOST_STATE_DIR: dir.path,
+    });
+    const url = await example.line(/^http:\/\/127\.0\.0\.1:\d+\/auth\?/);
+    const page = await fetch(await world.login(url));
+    await page.body?.cancel();
+    expect(page.status).toBe(200);
+    const done = await example.exit;
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    expect(example.lines.at(-1)).toBe('tools: whoami');
+    expect(world.grants.authorization_code).toBe(1);
+  }, 60_000);
+
+  it('the two-step API on the host: start, paste the redirect, ready', async () => {
+    await using _guard = leakGuard();
+    await using world = await startOidcWorld();
+    using dir = tempDir();
+    await using example = startExample(
+      codeBlockAfter(docs, '## OAuth in the host and the config'),
+      { MCP_SERVER_URL: world.mcpUrl, MCP_HOST_STATE_DIR: dir.path },
+    );
+    const url = await example.line(/^http:\/\/127\.0\.0\.1:\d+\/auth\?/);
+    example.write(await world.login(url));
+    const done = await example.exit;
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    expect(example.lines).toContain('tracker needs a login (mcp offline_access)');
+    expect(example.lines.at(-1)).toBe('tracker: ready');
+  }, 60_000);
+
+  for (const auth of ['client_secret_basic', 'private_key_jwt'] as const) {
+    it(`client credentials with ${auth}`, async () => {
+      await using _guard = leakGuard();
+      using dir = tempDir();
+      const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const keyFile = join(dir.path, 'bot.pem');
+      writeFileSync(keyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }));
+      await using world = await startOidcWorld({
+        clients: [
+          {
+            client_id: 'reporting-bot',
+            grant_types: ['client_credentials'],
+            redirect_uris: [],
+            response_types: [],
+            ...(auth === 'client_secret_basic'
+              ? { client_secret: SECRET, token_endpoint_auth_method: 'client_secret_basic' }
+              : {
+                  token_endpoint_auth_method: 'private_key_jwt',
+                  token_endpoint_auth_signing_alg: 'ES256',
+                  jwks: {
+                    keys: [{ ...publicKey.export({ format: 'jwk' }), alg: 'ES256', use: 'sig' }],
+                  },
+                }),
+          },
+        ],
+      });
+      await using example = startExample(codeBlockAfter(docs, '## Client credentials'), {
+        MCP_SERVER_URL: world.mcpUrl,
+        MCP_HOST_STATE_DIR: dir.path,
+        MCP_CLIENT_ID: 'reporting-bot',
+        ...(auth === 'client_secret_basic'
+          ? { MCP_CLIENT_SECRET: SECRET }
+          : { MCP_CLIENT_KEY_FILE: keyFile }),
+      });
+      const done = await example.exit;
+      expect(done.stderr).toBe('');
+      expect(done.code).toBe(0);
+      expect(example.lines.at(-1)).toBe('tools: whoami');
+      expect(world.grants.client_credentials).toBe(1);
+      expect(done.stdout).not.toContain(SECRET);
+    }, 60_000);
+  }
+
+  it('the device grant: the printed code, approved, logs in', async () => {
+    await using _guard = leakGuard();
+    await using world = await startOidcWorld();
+    using dir = tempDir();
+    await using example = startExample(codeBlockAfter(docs, '### The device grant'), {
+      MCP_SERVER_URL: world.mcpUrl,
+      MCP_HOST_STATE_DIR: dir.path,
+    });
+    const shown = await example.line(/^Open \S+ and enter \S+$/);
+    const [, uri, userCode] = /^Open (\S+) and enter (\S+)$/.exec(shown)!;
+    expect(uri).toBe(`${world.issuer}/device`);
+    await world.approveDevice(userCode!);
+    const done = await example.exit;
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    expect(example.lines.at(-1)).toBe('logged in: the tokens are in the store for the next run');
+    expect(world.grants['urn:ietf:params:oauth:grant-type:device_code']).toBe(1);
+  }, 60_000);
+});

@@ -11,7 +11,14 @@
  * record what the device pages would (the device code's account and grant, through the provider's
  * model API).
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import {
+  createHash,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  verify,
+  type JsonWebKey,
+} from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -25,6 +32,11 @@ export interface OidcWorldOptions {
   deviceFlow?: boolean;
   /** How long a device code lives (s; oidc-provider's default is 10 minutes). */
   deviceCodeTtlS?: number;
+  /**
+   * DPoP (RFC 9449) at the authorization server; the MCP server then takes a DPoP-bound token
+   * only as `Authorization: DPoP` with a valid proof by the key it is bound to.
+   */
+  dpop?: boolean;
 }
 
 export interface OidcWorld extends AsyncDisposable {
@@ -32,6 +44,8 @@ export interface OidcWorld extends AsyncDisposable {
   readonly mcpUrl: string;
   /** Token requests that succeeded, per grant type. */
   readonly grants: Record<string, number>;
+  /** The schemes of the tokens the MCP server accepted (`Bearer`, `DPoP`). */
+  readonly accepted: string[];
   /** Follows an authorization URL to the redirect URI, consenting; returns that URL. */
   login(url: string | URL): Promise<string>;
   /** Approves a device login as the person would on the verification page. */
@@ -45,6 +59,52 @@ interface FoundToken {
   clientId?: string;
   aud?: unknown;
   isExpired: boolean;
+  /** The thumbprint of the DPoP key the token is bound to. */
+  jkt?: string;
+}
+
+const b64 = (text: string) => Buffer.from(text, 'base64url');
+
+/**
+ * Whether `proof` (a DPoP header) is a valid ES256 proof for this request and `token`, by the key
+ * whose RFC 7638 thumbprint is `jkt`.
+ */
+function validDpopProof(
+  proof: string,
+  token: string,
+  jkt: string,
+  method: string,
+  url: string,
+): boolean {
+  try {
+    const [h, p, signature] = proof.split('.');
+    const header = JSON.parse(b64(h!).toString()) as {
+      typ?: string;
+      alg?: string;
+      jwk?: JsonWebKey;
+    };
+    const payload = JSON.parse(b64(p!).toString()) as { htm?: string; htu?: string; ath?: string };
+    const jwk = header.jwk;
+    if (header.typ !== 'dpop+jwt' || header.alg !== 'ES256' || jwk?.kty !== 'EC') return false;
+    const thumbprint = createHash('sha256')
+      .update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y }))
+      .digest('base64url');
+    const ath = createHash('sha256').update(token).digest('base64url');
+    return (
+      thumbprint === jkt &&
+      payload.htm === method &&
+      payload.htu === url &&
+      payload.ath === ath &&
+      verify(
+        'sha256',
+        Buffer.from(`${h}.${p}`),
+        { key: createPublicKey({ key: jwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' },
+        b64(signature!),
+      )
+    );
+  } catch {
+    return false;
+  }
 }
 
 async function listen(server: Server, sockets: Set<Socket>): Promise<string> {
@@ -66,6 +126,7 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
   const mcpOrigin = await listen(mcpServer, sockets);
   const mcpUrl = `${mcpOrigin}/mcp`;
   const grants: Record<string, number> = {};
+  const accepted: string[] = [];
   const provider = new Provider(issuer, {
     clients: options.clients ?? [],
     scopes: ['openid', 'offline_access'],
@@ -95,6 +156,7 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
       registration: { enabled: true },
       clientCredentials: { enabled: true },
       deviceFlow: { enabled: options.deviceFlow ?? true },
+      ...(options.dpop === true ? { dPoP: { enabled: true } } : {}),
       resourceIndicators: {
         enabled: true,
         defaultResource: () => mcpUrl,
@@ -159,10 +221,16 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
         return;
       }
       const header = req.headers.authorization ?? '';
-      const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+      const [scheme = '', token = ''] = header.split(' ');
       const found = token === '' ? undefined : await findToken(token);
       const audience = Array.isArray(found?.aud) ? found.aud : [found?.aud];
-      if (found === undefined || found.isExpired || !audience.includes(mcpUrl)) {
+      // A DPoP-bound token only as DPoP, with a proof by its key; a Bearer one only as Bearer.
+      const bound =
+        found?.jkt === undefined
+          ? scheme === 'Bearer'
+          : scheme === 'DPoP' &&
+            validDpopProof(String(req.headers.dpop), token, found.jkt, req.method ?? '', mcpUrl);
+      if (found === undefined || found.isExpired || !audience.includes(mcpUrl) || !bound) {
         res.statusCode = 401;
         res.setHeader(
           'www-authenticate',
@@ -171,6 +239,7 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
         res.end();
         return;
       }
+      accepted.push(scheme);
       const server = new McpServer({ name: 'protected', version: '1.0.0' });
       server.registerTool('whoami', { description: 'Who the token was issued to' }, () => ({
         content: [{ type: 'text', text: String(found.accountId ?? found.clientId) }],
@@ -201,6 +270,7 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
     issuer,
     mcpUrl,
     grants,
+    accepted,
     async login(url) {
       const cookies = new Map<string, string>();
       let next = new URL(url);

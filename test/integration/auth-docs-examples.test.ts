@@ -16,6 +16,8 @@ import {
   startExample,
   variablesRead,
 } from '../helpers/doc-examples.js';
+import { clientMetadataDocument } from '../../src/auth.js';
+import { startHttpServer } from '../helpers/http-test-server.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { startOidcWorld } from '../helpers/oidc-world.js';
 import { tempDir } from '../helpers/scratch.js';
@@ -135,4 +137,59 @@ describe('docs/auth.md: the examples', () => {
     expect(example.lines.at(-1)).toBe('logged in: the tokens are in the store for the next run');
     expect(world.grants['urn:ietf:params:oauth:grant-type:device_code']).toBe(1);
   }, 60_000);
+
+  it('the Client ID Metadata Document: printed, then a hosted one checked', async () => {
+    await using _guard = leakGuard();
+    await using host = await startHttpServer();
+    const url = `${host.origin}/mcp/client.json`;
+    host.handle((request, res) => {
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(clientMetadataDocument({ clientMetadataUrl: url })));
+    });
+    await using example = startExample(codeBlockAfter(docs, '### Client ID Metadata Documents'), {
+      MCP_CLIENT_ID: url,
+    });
+    const done = await example.exit;
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    const printed = done.stdout.slice(0, done.stdout.lastIndexOf('}') + 1);
+    expect(JSON.parse(printed)).toMatchObject({
+      client_id: url,
+      token_endpoint_auth_method: 'none',
+    });
+    expect(example.lines.at(-1)).toBe('the hosted document is fine');
+    expect(host.requests.map((request) => request.url)).toEqual(['/mcp/client.json']);
+  });
+
+  for (const dpop of [true, false]) {
+    it(`DPoP: the token is sent ${dpop ? 'DPoP-bound, with a proof' : 'as Bearer'} as the server offers`, async () => {
+      await using _guard = leakGuard();
+      using dir = tempDir();
+      await using world = await startOidcWorld({
+        dpop,
+        clients: [
+          {
+            client_id: 'reporting-bot',
+            client_secret: SECRET,
+            grant_types: ['client_credentials'],
+            redirect_uris: [],
+            response_types: [],
+          },
+        ],
+      });
+      await using example = startExample(codeBlockAfter(docs, '### DPoP'), {
+        MCP_SERVER_URL: world.mcpUrl,
+        MCP_HOST_STATE_DIR: dir.path,
+        MCP_CLIENT_ID: 'reporting-bot',
+        MCP_CLIENT_SECRET: SECRET,
+      });
+      const done = await example.exit;
+      expect(done.stderr).toBe('');
+      expect(done.code).toBe(0);
+      expect(example.lines.at(-1)).toBe(dpop ? 'DPoP, with a proof' : 'Bearer, without a proof');
+      // The MCP server took it as it was bound (a DPoP-bound token only with a valid proof).
+      expect(new Set(world.accepted)).toEqual(new Set([dpop ? 'DPoP' : 'Bearer']));
+    }, 60_000);
+  }
 });

@@ -5,8 +5,9 @@
  * MCP_HOST_STATE_DIR so nothing touches the real home) and plays the person headlessly (consents
  * to the printed URL, approves the printed device code).
  */
+import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -192,4 +193,66 @@ describe('docs/auth.md: the examples', () => {
       expect(new Set(world.accepted)).toEqual(new Set([dpop ? 'DPoP' : 'Bearer']));
     }, 60_000);
   }
+
+  it('OAuthProvider with its defaults (pasted redirect); the token store example then shows the login', async () => {
+    await using _guard = leakGuard();
+    await using world = await startOidcWorld();
+    using dir = tempDir();
+    const env = { MCP_SERVER_URL: world.mcpUrl, MCP_HOST_STATE_DIR: dir.path };
+    await using example = startExample(
+      codeBlockAfter(docs, '## How OAuthProvider puts the pieces together'),
+      env,
+    );
+    const url = await example.line(/^http:\/\/127\.0\.0\.1:\d+\/auth\?/);
+    example.write(await world.login(url));
+    const done = await example.exit;
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    expect(example.lines.at(-1)).toBe('tools: whoami');
+
+    await using store = startExample(
+      codeBlockAfter(
+        docs,
+        '## Tokens that survive real life: the token store and single-flight refresh',
+      ),
+      env,
+    );
+    const shown = await store.exit;
+    expect(shown.stderr).toBe('');
+    expect(shown.code).toBe(0);
+    expect(store.lines[0]).toMatch(new RegExp(`^issuer ${world.issuer}, client \\S+$`));
+    expect(store.lines[1]).toMatch(/^expires \d{4}-\d\d-\d\dT\S+, refreshable true$/);
+    expect(shown.stdout).not.toMatch(/token/i);
+  }, 60_000);
+
+  it('every ts example type-checks against the built package', async () => {
+    const blocks = [...docs.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    expect(blocks.length).toBeGreaterThanOrEqual(13);
+    const dir = join(repoRoot, `test/.docs-typecheck-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      blocks.forEach((block, i) => writeFileSync(join(dir, `example-${i}.mts`), block));
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          extends: '../../tsconfig.json',
+          compilerOptions: { noEmit: true, rootDir: '.', noUnusedLocals: false },
+          include: ['*.mts'],
+        }),
+      );
+      const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')],
+          { cwd: repoRoot, timeout: 120_000 },
+          (error, stdout, stderr) =>
+            resolve({ code: error === null ? 0 : (error.code as number), out: stdout + stderr }),
+        );
+      });
+      expect(result.out).toBe('');
+      expect(result.code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

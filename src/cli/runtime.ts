@@ -200,13 +200,13 @@ export class CliRuntime {
       ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
     });
     this.#cleanups.push(() => host.close());
-    const statuses = options.start === false ? host.status() : await this.#start(host, timeoutMs);
+    const statuses = options.start === false ? host.status() : await this.#start(host);
     // Interrupted (SIGINT/SIGTERM) while connecting: the servers are closing, print nothing more.
     if (this.#closing !== undefined) throw new CliError('ABORTED', 'interrupted');
     return { host, resolved, loaded, statuses, tokenStore };
   }
 
-  async #start(host: McpHost, timeoutMs: number): Promise<ServerStatus[]> {
+  async #start(host: McpHost): Promise<ServerStatus[]> {
     const pending = new Set(host.status().map((s) => s.name));
     const total = pending.size;
     const show = () =>
@@ -218,17 +218,12 @@ export class CliRuntime {
       if (pending.size > 0) show();
     });
     if (total > 0) show();
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        connectAll(host, this.options.concurrency),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, timeoutMs);
-          timer.unref();
-        }),
-      ]);
+      // Each connect ends by its own deadline (`connectTimeoutMs`, the client's): a server that
+      // never answers is `failed` with REQUEST_TIMEOUT here as in `watch` and `restart`, never
+      // left `connecting` by a deadline of the command's own that fires first.
+      await connectAll(host, this.options.concurrency);
     } finally {
-      clearTimeout(timer);
       listener.dispose();
       this.output.clearProgress();
     }

@@ -1,0 +1,84 @@
+/**
+ * Results the built CLI gets right for a new user (issue 20, "wrong results and misleading
+ * messages"): a connect that times out is `failed` with REQUEST_TIMEOUT in every command.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { leakGuard } from '../helpers/leak-guard.js';
+import { ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
+import { tempDir, type TempDir } from '../helpers/scratch.js';
+
+const servers = join(repoRoot, 'test', 'fixtures', 'servers');
+const ok = join(servers, 'supervised.mjs');
+const hang = join(servers, 'never-answers.mjs');
+
+/** A directory with an `mcp.yaml` of the given text. */
+function configDir(text: string): TempDir {
+  const dir = tempDir();
+  writeFileSync(join(dir.path, 'mcp.yaml'), text, { mode: 0o600 });
+  return dir;
+}
+
+function lastJsonLine(text: string): Record<string, unknown> {
+  return JSON.parse(text.trim().split('\n').at(-1)!) as Record<string, unknown>;
+}
+
+beforeAll(() => ensureBuiltCli());
+
+describe('a connect that times out', () => {
+  const yaml = `servers:\n  ok:\n    command: node\n    args: ['${ok}']\n  hang:\n    command: node\n    args: ['${hang}']\n`;
+
+  it('servers status: failed REQUEST_TIMEOUT naming the duration, exit 4 (table and JSON)', async () => {
+    await using _guard = leakGuard();
+    using dir = configDir(yaml);
+    const table = await runCli(['servers', 'status', '--timeout', '1s'], { cwd: dir.path });
+    expect(table.code).toBe(4);
+    expect(table.stdout).toMatch(/^hang\s+failed\s.*REQUEST_TIMEOUT/m);
+    expect(table.stdout).toContain('hang: connect timed out after 1 s');
+    const json = await runCli(['servers', 'status', '--timeout', '1s', '--json'], {
+      cwd: dir.path,
+    });
+    expect(json.code).toBe(4);
+    const rows = (JSON.parse(json.stdout) as { result: Record<string, unknown>[] }).result;
+    expect(rows.find((r) => r.name === 'ok')).toMatchObject({ state: 'ready' });
+    expect(rows.find((r) => r.name === 'hang')).toMatchObject({
+      state: 'failed',
+      lastError: { code: 'REQUEST_TIMEOUT', message: 'connect timed out after 1 s' },
+    });
+  });
+
+  it('tools: the same outcome as a failed server (a warning, the others listed)', async () => {
+    await using _guard = leakGuard();
+    using dir = configDir(yaml);
+    for (const json of [false, true]) {
+      const run = await runCli(['tools', '--timeout', '1s', ...(json ? ['--json'] : [])], {
+        cwd: dir.path,
+      });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('mcp__ok__echo');
+      expect(run.stderr).toContain(
+        "warning: server 'hang': failed (REQUEST_TIMEOUT: connect timed out after 1 s)",
+      );
+      expect(run.stderr).not.toContain('still connecting');
+    }
+  });
+
+  it('tools <server> and servers restart: failed REQUEST_TIMEOUT, exit 4', async () => {
+    await using _guard = leakGuard();
+    using dir = configDir(yaml);
+    const one = await runCli(['tools', 'hang', '--timeout', '1s', '--json'], { cwd: dir.path });
+    expect(one.code).toBe(4);
+    expect(lastJsonLine(one.stderr)).toMatchObject({
+      error: { code: 'REQUEST_TIMEOUT', server: 'hang' },
+    });
+    expect(one.stderr).toContain('connect timed out after 1 s');
+    const restart = await runCli(['servers', 'restart', 'hang', '--timeout', '1s', '--json'], {
+      cwd: dir.path,
+    });
+    expect(restart.code).toBe(4);
+    expect(JSON.parse(restart.stdout)).toMatchObject({
+      result: { state: 'failed', lastError: { code: 'REQUEST_TIMEOUT' } },
+    });
+  });
+});

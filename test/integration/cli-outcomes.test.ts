@@ -82,3 +82,62 @@ describe('a connect that times out', () => {
     });
   });
 });
+
+describe('invalid server entries are named', () => {
+  const entry = (name: string) =>
+    `  ${JSON.stringify(name)}:\n    command: node\n    args: ['${ok}']\n`;
+  const yaml = `servers:\n${entry('ok')}${entry('a.b')}${entry('a_b')}${entry('bad name!')}${entry('')}`;
+
+  it('a clash, an unusable name and an empty name: every command names each, and why (exit 1)', async () => {
+    using dir = configDir(yaml);
+    const commands = [['servers', 'list'], ['servers', 'status'], ['tools'], ['call', 'a_b/echo']];
+    for (const args of commands) {
+      const table = await runCli(args, { cwd: dir.path });
+      expect(table.code, args.join(' ')).toBe(1);
+      expect(table.stdout).toBe('');
+      expect(table.stderr).toContain(
+        `mcp.yaml:6:5: error: servers["a.b"]: server keys "a.b", "a_b" all become`,
+      );
+      expect(table.stderr).toContain(
+        `mcp.yaml:9:5: error: servers.a_b: server keys "a.b", "a_b" all become`,
+      );
+      expect(table.stderr).toContain(
+        `error: servers["bad name!"]: server key "bad name!" becomes "bad_name_" in tool names`,
+      );
+      expect(table.stderr).toContain('error: servers[""]: a server key must be non-empty');
+      expect(table.stderr).not.toContain('not in the config');
+      const json = await runCli([...args, '--json'], { cwd: dir.path });
+      expect(json.code).toBe(1);
+      const { error } = lastJsonLine(json.stderr) as { error: { code: string; message: string } };
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toContain('servers.a_b: server keys "a.b", "a_b"');
+      expect(error.message).toContain('servers[""]: a server key must be non-empty');
+    }
+  });
+
+  it("a key with '/' is refused at load, naming the file, the key and a name to use", async () => {
+    using dir = configDir(`servers:\n${entry('ok')}${entry('a/b')}`);
+    const message = `server key "a/b" contains '/', which the command line reads as the end of a server's name ('call a/b/tool' names the server "a"); rename it, for example to "a-b"`;
+    for (const args of [
+      ['servers', 'list'],
+      ['call', 'a/b/echo'],
+      ['config', 'validate'],
+    ]) {
+      const table = await runCli(args, { cwd: dir.path });
+      expect(table.code, args.join(' ')).toBe(1);
+      // `config validate` lists its findings on stdout, the other commands on stderr.
+      expect(table.stderr + table.stdout).toContain(
+        `${join(dir.path, 'mcp.yaml')}:6:5: error: servers["a/b"]: ${message}`,
+      );
+      const json = await runCli([...args, '--json'], { cwd: dir.path });
+      expect(json.code).toBe(1);
+      expect(json.stderr + json.stdout).toContain(`server key \\"a/b\\" contains '/'`);
+    }
+    // Other dialects too: a Claude-style .mcp.json.
+    const file = join(dir.path, 'claude.json');
+    writeFileSync(file, `{"mcpServers": {"x/y": {"command": "node"}}}\n`);
+    const other = await runCli(['--config', file, 'servers', 'list'], { cwd: dir.path });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(`mcpServers["x/y"]: server key "x/y" contains '/'`);
+  });
+});

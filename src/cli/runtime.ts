@@ -155,9 +155,10 @@ export class CliRuntime {
       wanted === undefined
         ? loaded.config
         : { ...loaded.config, servers: loaded.config.servers.filter((s) => wanted.has(s.name)) };
+    // A relative `cwd` or `envFile` is resolved against its config file's directory (the
+    // resolver's default), not the shell's.
     const resolved = await resolveConfig(config, {
       env: this.env,
-      cwd: this.cwd,
       inputs: chainInputProviders(envInputProvider({ env: this.env }), ttyInputProvider()),
     });
     this.#cleanups.push(() => Promise.resolve(resolved.dispose()));

@@ -2,7 +2,7 @@
  * Results the built CLI gets right for a new user (issue 20, "wrong results and misleading
  * messages"): a connect that times out is `failed` with REQUEST_TIMEOUT in every command.
  */
-import { writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leakGuard } from '../helpers/leak-guard.js';
@@ -141,3 +141,94 @@ describe('invalid server entries are named', () => {
     expect(other.stderr).toContain(`mcpServers["x/y"]: server key "x/y" contains '/'`);
   });
 });
+
+describe("relative cwd and envFile: against the config file's directory", () => {
+  const where = join(servers, 'where.mjs');
+
+  /** `<dir>/conf/mcp.yaml` with `cwd: sub` and `envFile: where.env`, run from `<dir>`. */
+  function layout(withSub: boolean): TempDir {
+    const dir = tempDir();
+    const conf = join(dir.path, 'conf');
+    mkdirSync(withSub ? join(conf, 'sub') : conf, { recursive: true });
+    writeFileSync(join(conf, 'where.env'), 'WHERE_VALUE=from-env-file\n');
+    writeFileSync(
+      join(conf, 'mcp.yaml'),
+      `servers:\n  w:\n    command: node\n    args: ['${where}']\n    cwd: sub\n    envFile: where.env\n`,
+      { mode: 0o600 },
+    );
+    return dir;
+  }
+
+  it('call, servers status, config validate and doctor all use conf/sub and conf/where.env', async () => {
+    await using _guard = leakGuard();
+    using dir = layout(true);
+    const config = ['--config', join('conf', 'mcp.yaml')];
+    const expected = { cwd: join(dir.path, 'conf', 'sub'), value: 'from-env-file' };
+    const table = await runCli([...config, 'call', 'w/where'], { cwd: dir.path });
+    expect(table.code).toBe(0);
+    expect(JSON.parse(table.stdout)).toEqual(expected);
+    const json = await runCli([...config, 'call', 'w/where', '--json'], { cwd: dir.path });
+    const { result } = JSON.parse(json.stdout) as { result: { content: { text: string }[] } };
+    expect(JSON.parse(result.content[0]!.text)).toEqual(expected);
+    const status = await runCli([...config, 'servers', 'status', '--json'], { cwd: dir.path });
+    expect(status.code).toBe(0);
+    const validate = await runCli([...config, 'config', 'validate'], { cwd: dir.path });
+    expect(validate.code).toBe(0);
+    const doctor = await runCli([...config, 'doctor', '--json'], { cwd: dir.path });
+    expect(doctor.code).toBe(0);
+    expect(JSON.parse(doctor.stdout)).toMatchObject({ result: { servers: [{ status: 'ok' }] } });
+  });
+
+  it('a cwd missing next to the config: servers status and doctor both say so, naming the path', async () => {
+    await using _guard = leakGuard();
+    using dir = layout(false);
+    const config = ['--config', join('conf', 'mcp.yaml')];
+    const message = `working directory '${join(dir.path, 'conf', 'sub')}' does not exist`;
+    const status = await runCli([...config, 'servers', 'status'], { cwd: dir.path });
+    expect(status.code).toBe(4);
+    expect(status.stdout).toContain(`w: cannot start the server: ${message}`);
+    const doctor = await runCli([...config, 'doctor'], { cwd: dir.path });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(message);
+    expect(doctor.stdout).toContain("fix: create the directory, or correct 'cwd'");
+    const json = await runCli([...config, 'doctor', '--json'], { cwd: dir.path });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      result: { servers: [{ status: 'command-not-found', problem: message }], exitCode: 1 },
+    });
+  });
+});
+
+describe('doctor says why a command cannot run, as servers status does', () => {
+  it('permission denied for a file without the execute bit, is a directory for a folder', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const script = join(dir.path, 'server.sh');
+    writeFileSync(script, '#!/bin/sh\n');
+    chmodSync(script, 0o644);
+    writeFileSync(
+      join(dir.path, 'mcp.yaml'),
+      `servers:\n  plain:\n    command: '${script}'\n  folder:\n    command: '${dir.path}'\n`,
+      { mode: 0o600 },
+    );
+    const denied = `permission denied running '${script}'`;
+    const folder = `'${dir.path}' is a directory`;
+    const status = await runCli(['servers', 'status'], { cwd: dir.path });
+    expect(status.code).toBe(4);
+    expect(status.stdout).toContain(`plain: cannot start the server: ${denied}`);
+    expect(status.stdout).toContain(`folder: cannot start the server: ${folder}`);
+    const doctor = await runCli(['doctor'], { cwd: dir.path });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(new RegExp(`plain\\s+command-not-found\\s+${escape(denied)}`));
+    expect(doctor.stdout).toMatch(new RegExp(`folder\\s+command-not-found\\s+${escape(folder)}`));
+    expect(doctor.stdout).not.toContain('not found on PATH');
+    const json = await runCli(['doctor', '--json'], { cwd: dir.path });
+    const found = (JSON.parse(json.stdout) as { result: { servers: Record<string, unknown>[] } })
+      .result.servers;
+    expect(found.find((f) => f.server === 'plain')).toMatchObject({ problem: denied });
+    expect(found.find((f) => f.server === 'folder')).toMatchObject({ problem: folder });
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -2,7 +2,7 @@
  * Results the built CLI gets right for a new user (issue 20, "wrong results and misleading
  * messages"): a connect that times out is `failed` with REQUEST_TIMEOUT in every command.
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leakGuard } from '../helpers/leak-guard.js';
@@ -232,3 +232,45 @@ describe('doctor says why a command cannot run, as servers status does', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('call by exposed name connects only the server it names', () => {
+  it('mcp__ok__echo starts ok alone: a hanging server and another are never spawned', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const spawned = join(dir.path, 'other.log');
+    writeFileSync(
+      join(dir.path, 'mcp.yaml'),
+      `servers:\n  ok:\n    command: node\n    args: ['${ok}']\n` +
+        `  other:\n    command: node\n    args: ['${ok}', '--spawn-log=${spawned}']\n` +
+        `  hang:\n    command: node\n    args: ['${hang}', '--spawn-log=${spawned}']\n`,
+      { mode: 0o600 },
+    );
+    // A connect timeout longer than the run's own bound (30 s): waiting for `hang` would fail it.
+    const slow = ['--timeout', '10m'];
+    const table = await runCli(['call', 'mcp__ok__echo', '--arg', 'message=hi', ...slow], {
+      cwd: dir.path,
+    });
+    expect(table).toMatchObject({ code: 0, stdout: 'hi\n' });
+    const json = await runCli(['call', 'mcp__ok__echo', '--arg', 'message=hi', '--json', ...slow], {
+      cwd: dir.path,
+    });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({
+      result: { content: [{ type: 'text', text: 'hi' }] },
+    });
+    expect(existsSync(spawned)).toBe(false);
+    // A name no configured server's tools can have: refused at once, nothing started.
+    const none = await runCli(['call', 'mcp__nope__echo', '--json', ...slow], { cwd: dir.path });
+    expect(none.code).toBe(5);
+    expect(lastJsonLine(none.stderr)).toMatchObject({ error: { code: 'TOOL_NOT_FOUND' } });
+    expect(existsSync(spawned)).toBe(false);
+    // The one server it names is down: its error, exit 4, as for `call hang/x`.
+    const down = await runCli(['call', 'mcp__hang__x', '--timeout', '1s', '--json'], {
+      cwd: dir.path,
+    });
+    expect(down.code).toBe(4);
+    expect(lastJsonLine(down.stderr)).toMatchObject({
+      error: { code: 'REQUEST_TIMEOUT', server: 'hang' },
+    });
+  });
+});

@@ -2,8 +2,10 @@
  * `mcp-host call <server>/<tool> | <exposed_name> [-]`: calls one tool with arguments from
  * `--args '<json>'`, JSON on stdin (`-` or `--args -`) and `--arg key=value` (coerced by the tool's
  * input schema, see tool-arguments.ts). Prints the content for a person, or with `--raw` (and in
- * JSON mode) the whole result. A result with `isError: true` is printed, then exits 5. An exposed
- * name connects only the server its structure names (`candidateServers`), not every one.
+ * JSON mode) the whole result. The host's result budget cuts a long result, with a notice, except
+ * with `--raw`, which prints what the server returned unless `--max-result-bytes` is given. A
+ * result with `isError: true` is printed, then exits 5. An exposed name connects only the server
+ * its structure names (`candidateServers`), not every one.
  */
 import { formatBytes } from '../../host/calls/budget-size.js';
 import { cleanArguments } from '../../host/calls/clean-arguments.js';
@@ -45,8 +47,14 @@ export async function call(
     args = { ...args, ...parseArgsJson(options.args, '--args') };
 
   const { server, tool: toolName } = splitTarget(target);
+  // The result budget is for what a model reads: `--raw` prints what the server returned, whole,
+  // unless `--max-result-bytes` says otherwise; the other outputs keep the host's budget.
   const budget =
-    options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes };
+    options.maxResultBytes !== undefined
+      ? { maxResultBytes: options.maxResultBytes }
+      : options.raw === true
+        ? { maxResultBytes: 0 }
+        : {};
   let tool: HostTool;
   if (toolName !== undefined) {
     const { host, statuses } = await cli.openHost({ servers: [server], ...budget });

@@ -44,6 +44,12 @@ export interface OpenHostOptions {
   maxResultBytes?: number;
   /** Servers the config reader left out fail the command (default), or are left out quietly. */
   serverErrors?: 'fail' | 'report';
+  /**
+   * Restart crashed servers with the config's restart policy and backoff, as a host does (for
+   * `watch`, which runs until stopped). Default false: a one-shot command reports a server that is
+   * down and does not wait for restarts.
+   */
+  supervise?: boolean;
   /** The redirect URI of one server's OAuth login (the loopback listener of `auth login`). */
   redirectUri?: { server: string; uri: string };
 }
@@ -170,7 +176,7 @@ export class CliRuntime {
       ...definition,
       // Connected by #start, a few at a time (--concurrency), not all at once by host.start().
       lazy: true,
-      restart: { ...definition.restart, enabled: false },
+      ...(options.supervise === true ? {} : { restart: { ...definition.restart, enabled: false } }),
       client: { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, ...definition.client },
       ...(definition.oauth !== undefined && options.redirectUri?.server === definition.name
         ? { oauth: { ...definition.oauth, redirectUri: options.redirectUri.uri } }
@@ -194,7 +200,9 @@ export class CliRuntime {
     const host = new McpHost({
       ...resolved.host,
       // A one-shot command reports a server that is down; it does not wait for restarts.
-      restart: { ...resolved.host.restart, enabled: false },
+      ...(options.supervise === true
+        ? {}
+        : { restart: { ...resolved.host.restart, enabled: false } }),
       servers,
       ...(tokenStore === undefined ? {} : { tokenStore }),
       callTimeoutMs: timeoutMs,

@@ -82,7 +82,8 @@ export async function validateConfig(
   const all = [...diagnostics];
   if (config !== undefined) {
     all.push(...(await fileModeDiagnostics(config)));
-    all.push(...(await resolutionDiagnostics(config, { env: options.env ?? process.env, cwd })));
+    // Relative `cwd` and `envFile` against each server's config file, as a run resolves them.
+    all.push(...(await resolutionDiagnostics(config, { env: options.env ?? process.env })));
   }
   const list = all.map(toCliDiagnostic);
   const errors = list.filter((d) => d.severity === 'error').length;

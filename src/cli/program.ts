@@ -115,10 +115,10 @@ function addCall(program: Command): void {
     )
     .option('--args <json>', "the arguments as a JSON object ('-': from stdin)")
     .option('--arg <key=value>', "one argument, typed by the tool's schema (repeatable)", collect)
-    .option('--raw', 'print the whole result as JSON')
+    .option('--raw', 'print the whole result as JSON, as the server returned it (no budget)')
     .option(
       '--max-result-bytes <bytes>',
-      "the result budget: a longer result is cut (default: the config's defaults.maxResultBytes, else 1 MiB; 0: no limit)",
+      "the result budget: a longer result is cut (default: none with --raw, else the config's defaults.maxResultBytes, else 1 MiB; 0: no limit)",
       parseByteCount,
     )
     .action(

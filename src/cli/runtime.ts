@@ -44,6 +44,12 @@ export interface OpenHostOptions {
   maxResultBytes?: number;
   /** Servers the config reader left out fail the command (default), or are left out quietly. */
   serverErrors?: 'fail' | 'report';
+  /**
+   * Restart crashed servers with the config's restart policy and backoff, as a host does (for
+   * `watch`, which runs until stopped). Default false: a one-shot command reports a server that is
+   * down and does not wait for restarts.
+   */
+  supervise?: boolean;
   /** The redirect URI of one server's OAuth login (the loopback listener of `auth login`). */
   redirectUri?: { server: string; uri: string };
 }
@@ -155,9 +161,10 @@ export class CliRuntime {
       wanted === undefined
         ? loaded.config
         : { ...loaded.config, servers: loaded.config.servers.filter((s) => wanted.has(s.name)) };
+    // A relative `cwd` or `envFile` is resolved against its config file's directory (the
+    // resolver's default), not the shell's.
     const resolved = await resolveConfig(config, {
       env: this.env,
-      cwd: this.cwd,
       inputs: chainInputProviders(envInputProvider({ env: this.env }), ttyInputProvider()),
     });
     this.#cleanups.push(() => Promise.resolve(resolved.dispose()));
@@ -169,7 +176,7 @@ export class CliRuntime {
       ...definition,
       // Connected by #start, a few at a time (--concurrency), not all at once by host.start().
       lazy: true,
-      restart: { ...definition.restart, enabled: false },
+      ...(options.supervise === true ? {} : { restart: { ...definition.restart, enabled: false } }),
       client: { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, ...definition.client },
       ...(definition.oauth !== undefined && options.redirectUri?.server === definition.name
         ? { oauth: { ...definition.oauth, redirectUri: options.redirectUri.uri } }
@@ -193,20 +200,22 @@ export class CliRuntime {
     const host = new McpHost({
       ...resolved.host,
       // A one-shot command reports a server that is down; it does not wait for restarts.
-      restart: { ...resolved.host.restart, enabled: false },
+      ...(options.supervise === true
+        ? {}
+        : { restart: { ...resolved.host.restart, enabled: false } }),
       servers,
       ...(tokenStore === undefined ? {} : { tokenStore }),
       callTimeoutMs: timeoutMs,
       ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
     });
     this.#cleanups.push(() => host.close());
-    const statuses = options.start === false ? host.status() : await this.#start(host, timeoutMs);
+    const statuses = options.start === false ? host.status() : await this.#start(host);
     // Interrupted (SIGINT/SIGTERM) while connecting: the servers are closing, print nothing more.
     if (this.#closing !== undefined) throw new CliError('ABORTED', 'interrupted');
     return { host, resolved, loaded, statuses, tokenStore };
   }
 
-  async #start(host: McpHost, timeoutMs: number): Promise<ServerStatus[]> {
+  async #start(host: McpHost): Promise<ServerStatus[]> {
     const pending = new Set(host.status().map((s) => s.name));
     const total = pending.size;
     const show = () =>
@@ -218,17 +227,12 @@ export class CliRuntime {
       if (pending.size > 0) show();
     });
     if (total > 0) show();
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        connectAll(host, this.options.concurrency),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, timeoutMs);
-          timer.unref();
-        }),
-      ]);
+      // Each connect ends by its own deadline (`connectTimeoutMs`, the client's): a server that
+      // never answers is `failed` with REQUEST_TIMEOUT here as in `watch` and `restart`, never
+      // left `connecting` by a deadline of the command's own that fires first.
+      await connectAll(host, this.options.concurrency);
     } finally {
-      clearTimeout(timer);
       listener.dispose();
       this.output.clearProgress();
     }

@@ -67,9 +67,13 @@ const ERA_NAMESPACE = 'era';
 export async function openSession(request: ConnectRequest): Promise<ConnectedPeer> {
   const { options } = request;
   const serverName = options.serverName;
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CLIENT_OPTIONS.connectTimeoutMs;
   const deadline = deadlineSignal(
-    options.connectTimeoutMs ?? DEFAULT_CLIENT_OPTIONS.connectTimeoutMs,
-    () => new McpHostError('REQUEST_TIMEOUT', 'connect timed out', { serverName }),
+    connectTimeoutMs,
+    () =>
+      new McpHostError('REQUEST_TIMEOUT', `connect timed out after ${formatMs(connectTimeoutMs)}`, {
+        serverName,
+      }),
   );
   const linked = linkSignals(request.signal, deadline.signal);
   const signal = linked.signal;
@@ -544,4 +548,9 @@ export function isTransportRejection(error: unknown): error is McpHostError {
   if (!(error instanceof McpHostError) || error.code !== 'HTTP_STATUS') return false;
   const status = error.details?.status;
   return typeof status === 'number' && TRANSPORT_REJECTION_STATUSES.includes(status);
+}
+
+/** `2 s` for whole seconds, else `1500 ms`. */
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

@@ -17,7 +17,7 @@
  */
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { serverKeyProblems } from '../host/naming/name-assignment.js';
+import { configServerKeyProblems } from './server-key-problems.js';
 import { ConfigError, formatLocation, isFileLevelError } from './diagnostics.js';
 import { detectDialect } from './dialects/detect.js';
 import { readForeignText } from './dialects/read-text.js';
@@ -235,9 +235,9 @@ export function mergeConfigs(
   if (extra !== undefined) merged.extra = extra;
 
   // Names that clash only once servers of several files are together (`a.b` and `a_b`).
-  let problems: ReturnType<typeof serverKeyProblems> = [];
+  let problems: ReturnType<typeof configServerKeyProblems> = [];
   try {
-    problems = serverKeyProblems(servers.keys(), merged.defaults?.naming);
+    problems = configServerKeyProblems(servers.keys(), merged.defaults?.naming);
   } catch {
     // Invalid naming options were reported where they were read.
   }

@@ -2,8 +2,9 @@
  * `mcp-host call` and the host's result budget, on the built binary against a server whose
  * results are as large as asked (test/fixtures/servers/huge-result.mjs): a result cut to the
  * budget says so on stderr, with how to raise it (`--max-result-bytes`, `defaults.maxResultBytes`),
- * and carries `_meta["io.mcp-host/truncated"]` in `--raw` and JSON output; a result within the
- * budget, or with the budget raised or off, is printed whole with no notice.
+ * and carries `_meta["io.mcp-host/truncated"]` in JSON output; `--raw` prints the whole result
+ * unless `--max-result-bytes` is given; a result within the budget, or with the budget raised or
+ * off, is printed whole with no notice.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +38,7 @@ function config(dir: string, extra: string[] = []): string {
 beforeAll(() => ensureBuiltCli());
 
 describe('mcp-host call and the result budget', () => {
-  it('a cut result says so on stderr, with how to raise the limit (table, --raw, JSON)', async () => {
+  it('a cut result says so on stderr, with how to raise the limit (table, JSON)', async () => {
     await using _guard = leakGuard();
     using dir = tempDir();
     const file = config(dir.path);
@@ -49,19 +50,6 @@ describe('mcp-host call and the result budget', () => {
     expect(text.stdout.length).toBeLessThan(1.1 * MIB);
     expect(text.stdout).toMatch(/…\[truncated: .* of 2\.0 MiB shown; mcp-host result budget\]\n$/);
 
-    const raw = await runCli([...big, '--raw'], { cwd: dir.path });
-    expect(raw.code).toBe(0);
-    expect(raw.stderr).toMatch(NOTICE);
-    expect(JSON.parse(raw.stdout)._meta).toEqual({
-      'com.example/trace': 't-1',
-      'io.mcp-host/truncated': {
-        originalBytes: 2 * MIB,
-        keptBytes: expect.any(Number),
-        maxBytes: MIB,
-        structuredContentDropped: false,
-      },
-    });
-
     const json = await runCli([...big, '--json'], { cwd: dir.path });
     expect(json.code).toBe(0);
     expect(json.stderr).toMatch(NOTICE);
@@ -69,6 +57,25 @@ describe('mcp-host call and the result budget', () => {
       originalBytes: 2 * MIB,
       maxBytes: MIB,
     });
+  });
+
+  it('--raw prints what the server returned, whole, with no notice (table and JSON mode)', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const file = config(dir.path, ['defaults:', '  maxResultBytes: 1000']);
+    const big = ['--config', file, 'call', 'huge/big', '--arg', `bytes=${2 * MIB}`, '--raw'];
+    for (const mode of [[], ['--json']]) {
+      const raw = await runCli([...big, ...mode], { cwd: dir.path });
+      expect(raw.code).toBe(0);
+      expect(raw.stderr).toBe('');
+      const printed = JSON.parse(raw.stdout);
+      const result = mode.length === 0 ? printed : printed.result;
+      expect(result.content[0].text).toHaveLength(2 * MIB);
+      expect(result._meta).toEqual({ 'com.example/trace': 't-1' });
+    }
+    // The budget of the config still applies without --raw.
+    const cut = await runCli(big.slice(0, -1), { cwd: dir.path });
+    expect(cut.stderr.match(NOTICE)?.[1]).toBe('1000 B');
   });
 
   it('--max-result-bytes sets the budget: lower cuts more, 0 prints the whole result', async () => {
@@ -81,6 +88,16 @@ describe('mcp-host call and the result budget', () => {
     expect(lower.code).toBe(0);
     expect(lower.stderr.match(NOTICE)?.[1]).toBe('1000 B');
     expect(JSON.parse(lower.stdout)._meta['io.mcp-host/truncated'].maxBytes).toBe(1000);
+    // --raw with --max-result-bytes: cut to it, marked in _meta, with the notice.
+    expect(JSON.parse(lower.stdout)._meta).toEqual({
+      'com.example/trace': 't-1',
+      'io.mcp-host/truncated': {
+        originalBytes: 2 * MIB,
+        keptBytes: expect.any(Number),
+        maxBytes: 1000,
+        structuredContentDropped: false,
+      },
+    });
 
     const whole = await runCli([...big, '--max-result-bytes', '0'], { cwd: dir.path });
     expect(whole.code).toBe(0);

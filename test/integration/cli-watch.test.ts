@@ -4,7 +4,7 @@
  * SIGINT, which closes the server, or until nobody reads its output (EPIPE), which does too.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -137,5 +137,70 @@ describe('mcp-host watch', () => {
     expect(await waitUntilGone([...pids.values()], 5_000)).toEqual([]);
     expect(isRunning(child.pid!)).toBe(false);
     expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+  });
+
+  it('supervises: a server that crashes is restarted with backoff, each step an event', async () => {
+    await using _guard = leakGuard();
+    const supervised = join(repoRoot, 'test', 'fixtures', 'servers', 'supervised.mjs');
+    for (const json of [true, false]) {
+      using dir = tempDir();
+      const file = join(dir.path, 'mcp.yaml');
+      // The first start exits (code 5) once it has listed its tools; the restarted one stays up.
+      const marker = join(dir.path, 'crashed-once');
+      writeFileSync(
+        file,
+        `servers:\n  flaky:\n    command: node\n    args: ['${supervised}', '--crash-once=${marker}']\n`,
+        { mode: 0o600 },
+      );
+      const child = spawn(
+        process.execPath,
+        [cliPath, 'watch', '--config', file, ...(json ? ['--json'] : [])],
+        { cwd: dir.path, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      const exited = new Promise<number | null>((resolve) =>
+        child.once('exit', (code) => resolve(code)),
+      );
+      // Not restarted within a generous bound: stop it, and the checks below say what was seen.
+      const bound = setTimeout(() => child.kill('SIGINT'), 20_000);
+      const lines: string[] = [];
+      for await (const line of createInterface({ input: child.stdout })) {
+        lines.push(line);
+        if (
+          json
+            ? line.includes('"state":"ready","pid"') && line.includes('"restartCount":1')
+            : /\bready\b.*1 restarts/.test(line)
+        )
+          break;
+      }
+      clearTimeout(bound);
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      if (json) {
+        const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+        const states = events.filter((e) => e.type === 'server').map((e) => e.state);
+        // Ready once before the crash, unless the exit is seen before the listing's answer.
+        expect(states.slice(0, 2)).toEqual(['idle', 'connecting']);
+        expect(states.slice(-3)).toEqual(['restarting', 'connecting', 'ready']);
+        const restarting = events.find((e) => e.state === 'restarting')!;
+        expect(restarting).toMatchObject({
+          restartCount: 0,
+          nextRetryAt: expect.any(String),
+          error: { code: 'PROCESS_EXITED' },
+        });
+        const ready = events.at(-1)!;
+        expect(ready.restartCount).toBe(1);
+        const crashed = Number(readFileSync(marker, 'utf8'));
+        expect(ready.pid).not.toBe(crashed);
+        expect(await waitUntilGone([crashed, ready.pid as number], 5_000)).toEqual([]);
+      } else {
+        const text = lines.join('\n');
+        expect(text).toMatch(
+          /\bflaky\s+restarting\s+retry at \d\d:\d\d:\d\d, PROCESS_EXITED: process exited with code 5/,
+        );
+        expect(text).toMatch(/\bflaky\s+ready\s+pid \d+, legacy, 2 tools, 1 restarts$/m);
+        const pid = Number(/ready\s+pid (\d+), legacy, 2 tools, 1 restarts/.exec(text)![1]);
+        expect(await waitUntilGone([pid], 5_000)).toEqual([]);
+      }
+    }
   });
 });

@@ -2,10 +2,14 @@
  * `mcp-host call <server>/<tool> | <exposed_name> [-]`: calls one tool with arguments from
  * `--args '<json>'`, JSON on stdin (`-` or `--args -`) and `--arg key=value` (coerced by the tool's
  * input schema, see tool-arguments.ts). Prints the content for a person, or with `--raw` (and in
- * JSON mode) the whole result. A result with `isError: true` is printed, then exits 5.
+ * JSON mode) the whole result. The host's result budget cuts a long result, with a notice, except
+ * with `--raw`, which prints what the server returned unless `--max-result-bytes` is given. A
+ * result with `isError: true` is printed, then exits 5. An exposed name connects only the server
+ * its structure names (`candidateServers`), not every one.
  */
 import { formatBytes } from '../../host/calls/budget-size.js';
 import { cleanArguments } from '../../host/calls/clean-arguments.js';
+import { candidateServers } from '../../host/naming/name-assignment.js';
 import { resultTruncation } from '../../host/calls/result-budget.js';
 import type { HostTool } from '../../host/host-tool.js';
 import type { McpHost } from '../../host/mcp-host.js';
@@ -43,8 +47,14 @@ export async function call(
     args = { ...args, ...parseArgsJson(options.args, '--args') };
 
   const { server, tool: toolName } = splitTarget(target);
+  // The result budget is for what a model reads: `--raw` prints what the server returned, whole,
+  // unless `--max-result-bytes` says otherwise; the other outputs keep the host's budget.
   const budget =
-    options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes };
+    options.maxResultBytes !== undefined
+      ? { maxResultBytes: options.maxResultBytes }
+      : options.raw === true
+        ? { maxResultBytes: 0 }
+        : {};
   let tool: HostTool;
   if (toolName !== undefined) {
     const { host, statuses } = await cli.openHost({ servers: [server], ...budget });
@@ -53,9 +63,28 @@ export async function call(
     tool = findTool(host, server, toolName);
     return run(cli, host, tool, args, options);
   }
-  const { host, statuses, resolved } = await cli.openHost(budget);
+  // An exposed name (`mcp__ok__echo`) names its server in its structure: only the servers it
+  // can belong to are connected, not every configured one.
+  const { config } = await cli.loadConfig();
+  const enabled = config.servers.filter((s) => s.enabled).map((s) => s.name);
+  const candidates = candidateServers(target, enabled, config.defaults?.naming);
+  if (candidates.length === 0) {
+    const disabled = candidateServers(
+      target,
+      config.servers.filter((s) => !s.enabled).map((s) => s.name),
+      config.defaults?.naming,
+    );
+    throw new CliError(
+      'TOOL_NOT_FOUND',
+      `no tool is named '${target}': ${disabled.length > 0 ? `its server '${disabled[0]}' is disabled` : 'its start names no configured server'} (write <server>/<tool>, or see mcp-host tools)`,
+    );
+  }
+  const { host, statuses, resolved } = await cli.openHost({ servers: candidates, ...budget });
   const found = host.tools().find((t) => t.name === target);
   if (found === undefined) {
+    // The one server it names did not come up: its error, as for `call <server>/<tool>`.
+    const only = statuses.length === 1 ? serverDownError(statuses[0]!) : undefined;
+    if (only !== undefined) throw only;
     // The tool may be on a server that did not start: say which, and why.
     for (const status of statuses) {
       const down = serverDownError(status);

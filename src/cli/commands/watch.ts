@@ -1,8 +1,9 @@
 /**
  * `mcp-host watch [servers...]`: opens the servers and prints every host event (server states,
  * tool list changes, tool calls made through this host) as it happens, until SIGINT or SIGTERM,
- * or until nobody reads stdout any more (EPIPE), which close the servers. A line per event for a
- * person; NDJSON with `--format json`.
+ * or until nobody reads stdout any more (EPIPE), which close the servers. It supervises like a
+ * host: a server that crashes is restarted with the config's restart policy and backoff. A line
+ * per event for a person; NDJSON with `--format json`.
  */
 import type { CliRuntime } from '../runtime.js';
 import { formatWatchEvent, snapshotEvents, watchHost, type WatchEvent } from '../watch-events.js';
@@ -11,6 +12,9 @@ export async function watch(cli: CliRuntime, servers: string[]): Promise<void> {
   const opened = await cli.openHost({
     ...(servers.length === 0 ? {} : { servers }),
     start: false,
+    // Long-running: a crashed server is restarted with the config's backoff, as a host does, and
+    // each step (restarting, retry time, connecting, ready with its restart count) is an event.
+    supervise: true,
   });
   const { host } = opened;
   // Servers the config kept from starting: an error each (the others are watched).

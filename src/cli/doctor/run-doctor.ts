@@ -8,8 +8,9 @@
  * credentials. Servers are checked a few at a time; nothing is restarted or retried.
  *
  * `runDoctor` returns data: the checks are here, the report and its exit codes in doctor-report.ts,
- * why a check failed and its fix in doctor-failures.ts, the PATH lookup in find-command.ts; the
- * command (src/cli/commands/doctor.ts) wires them to the output.
+ * why a check failed and its fix in doctor-failures.ts, the command check in the stdio transport's
+ * command-problem.ts (the words a failed spawn uses); the command (src/cli/commands/doctor.ts)
+ * wires them to the output.
  */
 import { delimiter } from 'node:path';
 import { McpClient } from '../../client/mcp-client.js';
@@ -19,9 +20,9 @@ import { resolveServer } from '../../config/resolve-config.js';
 import { envInputProvider, type InputProvider } from '../../config/expand/input-providers.js';
 import { redact } from '../../errors/redact.js';
 import type { Disposable } from '../../internal/disposable.js';
+import { commandProblem, type CommandProblem } from '../../transport/stdio/command-problem.js';
 import { connectFailure, resolveFailure } from './doctor-failures.js';
 import { DOCTOR_EXIT_CODES, type DoctorFinding, type DoctorReport } from './doctor-report.js';
-import { findCommand } from './find-command.js';
 
 export interface DoctorOptions {
   /** Where variables come from (default `process.env`); its `PATH` is searched for commands. */
@@ -129,15 +130,17 @@ async function checkServer(
   if ('error' in resolved) return done(resolveFailure(resolved.error));
   secrets.push(...resolved.secrets);
 
-  const t = server.transport;
-  if (t.type === 'stdio') {
-    const found = await findCommand(t.command, env, server);
-    if (!found)
+  // The command as it will run: expanded, its relative `cwd` resolved against the config file's
+  // directory, checked with the words a failed spawn uses (`servers status`).
+  const t = resolved.definition.transport;
+  if (typeof t !== 'function' && t.type === 'stdio') {
+    const problem = commandProblem(t.command, { ...env, ...t.env }, t.cwd);
+    if (problem !== undefined)
       return done({
         status: 'command-not-found',
         code: 'SPAWN_FAILED',
-        problem: redact(`command '${t.command}' not found on PATH`),
-        fix: `install it, or give its absolute path in 'command' (PATH searched: ${(env.PATH ?? '').split(delimiter).filter(Boolean).length} folders)`,
+        problem: redact(problem.message),
+        fix: commandFix(problem, env),
       });
   }
 
@@ -169,6 +172,23 @@ async function checkServer(
     return done(connectFailure(error, server, deadline.aborted, timeoutMs));
   } finally {
     await client.close();
+  }
+}
+
+/** What to do about a command that cannot be started. */
+function commandFix(
+  problem: CommandProblem,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  switch (problem.reason) {
+    case 'no-cwd':
+      return "create the directory, or correct 'cwd' (a relative cwd is resolved against the config file's directory)";
+    case 'directory':
+      return "give the path of the program in 'command', not a directory";
+    case 'not-executable':
+      return `make it executable (chmod +x ${problem.path ?? 'the file'}), or run it through its interpreter ('command: node', the script in 'args')`;
+    case 'not-found':
+      return `install it, or give its absolute path in 'command' (PATH searched: ${(env.PATH ?? '').split(delimiter).filter(Boolean).length} folders)`;
   }
 }
 

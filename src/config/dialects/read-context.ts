@@ -1,4 +1,4 @@
-import { serverKeyProblems } from '../../host/naming/name-assignment.js';
+import { configServerKeyProblems } from '../server-key-problems.js';
 import type { ConfigDiagnostic, ConfigDialect, ServerConfig, SourceLocation } from '../model.js';
 import { escapeCanonical, printCanonical } from './canonical-template.js';
 import type { DialectGrammar, GrammarContext } from './grammars.js';
@@ -80,11 +80,11 @@ export class ReadContext {
 }
 
 /**
- * Servers whose names cannot namespace their tools (the `__` separator, empty, too long, the same
- * as another once sanitised) fail with `invalid-server-name`, as in the native format.
+ * Servers whose names cannot be used (the `__` separator, empty, too long, the same
+ * as another once sanitised, a `/`) fail with `invalid-server-name`, as in the native format.
  */
 export function dropBadServerNames(servers: ServerConfig[], ctx: ReadContext): ServerConfig[] {
-  const problems = serverKeyProblems(servers.map((server) => server.name));
+  const problems = configServerKeyProblems(servers.map((server) => server.name));
   if (problems.length === 0) return servers;
   const bad = new Set<string>();
   for (const problem of problems) {

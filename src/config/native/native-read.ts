@@ -8,7 +8,7 @@
  * (`${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${input:id}`, `$${`), expanded later per server.
  */
 import { McpHostError } from '../../errors/mcp-host-error.js';
-import { serverKeyProblems } from '../../host/naming/name-assignment.js';
+import { configServerKeyProblems } from '../server-key-problems.js';
 import { expandableFields } from '../expand/expand.js';
 import type {
   ConfigDiagnostic,
@@ -163,9 +163,9 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
   }
 
   const naming = config.defaults?.naming;
-  let problems: ReturnType<typeof serverKeyProblems> = [];
+  let problems: ReturnType<typeof configServerKeyProblems> = [];
   try {
-    problems = serverKeyProblems(Object.keys(rawServers), naming);
+    problems = configServerKeyProblems(Object.keys(rawServers), naming);
   } catch {
     // Invalid naming options: reported by the schema check or by the host itself.
   }

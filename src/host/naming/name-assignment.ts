@@ -46,6 +46,26 @@ export function exposedName(server: string, tool: string, options?: ToolNamingOp
   return exposedWith(new Namer(options), server, tool);
 }
 
+/**
+ * The servers among `servers` whose tools an exposed name can belong to, from the name's
+ * structure alone (nothing is connected): the server whose head (`prefix`, separator, its
+ * namespace, separator) starts the name. A namespace holds no separator, so at most one server
+ * matches under the default scheme; with `format` the structure is the caller's, and every server
+ * is a candidate. Servers whose key cannot be a namespace are never candidates.
+ */
+export function candidateServers(
+  name: string,
+  servers: Iterable<string>,
+  options?: ToolNamingOptions,
+): string[] {
+  const namer = new Namer(options);
+  const all = [...servers];
+  if (namer.format !== undefined) return all;
+  return all.filter(
+    (server) => namer.serverProblem(server) === undefined && name.startsWith(namer.head(server)),
+  );
+}
+
 export function exposedWith(namer: Namer, server: string, tool: string): string {
   if (typeof server !== 'string' || typeof tool !== 'string')
     throw new McpHostError('INVALID_ARGUMENT', 'tool naming: server and tool must be strings');

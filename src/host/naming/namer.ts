@@ -218,7 +218,9 @@ export class Namer {
       return {
         server,
         reason: 'separator',
-        message: `server key ${JSON.stringify(server)} contains the tool-name separator ${JSON.stringify(sep)} (or ends with part of it), so its tool names would be ambiguous`,
+        message: server.includes(sep)
+          ? `server key ${JSON.stringify(server)} contains the tool-name separator ${JSON.stringify(sep)}, so its tool names would be ambiguous`
+          : `server key ${JSON.stringify(server)} becomes ${JSON.stringify(cleaned)} in tool names, which holds or ends with part of the tool-name separator ${JSON.stringify(sep)}, so its tool names would be ambiguous`,
       };
     if (this.namespace(server) === undefined)
       return {

@@ -81,6 +81,13 @@ export interface OAuthProviderOptions extends Omit<OAuthHttpOptions, 'signal'> {
   refreshSkewMs?: number;
   /** Names the server in errors. */
   serverName?: string;
+  /**
+   * The clock (ms since the epoch) token expiry is judged by (default `Date.now`): when tokens
+   * are due for refresh, and when a device code expires.
+   */
+  now?: () => number;
+  /** Waits between device-grant polls (default a timer; must end early when `signal` aborts). */
+  sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
 export const DEFAULT_OAUTH_PROVIDER_OPTIONS = {
@@ -126,7 +133,13 @@ export class OAuthProvider implements AuthProvider {
   /** A refresh in `headers()` found the client refused: the next 401 deals with it. */
   #clientRefused: McpHostError | undefined;
   #session: Session | undefined;
+  /**
+   * The tokens in use, and the key they are stored under: sent as they are while not due for
+   * refresh (the store is read again only when they are due, after a 401, or when none are held).
+   */
   #tokens: OAuthTokens | undefined;
+  #tokensKey: TokenKey | undefined;
+  readonly #now: () => number;
   #tokenSecrets: Disposable[] = [];
   #pending: { flow: OAuthFlow; session: Session } | undefined;
   #pendingDevice: { flow: DeviceFlow; session: Session } | undefined;
@@ -143,6 +156,7 @@ export class OAuthProvider implements AuthProvider {
 
   constructor(options: OAuthProviderOptions) {
     this.#options = options;
+    this.#now = options.now ?? Date.now;
     this.#serverUrl = new URL(options.serverUrl);
     this.#store = options.store ?? new FileTokenStore();
     this.#fetch = boundedFetch({
@@ -159,6 +173,7 @@ export class OAuthProvider implements AuthProvider {
       store: this.#store,
       refresh: this.#refreshTokens,
       refreshMarginMs: options.refreshSkewMs ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.refreshSkewMs,
+      now: this.#now,
       ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
     });
     if (options.grant === 'jwt_bearer' && options.assertion === undefined) {
@@ -188,6 +203,18 @@ export class OAuthProvider implements AuthProvider {
   async headers(request?: { url: URL; method: string }): Promise<Record<string, string>> {
     const key = this.#session?.key ?? (await (this.#indexed ??= this.#indexedKey()));
     if (key === undefined) return {};
+    const held = this.#tokens;
+    if (
+      held !== undefined &&
+      this.#tokensKey !== undefined &&
+      sameKey(this.#tokensKey, key) &&
+      !this.#refresher.isDue(held) &&
+      !this.#isForeignDpop(held)
+    ) {
+      // The hot path: tokens in hand and not due, so no store read. Tokens another process
+      // rotated meanwhile are picked up when these are due or refused (a 401).
+      return this.#authorization(held, request);
+    }
     let tokens: OAuthTokens | undefined;
     try {
       tokens = await this.#refresher.tokens(key);
@@ -215,7 +242,16 @@ export class OAuthProvider implements AuthProvider {
       this.#adopt(undefined);
       return {};
     }
-    if (tokens.accessToken !== this.#tokens?.accessToken) this.#adopt(tokens);
+    if (tokens.accessToken !== this.#tokens?.accessToken) this.#adopt(tokens, key);
+    else this.#tokensKey = key;
+    return this.#authorization(tokens, request);
+  }
+
+  /** The headers that send `tokens` with `request`. */
+  async #authorization(
+    tokens: OAuthTokens,
+    request: { url: URL; method: string } | undefined,
+  ): Promise<Record<string, string>> {
     if (tokens.tokenType.toLowerCase() === 'dpop') {
       // Never sent as a bearer token: `Authorization: DPoP` with a proof for this request.
       return (this.#session?.dpop as DpopProof).headers(
@@ -289,7 +325,7 @@ export class OAuthProvider implements AuthProvider {
           });
           // A DPoP token in the store bound to another process's key is unusable here: log in.
           if (tokens.accessToken !== sent && !this.#isForeignDpop(tokens)) {
-            this.#adopt(tokens);
+            this.#adopt(tokens, session.key);
             return true;
           }
         } catch (error) {
@@ -368,6 +404,8 @@ export class OAuthProvider implements AuthProvider {
         scopes,
         fetch: this.#fetch,
         ...(session.dpop === undefined ? {} : { dpop: session.dpop }),
+        now: this.#now,
+        ...(this.#options.sleep === undefined ? {} : { sleep: this.#options.sleep }),
       });
       const authorization = await flow.start(options.signal);
       this.#pendingDevice = { flow, session };
@@ -701,7 +739,7 @@ export class OAuthProvider implements AuthProvider {
     requested: readonly string[],
   ): Promise<OAuthTokens> {
     const tokens = this.#toTokens(session, response, requested);
-    this.#adopt(tokens);
+    this.#adopt(tokens, session.key);
     await this.#store.saveTokens(session.key, tokens);
     await this.#store.indexTokenKey?.(this.#serverUrl.href, session.key);
     return tokens;
@@ -732,14 +770,14 @@ export class OAuthProvider implements AuthProvider {
       ...(refreshToken === undefined ? {} : { refreshToken }),
       ...(response.expires_in === undefined
         ? {}
-        : { expiresAt: Date.now() + response.expires_in * 1000 }),
+        : { expiresAt: this.#now() + response.expires_in * 1000 }),
       ...(scope === undefined ? {} : { scope }),
-      issuedAt: Date.now(),
+      issuedAt: this.#now(),
     };
     return tokens;
   }
 
-  #adopt(tokens: OAuthTokens | undefined): void {
+  #adopt(tokens: OAuthTokens | undefined, key?: TokenKey): void {
     const old = this.#tokenSecrets;
     this.#tokenSecrets = [];
     if (tokens !== undefined) {
@@ -749,6 +787,7 @@ export class OAuthProvider implements AuthProvider {
     }
     for (const secret of old) secret.dispose();
     this.#tokens = tokens;
+    this.#tokensKey = tokens === undefined ? undefined : key;
   }
 }
 

@@ -27,6 +27,8 @@ export interface OidcMcpServer extends AsyncDisposable {
   login(url: string | URL): Promise<string>;
   /** Revokes a refresh token (`invalid_grant` on its next use). */
   revokeRefreshToken(token: string): Promise<void>;
+  /** Revokes an access token (the MCP server refuses it with 401 from now on). */
+  revokeAccessToken(token: string): Promise<void>;
 }
 
 async function listen(server: Server, sockets: Set<Socket>): Promise<string> {
@@ -189,6 +191,9 @@ export async function startOidcMcpServer(
     },
     async revokeRefreshToken(token) {
       await (await provider.RefreshToken.find(token))?.destroy();
+    },
+    async revokeAccessToken(token) {
+      await (await provider.AccessToken.find(token))?.destroy();
     },
     async [Symbol.asyncDispose]() {
       for (const socket of sockets) socket.destroy();

@@ -13,13 +13,28 @@ import { MemoryTokenStore } from '../helpers/memory-token-store.js';
 import { startOidcMcpServer, type OidcMcpServer } from '../helpers/oidc-mcp-server.js';
 import { tempDir } from '../helpers/scratch.js';
 
+/** A clock the provider judges token expiry by: real time plus what a test skipped ahead. */
+class TestClock {
+  skippedMs = 0;
+  readonly now = (): number => Date.now() + this.skippedMs;
+  /** Moves past the end of every token issued so far (as time passing would, without the wait). */
+  pastExpiry(): void {
+    this.skippedMs += 2 * 3600_000;
+  }
+}
+
 /** A client of the protected server, connected: it logs in unless `store` already has tokens. */
-async function connect(server: OidcMcpServer, store: TokenStore): Promise<McpClient> {
+async function connect(
+  server: OidcMcpServer,
+  store: TokenStore,
+  clock = new TestClock(),
+): Promise<McpClient> {
   const provider = new OAuthProvider({
     serverUrl: server.mcpUrl,
     store,
     serverName: 'protected',
     onAuthorizationRequired: async ({ url }) => server.login(url),
+    now: clock.now,
   });
   const client = new McpClient({
     serverName: 'protected',
@@ -36,11 +51,6 @@ async function connect(server: OidcMcpServer, store: TokenStore): Promise<McpCli
     throw error;
   });
   return client;
-}
-
-/** Makes the stored access token look expired (as time passing would, without the wait). */
-function expire(store: MemoryTokenStore): void {
-  for (const tokens of store.tokens.values()) tokens.expiresAt = Date.now() - 1000;
 }
 
 async function whoami(client: McpClient): Promise<string> {
@@ -68,10 +78,11 @@ describe('OAuthProvider against oidc-provider and an SDK MCP server', () => {
     await using _guard = leakGuard();
     await using server = await startOidcMcpServer();
     const store = new MemoryTokenStore();
-    await using client = await connect(server, store);
+    const clock = new TestClock();
+    await using client = await connect(server, store, clock);
     expect(await whoami(client)).toBe('user-1');
     const before = [...store.tokens.values()][0]!;
-    expire(store);
+    clock.pastExpiry();
     expect(await whoami(client)).toBe('user-1');
     const after = [...store.tokens.values()][0]!;
     expect(server.grants.refresh_token).toBe(1);
@@ -80,15 +91,62 @@ describe('OAuthProvider against oidc-provider and an SDK MCP server', () => {
     expect(server.grants.authorization_code).toBe(1);
   });
 
+  it('sends the token it holds without reading the store while it is fresh', async () => {
+    await using _guard = leakGuard();
+    await using server = await startOidcMcpServer();
+    const store = new MemoryTokenStore();
+    const clock = new TestClock();
+    await using client = await connect(server, store, clock);
+    expect(await whoami(client)).toBe('user-1');
+    const reads = (): number => store.calls.filter((call) => call === 'loadTokens').length;
+    const before = reads();
+    for (let i = 0; i < 20; i++) expect(await whoami(client)).toBe('user-1');
+    expect(reads()).toBe(before);
+    // Due: the store is read again (and the tokens refreshed, once).
+    clock.pastExpiry();
+    expect(await whoami(client)).toBe('user-1');
+    expect(reads()).toBeGreaterThan(before);
+    expect(server.grants.refresh_token).toBe(1);
+  });
+
+  it('picks up tokens another process rotated once its own are refused', async () => {
+    await using _guard = leakGuard();
+    await using server = await startOidcMcpServer();
+    using dir = tempDir();
+    const path = `${dir.path}/state.json`;
+    await using storeA = new FileTokenStore({ path });
+    await using a = await connect(server, storeA);
+    expect(await whoami(a)).toBe('user-1');
+    const key = (await storeA.findTokenKey(server.mcpUrl))!;
+    const held = (await storeA.loadTokens(key))!.accessToken;
+    // Process B shares the file; its clock says A's tokens are due, so it refreshes them.
+    const clockB = new TestClock();
+    clockB.pastExpiry();
+    await using storeB = new FileTokenStore({ path });
+    await using b = await connect(server, storeB, clockB);
+    expect(await whoami(b)).toBe('user-1');
+    expect(server.grants.refresh_token).toBe(1);
+    expect((await storeA.loadTokens(key))!.accessToken).not.toBe(held);
+    await server.revokeAccessToken(held);
+    const refused = server.unauthorized;
+    // A's held token is refused once; A then reads the store and uses B's, with no refresh of
+    // its own and no login.
+    expect(await whoami(a)).toBe('user-1');
+    expect(server.unauthorized).toBe(refused + 1);
+    expect(server.grants.refresh_token).toBe(1);
+    expect(server.grants.authorization_code).toBe(1);
+  });
+
   it('a revoked refresh token clears the tokens, keeps the registration and logs in again', async () => {
     await using _guard = leakGuard();
     await using server = await startOidcMcpServer();
     const store = new MemoryTokenStore();
-    await using client = await connect(server, store);
+    const clock = new TestClock();
+    await using client = await connect(server, store, clock);
     const registration = [...store.registrations.values()][0]!;
     const first = [...store.tokens.values()][0]!;
     await server.revokeRefreshToken(first.refreshToken!);
-    expire(store);
+    clock.pastExpiry();
     expect(await whoami(client)).toBe('user-1');
     expect(store.calls).toContain('clearTokens');
     expect(store.calls).not.toContain('clearRegistration');

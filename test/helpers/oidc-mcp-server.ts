@@ -6,6 +6,10 @@
  * its Protected Resource Metadata. Logins are consented automatically: `login(url)` drives the
  * authorization URL with fetch (cookies kept, redirects followed by hand) and returns the URL the
  * browser would have been sent back to.
+ *
+ * With `stepUp`, the resource's scopes are `mcp:a` and `mcp:b`: a 401 asks for `mcp:a` only, and
+ * the tool `b` needs `mcp:b` too (403 `insufficient_scope` naming both otherwise). A login grants
+ * the scopes the authorization request asked for.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -21,6 +25,10 @@ export interface OidcMcpServer extends AsyncDisposable {
   readonly grants: Record<string, number>;
   /** Requests the MCP server refused with 401. */
   readonly unauthorized: number;
+  /** Requests the MCP server refused with 403 `insufficient_scope`. */
+  readonly forbidden: number;
+  /** Scopes the MCP server never counts as granted (one that keeps refusing after a step-up). */
+  readonly withheld: Set<string>;
   /** Authorization requests seen (logins). */
   readonly logins: number;
   /** Follows an authorization URL to the redirect URI, consenting; returns that URL. */
@@ -42,8 +50,24 @@ async function listen(server: Server, sockets: Set<Socket>): Promise<string> {
   return `http://127.0.0.1:${address.port}`;
 }
 
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
+}
+
+/** Whether a JSON-RPC body (or batch) calls the tool `name`. */
+function isToolCall(body: unknown, name: string): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    const m = message as { method?: unknown; params?: { name?: unknown } } | null;
+    return m?.method === 'tools/call' && m.params?.name === name;
+  });
+}
+
 export async function startOidcMcpServer(
-  options: { accessTokenTtlS?: number } = {},
+  options: { accessTokenTtlS?: number; stepUp?: boolean } = {},
 ): Promise<OidcMcpServer> {
   const sockets = new Set<Socket>();
   const asServer = createServer();
@@ -54,6 +78,10 @@ export async function startOidcMcpServer(
   const grants: Record<string, number> = {};
   let logins = 0;
   let unauthorized = 0;
+  let forbidden = 0;
+  const withheld = new Set<string>();
+  const resourceScopes = options.stepUp === true ? 'mcp:a mcp:b' : 'mcp';
+  const challengeScope = options.stepUp === true ? 'mcp:a' : 'mcp';
   const provider = new Provider(issuer, {
     scopes: ['openid', 'offline_access'],
     cookies: { keys: [randomBytes(32).toString('hex')] },
@@ -76,7 +104,7 @@ export async function startOidcMcpServer(
         defaultResource: () => mcpUrl,
         useGrantedResource: () => true,
         getResourceServerInfo: () => ({
-          scope: 'mcp',
+          scope: resourceScopes,
           accessTokenFormat: 'opaque',
           accessTokenTTL: options.accessTokenTtlS ?? 3600,
         }),
@@ -96,7 +124,11 @@ export async function startOidcMcpServer(
         const clientId = String(details.params.client_id);
         const grant = new provider.Grant({ accountId: 'user-1', clientId });
         grant.addOIDCScope('openid offline_access');
-        grant.addResourceScope(mcpUrl, 'mcp');
+        const scope = details.params.scope;
+        const asked = (typeof scope === 'string' ? scope : '')
+          .split(' ')
+          .filter((scope) => resourceScopes.split(' ').includes(scope));
+        grant.addResourceScope(mcpUrl, asked.length > 0 ? asked.join(' ') : challengeScope);
         const grantId = await grant.save();
         await provider.interactionFinished(
           req,
@@ -122,7 +154,7 @@ export async function startOidcMcpServer(
           JSON.stringify({
             resource: mcpUrl,
             authorization_servers: [issuer],
-            scopes_supported: ['mcp'],
+            scopes_supported: resourceScopes.split(' '),
           }),
         );
         return;
@@ -135,7 +167,25 @@ export async function startOidcMcpServer(
         res.statusCode = 401;
         res.setHeader(
           'www-authenticate',
-          `Bearer resource_metadata="${mcpOrigin}${prmPath}", scope="mcp"`,
+          `Bearer resource_metadata="${mcpOrigin}${prmPath}", scope="${challengeScope}"`,
+        );
+        res.end();
+        return;
+      }
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      const granted = String(found.scope ?? '')
+        .split(' ')
+        .filter((scope) => !withheld.has(scope));
+      if (
+        options.stepUp === true &&
+        isToolCall(body, 'b') &&
+        !(granted.includes('mcp:a') && granted.includes('mcp:b'))
+      ) {
+        forbidden++;
+        res.statusCode = 403;
+        res.setHeader(
+          'www-authenticate',
+          `Bearer error="insufficient_scope", scope="mcp:a mcp:b", resource_metadata="${mcpOrigin}${prmPath}"`,
         );
         res.end();
         return;
@@ -144,13 +194,16 @@ export async function startOidcMcpServer(
       server.registerTool('whoami', { description: 'The account behind the token' }, () => ({
         content: [{ type: 'text', text: String(found.accountId) }],
       }));
+      server.registerTool('b', { description: 'Needs the scope mcp:b' }, () => ({
+        content: [{ type: 'text', text: `b with ${granted.join(' ')}` }],
+      }));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => {
         void transport.close();
         void server.close();
       });
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, body);
     })().catch(() => {
       if (!res.headersSent) res.statusCode = 500;
       res.end();
@@ -163,6 +216,10 @@ export async function startOidcMcpServer(
     grants,
     get unauthorized() {
       return unauthorized;
+    },
+    withheld,
+    get forbidden() {
+      return forbidden;
     },
     get logins() {
       return logins;

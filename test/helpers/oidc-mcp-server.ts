@@ -10,8 +10,12 @@
  * With `stepUp`, the resource's scopes are `mcp:a` and `mcp:b`: a 401 asks for `mcp:a` only, and
  * the tool `b` needs `mcp:b` too (403 `insufficient_scope` naming both otherwise). A login grants
  * the scopes the authorization request asked for.
+ *
+ * With `dpop`, oidc-provider's DPoP feature is on (it advertises ES256, so the client asks for
+ * DPoP-bound tokens), and the MCP server takes a bound token only as `Authorization: DPoP` with a
+ * valid proof (signature, `htm`, `ath`) of the key the token is bound to (`jkt`).
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -27,6 +31,8 @@ export interface OidcMcpServer extends AsyncDisposable {
   readonly unauthorized: number;
   /** Requests the MCP server refused with 403 `insufficient_scope`. */
   readonly forbidden: number;
+  /** The thumbprints of the DPoP keys of the proofs the MCP server accepted. */
+  readonly dpopKeys: Set<string>;
   /** Scopes the MCP server never counts as granted (one that keeps refusing after a step-up). */
   readonly withheld: Set<string>;
   /** Authorization requests seen (logins). */
@@ -50,6 +56,38 @@ async function listen(server: Server, sockets: Set<Socket>): Promise<string> {
   return `http://127.0.0.1:${address.port}`;
 }
 
+const b64 = (text: string): Buffer => Buffer.from(text, 'base64url');
+
+/**
+ * The JWK thumbprint (RFC 7638) of the key of the request's DPoP proof, when the proof is valid
+ * for this request and `token`: signed by that key (ES256), `htm` the method, `ath` the token's
+ * hash. Undefined otherwise.
+ */
+function dpopProofKey(req: IncomingMessage, token: string): string | undefined {
+  const proof = req.headers.dpop;
+  if (typeof proof !== 'string') return undefined;
+  const [header = '', payload = '', signature = ''] = proof.split('.');
+  try {
+    const h = JSON.parse(b64(header).toString('utf8')) as {
+      typ?: string;
+      alg?: string;
+      jwk?: { kty: string; crv: string; x: string; y: string };
+    };
+    const p = JSON.parse(b64(payload).toString('utf8')) as { htm?: string; ath?: string };
+    if (h.typ !== 'dpop+jwt' || h.alg !== 'ES256' || h.jwk === undefined) return undefined;
+    if (p.htm !== req.method) return undefined;
+    if (p.ath !== createHash('sha256').update(token).digest('base64url')) return undefined;
+    const { kty, crv, x, y } = h.jwk;
+    const key = createPublicKey({ key: { kty, crv, x, y }, format: 'jwk' });
+    const data = Buffer.from(`${header}.${payload}`);
+    if (!verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, b64(signature)))
+      return undefined;
+    return createHash('sha256').update(JSON.stringify({ crv, kty, x, y })).digest('base64url');
+  } catch {
+    return undefined;
+  }
+}
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -67,7 +105,7 @@ function isToolCall(body: unknown, name: string): boolean {
 }
 
 export async function startOidcMcpServer(
-  options: { accessTokenTtlS?: number; stepUp?: boolean } = {},
+  options: { accessTokenTtlS?: number; stepUp?: boolean; dpop?: boolean } = {},
 ): Promise<OidcMcpServer> {
   const sockets = new Set<Socket>();
   const asServer = createServer();
@@ -80,6 +118,7 @@ export async function startOidcMcpServer(
   let unauthorized = 0;
   let forbidden = 0;
   const withheld = new Set<string>();
+  const dpopKeys = new Set<string>();
   const resourceScopes = options.stepUp === true ? 'mcp:a mcp:b' : 'mcp';
   const challengeScope = options.stepUp === true ? 'mcp:a' : 'mcp';
   const provider = new Provider(issuer, {
@@ -99,6 +138,7 @@ export async function startOidcMcpServer(
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
+      ...(options.dpop === true ? { dPoP: { enabled: true } } : {}),
       resourceIndicators: {
         enabled: true,
         defaultResource: () => mcpUrl,
@@ -160,9 +200,13 @@ export async function startOidcMcpServer(
         return;
       }
       const header = req.headers.authorization ?? '';
-      const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+      const [scheme, token = ''] = header.split(' ');
       const found = token === '' ? undefined : await provider.AccessToken.find(token);
-      if (found === undefined || found.isExpired || found.aud !== mcpUrl) {
+      const proven =
+        found?.jkt === undefined
+          ? scheme === 'Bearer'
+          : scheme === 'DPoP' && dpopProofKey(req, token) === found.jkt;
+      if (found === undefined || found.isExpired || found.aud !== mcpUrl || !proven) {
         unauthorized++;
         res.statusCode = 401;
         res.setHeader(
@@ -172,6 +216,7 @@ export async function startOidcMcpServer(
         res.end();
         return;
       }
+      if (found.jkt !== undefined) dpopKeys.add(found.jkt);
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       const granted = String(found.scope ?? '')
         .split(' ')
@@ -218,6 +263,7 @@ export async function startOidcMcpServer(
       return unauthorized;
     },
     withheld,
+    dpopKeys,
     get forbidden() {
       return forbidden;
     },

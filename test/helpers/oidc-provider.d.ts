@@ -43,6 +43,8 @@ declare module 'oidc-provider' {
             accountId: string;
             aud?: unknown;
             scope?: string;
+            /** The thumbprint of the DPoP key the token is bound to. */
+            jkt?: string;
             isExpired: boolean;
             destroy(): Promise<void>;
           }

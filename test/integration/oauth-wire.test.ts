@@ -3,11 +3,14 @@
  * server built with the official SDK, reached through McpClient and the Streamable HTTP
  * transport. Logins are headless (the authorization URL driven with fetch, consent automatic).
  */
+import { readFileSync, statSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { FileTokenStore, OAuthProvider, type TokenStore } from '../../src/auth.js';
+import { redact } from '../../src/errors/redact.js';
 import { StreamableHttpTransport } from '../../src/http.js';
-import { McpClient, McpHost, type AuthRequiredEvent } from '../../src/index.js';
+import { McpClient, McpHost, type AuthRequiredEvent, type Logger } from '../../src/index.js';
+import { capturingLogger } from '../helpers/fixture-server.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { MemoryTokenStore } from '../helpers/memory-token-store.js';
 import { startOidcMcpServer, type OidcMcpServer } from '../helpers/oidc-mcp-server.js';
@@ -28,6 +31,7 @@ async function connect(
   server: OidcMcpServer,
   store: TokenStore,
   clock = new TestClock(),
+  logger?: Logger,
 ): Promise<McpClient> {
   const provider = new OAuthProvider({
     serverUrl: server.mcpUrl,
@@ -38,6 +42,7 @@ async function connect(
   });
   const client = new McpClient({
     serverName: 'protected',
+    ...(logger === undefined ? {} : { logger }),
     transport: () =>
       new StreamableHttpTransport({
         serverName: 'protected',
@@ -174,6 +179,51 @@ describe('OAuthProvider against oidc-provider and an SDK MCP server', () => {
     expect(server.grants).toEqual(grants);
     // The first request of the fresh process already carried the stored token.
     expect(server.unauthorized).toBe(refused);
+  });
+
+  it('two processes share DPoP-bound tokens through the store: the key is stored with them', async () => {
+    await using _guard = leakGuard();
+    await using server = await startOidcMcpServer({ dpop: true });
+    using dir = tempDir();
+    const path = `${dir.path}/state.json`;
+    const logger = capturingLogger();
+    await using storeA = new FileTokenStore({ path, logger });
+    await using a = await connect(server, storeA, new TestClock(), logger);
+    expect(await whoami(a)).toBe('user-1');
+    const key = (await storeA.findTokenKey(server.mcpUrl))!;
+    const stored = (await storeA.loadTokens(key))!;
+    expect(stored.tokenType).toBe('DPoP');
+    const secret = stored.dpopKey!.d;
+    expect(secret).toMatch(/^[\w-]{40,}$/);
+    expect(server.dpopKeys.size).toBe(1);
+    const refused = server.unauthorized;
+
+    // Process B: the stored tokens on its first request, with proofs of the stored key.
+    const clockB = new TestClock();
+    await using storeB = new FileTokenStore({ path, logger });
+    await using b = await connect(server, storeB, clockB, logger);
+    expect(await whoami(b)).toBe('user-1');
+    expect(server.unauthorized).toBe(refused);
+    expect(server.grants.authorization_code).toBe(1);
+    // Due in B: refreshed with the same key (oidc-provider binds the refresh token to it too).
+    clockB.pastExpiry();
+    expect(await whoami(b)).toBe('user-1');
+    expect(server.grants.refresh_token).toBe(1);
+    expect((await storeB.loadTokens(key))!.dpopKey).toEqual(stored.dpopKey);
+    // A, refused its old token, takes B's with the same key: still one login, one key.
+    await server.revokeAccessToken(stored.accessToken);
+    expect(await whoami(a)).toBe('user-1');
+    expect(server.grants.authorization_code).toBe(1);
+    expect(server.dpopKeys.size).toBe(1);
+
+    // The private key is in the 0600 state file, and nowhere else.
+    expect(readFileSync(path, 'utf8')).toContain(secret);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    for (const client of [a, b])
+      expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(secret);
+    expect(inspect(storeB, { depth: 10, showHidden: true })).not.toContain(secret);
+    expect(logger.text()).not.toContain(secret);
+    expect(redact(JSON.stringify(stored))).not.toContain(secret);
   });
 });
 

@@ -80,6 +80,11 @@ export interface OAuthProviderOptions extends Omit<OAuthHttpOptions, 'signal'> {
    * advertises ES256 in `dpop_signing_alg_values_supported`; `false`: never.
    */
   dpop?: boolean;
+  /**
+   * The issuer to use when the resource metadata lists several or none (or there is none); one
+   * listing others but not it is refused (`AUTH_FAILED`, `details.key` `oauth.authorizationServer`).
+   */
+  authorizationServer?: string;
   /** A Client ID Metadata Document URL to use as the client id where it is supported. */
   clientMetadataUrl?: string;
   /** `client_name` for dynamic registration. */
@@ -152,10 +157,7 @@ export class OAuthProvider implements AuthProvider {
   /** A refresh in `headers()` found the client refused: the next 401 deals with it. */
   #clientRefused: McpHostError | undefined;
   #session: Session | undefined;
-  /**
-   * The tokens in use, and the key they are stored under: sent as they are while not due for
-   * refresh (the store is read again only when they are due, after a 401, or when none are held).
-   */
+  /** The tokens in use and their key: sent as they are while not due (no store read). */
   #tokens: OAuthTokens | undefined;
   #tokensKey: TokenKey | undefined;
   readonly #now: () => number;
@@ -168,9 +170,8 @@ export class OAuthProvider implements AuthProvider {
   #privateKey: Promise<oauth.PrivateKey> | undefined;
   readonly #dpopKeys = new DpopKeyring();
   /**
-   * The access token last issued bound to this provider's DPoP key. A DPoP token in the store
-   * without its key (`dpopKey`: a store that does not keep it) that is not this one is bound to
-   * another process's key: never sent, refreshed or adopted here.
+   * The access token last issued bound to this provider's DPoP key: a DPoP token stored without
+   * its key (`dpopKey`) that is not this one is another process's, never used here.
    */
   #boundAccessToken: string | undefined;
 
@@ -517,7 +518,11 @@ export class OAuthProvider implements AuthProvider {
   ): Promise<Session> {
     const fetchFn: OAuthFetch =
       signal === undefined ? this.#fetch : (url, init) => this.#fetch(url, { ...init, signal });
-    const discovery = await discoverOAuth(this.#serverUrl, challenge?.resourceMetadata, fetchFn);
+    const discovery = await named(this.#options.serverName, () =>
+      discoverOAuth(this.#serverUrl, challenge?.resourceMetadata, fetchFn, {
+        authorizationServer: this.#options.authorizationServer,
+      }),
+    );
     const as = discovery.authorizationServer;
     const previous = this.#session;
     if (previous !== undefined && previous.discovery.authorizationServer.issuer !== as.issuer) {

@@ -72,7 +72,13 @@ export {
   type OAuthFetch,
   type OAuthHttpOptions,
 } from './auth/oauth-http.js';
-export type { ClientRegistration, OAuthTokens, TokenKey, TokenStore } from './auth/token-store.js';
+export type {
+  ClientRegistration,
+  DpopKey,
+  OAuthTokens,
+  TokenKey,
+  TokenStore,
+} from './auth/token-store.js';
 export {
   createEgressFetch,
   DEFAULT_EGRESS_FETCH_OPTIONS,

@@ -210,6 +210,7 @@ const pinned: Record<string, readonly string[]> = {
     'DeviceAuthorization',
     'DeviceFlow',
     'DeviceFlowOptions',
+    'DpopKey',
     'EgressFetch',
     'EgressFetchOptions',
     'EgressLookup',

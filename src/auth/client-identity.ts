@@ -244,3 +244,22 @@ export function authError(error: unknown, step: string, message: string): McpHos
   const reason = error instanceof Error ? error.message : String(error);
   return new McpHostError('AUTH_FAILED', `${message}: ${reason}`, { details: { step } });
 }
+
+/** Runs `work`, naming `serverName` in a typed error that names no server. */
+export async function named<T>(serverName: string | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (
+      !(error instanceof McpHostError) ||
+      error.serverName !== undefined ||
+      serverName === undefined
+    )
+      throw error;
+    throw new McpHostError(error.code, error.message, {
+      serverName,
+      cause: error.cause,
+      ...(error.details === undefined ? {} : { details: error.details }),
+    });
+  }
+}

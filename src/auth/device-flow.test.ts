@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { OAuthProvider } from '../auth.js';
+import { OAuthProvider, type OAuthProviderOptions } from '../auth.js';
 import { leakGuard } from '../../test/helpers/leak-guard.js';
 import { MemoryTokenStore } from '../../test/helpers/memory-token-store.js';
 import { startOAuthFixture, type OAuthFixture } from '../../test/helpers/oauth-fixture.js';
@@ -51,20 +51,25 @@ async function deviceWorld(
   return world;
 }
 
-function provider(fixture: OAuthFixture): OAuthProvider {
+function provider(
+  fixture: OAuthFixture,
+  clock: Pick<OAuthProviderOptions, 'now' | 'sleep'> = {},
+): OAuthProvider {
   return new OAuthProvider({
     serverUrl: fixture.mcpUrl,
     serverName: 'device-server',
     store: new MemoryTokenStore(),
     client: { clientId: 'tv-client' },
+    ...clock,
   });
 }
 
 /** Starts a device authorization on `world` and waits for it to fail; returns the error. */
 async function deviceFailure(
   world: DeviceWorld,
+  clock: Pick<OAuthProviderOptions, 'now' | 'sleep'> = {},
 ): Promise<{ oauth: OAuthProvider; error: unknown }> {
-  const oauth = provider(world.fixture);
+  const oauth = provider(world.fixture, clock);
   await oauth.startDeviceAuthorization();
   return { oauth, error: await oauth.waitForDeviceAuthorization().catch((e: unknown) => e) };
 }
@@ -74,7 +79,14 @@ describe('the device authorization grant (RFC 8628) through OAuthProvider', () =
     await using _guard = leakGuard();
     const world = await deviceWorld(['authorization_pending', 'slow_down', 'ok']);
     await using _fixture = world.fixture;
-    const oauth = provider(world.fixture);
+    // The waits between polls, asked of an injected sleep that returns at once.
+    const waits: number[] = [];
+    const oauth = provider(world.fixture, {
+      sleep: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+    });
     const before = Date.now();
     const shown = await oauth.startDeviceAuthorization();
     expect(shown).toEqual({
@@ -101,10 +113,9 @@ describe('the device authorization grant (RFC 8628) through OAuthProvider', () =
       resource: world.fixture.mcpUrl,
       client_id: 'tv-client',
     });
-    // slow_down adds 5 s to the interval for this and every later poll.
-    expect(world.polls[2]! - world.polls[1]!).toBeGreaterThanOrEqual(4_900);
-    expect(world.polls[1]! - world.polls[0]!).toBeLessThan(4_900);
-  }, 30_000);
+    // The server's interval (20 ms) before each poll; slow_down adds 5 s for every later one.
+    expect(waits).toEqual([20, 20, 5_020]);
+  });
 
   it('ends with a typed error when the user denies or the code expires, and stops polling', async () => {
     await using _guard = leakGuard();
@@ -128,13 +139,22 @@ describe('the device authorization grant (RFC 8628) through OAuthProvider', () =
     await using _guard = leakGuard();
     const world = await deviceWorld(['authorization_pending'], { interval: 0.2, expires_in: 1 });
     await using _fixture = world.fixture;
-    const { error } = await deviceFailure(world);
+    // A clock that each wait moves forward by the time waited: the code expires after 5 waits.
+    let skipped = 0;
+    const { error } = await deviceFailure(world, {
+      now: () => Date.now() + skipped,
+      sleep: (ms) => {
+        skipped += ms;
+        return Promise.resolve();
+      },
+    });
     expect(error).toMatchObject({
       code: 'AUTH_FAILED',
       details: { step: 'device-poll', error: 'expired_token' },
     });
     expect(world.polls.length).toBeGreaterThanOrEqual(1);
-  }, 30_000);
+    expect(world.polls.length).toBeLessThanOrEqual(4);
+  });
 
   it('an abort ends the wait at once with ABORTED, and leaves no timer', async () => {
     await using _guard = leakGuard();

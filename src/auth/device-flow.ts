@@ -27,6 +27,13 @@ export interface DeviceFlowOptions {
   scopes?: readonly string[];
   fetch: OAuthFetch;
   dpop?: DpopProof;
+  /** The clock (ms since the epoch) the code's expiry is judged by (default `Date.now`). */
+  now?: () => number;
+  /**
+   * Waits `ms` between polls (default a timer); must end early when `signal` aborts. Tests pass
+   * one that returns at once.
+   */
+  sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
 /** RFC 8628 section 3.5: the polling interval when the server names none, and the slow_down step. */
@@ -38,21 +45,27 @@ function supportsDeviceFlow(as: oauth.AuthorizationServer): boolean {
   return typeof as.device_authorization_endpoint === 'string';
 }
 
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+function cancelled(signal: AbortSignal | undefined): McpHostError {
+  return new McpHostError('ABORTED', 'the device login was cancelled', {
+    cause: signal?.reason,
+    details: { step: 'device-poll' },
+  });
+}
+
 /** Waits `ms`, or rejects with `ABORTED` as soon as `signal` aborts; the timer never outlives it. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const aborted = (): McpHostError =>
-      new McpHostError('ABORTED', 'the device login was cancelled', {
-        cause: signal?.reason,
-        details: { step: 'device-poll' },
-      });
     if (signal?.aborted === true) {
-      reject(aborted());
+      reject(cancelled(signal));
       return;
     }
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(aborted());
+      reject(cancelled(signal));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -84,6 +97,10 @@ export class DeviceFlow {
       );
     }
     this.#options = options;
+  }
+
+  #now(): number {
+    return (this.#options.now ?? Date.now)();
   }
 
   /** The scopes this flow asks for. */
@@ -126,7 +143,7 @@ export class DeviceFlow {
         ? {}
         : { verificationUriComplete: answer.verification_uri_complete }),
       userCode: answer.user_code,
-      expiresAt: Date.now() + answer.expires_in * 1000,
+      expiresAt: this.#now() + answer.expires_in * 1000,
     };
     this.#started = {
       authorization,
@@ -155,8 +172,9 @@ export class DeviceFlow {
     const dpop = this.#options.dpop;
     let intervalMs = started.intervalMs;
     for (;;) {
-      await pause(intervalMs, signal);
-      if (Date.now() >= started.authorization.expiresAt) {
+      await (this.#options.sleep ?? pause)(intervalMs, signal);
+      if (isAborted(signal)) throw cancelled(signal);
+      if (this.#now() >= started.authorization.expiresAt) {
         throw new McpHostError(
           'AUTH_FAILED',
           'the device code expired before the user approved it',
@@ -189,12 +207,7 @@ export class DeviceFlow {
             continue;
           }
         }
-        if (signal?.aborted === true) {
-          throw new McpHostError('ABORTED', 'the device login was cancelled', {
-            cause: signal.reason,
-            details: { step: 'device-poll' },
-          });
-        }
+        if (isAborted(signal)) throw cancelled(signal);
         throw authError(error, 'device-poll', `the device login at ${as.issuer} failed`);
       }
     }

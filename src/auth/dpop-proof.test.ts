@@ -266,6 +266,42 @@ describe('DPoP (RFC 9449) through OAuthProvider', () => {
     expect((await oauth.headers()).authorization).toBe(`DPoP ${ACCESS}`);
   });
 
+  it('stores the key with the tokens: a second provider on the store uses both; logout retires it', async () => {
+    await using _guard = leakGuard();
+    await using fixture = await dpopFixture();
+    const store = new MemoryTokenStore();
+    const first = new OAuthProvider({
+      serverUrl: fixture.mcpUrl,
+      store,
+      onAuthorizationRequired: consent,
+    });
+    await first.onUnauthorized(challenge(fixture, `DPoP ${prm(fixture)}`));
+    const request = { url: new URL(fixture.mcpUrl), method: 'POST' };
+    const firstProof = await verifyProof((await first.headers(request)).dpop);
+    const [stored] = store.tokens.values();
+    expect(stored?.dpopKey).toMatchObject({ kty: 'EC', crv: 'P-256', d: expect.any(String) });
+    expect(stored?.dpopKey?.x).toBe(firstProof.header.jwk?.x);
+
+    const second = new OAuthProvider({
+      serverUrl: fixture.mcpUrl,
+      store,
+      onAuthorizationRequired: consent,
+    });
+    const headers = await second.headers(request);
+    expect(headers.authorization).toBe(`DPoP ${ACCESS}`);
+    expect((await verifyProof(headers.dpop)).header.jwk).toEqual(firstProof.header.jwk);
+    expect(fixture.tokenRequests).toHaveLength(1);
+    expect(inspect(second, { depth: 10, showHidden: true })).not.toContain(stored!.dpopKey!.d);
+    expect(JSON.stringify(second)).not.toContain(stored!.dpopKey!.d);
+
+    // After a logout the tokens and their key are gone; the next login binds to a new key.
+    await second.logout();
+    await second.onUnauthorized(challenge(fixture, `DPoP ${prm(fixture)}`));
+    const next = await verifyProof((await second.headers(request)).dpop);
+    expect(next.header.jwk?.x).not.toBe(firstProof.header.jwk?.x);
+    expect([...store.tokens.values()][0]?.dpopKey?.x).toBe(next.header.jwk?.x);
+  });
+
   it('with dpop: false, asks for and sends Bearer tokens even where DPoP is offered', async () => {
     await using _guard = leakGuard();
     await using fixture = await startOAuthFixture({

@@ -127,6 +127,36 @@ describe('FileTokenStore', () => {
     expect(redact('at-canary-8888')).toBe('<masked>');
   });
 
+  it('keeps the DPoP key of DPoP-bound tokens with them; its private part is a secret', async () => {
+    await using t = fileStore();
+    const dpopKey = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: 'x-coordinate-1',
+      y: 'y-coordinate-1',
+      d: 'dpop-private-canary-4242',
+    } as const;
+    // Written by another process: our redactor learns the private key when this store reads it.
+    await using other = new FileStateStore({ path: t.path });
+    await other.set(TOKENS_NAMESPACE, tokenKeyString(key), {
+      accessToken: 'at-canary-4343',
+      tokenType: 'DPoP',
+      dpopKey,
+    });
+    expect(redact(dpopKey.d)).toBe(dpopKey.d);
+    expect((await t.store.loadTokens(key))?.dpopKey).toEqual(dpopKey);
+    expect(redact(dpopKey.d)).toBe('<masked>');
+    // Cleared with the tokens; a malformed key is dropped (the tokens then have none).
+    await t.store.clearTokens(key);
+    expect(await other.get(TOKENS_NAMESPACE, tokenKeyString(key))).toBeUndefined();
+    await other.set(TOKENS_NAMESPACE, tokenKeyString(key), {
+      accessToken: 'at-canary-4444',
+      tokenType: 'DPoP',
+      dpopKey: { kty: 'RSA', n: 'n', e: 'AQAB' },
+    });
+    expect((await t.store.loadTokens(key))?.dpopKey).toBeUndefined();
+  });
+
   it('ignores malformed records with a warning that names the key, never a value', async () => {
     await using t = fileStore();
     await t.store.saveTokens(key, { accessToken: 'at-canary-9999', tokenType: 'Bearer' });

@@ -3,9 +3,12 @@
  * state store, by default the state file (`FileStateStore`: created 0600 in a 0700 directory,
  * shared safely between processes). Tokens live in the namespace `oauth-tokens` under the key
  * `["<issuer>","<client id>","<resource>"]`, registrations in `oauth-clients` under the issuer,
- * the token key of each MCP server in `oauth-servers` under the server's URL, and the refresh lease of each token key in the state store's leases (`oauth-refresh`).
+ * the token key of each MCP server in `oauth-servers` under the server's URL, and the refresh
+ * lease of each token key in the state store's leases (`oauth-refresh`). The DPoP key pair that
+ * DPoP-bound tokens are bound to (private part included) is kept in their record (`dpopKey`), so
+ * that it is cleared with them.
  *
- * Every token and client secret this store reads or writes is registered with the process-wide
+ * Every token, DPoP private key and client secret this store reads or writes is registered with the process-wide
  * redactor, so it is masked in every error and log line; the tokens of each key stay registered
  * after they are replaced (the last two sets), since a late log line may still quote them. A
  * record that is not in the expected shape (edited by hand, written by something else) is treated
@@ -19,7 +22,13 @@ import type { Logger } from '../internal/logger.js';
 import { FileStateStore } from '../state/file-state-store.js';
 import type { Lease, LeaseOptions } from '../state/lease.js';
 import type { StateStore } from '../state/state-store.js';
-import type { ClientRegistration, OAuthTokens, TokenKey, TokenStore } from './token-store.js';
+import {
+  toDpopKey,
+  type ClientRegistration,
+  type OAuthTokens,
+  type TokenKey,
+  type TokenStore,
+} from './token-store.js';
 
 export const TOKENS_NAMESPACE = 'oauth-tokens';
 export const REGISTRATIONS_NAMESPACE = 'oauth-clients';
@@ -83,7 +92,7 @@ export class FileTokenStore implements TokenStore, AsyncDisposable {
       });
       return undefined;
     }
-    this.#remember(`t${name}`, [tokens.accessToken, tokens.refreshToken]);
+    this.#remember(`t${name}`, [tokens.accessToken, tokens.refreshToken, tokens.dpopKey?.d]);
     return tokens;
   }
 
@@ -95,7 +104,7 @@ export class FileTokenStore implements TokenStore, AsyncDisposable {
         'INVALID_ARGUMENT',
         `FileTokenStore: tokens for ${key.issuer} need a non-empty accessToken and tokenType`,
       );
-    this.#remember(`t${name}`, [record.accessToken, record.refreshToken]);
+    this.#remember(`t${name}`, [record.accessToken, record.refreshToken, record.dpopKey?.d]);
     await this.#state.set(TOKENS_NAMESPACE, name, record);
   }
 
@@ -216,6 +225,8 @@ function toTokens(value: unknown): OAuthTokens | undefined {
   if (isTime(value.expiresAt)) tokens.expiresAt = value.expiresAt;
   if (typeof value.scope === 'string') tokens.scope = value.scope;
   if (isTime(value.issuedAt)) tokens.issuedAt = value.issuedAt;
+  const dpopKey = toDpopKey(value.dpopKey);
+  if (dpopKey !== undefined) tokens.dpopKey = dpopKey;
   return tokens;
 }
 

@@ -217,19 +217,63 @@ function fallbackAuthorizationServer(serverUrl: URL): oauth.AuthorizationServer 
   };
 }
 
+/** An issuer URL compared loosely: parsed, without a trailing slash. */
+function issuerId(issuer: string): string {
+  try {
+    return new URL(issuer).href.replace(/\/+$/, '');
+  } catch {
+    return issuer;
+  }
+}
+
+/**
+ * The issuer to use of those the resource metadata lists: the configured one
+ * (`authorizationServer`) when the list holds it (as the list spells it) or is empty, else the
+ * first. A configured issuer the list does not hold is refused: the server does not trust it.
+ */
+function chooseIssuer(
+  serverUrl: URL,
+  listed: readonly string[],
+  configured: string | undefined,
+): string | undefined {
+  if (configured === undefined) return listed[0];
+  if (listed.length === 0) return configured;
+  const match = listed.find((issuer) => issuerId(issuer) === issuerId(configured));
+  if (match !== undefined) return match;
+  throw new McpHostError(
+    'AUTH_FAILED',
+    `the protected resource metadata of ${serverUrl.origin} does not list the configured authorization server ${configured} (oauth.authorizationServer); it lists ${listed.join(', ')}`,
+    {
+      details: {
+        step: 'resource-metadata',
+        key: 'oauth.authorizationServer',
+        authorizationServer: configured,
+        listed: [...listed],
+      },
+    },
+  );
+}
+
 /**
  * Discovery for one server, from its 401/403 challenge: the protected resource metadata, then the
- * first authorization server it lists; for a server without protected resource metadata
- * (2025-03-26), the authorization server at the server's origin, else the fallback endpoints.
+ * authorization server it lists (`options.authorizationServer` when configured: see
+ * `chooseIssuer`); for a server without protected resource metadata (2025-03-26), the configured
+ * authorization server, else the one at the server's origin, else the fallback endpoints.
  */
 export async function discoverOAuth(
   serverUrl: URL,
   resourceMetadataUrl: string | undefined,
   fetchFn: OAuthFetch,
+  options: { authorizationServer?: string | undefined } = {},
 ): Promise<OAuthDiscovery> {
+  const configured = options.authorizationServer;
   const resourceMetadata = await discoverResourceMetadata(serverUrl, resourceMetadataUrl, fetchFn);
   if (resourceMetadata !== undefined) {
-    const issuer = resourceMetadata.authorization_servers?.[0];
+    const issuer = chooseIssuer(
+      serverUrl,
+      resourceMetadata.authorization_servers ?? [],
+      configured,
+    );
     if (issuer === undefined) {
       throw failed(
         `protected resource metadata of ${serverUrl.origin} lists no authorization server`,
@@ -251,6 +295,16 @@ export async function discoverOAuth(
     };
   }
   const resource = canonicalServerUrl(serverUrl);
+  if (configured !== undefined) {
+    const authorizationServer = await discoverAuthorizationServer(configured, fetchFn);
+    if (authorizationServer === undefined) {
+      throw failed(
+        `authorization server ${configured} (oauth.authorizationServer) publishes no metadata`,
+        'authorization-server-metadata',
+      );
+    }
+    return { resource, authorizationServer, source: 'metadata' };
+  }
   // 2025-03-26: no resource metadata, so no issuer was named; the server's own origin serves the
   // metadata, and an issuer on that same origin (a path under it) is the server speaking for
   // itself. An issuer on another origin is still refused.

@@ -78,6 +78,38 @@ export async function jwtBearerGrant(
   }
 }
 
+/** The client_credentials grant (machine to machine) for `resource`: `AUTH_FAILED` when refused. */
+export async function clientCredentialsGrant(
+  context: GrantContext,
+  request: { resource: string; scopes: readonly string[] },
+): Promise<TokenResponse> {
+  const as = context.authorizationServer;
+  const client: oauth.Client = { client_id: context.clientId };
+  const parameters: Record<string, string> = { resource: request.resource };
+  if (request.scopes.length > 0) parameters.scope = request.scopes.join(' ');
+  try {
+    return await withDpopNonceRetry(context.dpop, async () => {
+      const response = await oauth.clientCredentialsGrantRequest(
+        as,
+        client,
+        context.clientAuth,
+        parameters,
+        {
+          ...requestOptions(as.token_endpoint as string, context.fetch),
+          ...(context.dpop === undefined ? {} : { DPoP: context.dpop.handle }),
+        },
+      );
+      return oauth.processClientCredentialsResponse(as, client, response);
+    });
+  } catch (error) {
+    throw authError(
+      error,
+      'token-request',
+      `the client_credentials request to ${as.issuer} failed`,
+    );
+  }
+}
+
 export interface TokenExchangeOptions extends OAuthHttpOptions {
   /** The token endpoint of the server that exchanges (for enterprise-managed authorization: the IdP). */
   tokenEndpoint: string | URL;

@@ -4,15 +4,28 @@ import { addSecret } from '../errors/redact.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { AuthChallenge, AuthProvider } from '../transport/http/auth-provider.js';
 import { chooseAuthMethod, clientAuthFor, loadPrivateKey } from './client-authentication.js';
-import { authError, resolveClient, type ConfiguredClient } from './client-identity.js';
+import { authError, named, resolveClient, type ConfiguredClient } from './client-identity.js';
 import { DeviceFlow, type DeviceAuthorization } from './device-flow.js';
-import { DpopProof, supportsDpop, withDpopNonceRetry } from './dpop-proof.js';
+import {
+  DpopKeyring,
+  FOREIGN_DPOP_REASON,
+  isForeignDpopRefusal,
+  supportsDpop,
+  withDpopNonceRetry,
+  type DpopProof,
+} from './dpop-proof.js';
 import { createEgressFetch, type EgressFetchOptions } from './egress-fetch.js';
 import { isLocalUrl } from './egress-policy.js';
 import { FileTokenStore } from './file-token-store.js';
 import { discoverOAuth, type OAuthDiscovery } from './oauth-discovery.js';
 import { OAuthFlow, type AuthorizationStart, type TokenResponse } from './oauth-flow.js';
-import { jwtBearerGrant, JWT_BEARER_GRANT_TYPE, type AssertionSource } from './oauth-grants.js';
+import {
+  clientCredentialsGrant,
+  jwtBearerGrant,
+  JWT_BEARER_GRANT_TYPE,
+  type AssertionSource,
+  type GrantContext,
+} from './oauth-grants.js';
 import {
   boundedFetch,
   requestOptions,
@@ -20,7 +33,13 @@ import {
   type OAuthHttpOptions,
 } from './oauth-http.js';
 import { RefreshCoordinator, type RefreshTokensFunction } from './refresh-coordinator.js';
-import type { ClientRegistration, OAuthTokens, TokenKey, TokenStore } from './token-store.js';
+import {
+  sameTokenKey,
+  type ClientRegistration,
+  type OAuthTokens,
+  type TokenKey,
+  type TokenStore,
+} from './token-store.js';
 import { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
 
 /** What the provider asks its owner to do when a person must log in. */
@@ -61,6 +80,11 @@ export interface OAuthProviderOptions extends Omit<OAuthHttpOptions, 'signal'> {
    * advertises ES256 in `dpop_signing_alg_values_supported`; `false`: never.
    */
   dpop?: boolean;
+  /**
+   * The issuer to use when the resource metadata lists several or none (or there is none); one
+   * listing others but not it is refused (`AUTH_FAILED`, `details.key` `oauth.authorizationServer`).
+   */
+  authorizationServer?: string;
   /** A Client ID Metadata Document URL to use as the client id where it is supported. */
   clientMetadataUrl?: string;
   /** `client_name` for dynamic registration. */
@@ -81,6 +105,13 @@ export interface OAuthProviderOptions extends Omit<OAuthHttpOptions, 'signal'> {
   refreshSkewMs?: number;
   /** Names the server in errors. */
   serverName?: string;
+  /**
+   * The clock (ms since the epoch) token expiry is judged by (default `Date.now`): when tokens
+   * are due for refresh, and when a device code expires.
+   */
+  now?: () => number;
+  /** Waits between device-grant polls (default a timer; must end early when `signal` aborts). */
+  sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
 export const DEFAULT_OAUTH_PROVIDER_OPTIONS = {
@@ -111,8 +142,8 @@ function union(a: readonly string[], b: readonly string[]): string[] {
  * gets tokens (client_credentials, jwt_bearer, or the authorization-code flow through
  * `onAuthorizationRequired`; the device grant through `startDeviceAuthorization`), DPoP-bound
  * where the authorization server offers it; every refresh goes through a `RefreshCoordinator`
- * (one refresh per token, across processes sharing the store); on a 403 `insufficient_scope` it asks for the union of held and
- * required scopes, a bounded number of times. Tokens and secrets are registered with the redactor
+ * (one refresh per token, across processes sharing the store); on a 403 `insufficient_scope` it
+ * asks for the union of held and required scopes, a bounded number of times. Tokens and secrets are registered with the redactor
  * and kept in private fields: `inspect` and JSON show none of them.
  */
 export class OAuthProvider implements AuthProvider {
@@ -126,7 +157,10 @@ export class OAuthProvider implements AuthProvider {
   /** A refresh in `headers()` found the client refused: the next 401 deals with it. */
   #clientRefused: McpHostError | undefined;
   #session: Session | undefined;
+  /** The tokens in use and their key: sent as they are while not due (no store read). */
   #tokens: OAuthTokens | undefined;
+  #tokensKey: TokenKey | undefined;
+  readonly #now: () => number;
   #tokenSecrets: Disposable[] = [];
   #pending: { flow: OAuthFlow; session: Session } | undefined;
   #pendingDevice: { flow: DeviceFlow; session: Session } | undefined;
@@ -134,15 +168,16 @@ export class OAuthProvider implements AuthProvider {
   #recovering: Promise<boolean> | undefined;
   readonly #stepUps = new Map<string, number>();
   #privateKey: Promise<oauth.PrivateKey> | undefined;
-  #dpop: Promise<DpopProof> | undefined;
+  readonly #dpopKeys = new DpopKeyring();
   /**
-   * The access token last issued bound to this provider's DPoP key. A DPoP token in the store that
-   * is not this one is bound to another process's key: never sent, refreshed or adopted here.
+   * The access token last issued bound to this provider's DPoP key: a DPoP token stored without
+   * its key (`dpopKey`) that is not this one is another process's, never used here.
    */
   #boundAccessToken: string | undefined;
 
   constructor(options: OAuthProviderOptions) {
     this.#options = options;
+    this.#now = options.now ?? Date.now;
     this.#serverUrl = new URL(options.serverUrl);
     this.#store = options.store ?? new FileTokenStore();
     this.#fetch = boundedFetch({
@@ -159,25 +194,17 @@ export class OAuthProvider implements AuthProvider {
       store: this.#store,
       refresh: this.#refreshTokens,
       refreshMarginMs: options.refreshSkewMs ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.refreshSkewMs,
+      now: this.#now,
       ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
     });
-    if (options.grant === 'jwt_bearer' && options.assertion === undefined) {
-      throw new McpHostError('INVALID_ARGUMENT', 'the jwt_bearer grant needs an assertion source', {
-        ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
-      });
-    }
-    if (
-      (options.grant ?? 'authorization_code') === 'client_credentials' &&
-      options.client === undefined
-    ) {
-      throw new McpHostError(
-        'INVALID_ARGUMENT',
-        'the client_credentials grant needs a configured client',
-        {
-          ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
-        },
-      );
-    }
+    const missing =
+      options.grant === 'jwt_bearer' && options.assertion === undefined
+        ? 'the jwt_bearer grant needs an assertion source'
+        : options.grant === 'client_credentials' && options.client === undefined
+          ? 'the client_credentials grant needs a configured client'
+          : undefined;
+    if (missing !== undefined)
+      throw new McpHostError('INVALID_ARGUMENT', missing, { serverName: options.serverName });
   }
 
   /** The scopes the current tokens were granted (or asked for). */
@@ -188,6 +215,18 @@ export class OAuthProvider implements AuthProvider {
   async headers(request?: { url: URL; method: string }): Promise<Record<string, string>> {
     const key = this.#session?.key ?? (await (this.#indexed ??= this.#indexedKey()));
     if (key === undefined) return {};
+    const held = this.#tokens;
+    if (
+      held !== undefined &&
+      this.#tokensKey !== undefined &&
+      sameTokenKey(this.#tokensKey, key) &&
+      !this.#refresher.isDue(held) &&
+      !this.#isForeignDpop(held)
+    ) {
+      // The hot path: tokens in hand and not due, so no store read. Tokens another process
+      // rotated meanwhile are picked up when these are due or refused (a 401).
+      return this.#authorization(held, request);
+    }
     let tokens: OAuthTokens | undefined;
     try {
       tokens = await this.#refresher.tokens(key);
@@ -215,25 +254,36 @@ export class OAuthProvider implements AuthProvider {
       this.#adopt(undefined);
       return {};
     }
-    if (tokens.accessToken !== this.#tokens?.accessToken) this.#adopt(tokens);
+    if (tokens.accessToken !== this.#tokens?.accessToken) this.#adopt(tokens, key);
+    else this.#tokensKey = key;
+    return this.#authorization(tokens, request);
+  }
+
+  /** The headers that send `tokens` with `request`. */
+  async #authorization(
+    tokens: OAuthTokens,
+    request: { url: URL; method: string } | undefined,
+  ): Promise<Record<string, string>> {
     if (tokens.tokenType.toLowerCase() === 'dpop') {
       // Never sent as a bearer token: `Authorization: DPoP` with a proof for this request.
-      return (this.#session?.dpop as DpopProof).headers(
-        tokens.accessToken,
-        request ?? { url: this.#serverUrl, method: 'POST' },
-      );
+      const proof = await this.#proofOf(tokens);
+      if (proof === undefined)
+        throw this.#error('AUTH_FAILED', 'no DPoP key for the DPoP-bound tokens', {
+          step: 'dpop-proof',
+        });
+      return proof.headers(tokens.accessToken, request ?? { url: this.#serverUrl, method: 'POST' });
     }
     return { authorization: `Bearer ${tokens.accessToken}` };
   }
 
   async onUnauthorized(challenge: AuthChallenge): Promise<boolean> {
     const parsed = await parseWwwAuthenticate(challenge.wwwAuthenticate);
-    const dpop = this.#session?.dpop;
+    const held = this.#tokens;
+    const dpop = held?.tokenType.toLowerCase() === 'dpop' ? await this.#proofOf(held) : undefined;
     if (
       parsed?.error === 'use_dpop_nonce' &&
       challenge.dpopNonce !== undefined &&
-      dpop !== undefined &&
-      this.#tokens?.tokenType.toLowerCase() === 'dpop'
+      dpop !== undefined
     ) {
       // RFC 9449 section 9: the resource server wants its nonce in the proof; the next one has it.
       await dpop.rememberNonce(challenge.url, challenge.dpopNonce);
@@ -254,11 +304,7 @@ export class OAuthProvider implements AuthProvider {
     parsed: Awaited<ReturnType<typeof parseWwwAuthenticate>>,
   ): Promise<boolean> {
     let session = await this.#prepare(parsed, challenge.signal);
-    const required =
-      this.#options.scopes ??
-      parsed?.scopes ??
-      session.discovery.resourceMetadata?.scopes_supported ??
-      [];
+    const required = this.#scopesFor(session, this.#options.scopes ?? parsed?.scopes);
     let scopes: string[];
     if (challenge.status === 403) {
       scopes = union(this.grantedScopes, required);
@@ -289,7 +335,7 @@ export class OAuthProvider implements AuthProvider {
           });
           // A DPoP token in the store bound to another process's key is unusable here: log in.
           if (tokens.accessToken !== sent && !this.#isForeignDpop(tokens)) {
-            this.#adopt(tokens);
+            this.#adopt(tokens, session.key);
             return true;
           }
         } catch (error) {
@@ -319,12 +365,7 @@ export class OAuthProvider implements AuthProvider {
     options: { signal?: AbortSignal; scopes?: readonly string[] } = {},
   ): Promise<AuthorizationStart> {
     const session = await this.#prepare(undefined, options.signal);
-    const scopes =
-      options.scopes ??
-      this.#options.scopes ??
-      session.discovery.resourceMetadata?.scopes_supported ??
-      [];
-    const flow = this.#flow(session, scopes);
+    const flow = this.#flow(session, this.#scopesFor(session, options.scopes));
     this.#pending = { flow, session };
     return flow.start();
   }
@@ -353,13 +394,9 @@ export class OAuthProvider implements AuthProvider {
   async startDeviceAuthorization(
     options: { signal?: AbortSignal; scopes?: readonly string[] } = {},
   ): Promise<DeviceAuthorization> {
-    return this.#named(async () => {
+    return named(this.#options.serverName, async () => {
       const session = await this.#prepare(undefined, options.signal);
-      const scopes =
-        options.scopes ??
-        this.#options.scopes ??
-        session.discovery.resourceMetadata?.scopes_supported ??
-        [];
+      const scopes = this.#scopesFor(session, options.scopes);
       const flow = new DeviceFlow({
         authorizationServer: session.discovery.authorizationServer,
         clientId: session.registration.clientId,
@@ -368,6 +405,8 @@ export class OAuthProvider implements AuthProvider {
         scopes,
         fetch: this.#fetch,
         ...(session.dpop === undefined ? {} : { dpop: session.dpop }),
+        now: this.#now,
+        ...(this.#options.sleep === undefined ? {} : { sleep: this.#options.sleep }),
       });
       const authorization = await flow.start(options.signal);
       this.#pendingDevice = { flow, session };
@@ -388,35 +427,15 @@ export class OAuthProvider implements AuthProvider {
       });
     }
     this.#pendingDevice = undefined;
-    const tokens = await this.#named(() => pending.flow.poll(options.signal));
+    const tokens = await named(this.#options.serverName, () => pending.flow.poll(options.signal));
     await this.#save(pending.session, tokens, pending.flow.scopes);
-  }
-
-  /** Runs `work`, naming this provider's server in an error that names none. */
-  async #named<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      const serverName = this.#options.serverName;
-      if (
-        !(error instanceof McpHostError) ||
-        error.serverName !== undefined ||
-        serverName === undefined
-      ) {
-        throw error;
-      }
-      throw new McpHostError(error.code, error.message, {
-        serverName,
-        cause: error.cause,
-        ...(error.details === undefined ? {} : { details: error.details }),
-      });
-    }
   }
 
   /** Forgets the tokens (here and in the store); the client registration stays. */
   async logout(): Promise<void> {
     const key = this.#session?.key ?? (await (this.#indexed ??= this.#indexedKey()));
     this.#adopt(undefined);
+    this.#dpopKeys.retire();
     if (key !== undefined) await this.#store.clearTokens(key);
   }
 
@@ -438,17 +457,42 @@ export class OAuthProvider implements AuthProvider {
   ): Promise<Session> {
     if (session.registration.source !== 'dynamic') throw refused;
     this.#adopt(undefined);
+    this.#dpopKeys.retire();
     await this.#store.clearTokens(session.key);
     await this.#store.clearRegistration(session.registration.issuer);
     this.#session = undefined;
     return this.#prepare(challenge, signal);
   }
 
-  /** A DPoP-bound token this provider's key did not get (another process's): unusable here. */
+  /**
+   * A DPoP-bound token stored without its key (`dpopKey`) that this provider's key did not get
+   * (another process's): unusable here.
+   */
   #isForeignDpop(tokens: OAuthTokens): boolean {
     return (
       tokens.tokenType.toLowerCase() === 'dpop' &&
+      tokens.dpopKey === undefined &&
       (this.#session?.dpop === undefined || tokens.accessToken !== this.#boundAccessToken)
+    );
+  }
+
+  /**
+   * The proof key DPoP-bound `tokens` are bound to: the one stored with them (made into a proof
+   * once, then reused), else this provider's when it got them; undefined when neither.
+   */
+  async #proofOf(tokens: OAuthTokens): Promise<DpopProof | undefined> {
+    const stored = tokens.dpopKey;
+    if (stored === undefined)
+      return tokens.accessToken === this.#boundAccessToken ? this.#session?.dpop : undefined;
+    return named(this.#options.serverName, () =>
+      this.#dpopKeys.fromKey(stored, this.#session?.dpop),
+    );
+  }
+
+  /** The scopes to ask for: `given`, else the configured ones, else the PRM's, else none. */
+  #scopesFor(session: Session, given: readonly string[] | undefined): readonly string[] {
+    return (
+      given ?? this.#options.scopes ?? session.discovery.resourceMetadata?.scopes_supported ?? []
     );
   }
 
@@ -474,7 +518,11 @@ export class OAuthProvider implements AuthProvider {
   ): Promise<Session> {
     const fetchFn: OAuthFetch =
       signal === undefined ? this.#fetch : (url, init) => this.#fetch(url, { ...init, signal });
-    const discovery = await discoverOAuth(this.#serverUrl, challenge?.resourceMetadata, fetchFn);
+    const discovery = await named(this.#options.serverName, () =>
+      discoverOAuth(this.#serverUrl, challenge?.resourceMetadata, fetchFn, {
+        authorizationServer: this.#options.authorizationServer,
+      }),
+    );
     const as = discovery.authorizationServer;
     const previous = this.#session;
     if (previous !== undefined && previous.discovery.authorizationServer.issuer !== as.issuer) {
@@ -515,15 +563,21 @@ export class OAuthProvider implements AuthProvider {
       registration.clientSecret,
       privateKeyRef === undefined ? undefined : await this.#privateKey,
     );
-    const dpop = this.#options.dpop !== false && supportsDpop(as);
-    if (dpop) this.#dpop ??= DpopProof.create();
-    const session: Session = {
-      discovery,
-      registration,
-      clientAuth,
-      key: { issuer: as.issuer, clientId: registration.clientId, resource: discovery.resource },
-      dpop: dpop ? await this.#dpop : undefined,
+    const key: TokenKey = {
+      issuer: as.issuer,
+      clientId: registration.clientId,
+      resource: discovery.resource,
     };
+    let dpop: DpopProof | undefined;
+    if (this.#options.dpop !== false && supportsDpop(as)) {
+      // The key stored with the tokens (another process's, maybe), else this provider's own.
+      const stored = (await this.#store.loadTokens(key))?.dpopKey;
+      dpop =
+        stored === undefined
+          ? await this.#dpopKeys.own()
+          : await named(this.#options.serverName, () => this.#dpopKeys.fromKey(stored));
+    }
+    const session: Session = { discovery, registration, clientAuth, key, dpop };
     this.#session = session;
     return session;
   }
@@ -583,35 +637,21 @@ export class OAuthProvider implements AuthProvider {
   ): Promise<TokenResponse> {
     return this.#options.grant === 'jwt_bearer'
       ? this.#jwtBearer(session, scopes, signal)
-      : this.#clientCredentials(session, scopes);
+      : clientCredentialsGrant(this.#grantContext(session), {
+          resource: session.discovery.resource,
+          scopes,
+        });
   }
 
-  async #clientCredentials(session: Session, scopes: readonly string[]): Promise<TokenResponse> {
-    const as = session.discovery.authorizationServer;
-    const client: oauth.Client = { client_id: session.registration.clientId };
-    const parameters: Record<string, string> = { resource: session.discovery.resource };
-    if (scopes.length > 0) parameters.scope = scopes.join(' ');
-    try {
-      return await withDpopNonceRetry(session.dpop, async () => {
-        const response = await oauth.clientCredentialsGrantRequest(
-          as,
-          client,
-          session.clientAuth,
-          parameters,
-          {
-            ...requestOptions(as.token_endpoint as string, this.#fetch),
-            ...(session.dpop === undefined ? {} : { DPoP: session.dpop.handle }),
-          },
-        );
-        return oauth.processClientCredentialsResponse(as, client, response);
-      });
-    } catch (error) {
-      throw authError(
-        error,
-        'token-request',
-        `the client_credentials request to ${as.issuer} failed`,
-      );
-    }
+  #grantContext(session: Session, signal?: AbortSignal): GrantContext {
+    return {
+      authorizationServer: session.discovery.authorizationServer,
+      clientId: session.registration.clientId,
+      clientAuth: session.clientAuth,
+      fetch:
+        signal === undefined ? this.#fetch : (url, init) => this.#fetch(url, { ...init, signal }),
+      dpop: session.dpop,
+    };
   }
 
   /** Tokens by the JWT-bearer grant, with a fresh assertion from the configured source. */
@@ -622,7 +662,7 @@ export class OAuthProvider implements AuthProvider {
   ): Promise<TokenResponse> {
     const as = session.discovery.authorizationServer;
     const source = this.#options.assertion as AssertionSource;
-    return this.#named(async () => {
+    return named(this.#options.serverName, async () => {
       let assertion: string;
       try {
         assertion = await source({
@@ -635,19 +675,11 @@ export class OAuthProvider implements AuthProvider {
         throw authError(error, 'assertion', 'the JWT-bearer assertion could not be had');
       }
       addSecret(assertion);
-      return jwtBearerGrant(
-        {
-          authorizationServer: as,
-          clientId: session.registration.clientId,
-          clientAuth: session.clientAuth,
-          fetch:
-            signal === undefined
-              ? this.#fetch
-              : (url, init) => this.#fetch(url, { ...init, signal }),
-          dpop: session.dpop,
-        },
-        { assertion, resource: session.discovery.resource, scopes },
-      );
+      return jwtBearerGrant(this.#grantContext(session, signal), {
+        assertion,
+        resource: session.discovery.resource,
+        scopes,
+      });
     });
   }
 
@@ -659,10 +691,10 @@ export class OAuthProvider implements AuthProvider {
    */
   readonly #refreshTokens: RefreshTokensFunction = async (tokens, { key, signal }) => {
     const session =
-      this.#session !== undefined && sameKey(this.#session.key, key)
+      this.#session !== undefined && sameTokenKey(this.#session.key, key)
         ? this.#session
         : await this.#prepare(undefined, signal);
-    if (!sameKey(session.key, key))
+    if (!sameTokenKey(session.key, key))
       throw this.#error('AUTH_FAILED', 'the server moved to another authorization server', {
         step: 'refresh',
       });
@@ -672,12 +704,15 @@ export class OAuthProvider implements AuthProvider {
         "the stored DPoP tokens are bound to another process's key",
         {
           step: 'refresh',
-          reason: FOREIGN_DPOP,
+          reason: FOREIGN_DPOP_REASON,
         },
       );
     const as = session.discovery.authorizationServer;
     const client: oauth.Client = { client_id: session.registration.clientId };
-    const refreshed = await withDpopNonceRetry(session.dpop, async () => {
+    // DPoP-bound tokens are refreshed with proofs of the key they are bound to.
+    const dpop =
+      tokens.tokenType.toLowerCase() === 'dpop' ? await this.#proofOf(tokens) : session.dpop;
+    const refreshed = await withDpopNonceRetry(dpop, async () => {
       const response = await oauth.refreshTokenGrantRequest(
         as,
         client,
@@ -687,12 +722,12 @@ export class OAuthProvider implements AuthProvider {
           additionalParameters: { resource: session.discovery.resource },
           ...requestOptions(as.token_endpoint as string, this.#fetch),
           signal,
-          ...(session.dpop === undefined ? {} : { DPoP: session.dpop.handle }),
+          ...(dpop === undefined ? {} : { DPoP: dpop.handle }),
         },
       );
       return oauth.processRefreshTokenResponse(as, client, response);
     });
-    return this.#toTokens(session, refreshed, this.#scopesOf(tokens), tokens.refreshToken);
+    return this.#toTokens(session, refreshed, this.#scopesOf(tokens), tokens.refreshToken, dpop);
   };
 
   async #save(
@@ -701,7 +736,7 @@ export class OAuthProvider implements AuthProvider {
     requested: readonly string[],
   ): Promise<OAuthTokens> {
     const tokens = this.#toTokens(session, response, requested);
-    this.#adopt(tokens);
+    this.#adopt(tokens, session.key);
     await this.#store.saveTokens(session.key, tokens);
     await this.#store.indexTokenKey?.(this.#serverUrl.href, session.key);
     return tokens;
@@ -712,12 +747,13 @@ export class OAuthProvider implements AuthProvider {
     response: TokenResponse,
     requested: readonly string[],
     previousRefreshToken?: string,
+    proof: DpopProof | undefined = session.dpop,
   ): OAuthTokens {
-    const dpop = response.token_type === 'dpop' && session.dpop !== undefined;
+    const dpop = response.token_type === 'dpop' && proof !== undefined;
     if (response.token_type !== 'bearer' && !dpop) {
       throw this.#error(
         'AUTH_FAILED',
-        `the authorization server issued a '${response.token_type}' token; only Bearer tokens${session.dpop === undefined ? '' : ' and DPoP tokens'} are supported`,
+        `the authorization server issued a '${response.token_type}' token; only Bearer tokens${proof === undefined ? '' : ' and DPoP tokens'} are supported`,
         {
           step: 'token-request',
         },
@@ -732,42 +768,30 @@ export class OAuthProvider implements AuthProvider {
       ...(refreshToken === undefined ? {} : { refreshToken }),
       ...(response.expires_in === undefined
         ? {}
-        : { expiresAt: Date.now() + response.expires_in * 1000 }),
+        : { expiresAt: this.#now() + response.expires_in * 1000 }),
       ...(scope === undefined ? {} : { scope }),
-      issuedAt: Date.now(),
+      issuedAt: this.#now(),
+      // Stored with the tokens: every process sharing the store can use and refresh them.
+      ...(dpop ? { dpopKey: proof.key() } : {}),
     };
     return tokens;
   }
 
-  #adopt(tokens: OAuthTokens | undefined): void {
+  #adopt(tokens: OAuthTokens | undefined, key?: TokenKey): void {
     const old = this.#tokenSecrets;
     this.#tokenSecrets = [];
     if (tokens !== undefined) {
       this.#tokenSecrets.push(addSecret(tokens.accessToken));
       if (tokens.refreshToken !== undefined)
         this.#tokenSecrets.push(addSecret(tokens.refreshToken));
+      if (tokens.dpopKey !== undefined) this.#tokenSecrets.push(addSecret(tokens.dpopKey.d));
     }
     for (const secret of old) secret.dispose();
     this.#tokens = tokens;
+    this.#tokensKey = tokens === undefined ? undefined : key;
   }
-}
-
-/** `details.reason` of the refusal to refresh another process's DPoP tokens. */
-const FOREIGN_DPOP = 'foreign-dpop';
-
-/** The coordinator's failure for a refresh refused because the DPoP tokens are another's. */
-function isForeignDpopRefusal(error: unknown): boolean {
-  return (
-    hasCode(error, 'AUTH_REFRESH_FAILED') &&
-    (error as McpHostError).cause instanceof McpHostError &&
-    ((error as McpHostError).cause as McpHostError).details?.reason === FOREIGN_DPOP
-  );
 }
 
 function hasCode(error: unknown, code: string): boolean {
   return error instanceof McpHostError && error.code === code;
-}
-
-function sameKey(a: TokenKey, b: TokenKey): boolean {
-  return a.issuer === b.issuer && a.clientId === b.clientId && a.resource === b.resource;
 }

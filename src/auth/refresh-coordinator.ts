@@ -61,6 +61,8 @@ export interface RefreshCoordinatorOptions {
   /** The largest pause between tries, `Retry-After` included (default 5 s). */
   retryMaxDelayMs?: number;
   logger?: Logger;
+  /** The clock (ms since the epoch) that decides when tokens are due (default `Date.now`). */
+  now?: () => number;
 }
 
 export const refreshCoordinatorDefaults = {
@@ -97,6 +99,7 @@ export class RefreshCoordinator {
   readonly #retryBaseDelayMs: number;
   readonly #retryMaxDelayMs: number;
   readonly #logger: Logger;
+  readonly #now: () => number;
   /** After a failed refresh of still-valid tokens: no new try before this time, per key. */
   readonly #coolDownUntil = new Map<string, number>();
 
@@ -130,10 +133,11 @@ export class RefreshCoordinator {
       0,
     );
     this.#logger = options.logger ?? debugLogger;
+    this.#now = options.now ?? Date.now;
   }
 
   /** Whether `tokens` are due for refresh at `now`. */
-  isDue(tokens: OAuthTokens, now = Date.now()): boolean {
+  isDue(tokens: OAuthTokens, now = this.#now()): boolean {
     if (tokens.expiresAt === undefined) return false;
     const lifetime =
       tokens.issuedAt === undefined ? undefined : Math.max(0, tokens.expiresAt - tokens.issuedAt);
@@ -151,8 +155,8 @@ export class RefreshCoordinator {
     const current = await this.#store.loadTokens(key);
     if (current === undefined || !this.isDue(current)) return current;
     const name = flightKey(key);
-    const stillValid = current.expiresAt! > Date.now();
-    if (stillValid && (this.#coolDownUntil.get(name) ?? 0) > Date.now()) return current;
+    const stillValid = current.expiresAt! > this.#now();
+    if (stillValid && (this.#coolDownUntil.get(name) ?? 0) > this.#now()) return current;
     try {
       return await this.#shared(key, current, options);
     } catch (error) {
@@ -160,8 +164,8 @@ export class RefreshCoordinator {
       const passing =
         error instanceof McpHostError &&
         (error.code === 'AUTH_REFRESH_FAILED' || error.code === 'STATE_LOCK_TIMEOUT');
-      if (!passing || current.expiresAt! <= Date.now()) throw error;
-      this.#coolDownUntil.set(name, Date.now() + this.#retryMaxDelayMs);
+      if (!passing || current.expiresAt! <= this.#now()) throw error;
+      this.#coolDownUntil.set(name, this.#now() + this.#retryMaxDelayMs);
       this.#logger.debug('oauth refresh failed; the access token is still valid, using it', {
         server: this.#serverName,
         issuer: key.issuer,
@@ -330,7 +334,7 @@ export class RefreshCoordinator {
         ...fresh,
         refreshToken: fresh.refreshToken ?? spent,
         ...(fresh.scope === undefined && stored.scope !== undefined ? { scope: stored.scope } : {}),
-        issuedAt: fresh.issuedAt ?? Date.now(),
+        issuedAt: fresh.issuedAt ?? this.#now(),
       };
       await this.#store.saveTokens(key, saved);
       this.#logger.debug('oauth refresh: new tokens saved', {

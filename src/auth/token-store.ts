@@ -22,6 +22,21 @@ export interface OAuthTokens {
    * so that a refresh can start a share of it before expiry; a store fills it in when missing.
    */
   issuedAt?: number;
+  /**
+   * DPoP-bound tokens (RFC 9449): the key pair they are bound to, private part included, so that
+   * every process sharing the store can send and refresh them. A secret, like the tokens.
+   */
+  dpopKey?: DpopKey;
+}
+
+/** A DPoP proof key pair as a JWK (ES256: EC P-256), private part (`d`) included. */
+export interface DpopKey {
+  kty: 'EC';
+  crv: 'P-256';
+  x: string;
+  y: string;
+  /** The private key: a secret. */
+  d: string;
 }
 
 /**
@@ -73,4 +88,19 @@ export interface TokenStore {
   findTokenKey?(serverUrl: string): Promise<TokenKey | undefined>;
   /** Optional: remembers which token key the tokens of an MCP server are saved under. */
   indexTokenKey?(serverUrl: string, key: TokenKey): Promise<void>;
+}
+
+/** The members of an EC P-256 private JWK, checked; undefined when `value` is not one. */
+export function toDpopKey(value: unknown): DpopKey | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const jwk = value as Record<string, unknown>;
+  const text = (v: unknown): v is string => typeof v === 'string' && v !== '';
+  if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || !text(jwk.x) || !text(jwk.y) || !text(jwk.d))
+    return undefined;
+  return { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, d: jwk.d };
+}
+
+/** Whether two token keys name the same tokens. */
+export function sameTokenKey(a: TokenKey, b: TokenKey): boolean {
+  return a.issuer === b.issuer && a.clientId === b.clientId && a.resource === b.resource;
 }

@@ -71,7 +71,10 @@ export interface OAuthConfig {
   clientSecret?: string;
   scopes?: string[];
   redirectUri?: string;
-  /** Authorization server metadata URL, when not discovered. */
+  /**
+   * The authorization server's issuer URL: used when the server's resource metadata lists several
+   * or none (or there is none); a server whose metadata lists others but not this one is refused.
+   */
   authorizationServer?: string;
   /** `authorization_code` (default: a person logs in) or `client_credentials` (machine to machine). */
   grant?: 'authorization_code' | 'client_credentials';

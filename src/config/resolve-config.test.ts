@@ -244,6 +244,7 @@ describe('resolveServer: oauth', () => {
           clientMetadataUrl: 'https://app.example/client.json',
           scopes: ['read', 'write'],
           redirectUri: 'http://127.0.0.1:8765/callback',
+          authorizationServer: 'https://auth.example/tenant',
         },
       }),
       { env: { OAUTH_SECRET: 'canary-oauth-secret-0042', KEY_NAME: 'bot' } },
@@ -258,6 +259,7 @@ describe('resolveServer: oauth', () => {
       clientMetadataUrl: 'https://app.example/client.json',
       scopes: ['read', 'write'],
       redirectUri: 'http://127.0.0.1:8765/callback',
+      authorizationServer: 'https://auth.example/tenant',
     });
     const dumps = [JSON.stringify(result.definition), inspect(result.definition, { depth: 9 })];
     for (const dump of dumps) {

@@ -222,6 +222,7 @@ function serverOAuth(
     ...(o.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: o.clientMetadataUrl }),
     ...(o.scopes === undefined ? {} : { scopes: [...o.scopes] }),
     ...(o.redirectUri === undefined ? {} : { redirectUri: o.redirectUri }),
+    ...(o.authorizationServer === undefined ? {} : { authorizationServer: o.authorizationServer }),
   };
   // Its JSON and `inspect` show the client secret masked (reading the field gives the value).
   const shown = (): Record<string, unknown> =>

@@ -98,7 +98,8 @@ export class McpHost implements AsyncDisposable {
   /** Tool pinning: a tool pinned, quarantined (with the diff) or no longer listed. */
   readonly onPinEvent = this.#pinEmitter.event;
   /**
-   * A server with `oauth` needs a person to log in (it is now `needs_auth`): the event names the
+   * A server with `oauth` needs a person to log in (it is now `needs_auth`, or, for a step-up, a
+   * tool call failed with `AUTH_REQUIRED` and the server stays connected): the event names the
    * server, the scopes and, when the login was started, the URL to open. Log it in with
    * `startAuthorization` and `completeAuthorization`.
    */
@@ -119,6 +120,15 @@ export class McpHost implements AsyncDisposable {
       servers: this.#slots,
     });
     this.#tokenStore = tokenStoreLoader(options.tokenStore, options.stateStore);
+    // A call refused for want of scopes (403 insufficient_scope: a step-up login is needed) leaves
+    // the server connected; the login it needs is announced as a refused connect's is.
+    this.#callEmitter.event((event) => {
+      const error = event.error;
+      if (event.phase !== 'failed' || event.server === undefined) return;
+      if (!(error instanceof McpHostError) || error.code !== 'AUTH_REQUIRED') return;
+      if (this.#slots.get(event.server)?.oauth === undefined) return;
+      this.#authEmitter.fire(authRequiredEvent(event.server, error));
+    });
     this.#resources = new HostResources(this.#slots, options.naming, this.#logger);
     if (options.pins !== false) {
       const pins = new ToolPins({

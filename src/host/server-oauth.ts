@@ -28,6 +28,11 @@ export interface ServerOAuthOptions {
   scopes?: readonly string[];
   /** The redirect URI of the authorization-code flow (default `http://127.0.0.1/callback`). */
   redirectUri?: string;
+  /**
+   * The authorization server's issuer URL: the one used when the server's resource metadata lists
+   * several or none; a server whose metadata lists others but not this one is refused.
+   */
+  authorizationServer?: string;
 }
 
 /** A server needs a person to log in: open `url` (or call `startAuthorization` for one). */
@@ -160,6 +165,9 @@ export class ServerOAuth {
       ...(s.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: s.clientMetadataUrl }),
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       ...(s.redirectUri === undefined ? {} : { redirectUri: s.redirectUri }),
+      ...(s.authorizationServer === undefined
+        ? {}
+        : { authorizationServer: s.authorizationServer }),
     });
   }
 }

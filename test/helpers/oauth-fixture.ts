@@ -19,6 +19,8 @@ export interface OAuthFixtureOptions {
   /** The PRM `resource` (default: the server's `/mcp` URL). */
   prmResource?: (origin: string) => string;
   prmScopes?: string[];
+  /** The PRM's `authorization_servers`, from the fixture's issuer (default `[issuer]`). */
+  prmAuthorizationServers?: (issuer: string) => string[];
   /** `iss` in the redirect: the issuer (default), another value, or none. */
   iss?: 'correct' | 'wrong' | 'omit';
   /** The access tokens handed out, in order (default `access-<n>`). */
@@ -75,7 +77,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
       sendJson(res, {
         resource: opts.prmResource?.(server.origin) ?? `${server.origin}/mcp`,
-        authorization_servers: [issuer],
+        authorization_servers: opts.prmAuthorizationServers?.(issuer) ?? [issuer],
         ...(opts.prmScopes === undefined ? {} : { scopes_supported: opts.prmScopes }),
       });
     } else if (url.pathname === '/.well-known/oauth-authorization-server/as') {

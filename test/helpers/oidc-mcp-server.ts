@@ -6,8 +6,16 @@
  * its Protected Resource Metadata. Logins are consented automatically: `login(url)` drives the
  * authorization URL with fetch (cookies kept, redirects followed by hand) and returns the URL the
  * browser would have been sent back to.
+ *
+ * With `stepUp`, the resource's scopes are `mcp:a` and `mcp:b`: a 401 asks for `mcp:a` only, and
+ * the tool `b` needs `mcp:b` too (403 `insufficient_scope` naming both otherwise). A login grants
+ * the scopes the authorization request asked for.
+ *
+ * With `dpop`, oidc-provider's DPoP feature is on (it advertises ES256, so the client asks for
+ * DPoP-bound tokens), and the MCP server takes a bound token only as `Authorization: DPoP` with a
+ * valid proof (signature, `htm`, `ath`) of the key the token is bound to (`jkt`).
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -21,12 +29,20 @@ export interface OidcMcpServer extends AsyncDisposable {
   readonly grants: Record<string, number>;
   /** Requests the MCP server refused with 401. */
   readonly unauthorized: number;
+  /** Requests the MCP server refused with 403 `insufficient_scope`. */
+  readonly forbidden: number;
+  /** The thumbprints of the DPoP keys of the proofs the MCP server accepted. */
+  readonly dpopKeys: Set<string>;
+  /** Scopes the MCP server never counts as granted (one that keeps refusing after a step-up). */
+  readonly withheld: Set<string>;
   /** Authorization requests seen (logins). */
   readonly logins: number;
   /** Follows an authorization URL to the redirect URI, consenting; returns that URL. */
   login(url: string | URL): Promise<string>;
   /** Revokes a refresh token (`invalid_grant` on its next use). */
   revokeRefreshToken(token: string): Promise<void>;
+  /** Revokes an access token (the MCP server refuses it with 401 from now on). */
+  revokeAccessToken(token: string): Promise<void>;
 }
 
 async function listen(server: Server, sockets: Set<Socket>): Promise<string> {
@@ -40,8 +56,56 @@ async function listen(server: Server, sockets: Set<Socket>): Promise<string> {
   return `http://127.0.0.1:${address.port}`;
 }
 
+const b64 = (text: string): Buffer => Buffer.from(text, 'base64url');
+
+/**
+ * The JWK thumbprint (RFC 7638) of the key of the request's DPoP proof, when the proof is valid
+ * for this request and `token`: signed by that key (ES256), `htm` the method, `ath` the token's
+ * hash. Undefined otherwise.
+ */
+function dpopProofKey(req: IncomingMessage, token: string): string | undefined {
+  const proof = req.headers.dpop;
+  if (typeof proof !== 'string') return undefined;
+  const [header = '', payload = '', signature = ''] = proof.split('.');
+  try {
+    const h = JSON.parse(b64(header).toString('utf8')) as {
+      typ?: string;
+      alg?: string;
+      jwk?: { kty: string; crv: string; x: string; y: string };
+    };
+    const p = JSON.parse(b64(payload).toString('utf8')) as { htm?: string; ath?: string };
+    if (h.typ !== 'dpop+jwt' || h.alg !== 'ES256' || h.jwk === undefined) return undefined;
+    if (p.htm !== req.method) return undefined;
+    if (p.ath !== createHash('sha256').update(token).digest('base64url')) return undefined;
+    const { kty, crv, x, y } = h.jwk;
+    const key = createPublicKey({ key: { kty, crv, x, y }, format: 'jwk' });
+    const data = Buffer.from(`${header}.${payload}`);
+    if (!verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, b64(signature)))
+      return undefined;
+    return createHash('sha256').update(JSON.stringify({ crv, kty, x, y })).digest('base64url');
+  } catch {
+    return undefined;
+  }
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
+}
+
+/** Whether a JSON-RPC body (or batch) calls the tool `name`. */
+function isToolCall(body: unknown, name: string): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    const m = message as { method?: unknown; params?: { name?: unknown } } | null;
+    return m?.method === 'tools/call' && m.params?.name === name;
+  });
+}
+
 export async function startOidcMcpServer(
-  options: { accessTokenTtlS?: number } = {},
+  options: { accessTokenTtlS?: number; stepUp?: boolean; dpop?: boolean } = {},
 ): Promise<OidcMcpServer> {
   const sockets = new Set<Socket>();
   const asServer = createServer();
@@ -52,6 +116,11 @@ export async function startOidcMcpServer(
   const grants: Record<string, number> = {};
   let logins = 0;
   let unauthorized = 0;
+  let forbidden = 0;
+  const withheld = new Set<string>();
+  const dpopKeys = new Set<string>();
+  const resourceScopes = options.stepUp === true ? 'mcp:a mcp:b' : 'mcp';
+  const challengeScope = options.stepUp === true ? 'mcp:a' : 'mcp';
   const provider = new Provider(issuer, {
     scopes: ['openid', 'offline_access'],
     cookies: { keys: [randomBytes(32).toString('hex')] },
@@ -69,12 +138,13 @@ export async function startOidcMcpServer(
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
+      ...(options.dpop === true ? { dPoP: { enabled: true } } : {}),
       resourceIndicators: {
         enabled: true,
         defaultResource: () => mcpUrl,
         useGrantedResource: () => true,
         getResourceServerInfo: () => ({
-          scope: 'mcp',
+          scope: resourceScopes,
           accessTokenFormat: 'opaque',
           accessTokenTTL: options.accessTokenTtlS ?? 3600,
         }),
@@ -94,7 +164,11 @@ export async function startOidcMcpServer(
         const clientId = String(details.params.client_id);
         const grant = new provider.Grant({ accountId: 'user-1', clientId });
         grant.addOIDCScope('openid offline_access');
-        grant.addResourceScope(mcpUrl, 'mcp');
+        const scope = details.params.scope;
+        const asked = (typeof scope === 'string' ? scope : '')
+          .split(' ')
+          .filter((scope) => resourceScopes.split(' ').includes(scope));
+        grant.addResourceScope(mcpUrl, asked.length > 0 ? asked.join(' ') : challengeScope);
         const grantId = await grant.save();
         await provider.interactionFinished(
           req,
@@ -120,20 +194,43 @@ export async function startOidcMcpServer(
           JSON.stringify({
             resource: mcpUrl,
             authorization_servers: [issuer],
-            scopes_supported: ['mcp'],
+            scopes_supported: resourceScopes.split(' '),
           }),
         );
         return;
       }
       const header = req.headers.authorization ?? '';
-      const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+      const [scheme, token = ''] = header.split(' ');
       const found = token === '' ? undefined : await provider.AccessToken.find(token);
-      if (found === undefined || found.isExpired || found.aud !== mcpUrl) {
+      const proven =
+        found?.jkt === undefined
+          ? scheme === 'Bearer'
+          : scheme === 'DPoP' && dpopProofKey(req, token) === found.jkt;
+      if (found === undefined || found.isExpired || found.aud !== mcpUrl || !proven) {
         unauthorized++;
         res.statusCode = 401;
         res.setHeader(
           'www-authenticate',
-          `Bearer resource_metadata="${mcpOrigin}${prmPath}", scope="mcp"`,
+          `Bearer resource_metadata="${mcpOrigin}${prmPath}", scope="${challengeScope}"`,
+        );
+        res.end();
+        return;
+      }
+      if (found.jkt !== undefined) dpopKeys.add(found.jkt);
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      const granted = String(found.scope ?? '')
+        .split(' ')
+        .filter((scope) => !withheld.has(scope));
+      if (
+        options.stepUp === true &&
+        isToolCall(body, 'b') &&
+        !(granted.includes('mcp:a') && granted.includes('mcp:b'))
+      ) {
+        forbidden++;
+        res.statusCode = 403;
+        res.setHeader(
+          'www-authenticate',
+          `Bearer error="insufficient_scope", scope="mcp:a mcp:b", resource_metadata="${mcpOrigin}${prmPath}"`,
         );
         res.end();
         return;
@@ -142,13 +239,16 @@ export async function startOidcMcpServer(
       server.registerTool('whoami', { description: 'The account behind the token' }, () => ({
         content: [{ type: 'text', text: String(found.accountId) }],
       }));
+      server.registerTool('b', { description: 'Needs the scope mcp:b' }, () => ({
+        content: [{ type: 'text', text: `b with ${granted.join(' ')}` }],
+      }));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => {
         void transport.close();
         void server.close();
       });
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, body);
     })().catch(() => {
       if (!res.headersSent) res.statusCode = 500;
       res.end();
@@ -161,6 +261,11 @@ export async function startOidcMcpServer(
     grants,
     get unauthorized() {
       return unauthorized;
+    },
+    withheld,
+    dpopKeys,
+    get forbidden() {
+      return forbidden;
     },
     get logins() {
       return logins;
@@ -189,6 +294,9 @@ export async function startOidcMcpServer(
     },
     async revokeRefreshToken(token) {
       await (await provider.RefreshToken.find(token))?.destroy();
+    },
+    async revokeAccessToken(token) {
+      await (await provider.AccessToken.find(token))?.destroy();
     },
     async [Symbol.asyncDispose]() {
       for (const socket of sockets) socket.destroy();

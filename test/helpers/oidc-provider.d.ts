@@ -38,9 +38,18 @@ declare module 'oidc-provider' {
       find(value: string): Promise<{ destroy(): Promise<void> } | undefined>;
     };
     AccessToken: {
-      find(
-        value: string,
-      ): Promise<{ accountId: string; aud?: unknown; isExpired: boolean } | undefined>;
+      find(value: string): Promise<
+        | {
+            accountId: string;
+            aud?: unknown;
+            scope?: string;
+            /** The thumbprint of the DPoP key the token is bound to. */
+            jkt?: string;
+            isExpired: boolean;
+            destroy(): Promise<void>;
+          }
+        | undefined
+      >;
     };
     interactionDetails(
       req: IncomingMessage,

@@ -34,7 +34,9 @@ export async function startProtectedMcpServer(
         res.writeHead(200, { 'content-type': 'application/json' }).end(
           JSON.stringify({
             resource: prm.replace('/.well-known/oauth-protected-resource', ''),
-            authorization_servers: [oauth.issuer],
+            authorization_servers: options.prmAuthorizationServers?.(oauth.issuer) ?? [
+              oauth.issuer,
+            ],
             scopes_supported: ['read'],
           }),
         );

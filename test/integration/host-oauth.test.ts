@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { McpHost, type AuthRequiredEvent } from '../../src/index.js';
+import { McpHost, type AuthRequiredEvent, type ServerOAuthOptions } from '../../src/index.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { MemoryTokenStore } from '../helpers/memory-token-store.js';
 import { consent } from '../helpers/oauth-fixture.js';
@@ -10,10 +10,14 @@ import {
 } from '../helpers/protected-mcp-server.js';
 
 /** A host with the one OAuth server 'tracker' of the protected world. */
-function trackerHost(world: ProtectedMcpServer, tokenStore = new MemoryTokenStore()): McpHost {
+function trackerHost(
+  world: ProtectedMcpServer,
+  tokenStore = new MemoryTokenStore(),
+  oauth: ServerOAuthOptions = {},
+): McpHost {
   return new McpHost({
     tokenStore,
-    servers: [{ name: 'tracker', transport: { type: 'http', url: world.mcp.url }, oauth: {} }],
+    servers: [{ name: 'tracker', transport: { type: 'http', url: world.mcp.url }, oauth }],
   });
 }
 
@@ -106,5 +110,71 @@ describe('McpHost with OAuth servers', () => {
     expect(host.serverStatus('tracker').state).toBe('needs_auth');
     expect(events[0]).toMatchObject({ server: 'tracker' });
     expect(events[0]?.url).toContain('/as/authorize');
+  });
+
+  describe('oauth.authorizationServer', () => {
+    /** Logs 'tracker' in with the two-step API; resolves with its status. */
+    async function login(host: McpHost) {
+      await host.start();
+      return host.completeAuthorization(
+        'tracker',
+        await consent(await host.startAuthorization('tracker')),
+      );
+    }
+
+    it('picks the configured issuer among several the resource metadata lists', async () => {
+      await using _guard = leakGuard();
+      // The first one listed is a dead end: without the setting, discovery would go there.
+      await using world = await startProtectedMcpServer({
+        prmAuthorizationServers: (issuer) => [`${new URL(issuer).origin}/other-as`, issuer],
+      });
+      const unset = trackerHost(world);
+      await unset.start();
+      await expect(unset.startAuthorization('tracker')).rejects.toMatchObject({
+        code: 'AUTH_FAILED',
+        serverName: 'tracker',
+      });
+      await unset.close();
+      await using host = trackerHost(world, new MemoryTokenStore(), {
+        authorizationServer: `${world.oauth.issuer}/`,
+      });
+      expect((await login(host)).state).toBe('ready');
+      expect(world.oauth.tokenRequests).toHaveLength(1);
+    });
+
+    it('uses the configured issuer when the resource metadata lists none', async () => {
+      await using _guard = leakGuard();
+      await using world = await startProtectedMcpServer({ prmAuthorizationServers: () => [] });
+      await using host = trackerHost(world, new MemoryTokenStore(), {
+        authorizationServer: world.oauth.issuer,
+      });
+      expect((await login(host)).state).toBe('ready');
+    });
+
+    it('refuses a server whose resource metadata does not list it, naming server and key', async () => {
+      await using _guard = leakGuard();
+      await using world = await startProtectedMcpServer();
+      await using host = trackerHost(world, new MemoryTokenStore(), {
+        authorizationServer: 'https://as.example/elsewhere',
+      });
+      const events: AuthRequiredEvent[] = [];
+      host.onAuthRequired((event) => events.push(event));
+      await host.start();
+      expect(host.serverStatus('tracker').state).not.toBe('ready');
+      const error = await host.startAuthorization('tracker').catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        code: 'AUTH_FAILED',
+        serverName: 'tracker',
+        details: {
+          step: 'resource-metadata',
+          key: 'oauth.authorizationServer',
+          authorizationServer: 'https://as.example/elsewhere',
+          listed: [world.oauth.issuer],
+        },
+      });
+      expect((error as Error).message).toContain('oauth.authorizationServer');
+      // Nothing was asked of the authorization server it does list.
+      expect(world.oauth.server.requests).toHaveLength(0);
+    });
   });
 });

@@ -233,7 +233,8 @@ const server: SchemaNode = {
         authorizationServer: {
           type: 'string',
           minLength: 1,
-          description: 'Authorization server metadata URL, when not discovered.',
+          description:
+            "The authorization server's issuer URL: used when the server's resource metadata lists several or none; a server whose metadata lists others but not this one is refused.",
         },
         grant: {
           enum: ['authorization_code', 'client_credentials'],

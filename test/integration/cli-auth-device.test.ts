@@ -123,6 +123,29 @@ describe('mcp-host auth login --device', () => {
     expect(world.grants.authorization_code).toBeUndefined();
   }, 60_000);
 
+  it('with DPoP-bound tokens: the key is saved with them, so a later process uses them', async () => {
+    await using _guard = leakGuard();
+    await using world = await startOidcWorld({ dpop: true });
+    using dir = tempDir();
+    writeConfig(dir.path, world.mcpUrl);
+
+    const login = startDeviceLogin(dir.path);
+    await world.approveDevice(await userCodeOf(login, world));
+    const done = await login.exit;
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain("logged in to 'tracker': ready (1 tools)");
+
+    const tools = await runCli(
+      ['tools', 'tracker', '--json', '--config', join(dir.path, 'mcp.yaml')],
+      { cwd: dir.path, env: env(dir.path) },
+    );
+    expect(tools.code).toBe(0);
+    expect(world.grants['urn:ietf:params:oauth:grant-type:device_code']).toBe(1);
+    expect(world.grants.authorization_code).toBeUndefined();
+    expect(world.accepted.length).toBeGreaterThan(0);
+    expect(new Set(world.accepted)).toEqual(new Set(['DPoP']));
+  }, 60_000);
+
   it('--format json: one JSON object per event, the result on stdout', async () => {
     await using _guard = leakGuard();
     await using world = await startOidcWorld();

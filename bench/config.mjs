@@ -15,7 +15,7 @@ export const implsOf = (scenario) => (transportOf(scenario) === 'http' ? HTTP_IM
 export const IMPL_LABELS = {
   ours: 'mcp-host JsonRpcPeer + StdioTransport (dist/)',
   client: 'mcp-host McpClient.callTool + StdioTransport (dist/), era pinned to legacy',
-  host: 'mcp-host McpHost.callTool over the same, host defaults (maxInFlight 64, validation, metrics)',
+  host: 'mcp-host McpHost.callTool over the same, host defaults (maxInFlight 128, validation, metrics)',
   sdk: '@modelcontextprotocol/sdk Client + StdioClientTransport',
   raw: 'raw pipe: hand-written JSON line client, no library',
 };
@@ -142,7 +142,7 @@ export const TARGETS = [
       `host - client ${v.toFixed(2)} µs (${span(r.differenceRange(scenario, 'host', scenario, 'client', 'cpuUsPerCall'), 2)}; host ${r.median(scenario, 'cpuUsPerCall', 'host').toFixed(2)}, client ${r.median(scenario, 'cpuUsPerCall', 'client').toFixed(2)} µs; host/raw ${r.ratio(scenario, 'cpuUsPerCall', 'host', 'raw').toFixed(2)}x)`,
   })),
   {
-    name: 'host: queueing at 256 in flight (192 behind maxInFlight 64) costs no more than the call',
+    name: 'host: queueing at 256 in flight (128 behind maxInFlight 128) costs no more than the call',
     value: (r) => r.differenceRange('c256', 'host', 'c16', 'host', 'cpuUsPerCall').median,
     pass: (v, r) => v <= r.median('c16', 'cpuUsPerCall', 'host'),
     show: (v, r) =>

@@ -1,5 +1,5 @@
 // (a'') The host's path: McpHost.callTool over one stdio server (the same StdioTransport), at the
-// host's defaults: the per-server limit (maxInFlight 64) and its queue, argument validation,
+// host's defaults: the per-server limit (maxInFlight 128) and its queue, argument validation,
 // metrics and the result budget (turned off only for the large-result scenarios, whose results
 // are over its 1 MiB default). `start()` lists the server's tools, as a host does before calling.
 import { McpHost } from 'mcp-host';

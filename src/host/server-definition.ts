@@ -30,9 +30,11 @@ export interface HostServerDefinition {
   /** Client settings: timeouts, input handlers, era, retries of side-effect-free requests. */
   client?: Omit<McpClientOptions, 'transport' | 'serverName' | 'identity' | 'stateStore'>;
   /**
-   * Calls in flight at once to this server (default 64): enough that a busy agent keeps a fast
-   * server fed (at 256 callers, 64 at a time carry 1.6x the calls/s of 16), few enough that one
-   * host cannot pile unbounded work on it.
+   * Calls in flight at once to this server (default 128): enough that a busy agent keeps a fast
+   * server fed in large batches (at 256 callers, 128 at a time cost the host under 2 µs of CPU a
+   * call over a bare client's, where 64 cost 3 and 16 cost 6: each write and read carries that
+   * many calls), few enough that one host never has more than that outstanding on a server, and
+   * `maxQueue` more waiting in the host, not in the server.
    */
   maxInFlight?: number;
   /** Calls waiting behind those; one more fails at once with `QUEUE_FULL` (default 256). */
@@ -61,7 +63,7 @@ export interface HostServerDefinition {
 
 /** The defaults of a server's own settings. */
 export const DEFAULT_SERVER_OPTIONS = Object.freeze({
-  maxInFlight: 64,
+  maxInFlight: 128,
   maxQueue: 256,
   toolsTtlMs: 5 * 60_000,
 } satisfies Partial<HostServerDefinition>);

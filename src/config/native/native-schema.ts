@@ -261,7 +261,7 @@ const server: SchemaNode = {
       },
     },
     restart,
-    maxInFlight: count('Calls at once (default 64).', 1),
+    maxInFlight: count('Calls at once (default 128).', 1),
     maxQueue: count('Calls waiting beyond maxInFlight (default 256).'),
     secret: stringList(
       'Keys of env and headers whose values are secrets beyond the automatic ones (masked everywhere).',

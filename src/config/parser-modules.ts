@@ -17,7 +17,16 @@ export function yamlModule(): typeof Yaml {
   return (yaml ??= load('yaml') as typeof Yaml);
 }
 
-/** The `jsonc-parser` package, loaded on first use. */
+/** The `jsonc-parser` package, loaded on first use (unless `useJsoncModule` gave it). */
 export function jsoncModule(): typeof Jsonc {
   return (jsonc ??= load('jsonc-parser') as typeof Jsonc);
+}
+
+/**
+ * Gives the `jsonc-parser` module to use from now on instead of loading the package: the command
+ * line bundles its ESM build (one file, loaded with the CLI's own code, instead of six CommonJS
+ * files; about a third of the load time).
+ */
+export function useJsoncModule(module: typeof Jsonc): void {
+  jsonc = module;
 }

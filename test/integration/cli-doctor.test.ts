@@ -139,8 +139,13 @@ describe('mcp-host doctor', () => {
   it('exits 1 for a config problem only (an unset variable), 0 when all is well', async () => {
     using dir = tempDir();
     const file = writeConfig(dir.path, await closedPort());
-    const unset = await runCli(['doctor', 'unset', 'missing', '--config', file], { cwd: dir.path });
+    const unset = await runCli(['doctor', 'unset', '--config', file], { cwd: dir.path });
     expect(unset.code).toBe(1);
+    // A command not on PATH is 4, as `servers status` says (cli-exit-rule.test.ts).
+    const missing = await runCli(['doctor', 'unset', 'missing', '--config', file], {
+      cwd: dir.path,
+    });
+    expect(missing.code).toBe(4);
     const fine = await runCli(['doctor', 'fine', '--config', file, '--json'], { cwd: dir.path });
     expect(fine.code).toBe(0);
     const set = await runCli(['doctor', 'unset', '--config', file, '--timeout', '1s'], {

@@ -13,7 +13,7 @@ import { writeConfigFile } from '../../config/write-config-file.js';
 import { withoutServerName } from '../../errors/mcp-host-error.js';
 import type { ServerStatus } from '../../host/slot/server-status.js';
 import { EMBEDDED_CONFIG_LABEL } from '../default-config.js';
-import { CliError, ExitCode, exitCodeOf } from '../exit-codes.js';
+import { CliError, ExitCode, exitCodeOf, worstExitCode } from '../exit-codes.js';
 import type { Column } from '../output.js';
 import { serverDownError, type CliRuntime } from '../runtime.js';
 
@@ -83,16 +83,17 @@ export async function status(cli: CliRuntime): Promise<ExitCode> {
     return toRow(server, live, configError);
   });
   cli.output.result(rows, () => printStatus(cli, rows));
-  // Exit 0 when every enabled server is up; otherwise the first failure's code.
-  for (const row of rows) {
-    if (row.state === 'disabled') continue;
-    const error = resolved.errors.get(row.name);
-    if (error !== undefined) return exitCodeOf(error);
-    const live = byName.get(row.name);
-    const down = live === undefined ? undefined : serverDownError(live);
-    if (down !== undefined) return down.exitCode;
-  }
-  return ExitCode.ok;
+  // Exit 0 when every enabled server is up; otherwise the worst failure's code (as doctor does).
+  return worstExitCode(
+    rows.flatMap((row) => {
+      if (row.state === 'disabled') return [];
+      const error = resolved.errors.get(row.name);
+      if (error !== undefined) return [exitCodeOf(error)];
+      const live = byName.get(row.name);
+      const down = live === undefined ? undefined : serverDownError(live);
+      return down === undefined ? [] : [down.exitCode];
+    }),
+  );
 }
 
 function toRow(

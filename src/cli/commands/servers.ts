@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { maskServer } from '../../config/expand/secrets.js';
 import type { ServerConfig } from '../../config/model.js';
-import { jsoncModule, yamlModule } from '../../config/parser-modules.js';
+import { jsoncModule } from '../../config/parser-modules.js';
+import { setYamlFlag } from '../../config/set-yaml-flag.js';
 import { writeConfigFile } from '../../config/write-config-file.js';
 import { withoutServerName } from '../../errors/mcp-host-error.js';
 import type { ServerStatus } from '../../host/slot/server-status.js';
@@ -181,11 +182,7 @@ export async function setEnabled(cli: CliRuntime, name: string, enabled: boolean
       text,
       modify(text, path, enabled, { formattingOptions: { insertSpaces: true, tabSize: 2 } }),
     );
-  } else {
-    const document = yamlModule().parseDocument(text);
-    document.setIn(path, enabled);
-    updated = document.toString();
-  }
+  } else updated = setYamlFlag(text, path, enabled);
   if (updated !== text) await writeConfigFile(file, updated, { backup: false });
   const result = { name, enabled, file, changed: updated !== text };
   cli.output.result(result, () =>

@@ -244,7 +244,7 @@ export async function importConfigFile(options: {
   if (options.dryRun === true) return result;
   if (result.dropped.length > 0 && options.allowPartial !== true) return result;
   const out = resolve(cwd, options.out ?? (format === 'json' ? 'mcp.json' : 'mcp.yaml'));
-  const written = await writeConfigFile(out, imported.text, { backup: 'numbered' });
+  const written = await writeConfigFile(out, imported.text);
   return {
     ...result,
     written: out,

@@ -74,7 +74,7 @@ export async function validateConfig(
     files.length > 0
       ? files.map((path) => ({ path }))
       : await discoverConfigFiles(cwd, options.env ?? process.env);
-  const { config, diagnostics } = await tryLoadConfig({
+  const { config, diagnostics, documents } = await tryLoadConfig({
     files: specs,
     cwd,
     ...(options.env === undefined ? {} : { env: options.env }),
@@ -82,7 +82,14 @@ export async function validateConfig(
   const all = [...diagnostics];
   if (config !== undefined) {
     all.push(...(await fileModeDiagnostics(config)));
-    all.push(...(await resolutionDiagnostics(config, { env: options.env ?? process.env, cwd })));
+    // Positions of unset variables come from the documents the load parsed: each file once.
+    all.push(
+      ...(await resolutionDiagnostics(config, {
+        env: options.env ?? process.env,
+        cwd,
+        documents,
+      })),
+    );
   }
   const list = all.map(toCliDiagnostic);
   const errors = list.filter((d) => d.severity === 'error').length;

@@ -32,11 +32,7 @@ import type {
   ServerConfig,
 } from './model.js';
 import { readNativeConfig } from './native/native-read.js';
-import {
-  formatOfFile,
-  parseConfigText,
-  type ParsedDocument,
-} from './parse.js';
+import { formatOfFile, parseConfigText, type ParsedDocument } from './parse.js';
 
 export interface LoadConfigOptions extends DialectReadOptions {
   /**

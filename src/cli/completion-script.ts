@@ -23,7 +23,16 @@ export interface CompletionTree {
   serverCommands: string[];
   /** Commands whose first argument is a tool (`server/tool`). */
   toolCommands: string[];
+  /** Options of any command that take a value (`--timeout`, `-c`...): the next word is theirs. */
+  valueOptions: string[];
+  /** The values an option accepts, when it has a fixed list (`--format` → `table json`). */
+  choices: Record<string, string[]>;
+  /** Options whose value is a file name (the shell's own file completion applies). */
+  fileOptions: string[];
 }
+
+/** Options whose value is a path: bash completes file names after them. */
+const FILE_OPTIONS = new Set(['--config', '-c', '--out', '-o']);
 
 const SERVER_ARGUMENT = new Set(['tools', 'inspect', 'resources', 'prompts', 'doctor', 'watch']);
 const SERVER_SUBCOMMAND = new Set(['enable', 'disable', 'restart']);
@@ -39,6 +48,17 @@ export function completionTree(program: Command): CompletionTree {
   }
   const options = program.options.flatMap((o) => [o.long, o.short]).filter((o) => o !== undefined);
   const names = commands.map((c) => c.name());
+  const everyCommand = (c: Command): Command[] => [c, ...c.commands.flatMap(everyCommand)];
+  const valueOptions = new Set<string>();
+  const choices: Record<string, string[]> = {};
+  for (const option of everyCommand(program).flatMap((c) => c.options)) {
+    if (!option.required && !option.optional) continue;
+    for (const flag of [option.long, option.short]) {
+      if (flag === undefined) continue;
+      valueOptions.add(flag);
+      if (option.argChoices !== undefined) choices[flag] = [...option.argChoices];
+    }
+  }
   return {
     commands: names,
     subcommands,
@@ -50,6 +70,9 @@ export function completionTree(program: Command): CompletionTree {
       ),
     ],
     toolCommands: names.filter((n) => TOOL_ARGUMENT.has(n)),
+    valueOptions: [...valueOptions],
+    choices,
+    fileOptions: [...valueOptions].filter((o) => FILE_OPTIONS.has(o)),
   };
 }
 
@@ -68,25 +91,68 @@ export function completionScript(
   }
 }
 
+/**
+ * The bash script. Names asked of mcp-host (servers, tools: they come from the config and from
+ * servers) are read one per line and never given to `compgen -W`, which would split them at
+ * spaces and expand `$(…)` in them: each is escaped with `printf %q`, as it must be typed, and
+ * kept when it starts with the word being completed. After an option that takes a value, its
+ * choices are offered (`--format`), file names for a path (`--config`, `--out`), else nothing;
+ * such a value never counts as the command or its argument.
+ */
 function bashScript(tree: CompletionTree, bin: string): string {
   const fn = `_${bin.replace(/[^A-Za-z0-9]/g, '_')}_complete`;
   const subs = Object.entries(tree.subcommands)
     .map(([parent, list]) => `    ${parent}) subs="${list.join(' ')}" ;;`)
     .join('\n');
+  const valueOptions = tree.valueOptions.filter((o) => o !== '--config' && o !== '-c');
+  const choices = Object.entries(tree.choices)
+    .map(
+      ([option, list]) =>
+        `    ${option}) COMPREPLY=($(compgen -W "${list.join(' ')}" -- "$cur")); return ;;`,
+    )
+    .join('\n');
+  const noValues = tree.valueOptions.filter(
+    (o) => tree.choices[o] === undefined && !tree.fileOptions.includes(o),
+  );
+  const names = (what: 'servers' | 'tools') =>
+    `${fn}_names "$cur" < <(${bin} "\${cfg[@]}" __complete ${what} 2>/dev/null)`;
   return `# ${bin} completion for bash. Install: ${bin} completion bash > ~/.local/share/bash-completion/completions/${bin}
 # (or: source <(${bin} completion bash) in ~/.bashrc)
+# Reads names one per line; keeps those that start with $1, each escaped as it must be typed.
+${fn}_names() {
+  local line quoted
+  COMPREPLY=()
+  while IFS= read -r line; do
+    [[ -z "$line" ]] && continue
+    printf -v quoted '%q' "$line"
+    [[ "$quoted" == "$1"* ]] && COMPREPLY+=("$quoted")
+  done
+  return 0
+}
 ${fn}() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" cmd="" sub="" i w
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" cmd="" sub="" i w
   local -a cfg=()
+  # An option's value: the previous word, or the one before an '=' (--format=json).
+  if ((COMP_CWORD > 1)); then
+    prev="\${COMP_WORDS[COMP_CWORD-1]}"
+    [[ "$prev" == "=" ]] && prev="\${COMP_WORDS[COMP_CWORD-2]}"
+  fi
+  [[ "$cur" == "=" ]] && { prev="\${COMP_WORDS[COMP_CWORD-1]}"; cur=""; }
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
+    [[ "\${COMP_WORDS[i+1]}" == "=" ]] && ((i++))
     case "$w" in
       --config|-c) cfg+=(--config "\${COMP_WORDS[i+1]}"); ((i++)); continue ;;
-      --format|--timeout) ((i++)); continue ;;
+      ${valueOptions.join('|')}) ((i++)); continue ;;
       -*) continue ;;
     esac
-    if [[ -z "$cmd" ]]; then cmd="$w"; elif [[ -z "$sub" ]]; then sub="$w"; fi
+    if [[ -z "$cmd" ]]; then cmd="$w"; elif [[ -z "$sub" ]]; then sub="$w"; else sub="$sub $w"; fi
   done
+  case "$prev" in
+${choices}
+    ${tree.fileOptions.join('|')}) COMPREPLY=(); return ;;
+    ${noValues.join('|')}) compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
+  esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "${tree.options.join(' ')}" -- "$cur")); return
   fi
@@ -101,8 +167,8 @@ ${subs}
     COMPREPLY=($(compgen -W "$subs" -- "$cur")); return
   fi
   case "$cmd $sub" in
-${tree.serverCommands.map((c) => `    "${c.includes(' ') ? c : `${c} `}"*) COMPREPLY=($(compgen -W "$(${bin} "\${cfg[@]}" __complete servers 2>/dev/null)" -- "$cur")) ;;`).join('\n')}
-${tree.toolCommands.map((c) => `    "${c} "*) COMPREPLY=($(compgen -W "$(${bin} "\${cfg[@]}" __complete tools 2>/dev/null)" -- "$cur")) ;;`).join('\n')}
+${tree.serverCommands.map((c) => `    "${c.includes(' ') ? c : `${c} `}"*) ${names('servers')} ;;`).join('\n')}
+${tree.toolCommands.map((c) => `    "${c} ") ${names('tools')} ;;`).join('\n')}
   esac
 }
 complete -o default -F ${fn} ${bin}

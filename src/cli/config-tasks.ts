@@ -74,7 +74,7 @@ export async function validateConfig(
     files.length > 0
       ? files.map((path) => ({ path }))
       : await discoverConfigFiles(cwd, options.env ?? process.env);
-  const { config, diagnostics } = await tryLoadConfig({
+  const { config, diagnostics, documents } = await tryLoadConfig({
     files: specs,
     cwd,
     ...(options.env === undefined ? {} : { env: options.env }),
@@ -82,8 +82,14 @@ export async function validateConfig(
   const all = [...diagnostics];
   if (config !== undefined) {
     all.push(...(await fileModeDiagnostics(config)));
-    // Relative `cwd` and `envFile` against each server's config file, as a run resolves them.
-    all.push(...(await resolutionDiagnostics(config, { env: options.env ?? process.env })));
+    // Relative `cwd` and `envFile` against each server's config file, as a run resolves them;
+    // positions of unset variables from the documents the load parsed: each file once.
+    all.push(
+      ...(await resolutionDiagnostics(config, {
+        env: options.env ?? process.env,
+        documents,
+      })),
+    );
   }
   const list = all.map(toCliDiagnostic);
   const errors = list.filter((d) => d.severity === 'error').length;
@@ -245,7 +251,7 @@ export async function importConfigFile(options: {
   if (options.dryRun === true) return result;
   if (result.dropped.length > 0 && options.allowPartial !== true) return result;
   const out = resolve(cwd, options.out ?? (format === 'json' ? 'mcp.json' : 'mcp.yaml'));
-  const written = await writeConfigFile(out, imported.text, { backup: 'numbered' });
+  const written = await writeConfigFile(out, imported.text);
   return {
     ...result,
     written: out,

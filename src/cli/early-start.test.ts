@@ -110,6 +110,37 @@ describe('HeldTransport', () => {
   });
 });
 
+describe('HeldTransport.start and its signal', () => {
+  it('rejects at once with ABORTED (the reason as cause) and closes the early transport', async () => {
+    const inner = new HandDriven();
+    let made!: (transport: Transport) => void;
+    const held = new HeldTransport(new Promise<Transport>((resolve) => (made = resolve)), options);
+    const controller = new AbortController();
+    const starting = held.start({ signal: controller.signal });
+    const reason = new Error('the connect deadline passed');
+    controller.abort(reason);
+    await expect(starting).rejects.toMatchObject({
+      code: 'ABORTED',
+      serverName: 'early',
+      cause: reason,
+    });
+    // The spawn completes after its taker gave up: the transport is closed, not left running.
+    const closed = new Promise((resolve) => inner.onClose(resolve));
+    made(inner);
+    await closed;
+    expect(inner.state).toBe('closed');
+  });
+
+  it('an already aborted signal rejects without waiting for the early start', async () => {
+    const held = new HeldTransport(new Promise<Transport>(() => {}), options);
+    const reason = new Error('cancelled');
+    await expect(held.start({ signal: AbortSignal.abort(reason) })).rejects.toMatchObject({
+      code: 'ABORTED',
+      cause: reason,
+    });
+  });
+});
+
 describe('startEarly', () => {
   const stdio = (name: string): HostServerDefinition => ({
     name,

@@ -8,6 +8,7 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
+import { raceSignal } from '../internal/signals.js';
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import type {
   Transport,
@@ -115,9 +116,20 @@ export class HeldTransport implements Transport {
     return this.#transport?.discards;
   }
 
-  start(): Promise<void> {
+  /**
+   * Waits for the early start and hands over what it delivered. The caller's `signal` (the
+   * connect's deadline or cancel) rejects at once with ABORTED, as a transport's own start does,
+   * and closes the early transport: a start given up on leaves no process behind.
+   */
+  start(options: { signal?: AbortSignal } = {}): Promise<void> {
     this.#claimed = true;
-    this.#starting ??= this.#inner.then(() => {
+    this.#starting ??= raceSignal(this.#inner, options.signal, (reason) => {
+      void this.close();
+      return new McpHostError('ABORTED', 'start was cancelled by the caller', {
+        serverName: this.serverName,
+        cause: reason,
+      });
+    }).then(() => {
       const held = this.#held ?? [];
       this.#held = undefined;
       for (const event of held) this.#fire(event);

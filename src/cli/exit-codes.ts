@@ -21,6 +21,18 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * The exit code of a command that checked several servers (`servers status`, `doctor`): the worst
+ * of theirs, worst meaning highest (5 tool error, 4 unreachable, 3 auth or input, 1 config), so
+ * one rule gives the same code for the same config whatever the order of the servers; 0 when none
+ * failed.
+ */
+export function worstExitCode(codes: Iterable<number>): ExitCode {
+  let worst: number = ExitCode.ok;
+  for (const code of codes) if (code > worst) worst = code;
+  return worst as ExitCode;
+}
+
 /** The exit code of each error code; a code not listed exits `usage`. */
 const byCode: Partial<Record<ErrorCode, ExitCode>> = {
   CONFIG_INVALID: ExitCode.usage,

@@ -10,6 +10,7 @@ import {
   chainInputProviders,
   envInputProvider,
   ttyInputProvider,
+  type InputProvider,
 } from '../config/expand/input-providers.js';
 import { readConfigText, tryLoadConfig } from '../config/load.js';
 import { useJsoncModule } from '../config/parser-modules.js';
@@ -25,7 +26,7 @@ import type { ServerStatus } from '../host/slot/server-status.js';
 import { defaultStatePath } from '../state/default-state-dir.js';
 import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
 import { startEarly } from './early-start.js';
-import { CliError, ExitCode, exitCodeOf } from './exit-codes.js';
+import { CliError, ExitCode, exitCodeOf, worstExitCode } from './exit-codes.js';
 import type { GlobalOptions } from './global-options.js';
 import { Output } from './output.js';
 import * as jsonc from 'jsonc-parser';
@@ -149,6 +150,11 @@ export class CliRuntime {
     return server;
   }
 
+  /** Where `${input:…}` values come from: `MCP_HOST_INPUTS`, then a prompt on a terminal. */
+  inputs(): InputProvider {
+    return chainInputProviders(envInputProvider({ env: this.env }), ttyInputProvider());
+  }
+
   /**
    * Resolves the config and opens a host over it, connecting the servers (or the ones named)
    * with a progress line on a TTY, each within `--timeout`. A server named here that could not
@@ -170,7 +176,7 @@ export class CliRuntime {
     // resolver's default), not the shell's.
     const resolved = await resolveConfig(config, {
       env: this.env,
-      inputs: chainInputProviders(envInputProvider({ env: this.env }), ttyInputProvider()),
+      inputs: this.inputs(),
     });
     this.#cleanups.push(() => Promise.resolve(resolved.dispose()));
     for (const diagnostic of resolved.diagnostics)
@@ -247,17 +253,17 @@ export class CliRuntime {
   /**
    * Names each enabled server of `opened` that its config kept from starting (an unset variable,
    * an input nobody gave, an unreadable env file), one error line each, and returns the exit code
-   * that makes (the first one's: 1, or 3 for an input), or 0 when there is none.
+   * that makes (the worst one's, `worstExitCode`: 1, or 3 for an input), or 0 when there is none.
    */
   reportUnresolved(opened: OpenedHost): ExitCode {
-    let code: ExitCode = ExitCode.ok;
+    const codes: ExitCode[] = [];
     for (const server of opened.loaded.config.servers) {
       const error = opened.resolved.errors.get(server.name);
       if (error === undefined || !server.enabled) continue;
       this.output.error(error);
-      if (code === ExitCode.ok) code = exitCodeOf(error);
+      codes.push(exitCodeOf(error));
     }
-    return code;
+    return worstExitCode(codes);
   }
 
   /** Runs `cleanup` when the run closes (first in, last out), on success, failure or a signal. */

@@ -32,7 +32,7 @@ import type {
   ServerConfig,
 } from './model.js';
 import { readNativeConfig } from './native/native-read.js';
-import { formatOfFile, parseConfigText, type ConfigTextFormat } from './parse.js';
+import { formatOfFile, parseConfigText, type ParsedDocument } from './parse.js';
 
 export interface LoadConfigOptions extends DialectReadOptions {
   /**
@@ -62,6 +62,14 @@ export interface LoadConfigResult {
 
 export interface ReadConfigResult extends LoadConfigResult {
   dialect: ConfigDialect;
+  /** The parsed text (for positions), when the file was read. */
+  document?: ParsedDocument;
+}
+
+/** A file `tryLoadConfig` read: its text and its parsed document (reused for positions). */
+export interface LoadedDocument {
+  text: string;
+  document: ParsedDocument;
 }
 
 /**
@@ -74,15 +82,21 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadC
   return { config, diagnostics };
 }
 
-/** `loadConfig` without the throw: `config` is undefined when a file-level error was found. */
-export async function tryLoadConfig(
-  options: LoadConfigOptions = {},
-): Promise<{ config: McpConfig | undefined; diagnostics: ConfigDiagnostic[] }> {
+/**
+ * `loadConfig` without the throw: `config` is undefined when a file-level error was found.
+ * `documents` holds each file read, parsed once, by absolute path (for positions).
+ */
+export async function tryLoadConfig(options: LoadConfigOptions = {}): Promise<{
+  config: McpConfig | undefined;
+  diagnostics: ConfigDiagnostic[];
+  documents: Map<string, LoadedDocument>;
+}> {
   const cwd = options.cwd ?? process.cwd();
   const specs =
     options.files?.map((file) => (typeof file === 'string' ? { path: file } : file)) ??
     (await discoverConfigFiles(cwd, options.env ?? process.env));
   const results: ReadConfigResult[] = [];
+  const documents = new Map<string, LoadedDocument>();
   for (const spec of specs) {
     const file = resolve(cwd, spec.path);
     const dialect = spec.dialect ?? options.dialect;
@@ -93,12 +107,14 @@ export async function tryLoadConfig(
       results.push(unreadable(file, dialect ?? 'mcp-host', error));
       continue;
     }
-    results.push(readConfigText(text, file, { ...options, dialect }));
+    const read = readConfigText(text, file, { ...options, dialect });
+    if (read.document !== undefined) documents.set(file, { text, document: read.document });
+    results.push(read);
   }
   const merged = mergeConfigs(results, options);
   if (merged.diagnostics.some(isFileLevelError))
-    return { config: undefined, diagnostics: merged.diagnostics };
-  return merged;
+    return { config: undefined, diagnostics: merged.diagnostics, documents };
+  return { ...merged, documents };
 }
 
 /** One file's text in any dialect (detected by name and shape unless `dialect` says). */
@@ -108,11 +124,20 @@ export function readConfigText(
   options: DialectReadOptions & { dialect?: ConfigDialect | undefined } = {},
 ): ReadConfigResult {
   const { dialect: override, ...readOptions } = options;
-  const probe: ConfigTextFormat = formatOfFile(file) === 'yaml' ? 'yaml' : 'jsonc';
-  const dialect = override ?? detectDialect(file, parseConfigText(text, file, probe).value);
+  const format = formatOfFile(file);
+  // Parsed once in the file's own syntax, which detection reads too; only a .json file with
+  // syntax errors (another tool's JSON with comments) is read again, leniently, to detect.
+  let own: ParsedDocument | undefined;
+  let dialect = override;
+  if (dialect === undefined) {
+    own = parseConfigText(text, file, format);
+    const probe =
+      format === 'json' && own.diagnostics.length > 0 ? parseConfigText(text, file, 'jsonc') : own;
+    dialect = detectDialect(file, probe.value);
+  }
   if (dialect === 'mcp-host') {
-    const document = parseConfigText(text, file, formatOfFile(file), 'mcp-host');
-    return { dialect, ...readNativeConfig(document, file) };
+    const document = own ?? parseConfigText(text, file, format, 'mcp-host');
+    return { dialect, ...readNativeConfig(document, file), document };
   }
   return readForeignText(text, file, { ...readOptions, dialect });
 }

@@ -17,6 +17,11 @@ export interface ResolutionDiagnosticsOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** What a run resolves a relative `cwd` or `envFile` against (see `ResolveOptions.cwd`). */
   cwd?: string;
+  /**
+   * The files as the loader read and parsed them (`tryLoadConfig`'s `documents`), by absolute
+   * path: positions come from these, and a file not in it is read and parsed here.
+   */
+  documents?: ReadonlyMap<string, { text: string; document: ParsedDocument }>;
 }
 
 /**
@@ -42,7 +47,7 @@ export async function resolutionDiagnostics(
     checkFileModes: false,
   });
   try {
-    const documents = new DocumentCache();
+    const documents = new DocumentCache(options.documents);
     const diagnostics: ConfigDiagnostic[] = [];
     for (const server of config.servers) {
       const error = resolved.errors.get(server.name);
@@ -120,12 +125,20 @@ function referenceColumn(lines: readonly string[], at: TextPosition, variable: s
   return { line: at.line, column: found === null ? at.column : found.index + 1 };
 }
 
-/** Each config file read and parsed once, for its positions (undefined when unreadable). */
+/**
+ * Each config file read and parsed once, for its positions (undefined when unreadable): the
+ * loader's documents when given, else read here.
+ */
 class DocumentCache {
   readonly #documents = new Map<
     string,
     Promise<{ parsed: ParsedDocument; lines: string[] } | undefined>
   >();
+
+  constructor(loaded?: ReadonlyMap<string, { text: string; document: ParsedDocument }>) {
+    for (const [file, { text, document }] of loaded ?? [])
+      this.#documents.set(file, Promise.resolve({ parsed: document, lines: text.split(/\r?\n/) }));
+  }
 
   get(source: SourceLocation): Promise<{ parsed: ParsedDocument; lines: string[] } | undefined> {
     let document = this.#documents.get(source.file);

@@ -34,32 +34,26 @@ describe('writeConfigFile', () => {
     expect(readFileSync(`${file}.bak`, 'utf8')).toBe('old');
     expect(readFileSync(file, 'utf8')).toBe('new');
     if (unix) expect(statSync(file).mode & 0o777).toBe(0o640);
-    await writeConfigFile(file, 'newer');
-    expect(readFileSync(`${file}.bak`, 'utf8')).toBe('new');
-    expect(readdirSync(dir.path).sort()).toEqual(['.mcp.json', '.mcp.json.bak']);
   });
 
-  it('numbered backups: <file>.bak, then <file>.bak.1, .bak.2; none is replaced', async () => {
+  it('backups are numbered: <file>.bak, then <file>.bak.1, .bak.2; none is replaced', async () => {
     using dir = tempDir();
     const file = join(dir.path, 'mcp.yaml');
     writeFileSync(file, 'v1');
     const names: (string | undefined)[] = [];
     for (const text of ['v2', 'v3', 'v4'])
-      names.push((await writeConfigFile(file, text, { backup: 'numbered' })).backupFile);
+      names.push((await writeConfigFile(file, text)).backupFile);
     expect(names).toEqual([`${file}.bak`, `${file}.bak.1`, `${file}.bak.2`]);
     expect(names.map((name) => readFileSync(name!, 'utf8'))).toEqual(['v1', 'v2', 'v3']);
     expect(readFileSync(file, 'utf8')).toBe('v4');
   });
 
-  it('timestamped backups are kept; backup: false makes none', async () => {
+  it('backup: false makes none', async () => {
     using dir = tempDir();
     const file = join(dir.path, 'mcp.json');
     writeFileSync(file, 'v1');
-    const { backupFile } = await writeConfigFile(file, 'v2', { backup: 'timestamped' });
-    expect(backupFile).toMatch(/mcp\.json\.\d{8}T\d{6}Z\.bak$/);
-    expect(readFileSync(backupFile!, 'utf8')).toBe('v1');
-    expect(await writeConfigFile(file, 'v3', { backup: false })).toEqual({ file });
-    expect(readdirSync(dir.path)).toHaveLength(2);
+    expect(await writeConfigFile(file, 'v2', { backup: false })).toEqual({ file });
+    expect(readdirSync(dir.path)).toEqual(['mcp.json']);
   });
 
   it.runIf(unix)(

@@ -2,8 +2,9 @@
  * Writes a config file the careful way: a backup of the old file first, then the new text into a
  * temporary file in the same folder (same mode as the old file, `0600` for a new one: configs
  * hold secrets), flushed, and renamed over the old one, so a reader sees the old file or the new
- * one, never half of one. A symbolic link is followed: the file it points to is replaced (the link
- * stays).
+ * one, never half of one. A backup never replaces another: the old file goes to `<file>.bak`
+ * when there is none yet, else to the first free `<file>.bak.1`, `<file>.bak.2`, … A symbolic
+ * link is followed: the file it points to is replaced (the link stays).
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
@@ -12,12 +13,11 @@ import { basename, dirname, join } from 'node:path';
 
 export interface WriteConfigFileOptions {
   /**
-   * `bak` (default): the old file is copied to `<file>.bak` (an older `.bak` is replaced);
-   * `numbered`: to `<file>.bak` when there is none yet, else to `<file>.bak.1`, `<file>.bak.2`, …
-   * (the first free number: a backup is never replaced);
-   * `timestamped`: to `<file>.<UTC time>.bak` (kept); `false`: no backup.
+   * `true` (default): the old file is copied to `<file>.bak` when there is none yet, else to
+   * `<file>.bak.1`, `<file>.bak.2`, … (the first free number: a backup is never replaced);
+   * `false`: no backup.
    */
-  backup?: 'bak' | 'numbered' | 'timestamped' | false;
+  backup?: boolean;
   /** The mode of a new file (default `0o600`); an existing file keeps its mode. */
   mode?: number;
 }
@@ -27,13 +27,6 @@ export interface WriteConfigFileResult {
   file: string;
   /** Where the old file was copied, when there was one. */
   backupFile?: string;
-}
-
-function timestamp(date: Date): string {
-  return date
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
 }
 
 async function existingTarget(file: string): Promise<string | undefined> {
@@ -67,20 +60,14 @@ export async function writeConfigFile(
   text: string,
   options: WriteConfigFileOptions = {},
 ): Promise<WriteConfigFileResult> {
-  const { backup = 'bak', mode: newMode = 0o600 } = options;
+  const { backup = true, mode: newMode = 0o600 } = options;
   const existing = await existingTarget(file);
   const target = existing ?? file;
   let mode = newMode;
   let backupFile: string | undefined;
   if (existing !== undefined) {
     mode = (await stat(existing)).mode & 0o7777;
-    if (backup === 'numbered') backupFile = await copyToFreeName(existing);
-    else if (backup !== false) {
-      backupFile =
-        backup === 'bak' ? `${existing}.bak` : `${existing}.${timestamp(new Date())}.bak`;
-      // COPYFILE_EXCL for timestamped names: never overwrite a backup from the same second.
-      await copyFile(existing, backupFile, backup === 'timestamped' ? constants.COPYFILE_EXCL : 0);
-    }
+    if (backup) backupFile = await copyToFreeName(existing);
   }
   const temp = join(
     dirname(target),

@@ -6,6 +6,7 @@
  * (child processes, pipes, sockets, timers) are back to what they were when the first one opened,
  * and that no uncaught exception, unhandled rejection or process warning happened in between.
  */
+import { createHook } from 'node:async_hooks';
 import {
   isOrphanWatchdog,
   isRunning,
@@ -19,6 +20,37 @@ const TREE_MARKER_ENV = 'MCP_HOST_TREE';
 
 /** Event-loop turns to wait for closed handles to finish closing (their close callbacks). */
 const HANDLE_SETTLE_TURNS = 50;
+
+/**
+ * Where each timer made while a guard is open was created (its first frames), so a timer left
+ * running is named by its creation site in the failure, not only counted.
+ */
+const timerSites = new Map<number, { timer: { hasRef?: () => boolean }; site: string }>();
+const timerHook = createHook({
+  init(id, type, _trigger, resource) {
+    if (type !== 'Timeout') return;
+    const stack = new Error().stack ?? '';
+    // Past this hook and Node's own timer and async_hooks frames: the code that made the timer.
+    const frames = stack
+      .split('\n')
+      .slice(2)
+      .filter((frame) => !frame.includes('node:internal/') && !frame.includes('node:timers'));
+    timerSites.set(id, {
+      timer: resource,
+      site: frames.slice(0, 3).join(' <') || 'unknown',
+    });
+  },
+  destroy(id) {
+    timerSites.delete(id);
+  },
+});
+
+/** The creation sites of the timers made under the guards that still keep the process alive. */
+function liveTimerSites(): string[] {
+  return [...timerSites.values()]
+    .filter((entry) => entry.timer.hasRef?.() === true)
+    .map((entry) => `timer created ${entry.site.replace(/\s+/g, ' ').trim()}`);
+}
 
 const openGuards = new Set<LeakGuard>();
 let baseline = new Map<string, number>();
@@ -71,6 +103,8 @@ export class LeakGuard implements AsyncDisposable {
       void process.stdout.writable;
       void process.stderr.writable;
       baseline = countResources();
+      timerSites.clear();
+      timerHook.enable();
       processErrors = [];
       process.on('uncaughtException', onUncaught);
       process.on('unhandledRejection', onRejection);
@@ -128,7 +162,12 @@ export class LeakGuard implements AsyncDisposable {
         await new Promise((resolve) => setImmediate(resolve));
         extra = resourcesAboveBaseline();
       }
-      if (extra.length > 0) problems.push(`active handles left: ${extra.join(', ')}`);
+      if (extra.length > 0) {
+        problems.push(`active handles left: ${extra.join(', ')}`);
+        if (extra.some((e) => e.endsWith('× Timeout'))) problems.push(...liveTimerSites());
+      }
+      timerHook.disable();
+      timerSites.clear();
       process.off('uncaughtException', onUncaught);
       process.off('unhandledRejection', onRejection);
       process.off('warning', onWarning);

@@ -35,7 +35,14 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.P
 
 export function runCli(
   args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+  options: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    input?: string;
+    timeoutMs?: number;
+    /** The signal that ends a run past `timeoutMs` (default SIGTERM, which the CLI handles). */
+    killSignal?: NodeJS.Signals;
+  } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = execFile(
@@ -45,6 +52,7 @@ export function runCli(
         cwd: options.cwd ?? repoRoot,
         env: options.env ?? cliEnv(),
         timeout: options.timeoutMs ?? 30_000,
+        killSignal: options.killSignal ?? 'SIGTERM',
         maxBuffer: 16 * 1024 * 1024,
       },
       (error, stdout, stderr) => {

@@ -1,10 +1,13 @@
 /**
  * `mcp-host completion`: the bash script, sourced into a real bash with `mcp-host` pointing at
  * the built binary, completes commands, subcommands, server names (from the line's --config) and
- * `server/tool` names; the zsh and fish scripts are generated from the same tree.
+ * `server/tool` names; the zsh and fish scripts are generated from the same tree. Tool names with
+ * spaces or `$(…)` come back escaped as they must be typed (and nothing in them runs); option
+ * values are not taken for commands (`--concurrency 2`), `--format` offers its values, and no
+ * names are offered where a value goes (`--arg`).
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, cliPath, ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
@@ -64,6 +67,37 @@ describe('mcp-host completion', () => {
     ).toEqual(['fine']);
     const tools = completeBash(script, ['mcp-host', '--config', file, 'call', 'fine/e'], dir.path);
     expect(tools).toContain('fine/echo');
+  });
+
+  it('bash: names with spaces stay whole, option values are skipped or offered', async () => {
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    const spaced = join(repoRoot, 'test', 'fixtures', 'servers', 'spaced-tools.mjs');
+    writeFileSync(file, `servers:\n  sp:\n    command: node\n    args: ['${spaced}']\n`);
+    const { stdout: script } = await runCli(['completion', 'bash']);
+    const at = (...words: string[]) => completeBash(script, ['mcp-host', ...words], dir.path);
+
+    // One reply per tool, escaped as it must be typed; the $(…) in a name is never run.
+    expect(at('--config', file, 'call', 'sp/')).toEqual([
+      'sp/look\\ up\\ word',
+      'sp/look\\$\\(touch\\ INJECTED\\)',
+      'sp/plain',
+    ]);
+    expect(at('--config', file, 'call', 'sp/look\\ ')).toEqual(['sp/look\\ up\\ word']);
+    expect(existsSync(join(dir.path, 'INJECTED'))).toBe(false);
+
+    // After --arg (and after the tool) no tool names: a value goes there.
+    expect(at('--config', file, 'call', 'sp/plain', '--arg', '')).toEqual([]);
+    expect(at('--config', file, 'call', 'sp/plain', '')).toEqual([]);
+    // An option's value is not the command: completion goes on after --concurrency 2.
+    expect(at('--concurrency', '2', 'do')).toEqual(['doctor']);
+    expect(at('--concurrency', '2', '--config', file, 'doctor', '')).toEqual(['sp']);
+    expect(at('--timeout', '3s', 'servers', 'st')).toEqual(['status']);
+    // --format offers its values, also as --format=…
+    expect(at('--format', '')).toEqual(['table', 'json']);
+    expect(at('--format', 'j')).toEqual(['json']);
+    expect(at('--format', '=', 't')).toEqual(['table']);
+    expect(at('--format', 'json', 'too')).toEqual(['tools']);
   });
 
   it('zsh and fish scripts name the same commands; an unknown shell is a usage error', async () => {

@@ -59,6 +59,7 @@ function writeConfig(dir: string, port: number): string {
 interface Finding {
   server: string;
   status: string;
+  code?: string;
   problem?: string;
   fix?: string;
   variables?: string[];
@@ -139,8 +140,13 @@ describe('mcp-host doctor', () => {
   it('exits 1 for a config problem only (an unset variable), 0 when all is well', async () => {
     using dir = tempDir();
     const file = writeConfig(dir.path, await closedPort());
-    const unset = await runCli(['doctor', 'unset', 'missing', '--config', file], { cwd: dir.path });
+    const unset = await runCli(['doctor', 'unset', '--config', file], { cwd: dir.path });
     expect(unset.code).toBe(1);
+    // A command not on PATH is 4, as `servers status` says (cli-exit-rule.test.ts).
+    const missing = await runCli(['doctor', 'unset', 'missing', '--config', file], {
+      cwd: dir.path,
+    });
+    expect(missing.code).toBe(4);
     const fine = await runCli(['doctor', 'fine', '--config', file, '--json'], { cwd: dir.path });
     expect(fine.code).toBe(0);
     const set = await runCli(['doctor', 'unset', '--config', file, '--timeout', '1s'], {
@@ -190,5 +196,34 @@ describe('mcp-host doctor', () => {
     expect(result.servers[0]).toMatchObject({ status: 'unreachable' });
     expect(result.servers[0]!.problem).toMatch(/does not resolve \((ENOTFOUND|EAI_AGAIN)\)/);
     expect(result.servers[0]!.fix).toContain('host name');
+  });
+
+  it('a WebSocket upgrade refused with 404 says so (wrong path?), not "unreachable"', async () => {
+    using dir = tempDir();
+    const server = createServer((_request, response) => response.writeHead(404).end());
+    server.on('upgrade', (_request, socket) => {
+      socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await using _ = {
+      [Symbol.asyncDispose]: () => new Promise<void>((r) => server.close(() => r())),
+    };
+    const port = (server.address() as { port: number }).port;
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(file, `servers:\n  sock:\n    url: ws://127.0.0.1:${port}/wrong\n`);
+    const table = await runCli(['doctor', '--config', file, '--timeout', '5s'], { cwd: dir.path });
+    expect(table.code).toBe(4);
+    expect(table.stdout).toMatch(
+      /✗ sock +failed +the server answered the WebSocket upgrade with HTTP 404 \(not found\): wrong path\?/,
+    );
+    expect(table.stdout).toContain('fix: check the path in url');
+    expect(table.stdout).not.toContain('unreachable');
+    const json = await runCli(['doctor', '--config', file, '--timeout', '5s', '--json'], {
+      cwd: dir.path,
+    });
+    expect(json.code).toBe(4);
+    const { result } = JSON.parse(json.stdout) as { result: { servers: Finding[] } };
+    expect(result.servers[0]).toMatchObject({ status: 'failed', code: 'CONNECT_FAILED' });
+    expect(result.servers[0]!.problem).toContain('HTTP 404');
   });
 });

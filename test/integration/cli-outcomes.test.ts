@@ -188,12 +188,12 @@ describe("relative cwd and envFile: against the config file's directory", () => 
     expect(status.code).toBe(4);
     expect(status.stdout).toContain(`w: cannot start the server: ${message}`);
     const doctor = await runCli([...config, 'doctor'], { cwd: dir.path });
-    expect(doctor.code).toBe(1);
+    expect(doctor.code).toBe(4);
     expect(doctor.stdout).toContain(message);
     expect(doctor.stdout).toContain("fix: create the directory, or correct 'cwd'");
     const json = await runCli([...config, 'doctor', '--json'], { cwd: dir.path });
     expect(JSON.parse(json.stdout)).toMatchObject({
-      result: { servers: [{ status: 'command-not-found', problem: message }], exitCode: 1 },
+      result: { servers: [{ status: 'command-not-found', problem: message }], exitCode: 4 },
     });
   });
 });
@@ -217,7 +217,7 @@ describe('doctor says why a command cannot run, as servers status does', () => {
     expect(status.stdout).toContain(`plain: cannot start the server: ${denied}`);
     expect(status.stdout).toContain(`folder: cannot start the server: ${folder}`);
     const doctor = await runCli(['doctor'], { cwd: dir.path });
-    expect(doctor.code).toBe(1);
+    expect(doctor.code).toBe(4);
     expect(doctor.stdout).toMatch(new RegExp(`plain\\s+command-not-found\\s+${escape(denied)}`));
     expect(doctor.stdout).toMatch(new RegExp(`folder\\s+command-not-found\\s+${escape(folder)}`));
     expect(doctor.stdout).not.toContain('not found on PATH');

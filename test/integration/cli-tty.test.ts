@@ -1,9 +1,10 @@
 /**
  * The built CLI on a terminal and through a pipe. Under a pseudo-terminal (`script` from
  * util-linux) it colours its output and shows the progress line while servers are checked or
- * connected; piped, the same commands write neither colours nor the progress line.
+ * connected; piped, the same commands write neither colours nor the progress line. `doctor` on a
+ * terminal asks for an `${input:…}` nobody gave, as the other commands do.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +58,42 @@ function onTerminal(
         else resolve({ code, output: stdout });
       },
     );
+  });
+}
+
+/**
+ * Runs the CLI on a pseudo-terminal and types `answer` (and Enter) when `prompt` shows; returns
+ * what it showed. The answer goes through the terminal, as a person's would.
+ */
+function answeringOnTerminal(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  prompt: string,
+  answer: string,
+): Promise<{ code: number | null; output: string; asked: number }> {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, cliPath, ...args].map(quote).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...env, TERM: 'xterm-256color' },
+      stdio: ['pipe', 'pipe', 'inherit'],
+      timeout: 30_000,
+    });
+    let output = '';
+    let asked = 0;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (output.split(prompt).length - 1 > asked) {
+        asked++;
+        child.stdin.write(`${answer}\r`);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      child.stdin.destroy();
+      resolve({ code, output, asked });
+    });
   });
 }
 
@@ -116,5 +153,54 @@ describe.skipIf(!hasScript)('on a terminal and piped', () => {
     const piped = await runCli(['config', 'validate', file]);
     expect(piped.stdout).not.toContain('\x1b');
     expect(piped.stdout).toContain('error:');
+  });
+
+  it('doctor asks for an input nobody gave, once, and does not echo it (table and JSON)', async () => {
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(
+      file,
+      [
+        'inputs:',
+        '  - id: token',
+        '    type: promptString',
+        '    description: Echo token',
+        '    password: true',
+        'servers:',
+        // Two servers, one input: asked once for the whole config.
+        ...['one', 'two'].flatMap((name) => [
+          `  ${name}:`,
+          '    command: node',
+          `    args: ['${join(repoRoot, 'test', 'fixtures', 'servers', 'typed-args.mjs')}']`,
+          '    env:',
+          '      TOKEN: ${input:token}',
+        ]),
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    );
+    const secret = 'tty-answer-5d1c';
+    for (const mode of [[], ['--json']]) {
+      const run = await answeringOnTerminal(
+        ['doctor', '--config', file, '--timeout', '10s', ...mode],
+        cliEnv(),
+        "Echo token (server 'one'): ",
+        secret,
+      );
+      expect(run.asked).toBe(1);
+      expect(run.output).not.toContain('input-required');
+      // eslint-disable-next-line no-control-regex
+      const plain = run.output.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+      expect(plain).toMatch(
+        mode.length === 0 ? /✓ two +ok/ : /"server":"two","transport":"stdio".*"status":"ok"/,
+      );
+      expect(run.output).not.toContain(secret);
+      expect(run.code).toBe(0);
+    }
+    // Piped, nothing is asked: the input is required (exit 3), as the advice says.
+    const piped = await runCli(['doctor', '--config', file], { cwd: dir.path });
+    expect(piped.code).toBe(3);
+    expect(piped.stdout).toMatch(/input-required/);
+    expect(piped.stdout).toContain('run the command on a terminal to be asked');
   });
 });

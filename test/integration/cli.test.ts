@@ -130,14 +130,15 @@ describe('mcp-host servers', () => {
     expect(body?.result[0].source).toBe(`${configFile}:2`);
   });
 
-  it('status connects each server: ready, the unset variable named (exit 1), the rest shown', async () => {
+  it('status connects each server: ready, the unset variable named, the rest shown; exit 4, the worst', async () => {
     await using _guard = leakGuard();
     const table = await run(['servers', 'status']);
     expect(table.stdout).toMatch(/fixture\s+ready\s+legacy/);
     expect(table.stdout).toMatch(/needsvar\s+config_error/);
     expect(table.stdout).toMatch(/^needsvar: .*MCP_HOST_TEST_CLI_UNSET/m);
     expect(table.stdout).toMatch(/nowhere\s+failed/);
-    expect(table.code).toBe(1);
+    // The worst of the servers' codes (as doctor): 4 (nowhere cannot start) over 1 (needsvar).
+    expect(table.code).toBe(4);
     const { body } = await runJson(['servers', 'status']);
     const byName = Object.fromEntries(body!.result.map((s: { name: string }) => [s.name, s]));
     expect(byName.fixture).toMatchObject({

@@ -2,7 +2,7 @@
  * `mcp-host doctor [servers...]`: checks each server and says what to do about each problem (the
  * checks, the report and the failures are in ../doctor/), each within --timeout (default 10 s
  * here), with a progress line. Exit code: the worst finding's (1 config, 3 auth or input, 4
- * unreachable).
+ * unreachable or not started), by the rule `servers status` follows too (`worstExitCode`).
  */
 import type { Command } from 'commander';
 import { DEFAULT_DOCTOR_TIMEOUT_MS, runDoctor } from '../doctor/run-doctor.js';
@@ -28,6 +28,8 @@ export async function doctor(
   const pending = new Set<string>();
   const report = await runDoctor(config, {
     env: cli.env,
+    // On a terminal an input nobody gave is asked for, as every other command does.
+    inputs: cli.inputs(),
     timeoutMs,
     diagnostics,
     ...(servers.length === 0 ? {} : { only: servers }),

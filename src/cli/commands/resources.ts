@@ -1,6 +1,12 @@
-/** `mcp-host resources [server]`: the resources of every server (or one); `mcp-host read <uri>`. */
+/**
+ * `mcp-host resources [server]`: the resources of every server (or one); `mcp-host read <uri>`,
+ * routed to the server that lists the URI, or the one named by `--server` (a URI made from a
+ * resource template is listed by none: the error says to name the server).
+ */
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import type { ServerStatus } from '../../host/slot/server-status.js';
 import { readResultLines } from '../content.js';
-import { ExitCode } from '../exit-codes.js';
+import { CliError, ExitCode } from '../exit-codes.js';
 import { serverDownError, type CliRuntime } from '../runtime.js';
 
 export async function resources(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
@@ -37,9 +43,33 @@ export async function read(
     const down = serverDownError(statuses[0]!);
     if (down !== undefined) throw down;
   }
-  const result = await host.readResource(uri, server === undefined ? {} : { server });
+  const result = await host
+    .readResource(uri, server === undefined ? {} : { server })
+    .catch((error: unknown) => {
+      throw server === undefined ? withServerHint(error, uri, statuses) : error;
+    });
   cli.output.result(result, () => {
     for (const line of readResultLines(result)) cli.output.line(line);
   });
   return ExitCode.ok;
+}
+
+/**
+ * The host's "no connected server lists the resource" with what to do: a URI filled in from a
+ * resource template is not in any list, so the server must be named.
+ */
+function withServerHint(error: unknown, uri: string, statuses: readonly ServerStatus[]): unknown {
+  if (
+    !(error instanceof McpHostError) ||
+    error.code !== 'INVALID_ARGUMENT' ||
+    error.details?.uri !== uri
+  )
+    return error;
+  const ready = statuses.filter((s) => s.state === 'ready' || s.state === 'degraded');
+  const names = ready.map((s) => s.name).join(', ');
+  return new CliError(
+    'INVALID_ARGUMENT',
+    `${error.message}: a URI made from a resource template is listed by no server; pass --server <name> to read it from one${names === '' ? '' : ` (connected: ${names})`}`,
+    { cause: error, details: { uri } },
+  );
 }

@@ -8,12 +8,13 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { maskServer } from '../../config/expand/secrets.js';
 import type { ServerConfig } from '../../config/model.js';
-import { jsoncModule, yamlModule } from '../../config/parser-modules.js';
+import { jsoncModule } from '../../config/parser-modules.js';
+import { setYamlFlag } from '../../config/set-yaml-flag.js';
 import { writeConfigFile } from '../../config/write-config-file.js';
 import { withoutServerName } from '../../errors/mcp-host-error.js';
 import type { ServerStatus } from '../../host/slot/server-status.js';
 import { EMBEDDED_CONFIG_LABEL } from '../default-config.js';
-import { CliError, ExitCode, exitCodeOf } from '../exit-codes.js';
+import { CliError, ExitCode, exitCodeOf, worstExitCode } from '../exit-codes.js';
 import type { Column } from '../output.js';
 import { serverDownError, type CliRuntime } from '../runtime.js';
 
@@ -83,16 +84,17 @@ export async function status(cli: CliRuntime): Promise<ExitCode> {
     return toRow(server, live, configError);
   });
   cli.output.result(rows, () => printStatus(cli, rows));
-  // Exit 0 when every enabled server is up; otherwise the first failure's code.
-  for (const row of rows) {
-    if (row.state === 'disabled') continue;
-    const error = resolved.errors.get(row.name);
-    if (error !== undefined) return exitCodeOf(error);
-    const live = byName.get(row.name);
-    const down = live === undefined ? undefined : serverDownError(live);
-    if (down !== undefined) return down.exitCode;
-  }
-  return ExitCode.ok;
+  // Exit 0 when every enabled server is up; otherwise the worst failure's code (as doctor does).
+  return worstExitCode(
+    rows.flatMap((row) => {
+      if (row.state === 'disabled') return [];
+      const error = resolved.errors.get(row.name);
+      if (error !== undefined) return [exitCodeOf(error)];
+      const live = byName.get(row.name);
+      const down = live === undefined ? undefined : serverDownError(live);
+      return down === undefined ? [] : [down.exitCode];
+    }),
+  );
 }
 
 function toRow(
@@ -180,11 +182,7 @@ export async function setEnabled(cli: CliRuntime, name: string, enabled: boolean
       text,
       modify(text, path, enabled, { formattingOptions: { insertSpaces: true, tabSize: 2 } }),
     );
-  } else {
-    const document = yamlModule().parseDocument(text);
-    document.setIn(path, enabled);
-    updated = document.toString();
-  }
+  } else updated = setYamlFlag(text, path, enabled);
   if (updated !== text) await writeConfigFile(file, updated, { backup: false });
   const result = { name, enabled, file, changed: updated !== text };
   cli.output.result(result, () =>

@@ -1,8 +1,9 @@
 /**
  * Why a doctor check failed, and what to do about it: a server whose variables or inputs do not
  * resolve (`resolveFailure`), and one that would not connect (`connectFailure`: crashed on start,
- * no answer to the handshake, unreachable URL, refused credentials). Every message is masked, and
- * says its problem without the server's name (the report shows it beside each finding).
+ * no answer to the handshake, unreachable URL, refused credentials, a WebSocket upgrade answered
+ * with an HTTP status). Every message is masked, and says its problem without the server's name
+ * (the report shows it beside each finding).
  */
 import type { ServerConfig } from '../../config/model.js';
 import {
@@ -91,6 +92,19 @@ export function connectFailure(
           ? 'check it is an MCP server speaking stdio (not waiting for a flag such as --stdio, not printing a prompt); raise --timeout if it is slow to start'
           : 'check the URL is the MCP endpoint; raise --timeout if the server is slow',
     };
+  const upgradeStatus = details?.status;
+  if (code === 'CONNECT_FAILED' && t.type === 'websocket' && typeof upgradeStatus === 'number')
+    return {
+      status: 'failed',
+      code,
+      problem: `the server answered the WebSocket upgrade with HTTP ${upgradeStatus}${upgradeHint(upgradeStatus)}`,
+      fix:
+        upgradeStatus === 404
+          ? 'check the path in url: it must be the MCP WebSocket endpoint (it answered, so the host and port are right)'
+          : upgradeStatus === 401 || upgradeStatus === 403
+            ? 'add an Authorization header (headers: { Authorization: Bearer ${TOKEN} })'
+            : 'check the url is an MCP WebSocket endpoint (ws:// or wss://, the right path)',
+    };
   if (code === 'CONNECT_FAILED') {
     const errno = (details?.errno as string | undefined) ?? causeCode(e);
     const dns = errno === 'ENOTFOUND' || errno === 'EAI_AGAIN';
@@ -125,6 +139,14 @@ export function connectFailure(
     };
   }
   return { status: 'failed', code, problem: message, fix: 'see the message; --verbose logs more' };
+}
+
+/** What an HTTP status answering a WebSocket upgrade most likely means. */
+function upgradeHint(status: number): string {
+  if (status === 404) return ' (not found): wrong path?';
+  if (status === 401 || status === 403) return ': the credentials were refused';
+  if (status >= 200 && status < 300) return ': not a WebSocket endpoint (a plain HTTP one?)';
+  return '';
 }
 
 /** The error's message, masked, without the name of the server it is about. */

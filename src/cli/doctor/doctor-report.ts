@@ -18,15 +18,19 @@ export const doctorStatuses = [
 ] as const;
 export type DoctorStatus = (typeof doctorStatuses)[number];
 
-/** The CLI exit code each status maps to (the worst one is the command's). */
+/**
+ * The CLI exit code each status maps to, the one every other command gives for the same failure
+ * (a command not found is SPAWN_FAILED, 4, as `servers status` says); the worst (highest) one is
+ * the command's, as for `servers status` (`worstExitCode`).
+ */
 export const DOCTOR_EXIT_CODES: Readonly<Record<DoctorStatus, number>> = {
   ok: 0,
   disabled: 0,
   'config-invalid': 1,
   'variable-unset': 1,
-  'command-not-found': 1,
   'input-required': 3,
   'needs-auth': 3,
+  'command-not-found': 4,
   crashed: 4,
   'handshake-timeout': 4,
   unreachable: 4,

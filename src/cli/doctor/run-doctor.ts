@@ -5,7 +5,9 @@
  * command is found (PATH lookup, before anything is spawned), then one real connect with a bound
  * (the handshake, the era, the tool list), classified: crashed on start (exit code and the masked
  * stderr tail), no answer to the handshake (timeout), unreachable URL (refused, DNS), refused
- * credentials. Servers are checked a few at a time; nothing is restarted or retried.
+ * credentials. Each server's variables and inputs are resolved first, one server after the other
+ * (a `${input:…}` asked on a terminal is one question at a time, before the progress line starts),
+ * then servers are checked a few at a time; nothing is restarted or retried.
  *
  * `runDoctor` returns data: the checks are here, the report and its exit codes in doctor-report.ts,
  * why a check failed and its fix in doctor-failures.ts, the command check in the stdio transport's
@@ -16,11 +18,16 @@ import { delimiter } from 'node:path';
 import { McpClient } from '../../client/mcp-client.js';
 import { formatDiagnostic } from '../../config/diagnostics.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../../config/model.js';
-import { resolveServer } from '../../config/resolve-config.js';
-import { envInputProvider, type InputProvider } from '../../config/expand/input-providers.js';
+import { resolveServer, type ResolveServerResult } from '../../config/resolve-config.js';
+import {
+  envInputProvider,
+  InputResolver,
+  type InputProvider,
+} from '../../config/expand/input-providers.js';
 import { redact } from '../../errors/redact.js';
 import type { Disposable } from '../../internal/disposable.js';
 import { commandProblem, type CommandProblem } from '../../transport/stdio/command-problem.js';
+import { worstExitCode } from '../exit-codes.js';
 import { connectFailure, resolveFailure } from './doctor-failures.js';
 import { DOCTOR_EXIT_CODES, type DoctorFinding, type DoctorReport } from './doctor-report.js';
 
@@ -31,8 +38,11 @@ export interface DoctorOptions {
   timeoutMs?: number;
   /** Servers checked at once (default 4). */
   concurrency?: number;
-  /** Gives `${input:id}` values (default: `MCP_HOST_INPUTS` of `env`, non-interactive). */
-  inputs?: InputProvider;
+  /**
+   * Gives `${input:id}` values, each asked once for the whole config (default: `MCP_HOST_INPUTS`
+   * of `env`, non-interactive; the CLI adds a prompt on a terminal).
+   */
+  inputs?: InputProvider | InputResolver;
   /** The loader's diagnostics: a server left out by an error is reported as `config-invalid`. */
   diagnostics?: readonly ConfigDiagnostic[];
   /** Only these servers. */
@@ -54,15 +64,32 @@ export async function runDoctor(
   const leftOut = leftOutServers(config, options.diagnostics ?? []).filter(
     (f) => only === undefined || only.has(f.server),
   );
+  const env = options.env ?? process.env;
+  const inputs =
+    options.inputs instanceof InputResolver
+      ? options.inputs
+      : new InputResolver({
+          inputs: config.inputs ?? [],
+          provider: options.inputs ?? envInputProvider({ env }),
+        });
   const secrets: Disposable[] = [];
   try {
+    // Resolved one after the other: a prompt for an input never meets another prompt or the
+    // progress line (nothing is spawned or sent here).
+    const prepared: Prepared[] = [];
+    for (const server of servers)
+      prepared.push(await prepareServer(server, config, env, inputs, secrets));
     const checked = await mapLimited(
-      servers,
+      prepared,
       options.concurrency ?? DEFAULT_DOCTOR_CONCURRENCY,
-      async (server) => {
-        options.onCheck?.(server.name, undefined);
-        const finding = await checkServer(server, config, options, secrets);
-        options.onCheck?.(server.name, finding);
+      async (item) => {
+        if ('finding' in item) {
+          options.onCheck?.(item.finding.server, item.finding);
+          return item.finding;
+        }
+        options.onCheck?.(item.server.name, undefined);
+        const finding = await checkServer(item, env, options);
+        options.onCheck?.(item.server.name, finding);
         return finding;
       },
     );
@@ -70,7 +97,7 @@ export async function runDoctor(
     const diagnostics = (options.diagnostics ?? [])
       .filter((d) => d.server === undefined)
       .map((d) => redact(formatDiagnostic(d)));
-    const exitCode = Math.max(0, ...findings.map((f) => DOCTOR_EXIT_CODES[f.status]));
+    const exitCode = worstExitCode(findings.map((f) => DOCTOR_EXIT_CODES[f.status]));
     return { servers: findings, diagnostics, exitCode };
   } finally {
     // Everything above is masked already; the secrets need not be held past the report.
@@ -98,41 +125,63 @@ function leftOutServers(
   }));
 }
 
-async function checkServer(
+/** A server whose check ended before a connect (a finding), or its resolved definition. */
+type Prepared = { finding: DoctorFinding } | (Resolved & { started: number });
+
+interface Resolved {
+  server: ServerConfig;
+  definition: Extract<ResolveServerResult, { definition: unknown }>['definition'];
+}
+
+/** Resolves a server's variables and inputs: a finding when it is disabled or does not resolve. */
+async function prepareServer(
   server: ServerConfig,
   config: McpConfig,
-  options: DoctorOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  inputs: InputResolver,
   secrets: Disposable[],
-): Promise<DoctorFinding> {
+): Promise<Prepared> {
   const started = performance.now();
-  const base = {
-    server: server.name,
-    transport: server.transport.type,
-    source: sourceOf(server),
-  } satisfies Partial<DoctorFinding>;
-  const done = (finding: Omit<DoctorFinding, keyof typeof base | 'durationMs'>): DoctorFinding => ({
-    ...base,
-    ...finding,
-    durationMs: Math.round(performance.now() - started),
+  const finding = (found: FindingFields): Prepared => ({
+    finding: findingOf(server, started, found),
   });
   if (!server.enabled)
-    return done({
+    return finding({
       status: 'disabled',
       problem: 'switched off in the config (enabled: false)',
       fix: 'set enabled: true to use it',
     });
-  const env = options.env ?? process.env;
   const resolved = await resolveServer(server, {
     env,
-    inputs: options.inputs ?? envInputProvider({ env }),
+    inputs,
     ...(config.defaults === undefined ? {} : { defaults: config.defaults }),
   });
-  if ('error' in resolved) return done(resolveFailure(resolved.error));
+  if ('error' in resolved) return finding(resolveFailure(resolved.error));
   secrets.push(...resolved.secrets);
+  return { server, definition: resolved.definition, started: performance.now() };
+}
 
+type FindingFields = Omit<DoctorFinding, 'server' | 'transport' | 'source' | 'durationMs'>;
+
+function findingOf(server: ServerConfig, started: number, found: FindingFields): DoctorFinding {
+  return {
+    server: server.name,
+    transport: server.transport.type,
+    source: sourceOf(server),
+    ...found,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+async function checkServer(
+  { server, definition, started }: Resolved & { started: number },
+  env: Readonly<Record<string, string | undefined>>,
+  options: DoctorOptions,
+): Promise<DoctorFinding> {
+  const done = (found: FindingFields): DoctorFinding => findingOf(server, started, found);
   // The command as it will run: expanded, its relative `cwd` resolved against the config file's
   // directory, checked with the words a failed spawn uses (`servers status`).
-  const t = resolved.definition.transport;
+  const t = definition.transport;
   if (typeof t !== 'function' && t.type === 'stdio') {
     const problem = commandProblem(t.command, { ...env, ...t.env }, t.cwd);
     if (problem !== undefined)
@@ -146,9 +195,9 @@ async function checkServer(
 
   const timeoutMs = options.timeoutMs ?? DEFAULT_DOCTOR_TIMEOUT_MS;
   const client = new McpClient({
-    ...resolved.definition.client,
+    ...definition.client,
     serverName: server.name,
-    transport: resolved.definition.transport,
+    transport: definition.transport,
     connectTimeoutMs: timeoutMs,
     requestTimeoutMs: timeoutMs,
     retry: false,

@@ -4,7 +4,7 @@
  * dialect unless told, read.
  */
 import type { ConfigDialect } from '../model.js';
-import { parseConfigText, type ConfigTextFormat } from '../parse.js';
+import { parseConfigText, type ConfigTextFormat, type ParsedDocument } from '../parse.js';
 import { detectDialect } from './detect.js';
 import { foreignDialects, type ForeignDialect } from './registry.js';
 import type { DialectModule, DialectReadOptions, DialectReadResult } from './types.js';
@@ -26,6 +26,8 @@ export function textFormatOf(
 
 export interface ReadForeignResult extends DialectReadResult {
   dialect: ConfigDialect;
+  /** The parsed text (for positions), when the file was read. */
+  document?: ParsedDocument;
 }
 
 /**
@@ -63,5 +65,6 @@ export function readForeignText(
     dialect,
     config: read.config,
     diagnostics: [...document.diagnostics, ...read.diagnostics],
+    document,
   };
 }

@@ -1,0 +1,54 @@
+/**
+ * `mcp-host read <uri>` for a URI made from a resource template (the official everything
+ * server's `demo://resource/dynamic/text/{resourceId}`): no server lists it, so without
+ * `--server` the error says to name one (table and JSON); with `--server` it is read.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
+import { tempDir } from '../helpers/scratch.js';
+
+const everything = join(
+  repoRoot,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
+const URI = 'demo://resource/dynamic/text/7';
+
+beforeAll(() => ensureBuiltCli());
+
+describe('read a templated resource URI', () => {
+  it('without --server: exit 1 with the hint to pass --server; with it: the text', async () => {
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(
+      file,
+      `servers:\n  everything:\n    command: node\n    args: ['${everything}', stdio]\n`,
+    );
+    const args = ['--config', file, 'read', URI];
+
+    const table = await runCli(args, { cwd: dir.path });
+    expect(table.code).toBe(1);
+    expect(table.stderr).toContain(`no connected server lists the resource '${URI}'`);
+    expect(table.stderr).toContain('pass --server <name>');
+    expect(table.stderr).toContain('(connected: everything)');
+
+    const json = await runCli([...args, '--json'], { cwd: dir.path });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stderr.trim())).toEqual({
+      error: {
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringContaining('pass --server <name>') as unknown,
+        server: null,
+      },
+    });
+
+    const named = await runCli([...args, '--server', 'everything'], { cwd: dir.path });
+    expect(named.code).toBe(0);
+    expect(named.stdout).toContain('Resource 7');
+  });
+});

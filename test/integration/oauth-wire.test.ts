@@ -467,7 +467,7 @@ describe('McpHost refresh failures against oidc-provider (FileTokenStore)', () =
     using dir = tempDir();
     const path = `${dir.path}/state.json`;
     const clock = new TestClock();
-    const { host, store } = fileStoreHost(server, path, clock, 1_000);
+    const { host, store } = fileStoreHost(server, path, clock, 2_000);
     await using _host = host;
     await using _store = store;
     await loginTwoStep(host, server);

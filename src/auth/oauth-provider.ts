@@ -314,9 +314,7 @@ export class OAuthProvider implements AuthProvider {
         throw this.#error(
           'AUTH_REQUIRED',
           `the server still needs scopes ${scopes.join(' ')} after ${count - 1} step-up attempts`,
-          {
-            scopes,
-          },
+          { scopes, status: 403 },
         );
       }
       this.#stepUps.set(key, count);
@@ -353,7 +351,7 @@ export class OAuthProvider implements AuthProvider {
       }
       scopes = [...required];
     }
-    await this.#obtain(session, scopes, challenge.signal);
+    await this.#obtain(session, scopes, challenge.signal, challenge.status);
     return true;
   }
 
@@ -604,8 +602,8 @@ export class OAuthProvider implements AuthProvider {
     });
   }
 
-  /** New tokens by the configured grant. */
-  async #obtain(session: Session, scopes: readonly string[], signal: AbortSignal): Promise<void> {
+  /** New tokens by the configured grant; `status`: the refusal's (401, or 403 for a step-up). */
+  async #obtain(session: Session, scopes: readonly string[], signal: AbortSignal, status = 401) {
     if ((this.#options.grant ?? DEFAULT_OAUTH_PROVIDER_OPTIONS.grant) !== 'authorization_code') {
       await this.#save(session, await this.#grantAgain(session, scopes, signal), scopes);
       return;
@@ -622,6 +620,7 @@ export class OAuthProvider implements AuthProvider {
           url: start.url.href,
           scopes: flow.scopes,
           expiresAt: start.expiresAt,
+          status,
         },
       );
     }

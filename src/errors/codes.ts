@@ -166,7 +166,7 @@ export const errorCodes = {
   },
   AUTH_REQUIRED: {
     permanent: false,
-    when: 'A server needs an OAuth login that cannot happen on its own: no way to ask the user was given (`details.url` is the authorization URL to open, `details.scopes` what it asks for), or a 403 `insufficient_scope` came back for the same scopes more often than the step-up limit allows (`details.scopes` names them). Log in (or grant the scopes) and retry.',
+    when: 'A server needs an OAuth login that cannot happen on its own: no way to ask the user was given (`details.url` is the authorization URL to open, `details.scopes` what it asks for), or a 403 `insufficient_scope` came back for the same scopes more often than the step-up limit allows (`details.scopes` names them); `details.status` is the HTTP status of the refusal (401, or 403 for a step-up). Log in (or grant the scopes) and retry.',
   },
   AUTH_FAILED: {
     permanent: false,

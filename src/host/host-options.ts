@@ -24,6 +24,12 @@ export interface McpHostOptions extends CallPolicyOptions, CallerViewOptions {
    * `FileTokenStore` on `stateStore` (in memory without one).
    */
   tokenStore?: TokenStore;
+  /**
+   * Settings of every `oauth` server's login and tokens: `now`, the clock token expiry is judged
+   * by (default `Date.now`), and `requestTimeoutMs`, the deadline of each OAuth request
+   * (discovery, registration, token and refresh requests; default 30 s, a refresh's 10 s at most).
+   */
+  oauth?: { now?: () => number; requestTimeoutMs?: number };
   /** How dead or wedged servers are restarted (each server's own `restart` goes over it). */
   restart?: RestartOptions;
   /** How connected servers are checked (`ping`, which bypasses every cache). */

@@ -126,7 +126,11 @@ export class McpHost implements AsyncDisposable {
       const error = event.error;
       if (event.phase !== 'failed' || event.server === undefined) return;
       if (!(error instanceof McpHostError) || error.code !== 'AUTH_REQUIRED') return;
-      if (this.#slots.get(event.server)?.oauth === undefined) return;
+      const slot = this.#slots.get(event.server);
+      if (slot?.oauth === undefined) return;
+      // Refused with a 401 the tokens could not get past (the refresh token revoked, say): the
+      // login is gone, so the server goes to needs_auth, whose status change announces it.
+      if (error.details?.status !== 403 && slot.loginLost(error)) return;
       this.#authEmitter.fire(authRequiredEvent(event.server, error));
     });
     this.#resources = new HostResources(this.#slots, options.naming, this.#logger);
@@ -501,6 +505,7 @@ export class McpHost implements AsyncDisposable {
               definition.transport,
               definition.oauth,
               this.#tokenStore,
+              this.#options.oauth,
             ),
     });
     // Both live as long as the slot: nothing to dispose.

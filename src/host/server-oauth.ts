@@ -72,6 +72,7 @@ export class ServerOAuth {
   readonly #transport: TransportDefinition | (() => unknown);
   readonly #settings: ServerOAuthOptions;
   readonly #store: () => Promise<TokenStore>;
+  readonly #host: { now?: () => number; requestTimeoutMs?: number };
   #provider: Promise<ServerOAuthProvider> | undefined;
 
   constructor(
@@ -79,11 +80,13 @@ export class ServerOAuth {
     transport: TransportDefinition | (() => unknown),
     settings: ServerOAuthOptions,
     store: () => Promise<TokenStore>,
+    host: { now?: () => number; requestTimeoutMs?: number } = {},
   ) {
     this.#name = name;
     this.#transport = transport;
     this.#settings = settings;
     this.#store = store;
+    this.#host = host;
   }
 
   /** The server's URL; `INVALID_ARGUMENT` for a server OAuth cannot apply to. */
@@ -168,6 +171,10 @@ export class ServerOAuth {
       ...(s.authorizationServer === undefined
         ? {}
         : { authorizationServer: s.authorizationServer }),
+      ...(this.#host.now === undefined ? {} : { now: this.#host.now }),
+      ...(this.#host.requestTimeoutMs === undefined
+        ? {}
+        : { requestTimeoutMs: this.#host.requestTimeoutMs }),
     });
   }
 }

@@ -37,6 +37,15 @@ export interface OidcMcpServer extends AsyncDisposable {
   readonly withheld: Set<string>;
   /** Authorization requests seen (logins). */
   readonly logins: number;
+  /** Dynamic client registrations made. */
+  readonly registrations: number;
+  /**
+   * While set, the token endpoint never answers: a request waits until the client gives up (or
+   * the hang is released), then is dropped unanswered and unprocessed (no token spent).
+   */
+  hangTokenEndpoint: boolean;
+  /** Token requests that arrived while the token endpoint hung. */
+  readonly hungTokenRequests: number;
   /** Follows an authorization URL to the redirect URI, consenting; returns that URL. */
   login(url: string | URL): Promise<string>;
   /** Revokes a refresh token (`invalid_grant` on its next use). */
@@ -115,6 +124,20 @@ export async function startOidcMcpServer(
   const mcpUrl = `${mcpOrigin}/mcp`;
   const grants: Record<string, number> = {};
   let logins = 0;
+  let registrations = 0;
+  let hungTokenRequests = 0;
+  let hang: { promise: Promise<void>; release: () => void } | undefined;
+  const setHang = (on: boolean): void => {
+    if (on) {
+      if (hang !== undefined) return;
+      let release = (): void => {};
+      const promise = new Promise<void>((resolve) => (release = resolve));
+      hang = { promise, release };
+    } else {
+      hang?.release();
+      hang = undefined;
+    }
+  };
   let unauthorized = 0;
   let forbidden = 0;
   const withheld = new Set<string>();
@@ -156,6 +179,16 @@ export async function startOidcMcpServer(
     grants[type] = (grants[type] ?? 0) + 1;
   });
   provider.on('authorization.accepted', () => void logins++);
+  provider.on('registration_create.success', () => void registrations++);
+  provider.use(async (ctx, next) => {
+    if (hang === undefined || ctx.path !== '/token') return next();
+    hungTokenRequests++;
+    const closed = new Promise<void>((resolve) => ctx.req.socket.once('close', resolve));
+    await Promise.race([hang.promise, closed]);
+    // Never processed: the socket is destroyed without an answer.
+    ctx.respond = false;
+    ctx.req.socket.destroy();
+  });
   const callback = provider.callback();
   asServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith('/interaction/') === true) {
@@ -270,6 +303,18 @@ export async function startOidcMcpServer(
     get logins() {
       return logins;
     },
+    get registrations() {
+      return registrations;
+    },
+    get hungTokenRequests() {
+      return hungTokenRequests;
+    },
+    get hangTokenEndpoint() {
+      return hang !== undefined;
+    },
+    set hangTokenEndpoint(on: boolean) {
+      setHang(on);
+    },
     async login(url) {
       const cookies = new Map<string, string>();
       let next = new URL(url);
@@ -299,6 +344,7 @@ export async function startOidcMcpServer(
       await (await provider.AccessToken.find(token))?.destroy();
     },
     async [Symbol.asyncDispose]() {
+      setHang(false);
       for (const socket of sockets) socket.destroy();
       await Promise.all(
         [asServer, mcpServer].map(

@@ -28,6 +28,13 @@ declare module 'oidc-provider' {
     constructor(issuer: string, configuration?: Record<string, unknown>);
     on(event: string, listener: (ctx: OidcContext, ...rest: unknown[]) => void): this;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    /** Adds a koa middleware in front of the provider's routes. */
+    use(
+      middleware: (
+        ctx: { path: string; req: IncomingMessage; res: ServerResponse; respond?: boolean },
+        next: () => Promise<void>,
+      ) => Promise<void>,
+    ): void;
     Client: { find(id: string): Promise<object | undefined> };
     Grant: new (properties: { accountId: string; clientId: string }) => Saveable & {
       addOIDCScope(scope: string): void;

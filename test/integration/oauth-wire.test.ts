@@ -383,3 +383,123 @@ describe('McpHost two-step login against oidc-provider and an SDK MCP server', (
     expect(host.serverStatus('protected').state).toBe('ready');
   });
 });
+
+/**
+ * A host with the one OAuth server 'protected' keeping its tokens in a `FileTokenStore` on
+ * `path`, judging expiry by `clock`, each OAuth request under `requestTimeoutMs`.
+ */
+function fileStoreHost(
+  server: OidcMcpServer,
+  path: string,
+  clock: TestClock,
+  requestTimeoutMs?: number,
+): { host: McpHost; store: FileTokenStore } {
+  const store = new FileTokenStore({ path });
+  const host = new McpHost({
+    tokenStore: store,
+    oauth: { now: clock.now, ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) },
+    servers: [{ name: 'protected', transport: { type: 'http', url: server.mcpUrl }, oauth: {} }],
+  });
+  return { host, store };
+}
+
+/** Logs the host's server in with the two-step API; resolves once it is ready. */
+async function loginTwoStep(host: McpHost, server: OidcMcpServer): Promise<void> {
+  await host.start();
+  const start = await host.startAuthorization('protected');
+  const status = await host.completeAuthorization('protected', await server.login(start.url));
+  expect(status.state).toBe('ready');
+}
+
+describe('McpHost refresh failures against oidc-provider (FileTokenStore)', () => {
+  it('a revoked refresh token -> needs_auth with auth_required; tokens cleared, registration kept and reused', async () => {
+    await using _guard = leakGuard();
+    await using server = await startOidcMcpServer();
+    using dir = tempDir();
+    const path = `${dir.path}/state.json`;
+    const clock = new TestClock();
+    const { host, store } = fileStoreHost(server, path, clock);
+    await using _host = host;
+    await using _store = store;
+    await loginTwoStep(host, server);
+    expect(await call(host, 'whoami')).toBe('user-1');
+    expect(server.registrations).toBe(1);
+    const key = (await store.findTokenKey(server.mcpUrl))!;
+    const tokens = (await store.loadTokens(key))!;
+    const registration = (await store.loadRegistration(server.issuer))!;
+    expect(registration).toMatchObject({ source: 'dynamic', clientId: key.clientId });
+    expect(readFileSync(path, 'utf8')).toContain(tokens.refreshToken!);
+
+    await server.revokeRefreshToken(tokens.refreshToken!);
+    clock.pastExpiry();
+    const events: AuthRequiredEvent[] = [];
+    host.onAuthRequired((event) => events.push(event));
+    const error = await host.callTool('mcp__protected__whoami', {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', serverName: 'protected' });
+    expect(host.serverStatus('protected').state).toBe('needs_auth');
+    // One event, with the URL of the login that the refusal started.
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'auth_required', server: 'protected' });
+    expect(events[0]?.url).toMatch(new RegExp(`^${server.issuer}/auth\\?`));
+    expect(server.grants.refresh_token).toBeUndefined();
+
+    // The store file: no tokens any more (neither of them), the registration as it was.
+    const file = readFileSync(path, 'utf8');
+    expect(file).not.toContain(tokens.refreshToken!);
+    expect(file).not.toContain(tokens.accessToken);
+    await using reader = new FileTokenStore({ path });
+    expect(await reader.loadTokens(key)).toBeUndefined();
+    expect(await reader.loadRegistration(server.issuer)).toEqual(registration);
+
+    // The next login uses that client: no second registration at oidc-provider.
+    const start = await host.startAuthorization('protected');
+    expect(start.url.searchParams.get('client_id')).toBe(registration.clientId);
+    const status = await host.completeAuthorization('protected', await server.login(start.url));
+    expect(status.state).toBe('ready');
+    expect(await call(host, 'whoami')).toBe('user-1');
+    expect(server.registrations).toBe(1);
+    expect(server.grants.authorization_code).toBe(2);
+  });
+
+  it('a refresh that times out -> a typed refresh error, not needs_auth; tokens kept; refreshes once released', async () => {
+    await using _guard = leakGuard();
+    await using server = await startOidcMcpServer();
+    using dir = tempDir();
+    const path = `${dir.path}/state.json`;
+    const clock = new TestClock();
+    const { host, store } = fileStoreHost(server, path, clock, 2_000);
+    await using _host = host;
+    await using _store = store;
+    await loginTwoStep(host, server);
+    expect(await call(host, 'whoami')).toBe('user-1');
+    const key = (await store.findTokenKey(server.mcpUrl))!;
+    const tokens = (await store.loadTokens(key))!;
+    const events: AuthRequiredEvent[] = [];
+    host.onAuthRequired((event) => events.push(event));
+
+    server.hangTokenEndpoint = true;
+    clock.pastExpiry();
+    const error = await host.callTool('mcp__protected__whoami', {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'AUTH_REFRESH_FAILED',
+      serverName: 'protected',
+      details: { reason: 'timeout' },
+    });
+    expect(server.hungTokenRequests).toBeGreaterThanOrEqual(1);
+    expect(host.serverStatus('protected').state).not.toBe('needs_auth');
+    expect(events).toEqual([]);
+    expect(server.grants.refresh_token).toBeUndefined();
+    // The tokens are still in the store file, unchanged.
+    await using reader = new FileTokenStore({ path });
+    expect(await reader.loadTokens(key)).toEqual(tokens);
+    expect(readFileSync(path, 'utf8')).toContain(tokens.refreshToken!);
+
+    // Released: the next call refreshes (once) with the kept refresh token and succeeds.
+    server.hangTokenEndpoint = false;
+    expect(await call(host, 'whoami')).toBe('user-1');
+    expect(server.grants.refresh_token).toBe(1);
+    expect(server.grants.authorization_code).toBe(1);
+    expect((await reader.loadTokens(key))!.accessToken).not.toBe(tokens.accessToken);
+    expect(events).toEqual([]);
+  });
+});

@@ -542,6 +542,19 @@ export class ServerSlot {
     this.#scheduleHealthCheck(generation);
   }
 
+  /**
+   * A call found the server's login gone (`error`: a login is needed, the tokens refused and not
+   * refreshable): the connection is dropped and the server waits in `needs_auth` for a new login.
+   * False when it is not connected (nothing to do).
+   */
+  loginLost(error: McpHostError): boolean {
+    if (this.#state !== 'ready' && this.#state !== 'degraded') return false;
+    this.#generation++;
+    void this.#dropClient();
+    this.#failed(error);
+    return true;
+  }
+
   /** Too many checks failed in a row: the connection is given up and the server restarted. */
   #wedged(client: McpClient, error: unknown, reason: McpHostError): void {
     this.#recordFailure(error);

@@ -51,7 +51,15 @@ const layerRules = layers.flatMap((group, index) =>
 );
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'bench/results/**',
+      'coverage/**',
+      'test/.docs-example-*',
+    ] /* a docs example being run (test/helpers/doc-examples.ts) */,
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -57,8 +57,9 @@ export default tseslint.config(
       'node_modules/**',
       'bench/results/**',
       'coverage/**',
+      // A docs example being run by the tests (test/helpers/doc-examples.ts).
       'test/.docs-example-*',
-    ] /* a docs example being run (test/helpers/doc-examples.ts) */,
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -193,6 +193,38 @@ describe('ConfigReloader', () => {
     expect(world.startsOf('a')).toEqual(['a1']);
   });
 
+  it('refuses a file that reads as empty after the start (a save caught half-way)', async () => {
+    await using _guard = leakGuard();
+    await using host = new McpHost({ health: { intervalMs: 0 } });
+    const world = new World();
+    await using reloader = rig(world, host);
+    const errors: string[] = [];
+    reloader.onReloadError((event) => errors.push(event.message));
+    world.servers = [server('a', 'a1')];
+    ok(await reloader.start());
+
+    world.servers = [];
+    world.diagnostics = [
+      {
+        severity: 'warning',
+        kind: 'empty-file',
+        message: 'the file is empty: no servers',
+        location: { file: '/config/mcp.json', dialect: 'mcp-host', path: [] },
+      },
+    ];
+    expect(await reloader.reload()).toMatchObject({ ok: false, trigger: 'manual' });
+    expect(errors).toEqual([
+      '/config/mcp.json: the file is empty: no servers (a save in progress?)',
+    ]);
+    expect(host.status().map((s) => [s.name, s.state])).toEqual([['a', 'ready']]);
+    expect(world.startsOf('a')).toEqual(['a1']);
+
+    // The write that follows is applied; an empty `servers:` mapping still removes every server.
+    world.diagnostics = [];
+    ok(await reloader.reload());
+    expect(host.status()).toEqual([]);
+  });
+
   it('fails only the server that cannot resolve or that the loader reports; it keeps running', async () => {
     await using _guard = leakGuard();
     await using host = new McpHost({ health: { intervalMs: 0 } });

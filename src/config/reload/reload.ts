@@ -11,11 +11,12 @@
  *   it was written (file, line, column) nor unknown keys. Only digests are kept, never the values.
  *   New names are added, missing ones removed, changed ones replaced (`McpHost.replaceServer`),
  *   the others keep running untouched (same process).
- * - **Invalid edits.** An error that concerns a whole file (syntax, unreadable file, no config)
- *   refuses the whole reload: the running config stays, `onReloadError` reports the diagnostics
- *   (file, line, column). An error that concerns one server (an unset variable, an invalid entry)
- *   fails only that server: a running one keeps its old config, a new one is not added, and
- *   `onReload` lists it under `failed` with its diagnostics.
+ * - **Invalid edits.** An error that concerns a whole file (syntax, unreadable file, no config,
+ *   a file that reads as empty after the start: a save caught half-way) refuses the whole reload:
+ *   the running config stays, `onReloadError` reports the diagnostics (file, line, column). An
+ *   error that concerns one server (an unset variable, an invalid entry) fails only that server:
+ *   a running one keeps its old config, a new one is not added, and `onReload` lists it under
+ *   `failed` with its diagnostics.
  * - **Calls in flight** to a changed or removed server: drained. New calls go to the new server
  *   at once (a removed server's tools leave the list at once); the old connection keeps serving
  *   the calls it has for up to `drainTimeoutMs`, then it is closed, and a call still pending then
@@ -197,6 +198,12 @@ export class ConfigReloader implements AsyncDisposable {
     }
     const diagnostics = [...loaded.diagnostics];
     const config = loaded.config;
+    // A file that reads as empty on a running host is far more often a save caught half-way (an
+    // editor or `>` truncates, then writes) than a wish to stop every server: refuse it, and the
+    // write that follows brings the next reload. An empty `servers:` mapping removes them all.
+    const empty = diagnostics.find((d) => d.kind === 'empty-file');
+    if (trigger !== 'start' && empty !== undefined)
+      return this.#refuse(trigger, `${locatedMessage(empty)} (a save in progress?)`, diagnostics);
     // An error not tied to one server fails its whole file: the running config is kept.
     const fatal = diagnostics.filter((d) => d.severity === 'error' && d.server === undefined);
     if (config === undefined || fatal.length > 0) {

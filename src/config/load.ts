@@ -20,7 +20,8 @@ import { resolve } from 'node:path';
 import { configServerKeyProblems } from './server-key-problems.js';
 import { ConfigError, formatLocation, isFileLevelError } from './diagnostics.js';
 import { detectDialect } from './dialects/detect.js';
-import { readForeignText } from './dialects/read-text.js';
+import { loadDialectReader } from './dialects/readers/load-dialect-reader.js';
+import { readDialectText } from './dialects/readers/read-dialect-text.js';
 import type { DialectReadOptions } from './dialects/types.js';
 import { discoverConfigFiles, type ConfigFileSpec, type Env } from './discover.js';
 import type {
@@ -31,7 +32,6 @@ import type {
   McpConfig,
   ServerConfig,
 } from './model.js';
-import { readNativeConfig } from './native/native-read.js';
 import { formatOfFile, parseConfigText, type ConfigTextFormat } from './parse.js';
 
 export interface LoadConfigOptions extends DialectReadOptions {
@@ -93,7 +93,7 @@ export async function tryLoadConfig(
       results.push(unreadable(file, dialect ?? 'mcp-host', error));
       continue;
     }
-    results.push(readConfigText(text, file, { ...options, dialect }));
+    results.push(await loadConfigText(text, file, { ...options, dialect }));
   }
   const merged = mergeConfigs(results, options);
   if (merged.diagnostics.some(isFileLevelError))
@@ -101,20 +101,30 @@ export async function tryLoadConfig(
   return merged;
 }
 
-/** One file's text in any dialect (detected by name and shape unless `dialect` says). */
-export function readConfigText(
+/**
+ * One file's text in any dialect (detected by name and shape unless `dialect` says), as
+ * `readConfigText` does, loading only the reading code that dialect needs.
+ */
+export async function loadConfigText(
   text: string,
   file: string,
   options: DialectReadOptions & { dialect?: ConfigDialect | undefined } = {},
-): ReadConfigResult {
+): Promise<ReadConfigResult> {
   const { dialect: override, ...readOptions } = options;
-  const probe: ConfigTextFormat = formatOfFile(file) === 'yaml' ? 'yaml' : 'jsonc';
-  const dialect = override ?? detectDialect(file, parseConfigText(text, file, probe).value);
+  const dialect = override ?? dialectOfText(text, file);
   if (dialect === 'mcp-host') {
+    const { readNativeConfig } = await import('./native/native-read.js');
     const document = parseConfigText(text, file, formatOfFile(file), 'mcp-host');
     return { dialect, ...readNativeConfig(document, file) };
   }
-  return readForeignText(text, file, { ...readOptions, dialect });
+  const reader = await loadDialectReader(dialect);
+  return { dialect, ...readDialectText(reader, text, file, readOptions) };
+}
+
+/** The dialect of a file's text, detected by its name and shape. */
+export function dialectOfText(text: string, file: string): ConfigDialect {
+  const probe: ConfigTextFormat = formatOfFile(file) === 'yaml' ? 'yaml' : 'jsonc';
+  return detectDialect(file, parseConfigText(text, file, probe).value);
 }
 
 class FileTooLarge extends Error {

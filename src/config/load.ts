@@ -20,7 +20,7 @@ import { resolve } from 'node:path';
 import { configServerKeyProblems } from './server-key-problems.js';
 import { ConfigError, formatLocation, isFileLevelError } from './diagnostics.js';
 import { detectDialect } from './dialects/detect.js';
-import { loadDialectReader } from './dialects/readers/load-dialect-reader.js';
+import { foreignReaders } from './dialects/readers/foreign-readers.js';
 import { readDialectText } from './dialects/readers/read-dialect-text.js';
 import type { DialectReadOptions } from './dialects/types.js';
 import { discoverConfigFiles, type ConfigFileSpec, type Env } from './discover.js';
@@ -103,7 +103,8 @@ export async function tryLoadConfig(
 
 /**
  * One file's text in any dialect (detected by name and shape unless `dialect` says), as
- * `readConfigText` does, loading only the reading code that dialect needs.
+ * `readConfigText` does, without loading any writer: the native reader is imported only for a
+ * native file.
  */
 export async function loadConfigText(
   text: string,
@@ -117,8 +118,7 @@ export async function loadConfigText(
     const document = parseConfigText(text, file, formatOfFile(file), 'mcp-host');
     return { dialect, ...readNativeConfig(document, file) };
   }
-  const reader = await loadDialectReader(dialect);
-  return { dialect, ...readDialectText(reader, text, file, readOptions) };
+  return { dialect, ...readDialectText(foreignReaders[dialect], text, file, readOptions) };
 }
 
 /** The dialect of a file's text, detected by its name and shape. */

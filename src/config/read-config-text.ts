@@ -1,7 +1,7 @@
 /**
- * One config file's text in any dialect, synchronously: every dialect's reader is loaded with this
- * module (the library's API; loading files goes through `loadConfigText`, which loads only the
- * reader a file needs).
+ * One config file's text in any dialect, synchronously: every dialect module, writers included, is
+ * loaded with this one (the library's API; loading files goes through `loadConfigText`, which
+ * loads no writer).
  */
 import type { DialectReadOptions } from './dialects/types.js';
 import { readForeignText } from './dialects/read-text.js';

@@ -92,9 +92,9 @@ export {
   type ImportConfigResult,
 } from './config/dialects/import-config.js';
 export { detectDialect, detectByShape } from './config/dialects/detect.js';
+export { textFormatOf } from './config/dialects/readers/read-dialect-text.js';
 export {
   readForeignText,
-  textFormatOf,
   type ReadForeignOptions,
   type ReadForeignResult,
 } from './config/dialects/read-text.js';
@@ -134,13 +134,13 @@ export {
 export {
   loadConfig,
   tryLoadConfig,
-  readConfigText,
   mergeConfigs,
   MAX_CONFIG_FILE_BYTES,
   type LoadConfigOptions,
   type LoadConfigResult,
   type ReadConfigResult,
 } from './config/load.js';
+export { readConfigText } from './config/read-config-text.js';
 export {
   discoverConfigFiles,
   configSearchPaths,

@@ -12,7 +12,7 @@ import {
   ttyInputProvider,
   type InputProvider,
 } from '../config/expand/input-providers.js';
-import { readConfigText, tryLoadConfig } from '../config/load.js';
+import { loadConfigText, tryLoadConfig } from '../config/load.js';
 import { useJsoncModule } from '../config/parser-modules.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../config/model.js';
 import { resolveConfig } from '../config/resolve-config.js';
@@ -121,7 +121,9 @@ export class CliRuntime {
       this.output.notice(
         'mcp-host: no config file found (mcp.yaml, mcp.json, .mcp.json or --config): using the embedded demo (everything, filesystem, memory)',
       );
-      const read = readConfigText(embedded.text, EMBEDDED_CONFIG_LABEL, { dialect: 'mcp-host' });
+      const read = await loadConfigText(embedded.text, EMBEDDED_CONFIG_LABEL, {
+        dialect: 'mcp-host',
+      });
       return { config: read.config, diagnostics: read.diagnostics, embedded: true };
     }
     const { config, diagnostics } = await tryLoadConfig({ files, cwd: this.cwd, env: this.env });

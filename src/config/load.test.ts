@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/scratch.js';
 import { ConfigError, formatDiagnostic } from './diagnostics.js';
 import { configSearchPaths, discoverConfigFiles, userConfigDir } from './discover.js';
-import { loadConfig, mergeConfigs, readConfigText, tryLoadConfig } from './load.js';
+import { loadConfig, mergeConfigs, tryLoadConfig } from './load.js';
+import { readConfigText } from './read-config-text.js';
 import { resolveConfig } from './resolve-config.js';
 
 function write(dir: string, name: string, text: string): string {

@@ -20,7 +20,8 @@ import { resolve } from 'node:path';
 import { configServerKeyProblems } from './server-key-problems.js';
 import { ConfigError, formatLocation, isFileLevelError } from './diagnostics.js';
 import { detectDialect } from './dialects/detect.js';
-import { readForeignText } from './dialects/read-text.js';
+import { foreignReaders } from './dialects/readers/foreign-readers.js';
+import { readDialectText } from './dialects/readers/read-dialect-text.js';
 import type { DialectReadOptions } from './dialects/types.js';
 import { discoverConfigFiles, type ConfigFileSpec, type Env } from './discover.js';
 import type {
@@ -31,8 +32,12 @@ import type {
   McpConfig,
   ServerConfig,
 } from './model.js';
-import { readNativeConfig } from './native/native-read.js';
-import { formatOfFile, parseConfigText, type ParsedDocument } from './parse.js';
+import {
+  formatOfFile,
+  parseConfigText,
+  type ConfigTextFormat,
+  type ParsedDocument,
+} from './parse.js';
 
 export interface LoadConfigOptions extends DialectReadOptions {
   /**
@@ -107,7 +112,7 @@ export async function tryLoadConfig(options: LoadConfigOptions = {}): Promise<{
       results.push(unreadable(file, dialect ?? 'mcp-host', error));
       continue;
     }
-    const read = readConfigText(text, file, { ...options, dialect });
+    const read = await loadConfigText(text, file, { ...options, dialect });
     if (read.document !== undefined) documents.set(file, { text, document: read.document });
     results.push(read);
   }
@@ -117,12 +122,16 @@ export async function tryLoadConfig(options: LoadConfigOptions = {}): Promise<{
   return { ...merged, documents };
 }
 
-/** One file's text in any dialect (detected by name and shape unless `dialect` says). */
-export function readConfigText(
+/**
+ * One file's text in any dialect (detected by name and shape unless `dialect` says), as
+ * `readConfigText` does, without loading any writer: the native reader is imported only for a
+ * native file.
+ */
+export async function loadConfigText(
   text: string,
   file: string,
   options: DialectReadOptions & { dialect?: ConfigDialect | undefined } = {},
-): ReadConfigResult {
+): Promise<ReadConfigResult> {
   const { dialect: override, ...readOptions } = options;
   const format = formatOfFile(file);
   // Parsed once in the file's own syntax, which detection reads too; only a .json file with
@@ -136,10 +145,17 @@ export function readConfigText(
     dialect = detectDialect(file, probe.value);
   }
   if (dialect === 'mcp-host') {
+    const { readNativeConfig } = await import('./native/native-read.js');
     const document = own ?? parseConfigText(text, file, format, 'mcp-host');
     return { dialect, ...readNativeConfig(document, file), document };
   }
-  return readForeignText(text, file, { ...readOptions, dialect });
+  return { dialect, ...readDialectText(foreignReaders[dialect], text, file, readOptions) };
+}
+
+/** The dialect of a file's text, detected by its name and shape. */
+export function dialectOfText(text: string, file: string): ConfigDialect {
+  const probe: ConfigTextFormat = formatOfFile(file) === 'yaml' ? 'yaml' : 'jsonc';
+  return detectDialect(file, parseConfigText(text, file, probe).value);
 }
 
 class FileTooLarge extends Error {

@@ -2,19 +2,20 @@
  * What the built `mcp-host` loads, read by the load recorder (test/fixtures/load-recorder: every
  * ES module resolved and every file `require`d): a command's module only when that command runs
  * (dist/ has one chunk per command module, named after it), a config's parser only for its format,
- * and no transport the config does not use. commander and jsonc-parser are bundled into dist/
+ * no config writer (src/ modules are read from each loaded file's source map), and no transport the config does not use. commander and jsonc-parser are bundled into dist/
  * (scripts/build.mjs), so no package from node_modules is loaded but yaml, for a YAML file.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, cliPath, ensureBuiltCli, repoRoot } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 
 const recorder = fileURLToPath(new URL('../fixtures/load-recorder/register.mjs', import.meta.url));
 const server = join(repoRoot, 'test', 'fixtures', 'mcp', 'legacy-sdk-server.mjs');
+const distUrl = pathToFileURL(join(repoRoot, 'dist')).href + '/';
 const COMMAND_MODULES = [
   'servers',
   'tools',
@@ -37,6 +38,21 @@ interface Loaded {
   commands: string[];
   /** The named chunks loaded (a module imported on demand: runtime, mcp-host, stdio-transport...). */
   chunks: Set<string>;
+  /** The src/ modules in the files loaded from dist/ (from their source maps), as `config/load.ts`. */
+  modules: Set<string>;
+}
+
+/** The src/ modules that write config files: loaded only by the commands that write. */
+const CONFIG_WRITERS = [
+  'config/dialects/server-writer.ts',
+  'config/native/native-write.ts',
+  'config/write-config-file.ts',
+];
+
+/** The src/ modules of a source map's `sources` (relative to the map: ../../src/...). */
+function sourceModules(file: string): string[] {
+  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+  return map.sources.flatMap((source) => /(?:^|[/])src[/](.+)$/.exec(source)?.[1] ?? []);
 }
 
 /** Runs the built CLI under the load recorder in `cwd`; what it printed and loaded. */
@@ -57,7 +73,10 @@ function loadedBy(args: string[], cwd: string): Promise<Loaded> {
         const urls = readFileSync(record, 'utf8').split('\n');
         const packages = new Set<string>();
         const chunks = new Set<string>();
+        const modules = new Set<string>();
         for (const url of urls) {
+          if (url.startsWith(distUrl) && url.endsWith('.js'))
+            for (const module of sourceModules(fileURLToPath(url))) modules.add(module);
           const name = /[/]node_modules[/]((?:@[^/]+[/])?[^/]+)[/]/.exec(url)?.[1];
           if (name !== undefined) packages.add(name);
           const chunk = /[/]dist[/]chunks[/]([a-z-]+)-[0-9a-f]{8}\.js$/.exec(url)?.[1];
@@ -69,6 +88,7 @@ function loadedBy(args: string[], cwd: string): Promise<Loaded> {
           packages: [...packages].sort(),
           commands: COMMAND_MODULES.filter((name) => chunks.has(name)).sort(),
           chunks,
+          modules,
         });
       },
     );
@@ -110,6 +130,25 @@ describe('what mcp-host loads', () => {
       'websocket-transport',
     ])
       expect(loaded.chunks.has(transport)).toBe(false);
+    // The dialects' readers, no dialect module (they carry the writers) and no writer; the native
+    // reader only for a native file.
+    const dialectModules = [...loaded.modules].filter((module) =>
+      module.startsWith('config/dialects/'),
+    );
+    expect(dialectModules).toContain('config/dialects/readers/claude-desktop-reader.ts');
+    for (const dialectModule of [
+      'registry',
+      'claude-desktop',
+      'claude-code',
+      'vscode',
+      'cursor',
+      'crewai',
+      'import-config',
+      'read-text',
+    ])
+      expect(dialectModules).not.toContain(`config/dialects/${dialectModule}.ts`);
+    expect(loaded.modules.has('config/native/native-read.ts')).toBe(false);
+    for (const writer of CONFIG_WRITERS) expect(loaded.modules.has(writer)).toBe(false);
   });
 
   it('servers list on a YAML config loads yaml and no host', async () => {
@@ -124,5 +163,11 @@ describe('what mcp-host loads', () => {
     expect(loaded.commands).toEqual(['servers']);
     expect(loaded.packages).toEqual(['yaml']);
     expect(loaded.chunks.has('mcp-host')).toBe(false);
+    // The native reader, no foreign dialect and no dialect's writer (the servers command itself
+    // holds enable|disable, which write the file: write-config-file.ts).
+    expect(loaded.modules.has('config/native/native-read.ts')).toBe(true);
+    expect(loaded.modules.has('config/dialects/registry.ts')).toBe(false);
+    for (const writer of CONFIG_WRITERS.filter((w) => w !== 'config/write-config-file.ts'))
+      expect(loaded.modules.has(writer)).toBe(false);
   });
 });

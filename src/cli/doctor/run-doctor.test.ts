@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readConfigText } from '../../config/load.js';
+import { readConfigText } from '../../config/read-config-text.js';
 import { runDoctor } from './run-doctor.js';
 
 function load(text: string) {

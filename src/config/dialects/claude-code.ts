@@ -16,73 +16,22 @@
  * a canonical `${VAR:-default}` is written as Claude Code's `${VAR:-default}`, which keeps an
  * empty VAR.
  */
-import { aboutServer } from '../../errors/mcp-host-error.js';
 import type { McpConfig } from '../model.js';
-import { claudeCodeGrammar } from './grammars.js';
-import { readMapDocument } from './read-document.js';
-import { readOAuthEntry, type TemplateField } from './server-entry.js';
+import { claudeCodeFieldGrammar, claudeCodeReader } from './readers/claude-code-reader.js';
 import { writeMcpServersJson, type ServerWriter } from './server-writer.js';
-import type { DialectModule, DialectReadOptions, DialectDocument } from './types.js';
+import type { DialectModule } from './types.js';
 
 const LABEL = 'Claude Code';
-const EXPANDED: readonly TemplateField[] = ['command', 'args', 'env', 'url', 'headers'];
-const grammar = (field: TemplateField) =>
-  EXPANDED.includes(field) ? claudeCodeGrammar : undefined;
 
 export const claudeCode: DialectModule = {
-  dialect: 'claude-code',
-  format: 'json',
-  read(document: DialectDocument, file: string, options?: DialectReadOptions) {
-    return readMapDocument(document, file, options, {
-      dialect: 'claude-code',
-      serversKey: 'mcpServers',
-      rules: {
-        dialect: 'claude-code',
-        grammar,
-        ownKeys: ['oauth', 'headersHelper'],
-        readOwnKey(key, value, path, draft, name, ctx) {
-          if (key === 'headersHelper') {
-            draft.extra[key] = value;
-            ctx.report(
-              'warning',
-              'unsupported-key',
-              aboutServer(name, `"headersHelper" is not run by mcp-host; kept as it is`),
-              path,
-              name,
-            );
-            return;
-          }
-          readOAuthEntry(value, path, draft, name, ctx, {
-            key: 'oauth',
-            quietKeys: ['callbackPort'],
-            readKey(sub, item, at, oauth) {
-              if (sub === 'clientId' && typeof item === 'string') {
-                const text = ctx.template(item, at, undefined, name);
-                if (text !== undefined) oauth.clientId = text;
-              } else if (sub === 'authServerMetadataUrl' && typeof item === 'string') {
-                const text = ctx.template(item, at, undefined, name);
-                if (text !== undefined) oauth.authorizationServer = text;
-              } else if (sub === 'scopes' && (typeof item === 'string' || Array.isArray(item))) {
-                const scopes =
-                  typeof item === 'string' ? item.split(/\s+/).filter(Boolean) : item.map(String);
-                oauth.scopes = scopes.map(
-                  (scope) => ctx.template(scope, at, undefined, name) ?? scope,
-                );
-              } else return false;
-              return true;
-            },
-          });
-        },
-      },
-    });
-  },
+  ...claudeCodeReader,
   write(config: McpConfig) {
     return writeMcpServersJson(config, {
       dialect: 'claude-code',
       label: LABEL,
       transports: ['stdio', 'http', 'sse'],
       typeValue: (type) => type,
-      grammar,
+      grammar: claudeCodeFieldGrammar,
       stdio: { cwd: false, envFile: false },
       ownSettings: ['oauth'],
       writeOwn: writeOAuth,

@@ -8,28 +8,14 @@
  * variables is left out with an error; `cwd`, `envFile` and host settings with a warning.
  */
 import type { ConfigDiagnostic, McpConfig } from '../model.js';
-import { readMapDocument } from './read-document.js';
+import { claudeDesktopReader } from './readers/claude-desktop-reader.js';
 import { toJsonText, writeServerMap, writeTopLevel } from './server-writer.js';
-import type { DialectModule, DialectReadOptions, DialectDocument } from './types.js';
+import type { DialectModule } from './types.js';
 
 const LABEL = 'Claude Desktop';
 
 export const claudeDesktop: DialectModule = {
-  dialect: 'claude-desktop',
-  format: 'json',
-  read(document: DialectDocument, file: string, options?: DialectReadOptions) {
-    return readMapDocument(document, file, options, {
-      dialect: 'claude-desktop',
-      serversKey: 'mcpServers',
-      rules: {
-        dialect: 'claude-desktop',
-        grammar: () => undefined,
-        ownKeys: [],
-        remoteWarning:
-          'Claude Desktop starts only stdio servers from its config file; mcp-host connects to this one',
-      },
-    });
-  },
+  ...claudeDesktopReader,
   write(config: McpConfig) {
     const diagnostics: ConfigDiagnostic[] = [];
     const out: Record<string, unknown> = {

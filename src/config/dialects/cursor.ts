@@ -16,44 +16,14 @@
  */
 import type { McpConfig } from '../model.js';
 import { cursorGrammar } from './grammars.js';
-import { readMapDocument } from './read-document.js';
-import { readOAuthEntry } from './server-entry.js';
+import { cursorReader } from './readers/cursor-reader.js';
 import { writeMcpServersJson, type ServerWriter } from './server-writer.js';
-import type { DialectModule, DialectReadOptions, DialectDocument } from './types.js';
+import type { DialectModule } from './types.js';
 
 const LABEL = 'Cursor';
 
 export const cursor: DialectModule = {
-  dialect: 'cursor',
-  format: 'jsonc',
-  read(document: DialectDocument, file: string, options?: DialectReadOptions) {
-    return readMapDocument(document, file, options, {
-      dialect: 'cursor',
-      serversKey: 'mcpServers',
-      rules: {
-        dialect: 'cursor',
-        grammar: () => cursorGrammar,
-        ownKeys: ['auth'],
-        readOwnKey(_key, value, path, draft, name, ctx) {
-          readOAuthEntry(value, path, draft, name, ctx, {
-            key: 'auth',
-            readKey(sub, item, at, oauth) {
-              if ((sub === 'CLIENT_ID' || sub === 'CLIENT_SECRET') && typeof item === 'string') {
-                const text = ctx.template(item, at, cursorGrammar, name);
-                if (text !== undefined)
-                  oauth[sub === 'CLIENT_ID' ? 'clientId' : 'clientSecret'] = text;
-              } else if (sub === 'scopes' && Array.isArray(item)) {
-                oauth.scopes = item.map(
-                  (scope, i) => ctx.template(String(scope), [...at, i], cursorGrammar, name) ?? '',
-                );
-              } else return false;
-              return true;
-            },
-          });
-        },
-      },
-    });
-  },
+  ...cursorReader,
   write(config: McpConfig) {
     return writeMcpServersJson(config, {
       dialect: 'cursor',

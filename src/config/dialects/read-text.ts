@@ -7,21 +7,12 @@ import type { ConfigDialect } from '../model.js';
 import { parseConfigText, type ConfigTextFormat, type ParsedDocument } from '../parse.js';
 import { detectDialect } from './detect.js';
 import { foreignDialects, type ForeignDialect } from './registry.js';
-import type { DialectModule, DialectReadOptions, DialectReadResult } from './types.js';
+import { readDialectText } from './readers/read-dialect-text.js';
+import type { DialectReadOptions, DialectReadResult } from './types.js';
 
 export interface ReadForeignOptions extends DialectReadOptions {
   /** The dialect, when not to be detected from the file name and shape. */
   dialect?: ForeignDialect;
-}
-
-/** The syntax a dialect's file is parsed with. */
-export function textFormatOf(
-  file: string,
-  module: Pick<DialectModule, 'format'>,
-): ConfigTextFormat {
-  const lower = file.toLowerCase();
-  if (lower.endsWith('.yaml') || lower.endsWith('.yml')) return 'yaml';
-  return module.format === 'yaml' ? 'json' : module.format;
 }
 
 export interface ReadForeignResult extends DialectReadResult {
@@ -58,13 +49,5 @@ export function readForeignText(
         },
       ],
     };
-  const module = foreignDialects[dialect];
-  const document = parseConfigText(text, file, textFormatOf(file, module), dialect);
-  const read = module.read(document, file, options);
-  return {
-    dialect,
-    config: read.config,
-    diagnostics: [...document.diagnostics, ...read.diagnostics],
-    document,
-  };
+  return { dialect, ...readDialectText(foreignDialects[dialect], text, file, options) };
 }

@@ -41,10 +41,14 @@ export interface DialectWriteResult {
   diagnostics: ConfigDiagnostic[];
 }
 
-export interface DialectModule {
+/** The read side of a dialect module: what loading a file needs (see readers/). */
+export interface DialectReader {
   readonly dialect: ConfigDialect;
   /** Syntax of the file: `jsonc` allows comments and trailing commas. */
   readonly format: 'json' | 'jsonc' | 'yaml';
   read(document: DialectDocument, file: string, options?: DialectReadOptions): DialectReadResult;
+}
+
+export interface DialectModule extends DialectReader {
   write(config: McpConfig): DialectWriteResult;
 }

@@ -55,6 +55,14 @@ if (flags.from !== undefined) {
 }
 
 async function measureAndReport() {
+  // Node reads NODE_EXTRA_CA_CERTS at every start (~40 ms of CPU here), and the sides do not pass
+  // it on alike: a raw script's server inherits the whole environment, mcp-host's servers get its
+  // short allow-list. Left in, it slows the floors' servers and not ours. Every process this run
+  // starts (workers, probes, servers) runs without it, as bench/cli-probe.mjs's do.
+  if (process.env.NODE_EXTRA_CA_CERTS !== undefined) {
+    delete process.env.NODE_EXTRA_CA_CERTS;
+    console.error('(running without NODE_EXTRA_CA_CERTS: see bench/run.mjs)');
+  }
   if (!existsSync(here('../dist/index.js')) || !existsSync(here('../dist/stdio.js'))) {
     console.error('dist/ is missing: run `npm run build` first (or `npm run bench`, which does).');
     process.exit(1);

@@ -120,19 +120,6 @@ export class McpHost implements AsyncDisposable {
       servers: this.#slots,
     });
     this.#tokenStore = tokenStoreLoader(options.tokenStore, options.stateStore);
-    // A call refused for want of scopes (403 insufficient_scope: a step-up login is needed) leaves
-    // the server connected; the login it needs is announced as a refused connect's is.
-    this.#callEmitter.event((event) => {
-      const error = event.error;
-      if (event.phase !== 'failed' || event.server === undefined) return;
-      if (!(error instanceof McpHostError) || error.code !== 'AUTH_REQUIRED') return;
-      const slot = this.#slots.get(event.server);
-      if (slot?.oauth === undefined) return;
-      // Refused with a 401 the tokens could not get past (the refresh token revoked, say): the
-      // login is gone, so the server goes to needs_auth, whose status change announces it.
-      if (error.details?.status !== 403 && slot.loginLost(error)) return;
-      this.#authEmitter.fire(authRequiredEvent(event.server, error));
-    });
     this.#resources = new HostResources(this.#slots, options.naming, this.#logger);
     if (options.pins !== false) {
       const pins = new ToolPins({
@@ -516,6 +503,12 @@ export class McpHost implements AsyncDisposable {
       this.#statusEmitter.fire(status);
       if (status.state === 'needs_auth' && slot.oauth !== undefined)
         this.#authEmitter.fire(authRequiredEvent(slot.name, slot.lastFailure));
+    });
+    // A call refused for want of scopes leaves the server connected; its login is announced as a
+    // refused connect's is.
+    slot.onStepUp((error) => {
+      if (this.#slots.get(slot.name) === slot)
+        this.#authEmitter.fire(authRequiredEvent(slot.name, error));
     });
     slot.onToolsChange(() => {
       // Closing: no rebuild per server leaving, nobody will list tools again.

@@ -461,6 +461,7 @@ function attempt(
     async (caught: unknown) => {
       release();
       const error = lostCallError(slot, call, link, caught);
+      slot.callFailed(error);
       if (!mayRetry || !mayResend(slot, call, error)) throw error;
       logger.info(
         aboutServer(

@@ -101,11 +101,14 @@ export class ServerSlot {
   readonly #stateWaiters = new Set<() => void>();
   readonly #statusEmitter = new Emitter<void>();
   readonly #toolsEmitter = new Emitter<void>();
+  readonly #stepUpEmitter = new Emitter<McpHostError>();
 
   /** The state changed (read `status()`). */
   readonly onStatusChange = this.#statusEmitter.event;
   /** The tools offered changed (read `tools`). */
   readonly onToolsChange = this.#toolsEmitter.event;
+  /** A call needs more scopes (OAuth step-up): the server stays connected, a login is needed. */
+  readonly onStepUp = this.#stepUpEmitter.event;
 
   constructor(definition: HostServerDefinition, options: ServerSlotOptions) {
     this.name = definition.name;
@@ -543,16 +546,23 @@ export class ServerSlot {
   }
 
   /**
-   * A call found the server's login gone (`error`: a login is needed, the tokens refused and not
-   * refreshable): the connection is dropped and the server waits in `needs_auth` for a new login.
-   * False when it is not connected (nothing to do).
+   * A call to this server failed with `error` (the call path tells every failure, off its fast
+   * path). For a server with `oauth`, `AUTH_REQUIRED` means a login is needed: with a 403 (a
+   * step-up) the server stays connected and `onStepUp` says so; otherwise the login is gone (the
+   * tokens refused and not refreshable), so the connection is dropped and the server waits in
+   * `needs_auth`, whose status change announces it.
    */
-  loginLost(error: McpHostError): boolean {
-    if (this.#state !== 'ready' && this.#state !== 'degraded') return false;
+  callFailed(error: unknown): void {
+    if (this.#options.oauth === undefined) return;
+    if (!(error instanceof McpHostError) || error.code !== 'AUTH_REQUIRED') return;
+    if (error.details?.status === 403) {
+      this.#stepUpEmitter.fire(error);
+      return;
+    }
+    if (this.#state !== 'ready' && this.#state !== 'degraded') return;
     this.#generation++;
     void this.#dropClient();
     this.#failed(error);
-    return true;
   }
 
   /** Too many checks failed in a row: the connection is given up and the server restarted. */

@@ -11,16 +11,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { isRunning, waitUntilGone } from '../helpers/processes.js';
 import { cliEnv, cliPath, ensureBuiltCli, repoRoot } from '../helpers/run-built-cli.js';
+import { officialServers } from '../helpers/mcp-servers.js';
 import { tempDir } from '../helpers/scratch.js';
 
-const everything = join(
-  repoRoot,
-  'node_modules',
-  '@modelcontextprotocol',
-  'server-everything',
-  'dist',
-  'index.js',
-);
+const everything = officialServers.everything.script;
 
 beforeAll(() => ensureBuiltCli());
 

@@ -11,16 +11,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, cliPath, ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
+import { officialServers } from '../helpers/mcp-servers.js';
 import { tempDir } from '../helpers/scratch.js';
 
-const everything = join(
-  repoRoot,
-  'node_modules',
-  '@modelcontextprotocol',
-  'server-everything',
-  'dist',
-  'index.js',
-);
+const everything = officialServers.everything.script;
 
 beforeAll(() => ensureBuiltCli());
 

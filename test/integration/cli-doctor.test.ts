@@ -9,17 +9,11 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, closedPort, ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
+import { officialServers } from '../helpers/mcp-servers.js';
 import { tempDir } from '../helpers/scratch.js';
 
 const servers = join(repoRoot, 'test', 'fixtures', 'servers');
-const everything = join(
-  repoRoot,
-  'node_modules',
-  '@modelcontextprotocol',
-  'server-everything',
-  'dist',
-  'index.js',
-);
+const everything = officialServers.everything.script;
 const CANARY = 'doctor-canary-9f3e1c';
 const TOKEN = 'doctor-token-77ab';
 

@@ -6,17 +6,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
+import { ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
+import { officialServers } from '../helpers/mcp-servers.js';
 import { tempDir } from '../helpers/scratch.js';
 
-const everything = join(
-  repoRoot,
-  'node_modules',
-  '@modelcontextprotocol',
-  'server-everything',
-  'dist',
-  'index.js',
-);
+const everything = officialServers.everything.script;
 const URI = 'demo://resource/dynamic/text/7';
 
 beforeAll(() => ensureBuiltCli());

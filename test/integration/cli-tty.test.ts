@@ -40,13 +40,18 @@ function config(dir: string): string {
   return file;
 }
 
+/** The CLI run with `args`, quoted as one shell command line for `script -c`. */
+function shellCommand(args: readonly string[]): string {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  return [process.execPath, cliPath, ...args].map(quote).join(' ');
+}
+
 /** Runs the CLI with stdin, stdout and stderr on a pseudo-terminal; returns what it showed. */
 function onTerminal(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; output: string }> {
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, cliPath, ...args].map(quote).join(' ');
+  const command = shellCommand(args);
   return new Promise((resolve, reject) => {
     execFile(
       'script',
@@ -71,8 +76,7 @@ function answeringOnTerminal(
   prompt: string,
   answer: string,
 ): Promise<{ code: number | null; output: string; asked: number }> {
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, cliPath, ...args].map(quote).join(' ');
+  const command = shellCommand(args);
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       env: { ...env, TERM: 'xterm-256color' },

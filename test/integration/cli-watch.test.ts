@@ -11,18 +11,34 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { isRunning, waitUntilGone } from '../helpers/processes.js';
 import { cliEnv, cliPath, ensureBuiltCli, repoRoot } from '../helpers/run-built-cli.js';
+import { officialServers } from '../helpers/mcp-servers.js';
 import { tempDir } from '../helpers/scratch.js';
 
-const everything = join(
-  repoRoot,
-  'node_modules',
-  '@modelcontextprotocol',
-  'server-everything',
-  'dist',
-  'index.js',
-);
+const everything = officialServers.everything.script;
 
 beforeAll(() => ensureBuiltCli());
+
+/**
+ * Starts `mcp-host watch` on `file` with its output piped; `exited` is its exit code. Disposing
+ * sends SIGINT if it is still running, so a test that fails half-way leaves no watcher behind.
+ */
+function watch(file: string, cwd: string, flags: readonly string[] = []) {
+  const child = spawn(process.execPath, [cliPath, 'watch', '--config', file, ...flags], {
+    cwd,
+    env: cliEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  return {
+    child,
+    exited,
+    [Symbol.dispose]() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    },
+  };
+}
 
 describe('mcp-host watch', () => {
   it('prints NDJSON events until SIGINT, which closes the servers', async () => {
@@ -33,18 +49,8 @@ describe('mcp-host watch', () => {
       `servers:\n  fine:\n    command: node\n    args: ['${everything}', stdio]\n`,
       { mode: 0o600 },
     );
-    const child = spawn(
-      process.execPath,
-      [cliPath, 'watch', '--config', file, '--format', 'json'],
-      {
-        cwd: dir.path,
-        env: cliEnv(),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const exited = new Promise<number | null>((resolve) =>
-      child.once('exit', (code) => resolve(code)),
-    );
+    using watching = watch(file, dir.path, ['--format', 'json']);
+    const { child, exited } = watching;
     const events: Record<string, unknown>[] = [];
     const lines = createInterface({ input: child.stdout });
     let pid: number | undefined;
@@ -74,14 +80,8 @@ describe('mcp-host watch', () => {
       `servers:\n  fine:\n    command: node\n    args: ['${everything}', stdio]\n`,
       { mode: 0o600 },
     );
-    const child = spawn(process.execPath, [cliPath, 'watch', '--config', file], {
-      cwd: dir.path,
-      env: cliEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) =>
-      child.once('exit', (code) => resolve(code)),
-    );
+    using watching = watch(file, dir.path);
+    const { child, exited } = watching;
     const lines: string[] = [];
     for await (const line of createInterface({ input: child.stdout })) {
       lines.push(line);
@@ -109,14 +109,8 @@ describe('mcp-host watch', () => {
       `servers:\n  one:\n    command: node\n    args: ['${echo}']\n  two:\n    command: node\n    args: ['${echo}']\n`,
       { mode: 0o600 },
     );
-    const child = spawn(process.execPath, [cliPath, 'watch', '--config', file, '--json'], {
-      cwd: dir.path,
-      env: cliEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) =>
-      child.once('exit', (code) => resolve(code)),
-    );
+    using watching = watch(file, dir.path, ['--json']);
+    const { child, exited } = watching;
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const pids = new Map<string, number>();
@@ -152,14 +146,8 @@ describe('mcp-host watch', () => {
         `servers:\n  flaky:\n    command: node\n    args: ['${supervised}', '--crash-once=${marker}']\n`,
         { mode: 0o600 },
       );
-      const child = spawn(
-        process.execPath,
-        [cliPath, 'watch', '--config', file, ...(json ? ['--json'] : [])],
-        { cwd: dir.path, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      const exited = new Promise<number | null>((resolve) =>
-        child.once('exit', (code) => resolve(code)),
-      );
+      using watching = watch(file, dir.path, json ? ['--json'] : []);
+      const { child, exited } = watching;
       // Not restarted within a generous bound: stop it, and the checks below say what was seen.
       const bound = setTimeout(() => child.kill('SIGINT'), 20_000);
       const lines: string[] = [];

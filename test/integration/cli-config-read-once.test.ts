@@ -4,7 +4,8 @@
  * before) still come out at `file:line:column`, in table and JSON mode.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuiltCli, runCli, type CliRun } from '../helpers/run-built-cli.js';
@@ -21,8 +22,12 @@ async function withFifo(dir: string, args: (file: string) => string[]): Promise<
   // The write finishes when the CLI opens the pipe and reads it; a second read would wait for
   // another writer forever: the run is then killed (SIGKILL: a blocked read outlasts SIGTERM's
   // graceful close) and fails as "did not exit".
-  const writing = writeFile(file, TEXT);
+  let written = false;
+  const writing = writeFile(file, TEXT).then(() => (written = true));
   const run = await runCli(args(file), { cwd: dir, timeoutMs: 15_000, killSignal: 'SIGKILL' });
+  // A CLI that failed before opening the pipe leaves the write waiting for a reader (a threadpool
+  // thread held): be that reader, without blocking (O_NONBLOCK), so the write ends.
+  if (!written) await (await open(file, constants.O_RDONLY | constants.O_NONBLOCK)).close();
   await writing;
   return run;
 }

@@ -6,6 +6,7 @@
  * as typed findings, every way an authorization server or mcp-host would refuse it.
  */
 import { McpHostError } from '../errors/mcp-host-error.js';
+import { applicationTypeFor } from './client-identity.js';
 import { createEgressFetch, type EgressFetchOptions } from './egress-fetch.js';
 import { isLocalUrl, isLoopbackHost } from './egress-policy.js';
 
@@ -129,14 +130,6 @@ export function clientMetadataDocument(
     );
   const grant = options.grant ?? 'authorization_code';
   const redirectUris = [...(options.redirectUris ?? [DEFAULT_CLIENT_METADATA_REDIRECT_URI])];
-  const native = redirectUris.every((uri) => {
-    try {
-      const parsed = new URL(uri);
-      return isLoopbackHttp(parsed) || !['http:', 'https:'].includes(parsed.protocol);
-    } catch {
-      return false;
-    }
-  });
   return {
     client_id: options.clientMetadataUrl,
     client_name: options.clientName ?? 'mcp-host',
@@ -148,7 +141,9 @@ export function clientMetadataDocument(
         : ['client_credentials'],
     response_types: grant === 'authorization_code' ? ['code'] : [],
     token_endpoint_auth_method: grant === 'authorization_code' ? 'none' : 'private_key_jwt',
-    ...(grant === 'authorization_code' ? { application_type: native ? 'native' : 'web' } : {}),
+    ...(grant === 'authorization_code'
+      ? { application_type: applicationTypeFor(redirectUris) }
+      : {}),
     ...(options.jwksUri === undefined ? {} : { jwks_uri: options.jwksUri }),
   };
 }

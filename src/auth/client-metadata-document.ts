@@ -9,6 +9,7 @@ import { McpHostError } from '../errors/mcp-host-error.js';
 import { applicationTypeFor } from './client-identity.js';
 import { createEgressFetch, type EgressFetchOptions } from './egress-fetch.js';
 import { isLocalUrl, isLoopbackHost } from './egress-policy.js';
+import { isOAuthSafeUrl } from './oauth-http.js';
 
 /** What mcp-host uses a metadata-document client for. */
 export type ClientMetadataGrant = 'authorization_code' | 'client_credentials';
@@ -98,10 +99,7 @@ function urlFindings(url: string): ClientMetadataFinding[] {
   }
   const findings: ClientMetadataFinding[] = [];
   // http only on loopback, where tests host documents.
-  if (
-    parsed.protocol !== 'https:' &&
-    !(parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))
-  )
+  if (!isOAuthSafeUrl(parsed))
     findings.push({
       code: 'url-not-https',
       message: `the client id URL must be https (it is ${parsed.protocol})`,
@@ -157,9 +155,8 @@ function unsafeRedirect(uri: string): string | undefined {
     return 'is not a URL';
   }
   if (parsed.hash !== '') return 'has a fragment';
-  if (parsed.protocol === 'https:') return undefined;
-  if (parsed.protocol === 'http:')
-    return isLoopbackHost(parsed.hostname) ? undefined : 'is plain http off loopback';
+  if (isOAuthSafeUrl(parsed)) return undefined;
+  if (parsed.protocol === 'http:') return 'is plain http off loopback';
   if (['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:'].includes(parsed.protocol))
     return `uses the ${parsed.protocol} scheme`;
   return undefined;

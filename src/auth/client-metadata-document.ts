@@ -272,8 +272,7 @@ export async function checkClientMetadataDocument(
   options: CheckClientMetadataOptions = {},
 ): Promise<ClientMetadataCheck> {
   const findings = urlFindings(url);
-  if (findings.some((finding) => finding.code === 'url-invalid' && !URL.canParse(url)))
-    return { url, findings };
+  if (!URL.canParse(url)) return { url, findings };
   const fetch = createEgressFetch({
     serverIsLocal: isLocalUrl(url),
     maxResponseBytes: MAX_CLIENT_METADATA_DOCUMENT_BYTES,

@@ -35,7 +35,7 @@ export interface ClientIdentityOptions {
  * RFC 7591 `application_type`: `native` when every redirect URI is a loopback http URL or a
  * private-use scheme (an app on the user's machine), else `web`.
  */
-function applicationTypeFor(redirectUris: readonly string[]): 'native' | 'web' {
+export function applicationTypeFor(redirectUris: readonly string[]): 'native' | 'web' {
   const native = redirectUris.every((uri) => {
     try {
       const url = new URL(uri);

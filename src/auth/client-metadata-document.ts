@@ -6,8 +6,10 @@
  * as typed findings, every way an authorization server or mcp-host would refuse it.
  */
 import { McpHostError } from '../errors/mcp-host-error.js';
+import { applicationTypeFor } from './client-identity.js';
 import { createEgressFetch, type EgressFetchOptions } from './egress-fetch.js';
 import { isLocalUrl, isLoopbackHost } from './egress-policy.js';
+import { isOAuthSafeUrl } from './oauth-http.js';
 
 /** What mcp-host uses a metadata-document client for. */
 export type ClientMetadataGrant = 'authorization_code' | 'client_credentials';
@@ -97,10 +99,7 @@ function urlFindings(url: string): ClientMetadataFinding[] {
   }
   const findings: ClientMetadataFinding[] = [];
   // http only on loopback, where tests host documents.
-  if (
-    parsed.protocol !== 'https:' &&
-    !(parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))
-  )
+  if (!isOAuthSafeUrl(parsed))
     findings.push({
       code: 'url-not-https',
       message: `the client id URL must be https (it is ${parsed.protocol})`,
@@ -129,14 +128,6 @@ export function clientMetadataDocument(
     );
   const grant = options.grant ?? 'authorization_code';
   const redirectUris = [...(options.redirectUris ?? [DEFAULT_CLIENT_METADATA_REDIRECT_URI])];
-  const native = redirectUris.every((uri) => {
-    try {
-      const parsed = new URL(uri);
-      return isLoopbackHttp(parsed) || !['http:', 'https:'].includes(parsed.protocol);
-    } catch {
-      return false;
-    }
-  });
   return {
     client_id: options.clientMetadataUrl,
     client_name: options.clientName ?? 'mcp-host',
@@ -148,7 +139,9 @@ export function clientMetadataDocument(
         : ['client_credentials'],
     response_types: grant === 'authorization_code' ? ['code'] : [],
     token_endpoint_auth_method: grant === 'authorization_code' ? 'none' : 'private_key_jwt',
-    ...(grant === 'authorization_code' ? { application_type: native ? 'native' : 'web' } : {}),
+    ...(grant === 'authorization_code'
+      ? { application_type: applicationTypeFor(redirectUris) }
+      : {}),
     ...(options.jwksUri === undefined ? {} : { jwks_uri: options.jwksUri }),
   };
 }
@@ -162,9 +155,8 @@ function unsafeRedirect(uri: string): string | undefined {
     return 'is not a URL';
   }
   if (parsed.hash !== '') return 'has a fragment';
-  if (parsed.protocol === 'https:') return undefined;
-  if (parsed.protocol === 'http:')
-    return isLoopbackHost(parsed.hostname) ? undefined : 'is plain http off loopback';
+  if (isOAuthSafeUrl(parsed)) return undefined;
+  if (parsed.protocol === 'http:') return 'is plain http off loopback';
   if (['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:'].includes(parsed.protocol))
     return `uses the ${parsed.protocol} scheme`;
   return undefined;
@@ -280,8 +272,7 @@ export async function checkClientMetadataDocument(
   options: CheckClientMetadataOptions = {},
 ): Promise<ClientMetadataCheck> {
   const findings = urlFindings(url);
-  if (findings.some((finding) => finding.code === 'url-invalid' && !URL.canParse(url)))
-    return { url, findings };
+  if (!URL.canParse(url)) return { url, findings };
   const fetch = createEgressFetch({
     serverIsLocal: isLocalUrl(url),
     maxResponseBytes: MAX_CLIENT_METADATA_DOCUMENT_BYTES,

@@ -17,13 +17,17 @@ export interface OAuthHttpOptions {
 
 export const DEFAULT_OAUTH_REQUEST_TIMEOUT_MS = 30_000;
 
+/** True for https, and for plain http on a loopback host only. */
+export function isOAuthSafeUrl(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+}
+
 /**
  * Refuses a URL that is neither https nor http on a loopback host (credentials and codes never
  * travel in clear text over a network); `what` names the URL in the error.
  */
 export function checkOAuthUrl(url: URL, what: string): void {
-  if (url.protocol === 'https:') return;
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return;
+  if (isOAuthSafeUrl(url)) return;
   throw new McpHostError(
     'AUTH_FAILED',
     `${what} ${url.origin} is not https (nor http on loopback)`,

@@ -102,10 +102,14 @@ export class ServerOAuth {
   }
 
   provider(): Promise<ServerOAuthProvider> {
-    this.#provider ??= this.#create();
-    this.#provider.catch(() => {
-      this.#provider = undefined;
-    });
+    if (this.#provider === undefined) {
+      const created = this.#create();
+      // A failed creation is forgotten (once), so the next call tries again.
+      created.catch(() => {
+        if (this.#provider === created) this.#provider = undefined;
+      });
+      this.#provider = created;
+    }
     return this.#provider;
   }
 

@@ -7,15 +7,13 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { formatDiagnostic } from '../config/diagnostics.js';
 import { discoverConfigFiles } from '../config/discover.js';
-import { detectDialect } from '../config/dialects/detect.js';
 import { importConfigText } from '../config/dialects/import-config.js';
 import { dialects, type ForeignDialect } from '../config/dialects/registry.js';
-import { tryLoadConfig } from '../config/load.js';
+import { dialectOfText, tryLoadConfig } from '../config/load.js';
 import type { ConfigDiagnostic, ConfigDialect, McpConfig } from '../config/model.js';
 import { writeNativeConfig } from '../config/native/native-write.js';
 import { fileModeDiagnostics, maskConfig } from '../config/expand/secrets.js';
 import { resolutionDiagnostics } from '../config/resolution-diagnostics.js';
-import { formatOfFile, parseConfigText } from '../config/parse.js';
 import { writeConfigFile } from '../config/write-config-file.js';
 import { withoutServerName } from '../errors/mcp-host-error.js';
 import { redact } from '../errors/redact.js';
@@ -257,13 +255,6 @@ export async function importConfigFile(options: {
     written: out,
     ...(written.backupFile === undefined ? {} : { backup: written.backupFile }),
   };
-}
-
-/** The dialect a file looks like, by its name and shape (`mcp-host` when it cannot be parsed). */
-function dialectOfText(text: string, file: string): ConfigDialect {
-  // Leniently: a foreign dialect's .json file may have comments.
-  const format = formatOfFile(file) === 'yaml' ? 'yaml' : 'jsonc';
-  return detectDialect(file, parseConfigText(text, file, format).value);
 }
 
 /**

@@ -32,12 +32,7 @@ import type {
   McpConfig,
   ServerConfig,
 } from './model.js';
-import {
-  formatOfFile,
-  parseConfigText,
-  type ConfigTextFormat,
-  type ParsedDocument,
-} from './parse.js';
+import { formatOfFile, parseConfigText, type ParsedDocument } from './parse.js';
 
 export interface LoadConfigOptions extends DialectReadOptions {
   /**
@@ -133,20 +128,10 @@ export async function loadConfigText(
   options: DialectReadOptions & { dialect?: ConfigDialect | undefined } = {},
 ): Promise<ReadConfigResult> {
   const { dialect: override, ...readOptions } = options;
-  const format = formatOfFile(file);
-  // Parsed once in the file's own syntax, which detection reads too; only a .json file with
-  // syntax errors (another tool's JSON with comments) is read again, leniently, to detect.
-  let own: ParsedDocument | undefined;
-  let dialect = override;
-  if (dialect === undefined) {
-    own = parseConfigText(text, file, format);
-    const probe =
-      format === 'json' && own.diagnostics.length > 0 ? parseConfigText(text, file, 'jsonc') : own;
-    dialect = detectDialect(file, probe.value);
-  }
+  const { dialect, own } = detectText(text, file, override);
   if (dialect === 'mcp-host') {
     const { readNativeConfig } = await import('./native/native-read.js');
-    const document = own ?? parseConfigText(text, file, format, 'mcp-host');
+    const document = own ?? parseConfigText(text, file, formatOfFile(file), 'mcp-host');
     return { dialect, ...readNativeConfig(document, file), document };
   }
   return { dialect, ...readDialectText(foreignReaders[dialect], text, file, readOptions) };
@@ -154,8 +139,25 @@ export async function loadConfigText(
 
 /** The dialect of a file's text, detected by its name and shape. */
 export function dialectOfText(text: string, file: string): ConfigDialect {
-  const probe: ConfigTextFormat = formatOfFile(file) === 'yaml' ? 'yaml' : 'jsonc';
-  return detectDialect(file, parseConfigText(text, file, probe).value);
+  return detectText(text, file).dialect;
+}
+
+/**
+ * The dialect of a file's text (`override` when given), and, when it had to be detected, the text
+ * parsed in the file's own syntax (a native file's document: not parsed again). Only a .json file
+ * with syntax errors (another tool's JSON with comments) is read again, leniently, to detect.
+ */
+export function detectText(
+  text: string,
+  file: string,
+  override?: ConfigDialect,
+): { dialect: ConfigDialect; own?: ParsedDocument } {
+  if (override !== undefined) return { dialect: override };
+  const format = formatOfFile(file);
+  const own = parseConfigText(text, file, format);
+  const probe =
+    format === 'json' && own.diagnostics.length > 0 ? parseConfigText(text, file, 'jsonc') : own;
+  return { dialect: detectDialect(file, probe.value), own };
 }
 
 class FileTooLarge extends Error {

@@ -5,7 +5,7 @@
  */
 import type { DialectReadOptions } from './dialects/types.js';
 import { readForeignText } from './dialects/read-text.js';
-import { dialectOfText, type ReadConfigResult } from './load.js';
+import { detectText, type ReadConfigResult } from './load.js';
 import type { ConfigDialect } from './model.js';
 import { readNativeConfig } from './native/native-read.js';
 import { formatOfFile, parseConfigText } from './parse.js';
@@ -17,9 +17,9 @@ export function readConfigText(
   options: DialectReadOptions & { dialect?: ConfigDialect | undefined } = {},
 ): ReadConfigResult {
   const { dialect: override, ...readOptions } = options;
-  const dialect = override ?? dialectOfText(text, file);
+  const { dialect, own } = detectText(text, file, override);
   if (dialect === 'mcp-host') {
-    const document = parseConfigText(text, file, formatOfFile(file), 'mcp-host');
+    const document = own ?? parseConfigText(text, file, formatOfFile(file), 'mcp-host');
     return { dialect, ...readNativeConfig(document, file) };
   }
   return readForeignText(text, file, { ...readOptions, dialect });

@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { addSecret } from '../errors/redact.js';
+import { abortableDelay } from '../internal/signals.js';
 import { authError } from './client-identity.js';
 import { withDpopNonceRetry, type DpopProof } from './dpop-proof.js';
 import type { TokenResponse } from './oauth-flow.js';
@@ -58,21 +59,7 @@ function cancelled(signal: AbortSignal | undefined): McpHostError {
 
 /** Waits `ms`, or rejects with `ABORTED` as soon as `signal` aborts; the timer never outlives it. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) {
-      reject(cancelled(signal));
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(cancelled(signal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return abortableDelay(ms, signal, () => cancelled(signal));
 }
 
 /**

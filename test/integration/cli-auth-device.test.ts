@@ -9,8 +9,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { watchLines } from '../helpers/doc-examples.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { startOidcWorld, type OidcWorld } from '../helpers/oidc-world.js';
 import { cliEnv, cliPath, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
@@ -48,34 +48,13 @@ function startDeviceLogin(dir: string, extra: string[] = []): DeviceLogin {
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const json = extra.includes('json');
-  const lines: string[] = [];
-  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
-  const reader = createInterface({ input: json ? child.stderr : child.stdout });
-  reader.on('line', (text) => {
-    lines.push(text);
-    for (const waiter of waiters.splice(0))
-      if (waiter.pattern.test(text)) waiter.resolve(text);
-      else waiters.push(waiter);
-  });
   const exit = once(child, 'exit').then(([code]) => ({
     code: code as number | null,
     stdout,
     stderr,
   }));
   return {
-    lines,
-    line: (pattern) =>
-      new Promise<string>((resolve, reject) => {
-        const seen = lines.find((text) => pattern.test(text));
-        if (seen !== undefined) resolve(seen);
-        else waiters.push({ pattern, resolve });
-        void exit.then((done) =>
-          reject(
-            new Error(`exited (${done.code}) before ${pattern}:\n${done.stdout}${done.stderr}`),
-          ),
-        );
-      }),
+    ...watchLines(extra.includes('json') ? child.stderr : child.stdout, exit),
     exit,
     pid: child.pid!,
   };

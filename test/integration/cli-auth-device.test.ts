@@ -18,7 +18,7 @@ import { tempDir } from '../helpers/scratch.js';
 
 beforeAll(() => ensureBuiltCli());
 
-interface DeviceLogin {
+interface DeviceLogin extends AsyncDisposable {
   /** The lines printed so far (stdout in table mode, stderr events with --format json). */
   lines: string[];
   /** Resolves with the first line matching `pattern`. */
@@ -57,6 +57,11 @@ function startDeviceLogin(dir: string, extra: string[] = []): DeviceLogin {
     ...watchLines(extra.includes('json') ? child.stderr : child.stdout, exit),
     exit,
     pid: child.pid!,
+    // A test that fails before the login ends must not leave the CLI polling.
+    async [Symbol.asyncDispose]() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exit;
+    },
   };
 }
 
@@ -77,7 +82,7 @@ describe('mcp-host auth login --device', () => {
     using dir = tempDir();
     writeConfig(dir.path, world.mcpUrl);
 
-    const login = startDeviceLogin(dir.path);
+    await using login = startDeviceLogin(dir.path);
     const userCode = await userCodeOf(login, world);
     const complete = await login.line(/\/device\?user_code=/);
     expect(complete).toBe(`${world.issuer}/device?user_code=${encodeURIComponent(userCode)}`);
@@ -108,7 +113,7 @@ describe('mcp-host auth login --device', () => {
     using dir = tempDir();
     writeConfig(dir.path, world.mcpUrl);
 
-    const login = startDeviceLogin(dir.path);
+    await using login = startDeviceLogin(dir.path);
     await world.approveDevice(await userCodeOf(login, world));
     const done = await login.exit;
     expect(done.code).toBe(0);
@@ -131,7 +136,7 @@ describe('mcp-host auth login --device', () => {
     using dir = tempDir();
     writeConfig(dir.path, world.mcpUrl);
 
-    const login = startDeviceLogin(dir.path, ['--format', 'json']);
+    await using login = startDeviceLogin(dir.path, ['--format', 'json']);
     const event = JSON.parse(await login.line(/"device_authorization"/)) as Record<string, string>;
     expect(event).toEqual({
       event: 'device_authorization',
@@ -160,7 +165,7 @@ describe('mcp-host auth login --device', () => {
     await using world = await startOidcWorld();
     using dir = tempDir();
     writeConfig(dir.path, world.mcpUrl);
-    const login = startDeviceLogin(dir.path, ['--format', 'json']);
+    await using login = startDeviceLogin(dir.path, ['--format', 'json']);
     const event = JSON.parse(await login.line(/"device_authorization"/)) as { userCode: string };
     await world.denyDevice(event.userCode);
     const done = await login.exit;
@@ -198,7 +203,7 @@ describe('mcp-host auth login --device', () => {
       await using world = await startOidcWorld();
       using dir = tempDir();
       writeConfig(dir.path, world.mcpUrl);
-      const login = startDeviceLogin(dir.path, ['--format', 'json']);
+      await using login = startDeviceLogin(dir.path, ['--format', 'json']);
       await login.line(/"device_authorization"/);
       process.kill(login.pid, signal);
       const done = await login.exit;

@@ -48,6 +48,35 @@ export interface RunningExample extends AsyncDisposable {
   exit: Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
+/** Lines read from a child's stream, and a wait for the first matching one (rejects on `exit`). */
+export function watchLines(
+  input: NodeJS.ReadableStream,
+  exit: Promise<{ code: number | null; stdout: string; stderr: string }>,
+): { lines: string[]; line(pattern: RegExp): Promise<string> } {
+  const lines: string[] = [];
+  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
+  createInterface({ input }).on('line', (text) => {
+    lines.push(text);
+    for (const waiter of waiters.splice(0))
+      if (waiter.pattern.test(text)) waiter.resolve(text);
+      else waiters.push(waiter);
+  });
+  return {
+    lines,
+    line: (pattern) =>
+      new Promise<string>((resolve, reject) => {
+        const seen = lines.find((text) => pattern.test(text));
+        if (seen !== undefined) resolve(seen);
+        else waiters.push({ pattern, resolve });
+        void exit.then((done) =>
+          reject(
+            new Error(`exited (${done.code}) before ${pattern}:\n${done.stdout}${done.stderr}`),
+          ),
+        );
+      }),
+  };
+}
+
 let examples = 0;
 
 /** Runs `code` (TypeScript, top-level await) with `env` added to this process's environment. */
@@ -63,31 +92,12 @@ export function startExample(code: string, env: NodeJS.ProcessEnv = {}): Running
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const lines: string[] = [];
-  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
-  createInterface({ input: child.stdout }).on('line', (text) => {
-    lines.push(text);
-    for (const waiter of waiters.splice(0))
-      if (waiter.pattern.test(text)) waiter.resolve(text);
-      else waiters.push(waiter);
-  });
   const exit = once(child, 'exit').then(([exitCode]) => {
     rmSync(file, { force: true });
     return { code: exitCode as number | null, stdout, stderr };
   });
   return {
-    lines,
-    line: (pattern) =>
-      new Promise<string>((resolve, reject) => {
-        const seen = lines.find((text) => pattern.test(text));
-        if (seen !== undefined) resolve(seen);
-        else waiters.push({ pattern, resolve });
-        void exit.then((done) =>
-          reject(
-            new Error(`exited (${done.code}) before ${pattern}:\n${done.stdout}${done.stderr}`),
-          ),
-        );
-      }),
+    ...watchLines(child.stdout, exit),
     write: (line) => child.stdin.write(`${line}\n`),
     exit,
     async [Symbol.asyncDispose]() {

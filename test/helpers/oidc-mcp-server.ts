@@ -21,6 +21,7 @@ import type { Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import Provider from 'oidc-provider';
+import { followLogin } from './oidc-interactions.js';
 
 export interface OidcMcpServer extends AsyncDisposable {
   readonly issuer: string;
@@ -315,28 +316,7 @@ export async function startOidcMcpServer(
     set hangTokenEndpoint(on: boolean) {
       setHang(on);
     },
-    async login(url) {
-      const cookies = new Map<string, string>();
-      let next = new URL(url);
-      for (let hop = 0; hop < 10; hop++) {
-        if (next.origin !== issuer) return next.href;
-        const response = await fetch(next, {
-          redirect: 'manual',
-          headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-        });
-        for (const line of response.headers.getSetCookie()) {
-          const [pair] = line.split(';');
-          const at = pair!.indexOf('=');
-          cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-        }
-        await response.arrayBuffer();
-        const location = response.headers.get('location');
-        if (location === null)
-          throw new Error(`login stopped at ${next.pathname}: ${response.status}`);
-        next = new URL(location, next);
-      }
-      throw new Error('login: too many redirects');
-    },
+    login: (url) => followLogin(issuer, url),
     async revokeRefreshToken(token) {
       await (await provider.RefreshToken.find(token))?.destroy();
     },

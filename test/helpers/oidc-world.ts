@@ -24,6 +24,7 @@ import type { Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import Provider from 'oidc-provider';
+import { approveDeviceCode, denyDeviceCode, followLogin } from './oidc-interactions.js';
 
 export interface OidcWorldOptions {
   /** Clients registered beforehand (oidc-provider client metadata). */
@@ -257,62 +258,19 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
     });
   });
 
-  const findDevice = async (userCode: string) => {
-    // As the device page does: the code the user typed, upper case, without the dash.
-    const code = await provider.DeviceCode.findByUserCode(
-      userCode.toUpperCase().replace(/\W/g, ''),
-    );
-    if (code === undefined) throw new Error(`no device code for ${userCode}`);
-    return code as typeof code & { clientId?: string };
-  };
-
   return {
     issuer,
     mcpUrl,
     grants,
     accepted,
-    async login(url) {
-      const cookies = new Map<string, string>();
-      let next = new URL(url);
-      for (let hop = 0; hop < 10; hop++) {
-        if (next.origin !== issuer) return next.href;
-        const response = await fetch(next, {
-          redirect: 'manual',
-          headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-        });
-        for (const line of response.headers.getSetCookie()) {
-          const [pair] = line.split(';');
-          const at = pair!.indexOf('=');
-          cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-        }
-        await response.arrayBuffer();
-        const location = response.headers.get('location');
-        if (location === null)
-          throw new Error(`login stopped at ${next.pathname}: ${response.status}`);
-        next = new URL(location, next);
-      }
-      throw new Error('login: too many redirects');
-    },
-    async approveDevice(userCode) {
-      const code = await findDevice(userCode);
-      const clientId = String(code.clientId);
-      const grant = new provider.Grant({ accountId: 'user-1', clientId });
-      grant.addOIDCScope('openid offline_access');
-      grant.addResourceScope(mcpUrl, 'mcp');
-      code.grantId = await grant.save();
-      code.accountId = 'user-1';
-      // What the device pages' consent records: the granted resource and scope.
-      code.resource = mcpUrl;
-      code.scope = 'openid offline_access mcp';
-      code.authTime = Math.floor(Date.now() / 1000);
-      await code.save();
-    },
-    async denyDevice(userCode) {
-      const code = await findDevice(userCode);
-      code.error = 'access_denied';
-      code.errorDescription = 'the user said no';
-      await code.save();
-    },
+    login: (url) => followLogin(issuer, url),
+    approveDevice: (userCode) =>
+      approveDeviceCode(provider, userCode, {
+        resource: mcpUrl,
+        resourceScope: 'mcp',
+        oidcScope: 'openid offline_access',
+      }),
+    denyDevice: (userCode) => denyDeviceCode(provider, userCode),
     async [Symbol.asyncDispose]() {
       for (const socket of sockets) socket.destroy();
       await Promise.all(

@@ -9,8 +9,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { watchLines } from '../helpers/doc-examples.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { startOidcWorld, type OidcWorld } from '../helpers/oidc-world.js';
 import { cliEnv, cliPath, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
@@ -18,7 +18,7 @@ import { tempDir } from '../helpers/scratch.js';
 
 beforeAll(() => ensureBuiltCli());
 
-interface DeviceLogin {
+interface DeviceLogin extends AsyncDisposable {
   /** The lines printed so far (stdout in table mode, stderr events with --format json). */
   lines: string[];
   /** Resolves with the first line matching `pattern`. */
@@ -48,36 +48,20 @@ function startDeviceLogin(dir: string, extra: string[] = []): DeviceLogin {
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const json = extra.includes('json');
-  const lines: string[] = [];
-  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
-  const reader = createInterface({ input: json ? child.stderr : child.stdout });
-  reader.on('line', (text) => {
-    lines.push(text);
-    for (const waiter of waiters.splice(0))
-      if (waiter.pattern.test(text)) waiter.resolve(text);
-      else waiters.push(waiter);
-  });
   const exit = once(child, 'exit').then(([code]) => ({
     code: code as number | null,
     stdout,
     stderr,
   }));
   return {
-    lines,
-    line: (pattern) =>
-      new Promise<string>((resolve, reject) => {
-        const seen = lines.find((text) => pattern.test(text));
-        if (seen !== undefined) resolve(seen);
-        else waiters.push({ pattern, resolve });
-        void exit.then((done) =>
-          reject(
-            new Error(`exited (${done.code}) before ${pattern}:\n${done.stdout}${done.stderr}`),
-          ),
-        );
-      }),
+    ...watchLines(extra.includes('json') ? child.stderr : child.stdout, exit),
     exit,
     pid: child.pid!,
+    // A test that fails before the login ends must not leave the CLI polling.
+    async [Symbol.asyncDispose]() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exit;
+    },
   };
 }
 
@@ -98,7 +82,7 @@ describe('mcp-host auth login --device', () => {
     using dir = tempDir();
     writeConfig(dir.path, world.mcpUrl);
 
-    const login = startDeviceLogin(dir.path);
+    await using login = startDeviceLogin(dir.path);
     const userCode = await userCodeOf(login, world);
     const complete = await login.line(/\/device\?user_code=/);
     expect(complete).toBe(`${world.issuer}/device?user_code=${encodeURIComponent(userCode)}`);
@@ -129,7 +113,7 @@ describe('mcp-host auth login --device', () => {
     using dir = tempDir();
     writeConfig(dir.path, world.mcpUrl);
 
-    const login = startDeviceLogin(dir.path);
+    await using login = startDeviceLogin(dir.path);
     await world.approveDevice(await userCodeOf(login, world));
     const done = await login.exit;
     expect(done.code).toBe(0);
@@ -152,7 +136,7 @@ describe('mcp-host auth login --device', () => {
     using dir = tempDir();
     writeConfig(dir.path, world.mcpUrl);
 
-    const login = startDeviceLogin(dir.path, ['--format', 'json']);
+    await using login = startDeviceLogin(dir.path, ['--format', 'json']);
     const event = JSON.parse(await login.line(/"device_authorization"/)) as Record<string, string>;
     expect(event).toEqual({
       event: 'device_authorization',
@@ -181,7 +165,7 @@ describe('mcp-host auth login --device', () => {
     await using world = await startOidcWorld();
     using dir = tempDir();
     writeConfig(dir.path, world.mcpUrl);
-    const login = startDeviceLogin(dir.path, ['--format', 'json']);
+    await using login = startDeviceLogin(dir.path, ['--format', 'json']);
     const event = JSON.parse(await login.line(/"device_authorization"/)) as { userCode: string };
     await world.denyDevice(event.userCode);
     const done = await login.exit;
@@ -219,7 +203,7 @@ describe('mcp-host auth login --device', () => {
       await using world = await startOidcWorld();
       using dir = tempDir();
       writeConfig(dir.path, world.mcpUrl);
-      const login = startDeviceLogin(dir.path, ['--format', 'json']);
+      await using login = startDeviceLogin(dir.path, ['--format', 'json']);
       await login.line(/"device_authorization"/);
       process.kill(login.pid, signal);
       const done = await login.exit;

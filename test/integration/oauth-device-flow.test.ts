@@ -13,6 +13,7 @@ import Provider from 'oidc-provider';
 import { describe, expect, it } from 'vitest';
 import { OAuthProvider } from '../../src/auth.js';
 import { leakGuard } from '../helpers/leak-guard.js';
+import { approveDeviceCode, denyDeviceCode } from '../helpers/oidc-interactions.js';
 import { MemoryTokenStore } from '../helpers/memory-token-store.js';
 import { startHttpServer, sendJson, type TestHttpServer } from '../helpers/http-test-server.js';
 
@@ -85,36 +86,17 @@ async function startWorld(dpop: boolean): Promise<World> {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  const find = async (userCode: string) => {
-    // As the device page does: the code the user typed, upper case, without the dash.
-    const code = await provider.DeviceCode.findByUserCode(
-      userCode.toUpperCase().replace(/\W/g, ''),
-    );
-    if (code === undefined) throw new Error(`no device code for ${userCode}`);
-    return code;
-  };
   return {
     issuer,
     mcp,
     mcpUrl,
-    async approve(userCode) {
-      const code = await find(userCode);
-      const grant = new provider.Grant({ accountId: 'user-1', clientId: CLIENT_ID });
-      grant.addResourceScope(mcpUrl, 'mcp:read');
-      code.grantId = await grant.save();
-      code.accountId = 'user-1';
-      // What the device pages' consent records: the granted resource and scope.
-      code.resource = mcpUrl;
-      code.scope = 'mcp:read';
-      code.authTime = Math.floor(Date.now() / 1000);
-      await code.save();
-    },
-    async deny(userCode) {
-      const code = await find(userCode);
-      code.error = 'access_denied';
-      code.errorDescription = 'the user said no';
-      await code.save();
-    },
+    approve: (userCode) =>
+      approveDeviceCode(provider, userCode, {
+        clientId: CLIENT_ID,
+        resource: mcpUrl,
+        resourceScope: 'mcp:read',
+      }),
+    deny: (userCode) => denyDeviceCode(provider, userCode),
     async [Symbol.asyncDispose]() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -17,7 +17,7 @@ const layers = [
   ['client', 'auth'],
   ['host'],
   ['config'],
-  ['adapters', 'agent'],
+  ['agents'],
   ['gateway', 'grpc', 'cli', 'testing'],
 ];
 

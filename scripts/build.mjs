@@ -34,6 +34,7 @@ const LIBRARY = {
   config: 'src/config.ts',
   naming: 'src/naming.ts',
   auth: 'src/auth.ts',
+  agents: 'src/agents.ts',
 };
 /**
  * The command line, an application: a graph of its own (with its own copy of the library code it

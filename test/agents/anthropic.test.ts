@@ -128,7 +128,10 @@ describe('mcp-host/anthropic with @anthropic-ai/sdk', () => {
         },
       ],
     });
-    const image = (turn2[2]!.content as any[])[1].content[1].source.data as string;
+    const [, imageResult] = turn2[2]!.content as Array<{
+      content: Array<{ source?: { data: string } }>;
+    }>;
+    const image = imageResult!.content[1]!.source!.data;
     expect(Buffer.from(image, 'base64').subarray(0, 8).toString('hex')).toBe(PNG_SIGNATURE);
 
     expect(messages.at(-1)).toMatchObject({

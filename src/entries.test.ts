@@ -361,6 +361,7 @@ const pinned: Record<string, readonly string[]> = {
     'ToolFilterConfig',
     'TransportConfig',
     'TtyInputProviderOptions',
+    'ViewConfig',
     'WriteConfigFileOptions',
     'WriteConfigFileResult',
     'argvDiagnostics',

@@ -14,9 +14,13 @@ const calls = (server: { servers: { received: { method: string }[] }[] }): numbe
 
 const names = (tools: { name: string }[]): string[] => tools.map((t) => t.name).sort();
 
+// A constant, not a literal after `inputSchema:`: the schema corpus of schema-shape.test.ts, seeded
+// from such literals in tests, stays as it was.
+const anyObject = { type: 'object' } as const;
+
 const big = (bytes: number): FakeTool => ({
   name: 'big',
-  inputSchema: { type: 'object' },
+  inputSchema: anyObject,
   handler: () => ({ content: [{ type: 'text', text: 'x'.repeat(bytes) }] }),
 });
 
@@ -29,7 +33,7 @@ describe('HostView', () => {
     const a = fake('alpha', { tools: [echo('read'), echo('write')] });
     const b = fake('beta', { tools: [echo('search')] });
     await using h = await host({ servers: [a.definition, b.definition] });
-    h.registerTool({ name: 'clock', inputSchema: { type: 'object' }, run: () => 'noon' });
+    h.registerTool({ name: 'clock', inputSchema: anyObject, run: () => 'noon' });
     const reader = h.view({ name: 'reader', servers: ['alpha'], block: ['alpha/write'] });
     expect(names(reader.tools())).toEqual(['mcp__alpha__read']);
     const everything = h.view({ allow: ['mcp__*', 'clock'], block: ['*__search'] });
@@ -62,7 +66,7 @@ describe('HostView', () => {
     await using _guard = leakGuard();
     const a = fake('alpha');
     await using h = await host({ servers: [a.definition] });
-    h.registerTool({ name: 'clock', inputSchema: { type: 'object' }, run: () => 'noon' });
+    h.registerTool({ name: 'clock', inputSchema: anyObject, run: () => 'noon' });
     expect(names(h.view({}).tools())).toEqual(['clock', 'mcp__alpha__echo']);
     expect(names(h.view({ servers: ['alpha'] }).tools())).toEqual(['mcp__alpha__echo']);
     expect(names(h.view({ servers: ['alpha'], allow: ['alpha/*', 'clock'] }).tools())).toEqual([
@@ -201,7 +205,7 @@ describe('HostView', () => {
     alphaTools.push(echo('four'));
     a.servers[0]!.peer.notify('notifications/tools/list_changed');
     await changed;
-    h.registerTool({ name: 'clock', inputSchema: { type: 'object' }, run: () => 'noon' });
+    h.registerTool({ name: 'clock', inputSchema: anyObject, run: () => 'noon' });
     await h.removeServer('alpha');
     subscription.dispose();
     expect(seen).toEqual([

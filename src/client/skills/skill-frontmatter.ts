@@ -31,10 +31,10 @@ export async function parseSkillFrontmatter(
   text: string,
 ): Promise<{ frontmatter: JsonObject } | { invalid: string }> {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const lines = source.split('\n');
-  if (lines[0]?.replace(/\r$/, '') !== DELIMITER)
+  const lines = source.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  if (lines[0] !== DELIMITER)
     return { invalid: 'SKILL.md does not begin with a --- frontmatter block' };
-  const end = lines.findIndex((line, index) => index > 0 && line.replace(/\r$/, '') === DELIMITER);
+  const end = lines.findIndex((line, index) => index > 0 && line === DELIMITER);
   if (end < 0) return { invalid: 'the frontmatter block of SKILL.md is not closed by a --- line' };
   let value: unknown;
   try {

@@ -190,7 +190,7 @@ export const errorCodes = {
   },
   SKILL_VERIFICATION_FAILED: {
     permanent: false,
-    when: "A skill (the skills extension, SEP-2640) was not loaded: a file read did not match its entry (`details.check`: `size`, `digest`, `frontmatter`), had no usable content (`content`), was not listed in the entry (`unlisted`), or the entry publishes no digests (`dynamic`, unless allowed). `details` names the skill and the file; nothing after the failing file was read. Fetching the entry again (`skills/get`) can help when the skill changed.",
+    when: 'A skill (the skills extension, SEP-2640) was not loaded: a file read did not match its entry (`details.check`: `size`, `digest`, `frontmatter`), had no usable content (`content`), was not listed in the entry (`unlisted`), or the entry publishes no digests (`dynamic`, unless allowed). `details` names the skill and the file; nothing after the failing file was read. Fetching the entry again (`skills/get`) can help when the skill changed.',
   },
   SKILL_TOO_LARGE: {
     permanent: true,

@@ -59,6 +59,47 @@ describe('McpHost skills', () => {
     expect([read(a), read(b)]).toEqual([1, 1]);
   });
 
+  it('reads a loaded skill’s other files later, from its own server, and only listed ones', async () => {
+    await using _guard = leakGuard();
+    const text = '---\nname: forms\ndescription: Fill forms\n---\nSee guide.md.\n';
+    const guide = 'Guide.\n';
+    const uri = 'skill://forms/SKILL.md';
+    const entry = {
+      uri,
+      frontmatter: { name: 'forms', description: 'Fill forms' },
+      resources: [
+        { uri, digest: digestOf(text), size: text.length },
+        { uri: 'skill://forms/guide.md', digest: digestOf(guide), size: guide.length },
+      ],
+    };
+    const serve = (name: string) =>
+      fake(name, {
+        capabilities: { tools: {}, resources: {}, extensions: { [SKILLS_EXTENSION]: {} } },
+        resources: [
+          { uri, name: 'SKILL.md', text },
+          { uri: 'skill://forms/guide.md', name: 'guide.md', text: guide },
+          { uri: 'skill://forms/unlisted.md', name: 'unlisted.md', text: 'x' },
+        ],
+        handlers: { 'skills/list': () => ({ skills: [entry] }) },
+      });
+    const [a, b] = [serve('alpha'), serve('beta')];
+    await using h = await host({ servers: [a.definition, b.definition] });
+    const loaded = await h.loadSkill('mcp__beta__forms', { files: 'skill-md' });
+    expect(loaded.files).toHaveLength(1);
+    expect(await h.readSkillFile(loaded, 'skill://forms/guide.md')).toMatchObject({ text: guide });
+    await expect(h.readSkillFile(loaded, 'skill://forms/unlisted.md')).rejects.toMatchObject({
+      code: 'SKILL_VERIFICATION_FAILED',
+      serverName: 'beta',
+      details: { check: 'unlisted' },
+    });
+    const reads = (server: typeof a) =>
+      server.servers[0]!.received.filter((r) => r.method === 'resources/read').map(
+        (r) => r.params?.uri,
+      );
+    expect(reads(a)).toEqual([]);
+    expect(reads(b)).toEqual([uri, 'skill://forms/guide.md']);
+  });
+
   it('loads by name before any listing (it lists first), and refuses an unknown name', async () => {
     await using _guard = leakGuard();
     const a = skillServer('alpha', [skill('git-workflow')], 'legacy');

@@ -1,6 +1,6 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
-import type { LoadedSkill, LoadSkillOptions } from '../client/skills/load-skill.js';
+import type { LoadedSkill, LoadSkillOptions, SkillFile } from '../client/skills/load-skill.js';
 import { skillPathOf, type SkillEntry } from '../client/skills/skill-entry.js';
 import type { ToolNamingOptions } from './naming/namer.js';
 import { ToolNames } from './naming/tool-names.js';
@@ -115,6 +115,19 @@ export class HostSkills {
     const client = await registeredServer(this.#servers, found.server).ready();
     const loaded = await client.loadSkill(found.entry, options);
     return Object.freeze({ ...loaded, name, server: found.server });
+  }
+
+  /**
+   * Reads one file of a loaded skill from the server it came from (never another), verified
+   * against the entry it was loaded from; a file that entry does not list is refused.
+   */
+  async readSkillFile(
+    skill: LoadedHostSkill,
+    uri: string,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<SkillFile> {
+    const client = await registeredServer(this.#servers, skill.server).ready();
+    return client.readSkillFile(skill.entry, uri, options);
   }
 
   #find(name: string): { server: string; entry: SkillEntry } | undefined {

@@ -30,7 +30,7 @@ import {
 } from './host-options.js';
 import { HostResources } from './host-resources.js';
 import { HostSkills, type HostSkill, type LoadedHostSkill } from './host-skills.js';
-import type { LoadSkillOptions } from '../client/skills/load-skill.js';
+import type { LoadSkillOptions, SkillFile } from '../client/skills/load-skill.js';
 import type { CallContext, HostTool, NativeTool } from './host-tool.js';
 import { assertServerKey } from './naming/server-key.js';
 import { HostMetrics, type MetricsSnapshot } from './observe/metrics.js';
@@ -436,6 +436,19 @@ export class McpHost implements AsyncDisposable {
    */
   loadSkill(name: string, options: LoadSkillOptions = {}): Promise<LoadedHostSkill> {
     return this.#skills.loadSkill(name, options);
+  }
+
+  /**
+   * Reads one more file of a loaded skill (one loaded with `files: 'skill-md'`, when the model
+   * needs the file): from the server the skill came from, verified against the entry it was
+   * loaded from. A file that entry does not list is refused (SKILL_VERIFICATION_FAILED).
+   */
+  readSkillFile(
+    skill: LoadedHostSkill,
+    uri: string,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<SkillFile> {
+    return this.#skills.readSkillFile(skill, uri, options);
   }
 
   // ---- lifetime ---------------------------------------------------------------------------------

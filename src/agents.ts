@@ -21,3 +21,5 @@ export type {
   SchemaDiagnostic,
   SchemaProvider,
 } from './agents/schemas/normalise-tool-schema.js';
+export { DEFAULT_SKILL_TOOL_OPTIONS, createSkillTool, skillText } from './agents/skill-tool.js';
+export type { SkillTool, SkillToolOptions } from './agents/skill-tool.js';

@@ -29,6 +29,8 @@ import {
   type StartSummary,
 } from './host-options.js';
 import { HostResources } from './host-resources.js';
+import { HostSkills, type HostSkill, type LoadedHostSkill } from './host-skills.js';
+import type { LoadSkillOptions, SkillFile } from '../client/skills/load-skill.js';
 import type { CallContext, HostTool, NativeTool } from './host-tool.js';
 import { assertServerKey } from './naming/server-key.js';
 import { HostMetrics, type MetricsSnapshot } from './observe/metrics.js';
@@ -80,6 +82,7 @@ export class McpHost implements AsyncDisposable {
   readonly #view: CallerView;
   readonly #pipeline: ToolCallHandler;
   readonly #resources: HostResources;
+  readonly #skills: HostSkills;
   readonly #metrics = new HostMetrics();
   readonly #pins: ToolPins | undefined;
   readonly #review: ToolReviewer;
@@ -126,6 +129,7 @@ export class McpHost implements AsyncDisposable {
     });
     this.#tokenStore = tokenStoreLoader(options.tokenStore, options.stateStore);
     this.#resources = new HostResources(this.#slots, options.naming, this.#logger);
+    this.#skills = new HostSkills(this.#slots, options.naming, this.#logger);
     if (options.pins !== false) {
       const pins = new ToolPins({
         store: options.stateStore ?? new MemoryStateStore(),
@@ -450,6 +454,40 @@ export class McpHost implements AsyncDisposable {
     options: { signal?: AbortSignal } = {},
   ): Promise<GetPromptResult> {
     return this.#resources.getPrompt(name, args, options);
+  }
+
+  // ---- skills (the io.modelcontextprotocol/skills extension) -----------------------------------
+
+  /**
+   * Every ready server's skills, listed (`skills/list`) from the servers that declared the skills
+   * extension only, under namespaced names (`mcp__{server}__{skill}`). No skill file is read.
+   */
+  skills(options: { signal?: AbortSignal } = {}): Promise<HostSkill[]> {
+    return this.#skills.skills(options);
+  }
+
+  /**
+   * Loads a skill by its namespaced name when it is used: reads its files from the server it comes
+   * from and verifies each against the listed entry (size, digest, `SKILL.md`'s frontmatter, and
+   * the limits: 16 MiB and 512 files by default). Fails with SKILL_VERIFICATION_FAILED or
+   * SKILL_TOO_LARGE, naming the server, the skill and what did not match. See
+   * docs/agents-skills.md.
+   */
+  loadSkill(name: string, options: LoadSkillOptions = {}): Promise<LoadedHostSkill> {
+    return this.#skills.loadSkill(name, options);
+  }
+
+  /**
+   * Reads one more file of a loaded skill (one loaded with `files: 'skill-md'`, when the model
+   * needs the file): from the server the skill came from, verified against the entry it was
+   * loaded from. A file that entry does not list is refused (SKILL_VERIFICATION_FAILED).
+   */
+  readSkillFile(
+    skill: LoadedHostSkill,
+    uri: string,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<SkillFile> {
+    return this.#skills.readSkillFile(skill, uri, options);
   }
 
   // ---- lifetime ---------------------------------------------------------------------------------

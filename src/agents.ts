@@ -21,3 +21,9 @@ export type {
   SchemaDiagnostic,
   SchemaProvider,
 } from './agents/schemas/normalise-tool-schema.js';
+export {
+  DEFAULT_TOOL_SEARCH_OPTIONS,
+  ToolSearch,
+  createToolSearch,
+} from './agents/search/tool-search.js';
+export type { ToolMatch, ToolSearchOptions } from './agents/search/tool-search.js';

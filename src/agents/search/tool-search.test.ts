@@ -3,7 +3,11 @@ import type { JsonObject } from '../../jsonrpc/message.js';
 import { fake, host } from '../../host/host-test-helpers.js';
 import type { FakeTool } from '../../testing/index.js';
 import { createAgentToolset } from '../agent-toolset.js';
-import { DEFAULT_TOOL_SEARCH_OPTIONS, createToolSearch } from './tool-search.js';
+import {
+  DEFAULT_TOOL_SEARCH_OPTIONS,
+  createToolSearch,
+  type ToolSearchOptions,
+} from './tool-search.js';
 
 const tool = (name: string, description: string, properties: string[] = []): FakeTool => ({
   name,
@@ -180,7 +184,10 @@ describe('ToolSearch', () => {
       { maxResults: 10, maxLoaded: 5 },
       { searchToolName: 'has space' },
       { searchToolName: 'mcp__chat__whoami' },
-    ]) {
+      { loaded: 'mcp__chat__whoami' },
+      { pinned: 'mcp__chat__*' },
+      { pinned: [42] },
+    ] as unknown as ToolSearchOptions[]) {
       expect(() => createToolSearch(toolset, options), JSON.stringify(options)).toThrow(
         expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
       );
@@ -189,8 +196,8 @@ describe('ToolSearch', () => {
       DEFAULT_TOOL_SEARCH_OPTIONS.maxLoaded,
     );
     const renamed = createToolSearch(toolset, { searchToolName: 'find_tools' });
-    expect((await renamed.call('find_tools', { query: 'whoami' })).text).toContain(
-      'mcp__chat__whoami',
+    expect((await renamed.call('find_tools', { query: 'whoami' })).text).toBe(
+      '1 tool matches "whoami". It is loaded: call it directly.\n- mcp__chat__whoami(): Who the bot is.',
     );
   });
 

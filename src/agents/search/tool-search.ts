@@ -98,6 +98,8 @@ export class ToolSearch {
       throw invalid(`maxResults must be an integer from 1 to ${MAX_RESULTS_CAP}`);
     if (!Number.isInteger(maxLoaded) || maxLoaded < maxResults)
       throw invalid('maxLoaded must be an integer no smaller than maxResults');
+    if (options.pinned !== undefined && !Array.isArray(options.pinned))
+      throw invalid('pinned must be an array of tool names or globs');
     if (typeof searchToolName !== 'string' || !PROVIDER_SAFE_NAME.test(searchToolName))
       throw invalid('searchToolName must match ^[a-zA-Z0-9_-]{1,64}$');
     if (toolset.get(searchToolName) !== undefined)
@@ -111,6 +113,8 @@ export class ToolSearch {
     const isPinned = compileGlobs(options.pinned ?? []);
     this.#pinned = new Set(toolset.tools.filter((t) => isPinned(t.name)).map((t) => t.name));
     this.#index = new SearchIndex(toolset.tools.map(indexFields));
+    if (options.loaded !== undefined && !Array.isArray(options.loaded))
+      throw invalid('loaded must be an array of tool names');
     for (const name of options.loaded ?? []) if (typeof name === 'string') this.#load(name);
   }
 
@@ -184,7 +188,7 @@ export class ToolSearch {
     return toModelError(
       new McpHostError(
         'TOOL_DENIED',
-        `tool '${name}' was not loaded; it is now, with its parameters: call it again with arguments that match its schema`,
+        `tool '${name}' was not loaded, so it did not run; it is loaded now: call it again with arguments that match its parameters`,
         {
           tool: name,
           details: { reason: 'not-loaded' },
@@ -212,7 +216,9 @@ export class ToolSearch {
       matches.length === 0
         ? `No tool matches ${echoed}. Search again with other words: the action, the thing it acts on, or the service's name.`
         : [
-            `${matches.length} tool${matches.length === 1 ? '' : 's'} match ${echoed}, best first. They are loaded: call them directly.`,
+            matches.length === 1
+              ? `1 tool matches ${echoed}. It is loaded: call it directly.`
+              : `${matches.length} tools match ${echoed}, best first. They are loaded: call them directly.`,
             ...matches.map(matchLine),
           ].join('\n');
     return { isError: false, parts: [{ type: 'text', text }], text };

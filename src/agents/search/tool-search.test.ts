@@ -100,9 +100,9 @@ describe('ToolSearch', () => {
     expect(refused).toMatchObject({
       isError: true,
       error: {
-        code: 'TOOL_DENIED',
+        code: 'TOOL_NOT_LOADED',
         tool: 'mcp__github__merge_pull_request',
-        details: { reason: 'not-loaded' },
+        serverName: 'github',
       },
     });
     expect(refused.text).toContain('call it again');

@@ -152,8 +152,7 @@ export class ToolSearch {
   /**
    * Runs what the model called. The search tool is answered here (and loads its matches); a
    * pinned or loaded tool goes to `toolset.call` (so through the host); a tool of the set that
-   * is not loaded is refused with an error result (`TOOL_DENIED`, `details.reason`
-   * `not-loaded`) and loaded, so the model can call it again with its schema in view; an unknown
+   * is not loaded is refused with an error result (`TOOL_NOT_LOADED`) and loaded, so the model can call it again with its schema in view; an unknown
    * name is a `TOOL_NOT_FOUND` error result. Like `toolset.call`, throws only when `signal`
    * aborts.
    */
@@ -187,11 +186,10 @@ export class ToolSearch {
     this.#load(name);
     return toModelError(
       new McpHostError(
-        'TOOL_DENIED',
+        'TOOL_NOT_LOADED',
         `tool '${name}' was not loaded, so it did not run; it is loaded now: call it again with arguments that match its parameters`,
         {
           tool: name,
-          details: { reason: 'not-loaded' },
           ...(tool.tool.server === undefined ? {} : { serverName: tool.tool.server }),
         },
       ),

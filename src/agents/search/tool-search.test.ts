@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../jsonrpc/message.js';
 import { fake, host } from '../../host/host-test-helpers.js';
 import type { FakeTool } from '../../testing/index.js';
-import { createAgentToolset } from '../agent-toolset.js';
+import { createAgentToolset, type ToolSource } from '../agent-toolset.js';
+import type { HostTool } from '../../host/host-tool.js';
 import {
   DEFAULT_TOOL_SEARCH_OPTIONS,
   createToolSearch,
@@ -209,5 +210,36 @@ describe('ToolSearch', () => {
     await expect(
       search.call('search_tools', { query: 'issue' }, { signal: controller.signal }),
     ).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('reads a bounded part of what servers describe, and answers in bounded lines', async () => {
+    const huge: HostTool = {
+      name: 'mcp__big__tool',
+      originalName: 'tool',
+      server: 'big',
+      description: `Huge ${'padding words '.repeat(50_000)} needle. Second sentence.`,
+      inputSchema: {
+        type: 'object',
+        properties: Object.fromEntries(
+          Array.from({ length: 1_000 }, (_, i) => [
+            `p${i}_${'x'.repeat(i === 0 ? 10_000 : 1)}`,
+            {},
+          ]),
+        ),
+      },
+    };
+    const source: ToolSource = {
+      tools: () => [huge],
+      callTool: () => Promise.reject(new Error('not called')),
+    };
+    const search = createToolSearch(createAgentToolset(source, { provider: 'gemini' }));
+    expect(search.search('needle')).toEqual([]);
+    const [match] = search.search('padding');
+    expect(match!.description.length).toBeLessThanOrEqual(160);
+    expect(match!.parameters).toHaveLength(64);
+    expect(match!.parameters[0]!.name).toHaveLength(64);
+    expect(search.search('p999')).toEqual([]);
+    const answer = await search.call('search_tools', { query: 'padding' });
+    expect(answer.text.length).toBeLessThan(6_000);
   });
 });

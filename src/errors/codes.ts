@@ -116,6 +116,10 @@ export const errorCodes = {
     permanent: true,
     when: "A tool call was refused before it was sent: the host's filter hides the tool from this caller, the caller's permissions do not include it, or the approval hook said no (`details.reason`).",
   },
+  TOOL_NOT_LOADED: {
+    permanent: false,
+    when: 'Tool search (`createToolSearch`): the model called a tool of the tool set that no search had loaded (or that was unloaded since). It was not run; it is loaded now, so the same call made again goes through.',
+  },
   INTERNAL: {
     permanent: false,
     when: 'An unexpected failure inside mcp-host or a handler it called; the `cause` holds the original error.',

@@ -72,19 +72,21 @@ afterAll(() => {
   dir[Symbol.dispose]();
 });
 
+const validator = createSchemaValidator();
+
+/** What the provider's rules say of the output; JSON Schema outputs must also be valid schemas. */
 function violations(provider: SchemaProvider, result: NormalisedSchema): string[] {
-  switch (provider) {
-    case 'openai-strict':
-      return result.strict
-        ? openAiStrictViolations(result.schema)
-        : openAiViolations(result.schema);
-    case 'openai':
-      return openAiViolations(result.schema);
-    case 'anthropic':
-      return anthropicViolations(result.schema);
-    case 'gemini':
-      return geminiViolations(result.schema);
-  }
+  if (provider === 'gemini') return geminiViolations(result.schema);
+  // The project's validator refuses root recursion (`$ref: '#'`, valid JSON Schema that OpenAI
+  // documents), so those outputs are held to the provider rules only.
+  const shape = JSON.stringify(result.schema).includes('"$ref":"#"')
+    ? { ok: true as const }
+    : validator.check(result.schema);
+  const invalid = shape.ok ? [] : [`not a valid JSON Schema: ${shape.problem}`];
+  if (provider === 'anthropic') return [...invalid, ...anthropicViolations(result.schema)];
+  if (provider === 'openai-strict' && result.strict)
+    return [...invalid, ...openAiStrictViolations(result.schema)];
+  return [...invalid, ...openAiViolations(result.schema)];
 }
 
 /** Normalises every schema for every provider, checking the rules that hold for any input. */
@@ -141,7 +143,6 @@ describe('schema normalisers over the reference servers', () => {
   });
 
   it('still accepts the arguments the original schemas accept', async () => {
-    const validator = createSchemaValidator();
     for (const { name, schema } of reference) {
       const original = await validator.compile(schema);
       if (!original.ok) throw new Error(`${name}: ${original.problem}`);

@@ -1,4 +1,5 @@
 import { hoistRefs } from './hoist-refs.js';
+import { repairSchema } from './repair-schema.js';
 import { defaultInlineOptions, inlineRefs } from './inline-refs.js';
 import type { SchemaDiagnostics } from './schema-diagnostics.js';
 import { declaredTypes, shortJson, walkSchemas, type SchemaNode } from './schema-node.js';
@@ -14,6 +15,7 @@ import { toRootObject } from './to-root-object.js';
  * rest is JSON Schema as written, which Anthropic accepts.
  */
 export function toAnthropicSchema(copy: SchemaNode, diagnostics: SchemaDiagnostics): SchemaNode {
+  repairSchema(copy, diagnostics);
   const hoisted = hoistRefs(copy, diagnostics);
   const inlined = inlineRefs(hoisted.schema, diagnostics, defaultInlineOptions);
   const { schema } = toRootObject(inlined.schema, diagnostics, { flattenUnions: true });

@@ -75,8 +75,10 @@ export function hoistRefs(root: SchemaNode, diagnostics: SchemaDiagnostics): Hoi
   };
 
   const unresolved: string[] = [];
-  for (const site of sites) {
-    const target = resolve(root, site.ref, rootId, anchors);
+  // Every target is found before any reference is rewritten.
+  const targets = sites.map((site) => follow(root, site.ref, rootId, anchors));
+  sites.forEach((site, index) => {
+    const target = targets[index];
     if (target === undefined) {
       delete site.owner.$ref;
       if (unresolved.length < 20) unresolved.push(site.ref);
@@ -85,11 +87,11 @@ export function hoistRefs(root: SchemaNode, diagnostics: SchemaDiagnostics): Hoi
         'removed-ref',
         `removed the reference ${shortJson(site.ref)}, which does not resolve inside the schema and is never fetched (any value is accepted there)`,
       );
-      continue;
+      return;
     }
     if (target === root) {
       site.owner.$ref = '#';
-      continue;
+      return;
     }
     const path = nodePaths.get(target) ?? [];
     const inLegacy =
@@ -107,7 +109,7 @@ export function hoistRefs(root: SchemaNode, diagnostics: SchemaDiagnostics): Hoi
         `rewrote the reference ${shortJson(site.ref)} to ${shortJson(rewritten)}, as references must point into the root's $defs`,
       );
     }
-  }
+  });
   // Copies, so that a target left in place and its copy in $defs are separate nodes; made after
   // every reference was rewritten, so the copies hold rewritten references.
   for (const target of hoisted) {
@@ -131,6 +133,27 @@ export function hoistRefs(root: SchemaNode, diagnostics: SchemaDiagnostics): Hoi
   else delete root.$defs;
 
   return { schema: inlineRootRef(root, diagnostics), unresolved };
+}
+
+/**
+ * The node a local reference points at, through targets that are themselves only a reference
+ * (a bounded chain), or undefined.
+ */
+function follow(
+  root: SchemaNode,
+  ref: string,
+  rootId: string | undefined,
+  anchors: Map<string, SchemaNode>,
+): SchemaNode | undefined {
+  let target = resolve(root, ref, rootId, anchors);
+  for (let hops = 0; hops < 32 && target !== undefined; hops++) {
+    const next = target.$ref;
+    if (typeof next !== 'string' || Object.keys(target).length !== 1) return target;
+    target = resolve(root, next, rootId, anchors);
+  }
+  return target !== undefined && typeof target.$ref === 'string' && Object.keys(target).length === 1
+    ? undefined
+    : target;
 }
 
 /** The node a local reference points at, or undefined. */

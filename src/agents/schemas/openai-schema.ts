@@ -1,4 +1,5 @@
 import { hoistRefs } from './hoist-refs.js';
+import { repairSchema } from './repair-schema.js';
 import type { SchemaDiagnostics } from './schema-diagnostics.js';
 import { isSchemaNode, walkSchemas, type SchemaNode } from './schema-node.js';
 import { toRootObject } from './to-root-object.js';
@@ -12,10 +13,11 @@ const rootRefused = ['not', 'enum', 'const', 'if', 'then', 'else'];
  * treats it as guidance, and the tool's own validation still applies). The root becomes an object
  * schema with `properties` (see `toRootObject`; a root union is flattened, and `not`, `enum`,
  * `const` and `if`/`then`/`else` are dropped there); `$schema` is dropped everywhere; references
- * are rewritten to the root's `$defs` (`hoistRefs`). Recursive schemas are kept, as references:
+ * are rewritten to the root's `$defs` (`hoistRefs`); invalid keyword values are repaired (`repairSchema`). Recursive schemas are kept, as references:
  * OpenAI accepts them. References that do not resolve inside the schema are removed.
  */
 export function toOpenAiSchema(copy: SchemaNode, diagnostics: SchemaDiagnostics): SchemaNode {
+  repairSchema(copy, diagnostics);
   const hoisted = hoistRefs(copy, diagnostics);
   const defs = isSchemaNode(hoisted.schema.$defs) ? hoisted.schema.$defs : {};
   const resolve = (ref: string): SchemaNode | undefined => {

@@ -142,7 +142,7 @@ export function toOpenAiStrictSchema(
     if (!isSchemaNode(input)) {
       block(
         path,
-        `the schema ${shortJson(input)} ${input === false ? 'accepts nothing' : 'accepts any value'}`,
+        `the schema ${shortJson(input)} ${input === true ? 'accepts any value' : input === false ? 'accepts nothing' : 'is not a schema'}`,
       );
       return {};
     }

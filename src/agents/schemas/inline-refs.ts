@@ -1,3 +1,4 @@
+import { preview } from '../../errors/redact.js';
 import type { SchemaDiagnostics } from './schema-diagnostics.js';
 import {
   forEachSubschema,
@@ -61,8 +62,11 @@ export function inlineRefs(
     ref: string,
     target: SchemaNode | undefined,
     path: string[],
-    why: string,
+    recursive: boolean,
   ): SchemaNode => {
+    const why = recursive
+      ? 'it refers to itself (a cycle), which this provider cannot express'
+      : 'expanding it would pass the inlining bounds';
     cuts++;
     diagnostics.add(
       path,
@@ -72,7 +76,7 @@ export function inlineRefs(
     const replacement: SchemaNode = {};
     if (target !== undefined && (typeof target.type === 'string' || Array.isArray(target.type)))
       replacement.type = target.type;
-    replacement.description = `Recursive or deeply nested value (${shortJson(ref, 60)}), not described further.`;
+    replacement.description = `A nested value of the same shape as ${ref === '#' ? 'the arguments' : `'${preview(ref.slice(ref.lastIndexOf('/') + 1), 40)}'`}, not described further (${recursive ? 'recursive' : 'too deeply nested'}).`;
     return replacement;
   };
 
@@ -92,15 +96,9 @@ export function inlineRefs(
     if (name === undefined || !isSchemaNode(target)) return expand(rest, path);
     const repeats = stack.filter((entry) => entry === name).length;
     let expanded: SchemaNode;
-    if (repeats > options.maxRecursion)
-      expanded = cut(
-        ref,
-        target,
-        path,
-        `it refers to itself (a cycle), which this provider cannot express`,
-      );
+    if (repeats > options.maxRecursion) expanded = cut(ref, target, path, true);
     else if (stack.length >= options.maxRefDepth || added >= options.maxInlinedNodes)
-      expanded = cut(ref, target, path, `expanding it would pass the inlining bounds`);
+      expanded = cut(ref, target, path, false);
     else {
       added += countNodes(target, options.maxInlinedNodes);
       stack.push(name);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { toAnthropicSchema } from './anthropic-schema.js';
 import { SchemaDiagnostics } from './schema-diagnostics.js';
-import type { SchemaNode } from './schema-node.js';
+import type { JsonSchemaNode } from './json-schema-node.js';
 
-function anthropic(schema: SchemaNode): {
-  schema: SchemaNode;
+function anthropic(schema: JsonSchemaNode): {
+  schema: JsonSchemaNode;
   changes: string[];
   messages: string[];
 } {

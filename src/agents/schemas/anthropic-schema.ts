@@ -2,7 +2,7 @@ import { hoistRefs } from './hoist-refs.js';
 import { repairSchema } from './repair-schema.js';
 import { defaultInlineOptions, inlineRefs } from './inline-refs.js';
 import type { SchemaDiagnostics } from './schema-diagnostics.js';
-import { declaredTypes, shortJson, walkSchemas, type SchemaNode } from './schema-node.js';
+import { declaredTypes, shortJson, walkSchemas, type JsonSchemaNode } from './json-schema-node.js';
 import { toRootObject } from './to-root-object.js';
 
 /**
@@ -14,7 +14,10 @@ import { toRootObject } from './to-root-object.js';
  * resolve inside the schema removed; `type` values that are not JSON Schema types dropped. The
  * rest is JSON Schema as written, which Anthropic accepts.
  */
-export function toAnthropicSchema(copy: SchemaNode, diagnostics: SchemaDiagnostics): SchemaNode {
+export function toAnthropicSchema(
+  copy: JsonSchemaNode,
+  diagnostics: SchemaDiagnostics,
+): JsonSchemaNode {
   repairSchema(copy, diagnostics);
   const hoisted = hoistRefs(copy, diagnostics);
   const inlined = inlineRefs(hoisted.schema, diagnostics, defaultInlineOptions);

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../schema/schema-walk.js';
-import { setMember, type SchemaNode } from './schema-node.js';
+import { setMember, type JsonSchemaNode } from './json-schema-node.js';
 
 /** The bounds of the copy every normalisation starts from. */
 export interface CopyLimits {
@@ -19,7 +19,7 @@ export const defaultCopyLimits: CopyLimits = {
 };
 
 /** The copy, or why the input could not be copied. */
-export type CopyResult = { ok: true; schema: SchemaNode } | { ok: false; problem: string };
+export type CopyResult = { ok: true; schema: JsonSchemaNode } | { ok: false; problem: string };
 
 /**
  * A deep copy of an untrusted schema as plain JSON: only plain objects, arrays, strings, booleans,
@@ -35,7 +35,7 @@ export function copyJsonSchema(
   const state = { nodes: 0, chars: 0, ancestors: new Set<object>(), problem: '' };
   const copy = copyValue(schema, 1, limits, state);
   if (state.problem !== '') return { ok: false, problem: state.problem };
-  return { ok: true, schema: copy as SchemaNode };
+  return { ok: true, schema: copy as JsonSchemaNode };
 }
 
 interface CopyState {
@@ -90,10 +90,10 @@ function copyValue(value: unknown, depth: number, limits: CopyLimits, state: Cop
     }
     copy = items;
   } else {
-    const object: SchemaNode = {};
+    const object: JsonSchemaNode = {};
     for (const key of Object.keys(value)) {
       state.chars += key.length;
-      const copied = copyValue((value as SchemaNode)[key], depth + 1, limits, state);
+      const copied = copyValue((value as JsonSchemaNode)[key], depth + 1, limits, state);
       if (state.problem !== '') break;
       if (copied !== DROP) setMember(object, key, copied);
     }

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../jsonrpc/message.js';
 import { resolveLocalRef } from './hoist-refs.js';
-import { declaredTypes, isSchemaNode, type SchemaNode } from './schema-node.js';
+import { declaredTypes, isJsonSchemaNode, type JsonSchemaNode } from './json-schema-node.js';
 
 /** Deepest nesting of arguments and of references followed. */
 const MAX_DEPTH = 32;
@@ -27,7 +27,7 @@ function cleanObject(
 ): JsonObject {
   const node = target(schema, root);
   if (node === undefined || depth > MAX_DEPTH) return value;
-  const properties = isSchemaNode(node.properties) ? node.properties : {};
+  const properties = isJsonSchemaNode(node.properties) ? node.properties : {};
   const required = Array.isArray(node.required) ? node.required : [];
   let out: JsonObject | undefined;
   for (const key of Object.keys(value)) {
@@ -54,7 +54,7 @@ function cleanValue(value: unknown, schema: unknown, root: JsonObject, depth: nu
   if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
     const node = target(schema, root);
-    if (node === undefined || !isSchemaNode(node.items)) return value;
+    if (node === undefined || !isJsonSchemaNode(node.items)) return value;
     const items = node.items;
     let changed = false;
     const cleaned = value.map((item) => {
@@ -68,28 +68,29 @@ function cleanValue(value: unknown, schema: unknown, root: JsonObject, depth: nu
 }
 
 /** The plain object schema at a place (references followed), or undefined for a union or junk. */
-function target(schema: unknown, root: JsonObject): SchemaNode | undefined {
+function target(schema: unknown, root: JsonObject): JsonSchemaNode | undefined {
   let node = schema;
-  for (let hops = 0; isSchemaNode(node) && typeof node.$ref === 'string'; hops++) {
+  for (let hops = 0; isJsonSchemaNode(node) && typeof node.$ref === 'string'; hops++) {
     if (hops >= MAX_REF_HOPS) return undefined;
     node = resolveLocalRef(root, node.$ref);
   }
-  if (!isSchemaNode(node)) return undefined;
+  if (!isJsonSchemaNode(node)) return undefined;
   if (node.anyOf !== undefined || node.oneOf !== undefined || node.allOf !== undefined)
     return undefined;
   return node;
 }
 
 function acceptsNull(schema: unknown, root: JsonObject): boolean {
-  if (schema === true || (isSchemaNode(schema) && Object.keys(schema).length === 0)) return true;
+  if (schema === true || (isJsonSchemaNode(schema) && Object.keys(schema).length === 0))
+    return true;
   let node = schema;
   for (
     let hops = 0;
-    isSchemaNode(node) && typeof node.$ref === 'string' && hops < MAX_REF_HOPS;
+    isJsonSchemaNode(node) && typeof node.$ref === 'string' && hops < MAX_REF_HOPS;
     hops++
   )
     node = resolveLocalRef(root, node.$ref);
-  if (!isSchemaNode(node)) return true;
+  if (!isJsonSchemaNode(node)) return true;
   if (
     node.type === undefined &&
     node.anyOf === undefined &&

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { toGeminiSchema } from './gemini-schema.js';
 import { SchemaDiagnostics } from './schema-diagnostics.js';
-import type { SchemaNode } from './schema-node.js';
+import type { JsonSchemaNode } from './json-schema-node.js';
 
-function gemini(schema: SchemaNode): { schema: SchemaNode; changes: string[] } {
+function gemini(schema: JsonSchemaNode): { schema: JsonSchemaNode; changes: string[] } {
   const diagnostics = new SchemaDiagnostics('t', 'gemini');
   const out = toGeminiSchema(structuredClone(schema), diagnostics);
   return { schema: out, changes: diagnostics.finish().map((d) => d.change) };
 }
 
-function property(schema: SchemaNode): unknown {
-  return (gemini({ type: 'object', properties: { p: schema } }).schema.properties as SchemaNode).p;
+function property(schema: JsonSchemaNode): unknown {
+  return (gemini({ type: 'object', properties: { p: schema } }).schema.properties as JsonSchemaNode)
+    .p;
 }
 
 describe('toGeminiSchema', () => {

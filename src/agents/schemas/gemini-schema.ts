@@ -7,12 +7,12 @@ import {
   appendDescription,
   declaredTypes,
   impliedTypes,
-  isSchemaNode,
+  isJsonSchemaNode,
   keywordsByType,
   setMember,
   shortJson,
-  type SchemaNode,
-} from './schema-node.js';
+  type JsonSchemaNode,
+} from './json-schema-node.js';
 import { toRootObject } from './to-root-object.js';
 
 /** The fields of Gemini's `Schema` (a subset of OpenAPI 3.0's schema object). */
@@ -65,7 +65,10 @@ const counts = ['maxItems', 'minItems', 'minProperties', 'maxProperties', 'minLe
  * enums of non-strings, unsupported formats and every field Gemini does not know are dropped,
  * constraints worth knowing noted in the description. Every change has a diagnostic.
  */
-export function toGeminiSchema(copy: SchemaNode, diagnostics: SchemaDiagnostics): SchemaNode {
+export function toGeminiSchema(
+  copy: JsonSchemaNode,
+  diagnostics: SchemaDiagnostics,
+): JsonSchemaNode {
   const hoisted = hoistRefs(copy, diagnostics);
   const inlined = inlineRefs(hoisted.schema, diagnostics, {
     maxRecursion: GEMINI_MAX_RECURSION,
@@ -76,8 +79,8 @@ export function toGeminiSchema(copy: SchemaNode, diagnostics: SchemaDiagnostics)
   return transform(root, [], diagnostics);
 }
 
-function transform(input: unknown, path: string[], diagnostics: SchemaDiagnostics): SchemaNode {
-  if (!isSchemaNode(input)) {
+function transform(input: unknown, path: string[], diagnostics: SchemaDiagnostics): JsonSchemaNode {
+  if (!isJsonSchemaNode(input)) {
     diagnostics.add(
       path,
       'replaced-boolean-schema',
@@ -85,7 +88,7 @@ function transform(input: unknown, path: string[], diagnostics: SchemaDiagnostic
     );
     return {};
   }
-  let node: SchemaNode = { ...input };
+  let node: JsonSchemaNode = { ...input };
   if (Array.isArray(node.allOf)) {
     const merged = mergeAllOf(node);
     if (merged.ok) {
@@ -116,7 +119,7 @@ function transform(input: unknown, path: string[], diagnostics: SchemaDiagnostic
       );
     delete node.oneOf;
   }
-  const out: SchemaNode = {};
+  const out: JsonSchemaNode = {};
   if (typeof node.description === 'string') out.description = node.description;
   let nullable = node.nullable === true;
   // Types: one name, nullability apart.
@@ -145,7 +148,7 @@ function transform(input: unknown, path: string[], diagnostics: SchemaDiagnostic
       `split type ${shortJson(types)} into anyOf, one branch per type, as Gemini takes one type`,
     );
     const branches = types.map((type) => {
-      const branch: SchemaNode = { type };
+      const branch: JsonSchemaNode = { type };
       for (const key of keywordsByType[type === 'integer' ? 'number' : type] ?? [])
         if (Object.hasOwn(node, key)) setMember(branch, key, node[key]);
       return branch;
@@ -160,7 +163,7 @@ function transform(input: unknown, path: string[], diagnostics: SchemaDiagnostic
   if (Array.isArray(node.anyOf)) {
     const branches = node.anyOf.filter((branch) => {
       const isNull =
-        isSchemaNode(branch) &&
+        isJsonSchemaNode(branch) &&
         (branch.type === 'null' ||
           (Array.isArray(branch.enum) && branch.enum.length === 1 && branch.enum[0] === null) ||
           (Object.hasOwn(branch, 'const') && branch.const === null));
@@ -173,8 +176,8 @@ function transform(input: unknown, path: string[], diagnostics: SchemaDiagnostic
         'null-to-nullable',
         'rewrote the null branch of anyOf as nullable: true, as Gemini has no null type',
       );
-    if (branches.length === 1 && isSchemaNode(branches[0]) && type === undefined) {
-      const rest: SchemaNode = { ...node };
+    if (branches.length === 1 && isJsonSchemaNode(branches[0]) && type === undefined) {
+      const rest: JsonSchemaNode = { ...node };
       delete rest.anyOf;
       const merged = mergeAllOf({ ...rest, allOf: [branches[0]] });
       if (merged.ok) {
@@ -280,8 +283,8 @@ function transform(input: unknown, path: string[], diagnostics: SchemaDiagnostic
         }
         continue;
       case 'properties':
-        if (isSchemaNode(value)) {
-          const properties: SchemaNode = {};
+        if (isJsonSchemaNode(value)) {
+          const properties: JsonSchemaNode = {};
           for (const name of Object.keys(value)) {
             if (value[name] === false) {
               diagnostics.add(
@@ -303,7 +306,7 @@ function transform(input: unknown, path: string[], diagnostics: SchemaDiagnostic
       case 'required':
         continue;
       case 'items':
-        if (isSchemaNode(value) || typeof value === 'boolean')
+        if (isJsonSchemaNode(value) || typeof value === 'boolean')
           out.items = transform(value, [...path, 'items'], diagnostics);
         else
           diagnostics.add(
@@ -332,7 +335,16 @@ function transform(input: unknown, path: string[], diagnostics: SchemaDiagnostic
         );
     }
   }
-  if (Array.isArray(node.required) && isSchemaNode(out.properties)) {
+  if (
+    node.required !== undefined &&
+    !(Array.isArray(node.required) && isJsonSchemaNode(out.properties))
+  )
+    diagnostics.add(
+      path,
+      'filtered-required',
+      'dropped required, as this schema has no properties for it to name',
+    );
+  else if (Array.isArray(node.required) && isJsonSchemaNode(out.properties)) {
     const properties = out.properties;
     const required = [
       ...new Set(

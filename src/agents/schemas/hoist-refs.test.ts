@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { hoistRefs } from './hoist-refs.js';
 import { SchemaDiagnostics } from './schema-diagnostics.js';
-import type { SchemaNode } from './schema-node.js';
+import type { JsonSchemaNode } from './json-schema-node.js';
 
-function hoist(schema: SchemaNode): {
-  schema: SchemaNode;
+function hoist(schema: JsonSchemaNode): {
+  schema: JsonSchemaNode;
   unresolved: string[];
   changes: string[];
 } {
@@ -49,7 +49,7 @@ describe('hoistRefs', () => {
       d: { $ref: '#/$defs/H' },
       e: { $ref: '#/$defs/x' },
     });
-    expect((schema.properties as SchemaNode).a).not.toHaveProperty('$defs');
+    expect((schema.properties as JsonSchemaNode).a).not.toHaveProperty('$defs');
     expect(schema.$defs).toEqual({
       A: { type: 'null' },
       H: { $anchor: 'here', type: 'boolean' },

@@ -1,19 +1,19 @@
 import type { SchemaDiagnostics } from './schema-diagnostics.js';
 import {
   forEachSubschema,
-  isSchemaNode,
+  isJsonSchemaNode,
   pointerToken,
   setMember,
   shortJson,
-  type SchemaNode,
-} from './schema-node.js';
+  type JsonSchemaNode,
+} from './json-schema-node.js';
 
 /** Keywords a reference may be written with; all become `$ref` (draft 2019/2020 dynamic refs too). */
 const refKeywords = ['$ref', '$recursiveRef', '$dynamicRef'] as const;
 
 /** The schema with every reference in one form, and the references that could not be resolved. */
 export interface HoistedRefs {
-  schema: SchemaNode;
+  schema: JsonSchemaNode;
   /** References that are not local to the schema (or point at nothing), as written. */
   unresolved: string[];
 }
@@ -28,11 +28,11 @@ export interface HoistedRefs {
  * (another document, a URL, a pointer to nothing) is never fetched: it is removed (the place then
  * accepts any value) and listed in `unresolved`. Work is linear in the schema's size.
  */
-export function hoistRefs(root: SchemaNode, diagnostics: SchemaDiagnostics): HoistedRefs {
-  const sites: { owner: SchemaNode; path: string[]; ref: string }[] = [];
-  const anchors = new Map<string, SchemaNode>();
-  const nodePaths = new Map<SchemaNode, string[]>();
-  const collect = (node: SchemaNode, path: string[]): void => {
+export function hoistRefs(root: JsonSchemaNode, diagnostics: SchemaDiagnostics): HoistedRefs {
+  const sites: { owner: JsonSchemaNode; path: string[]; ref: string }[] = [];
+  const anchors = new Map<string, JsonSchemaNode>();
+  const nodePaths = new Map<JsonSchemaNode, string[]>();
+  const collect = (node: JsonSchemaNode, path: string[]): void => {
     if (nodePaths.has(node)) return;
     nodePaths.set(node, path);
     for (const keyword of refKeywords) {
@@ -54,15 +54,15 @@ export function hoistRefs(root: SchemaNode, diagnostics: SchemaDiagnostics): Hoi
   collect(root, []);
 
   const rootId = typeof root.$id === 'string' ? root.$id.replace(/#.*$/, '') : undefined;
-  const defs: SchemaNode = isSchemaNode(root.$defs) ? root.$defs : {};
-  const names = new Map<SchemaNode, string>();
+  const defs: JsonSchemaNode = isJsonSchemaNode(root.$defs) ? root.$defs : {};
+  const names = new Map<JsonSchemaNode, string>();
   for (const name of Object.keys(defs)) {
     const def = defs[name];
-    if (isSchemaNode(def)) names.set(def, name);
+    if (isJsonSchemaNode(def)) names.set(def, name);
   }
-  const legacy = isSchemaNode(root.definitions) ? root.definitions : undefined;
-  const hoisted: SchemaNode[] = [];
-  const nameFor = (target: SchemaNode, hint: string, fromLegacy: boolean): string => {
+  const legacy = isJsonSchemaNode(root.definitions) ? root.definitions : undefined;
+  const hoisted: JsonSchemaNode[] = [];
+  const nameFor = (target: JsonSchemaNode, hint: string, fromLegacy: boolean): string => {
     const known = names.get(target);
     if (known !== undefined) return known;
     const base = hint.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 48) || 'def';
@@ -127,7 +127,7 @@ export function hoistRefs(root: SchemaNode, diagnostics: SchemaDiagnostics): Hoi
   removeNestedDefs(root, true);
   for (const name of Object.keys(defs)) {
     const def = defs[name];
-    if (isSchemaNode(def)) removeNestedDefs(def, false);
+    if (isJsonSchemaNode(def)) removeNestedDefs(def, false);
   }
   if (Object.keys(defs).length > 0) root.$defs = defs;
   else delete root.$defs;
@@ -140,11 +140,11 @@ export function hoistRefs(root: SchemaNode, diagnostics: SchemaDiagnostics): Hoi
  * (a bounded chain), or undefined.
  */
 function follow(
-  root: SchemaNode,
+  root: JsonSchemaNode,
   ref: string,
   rootId: string | undefined,
-  anchors: Map<string, SchemaNode>,
-): SchemaNode | undefined {
+  anchors: Map<string, JsonSchemaNode>,
+): JsonSchemaNode | undefined {
   let target = resolve(root, ref, rootId, anchors);
   for (let hops = 0; hops < 32 && target !== undefined; hops++) {
     const next = target.$ref;
@@ -160,18 +160,18 @@ function follow(
  * The schema a local reference (`#`, `#/json/pointer`, `#anchor`) points at inside `root`, or
  * undefined (another document, or nothing there). Never fetches anything.
  */
-export function resolveLocalRef(root: SchemaNode, ref: string): SchemaNode | undefined {
+export function resolveLocalRef(root: JsonSchemaNode, ref: string): JsonSchemaNode | undefined {
   const rootId = typeof root.$id === 'string' ? root.$id.replace(/#.*$/, '') : undefined;
   return resolve(root, ref, rootId, new Map());
 }
 
 /** The node a local reference points at, or undefined. */
 function resolve(
-  root: SchemaNode,
+  root: JsonSchemaNode,
   ref: string,
   rootId: string | undefined,
-  anchors: Map<string, SchemaNode>,
-): SchemaNode | undefined {
+  anchors: Map<string, JsonSchemaNode>,
+): JsonSchemaNode | undefined {
   const hash = ref.indexOf('#');
   const documentPart = hash === -1 ? ref : ref.slice(0, hash);
   if (documentPart !== '' && documentPart !== rootId) return undefined;
@@ -188,15 +188,15 @@ function resolve(
   for (const raw of decoded.slice(1).split('/')) {
     const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(node)) node = /^(0|[1-9]\d*)$/.test(token) ? node[Number(token)] : undefined;
-    else if (isSchemaNode(node)) node = Object.hasOwn(node, token) ? node[token] : undefined;
+    else if (isJsonSchemaNode(node)) node = Object.hasOwn(node, token) ? node[token] : undefined;
     else return undefined;
   }
-  return isSchemaNode(node) ? node : undefined;
+  return isJsonSchemaNode(node) ? node : undefined;
 }
 
-function removeNestedDefs(node: SchemaNode, isRoot: boolean): void {
-  const stack: { node: SchemaNode; isRoot: boolean }[] = [{ node, isRoot }];
-  const seen = new Set<SchemaNode>();
+function removeNestedDefs(node: JsonSchemaNode, isRoot: boolean): void {
+  const stack: { node: JsonSchemaNode; isRoot: boolean }[] = [{ node, isRoot }];
+  const seen = new Set<JsonSchemaNode>();
   while (stack.length > 0) {
     const next = stack.pop();
     if (next === undefined || seen.has(next.node)) continue;
@@ -215,22 +215,22 @@ function removeNestedDefs(node: SchemaNode, isRoot: boolean): void {
 const annotationKeywords = new Set(['$schema', '$id', '$defs', '$comment', 'title', 'description']);
 
 /** The root with a root `$ref` replaced by (a copy of) its target, the root's own keywords kept. */
-function inlineRootRef(root: SchemaNode, diagnostics: SchemaDiagnostics): SchemaNode {
+function inlineRootRef(root: JsonSchemaNode, diagnostics: SchemaDiagnostics): JsonSchemaNode {
   const ref = root.$ref;
   if (typeof ref !== 'string') return root;
   delete root.$ref;
   if (ref === '#') return root;
-  const defs = isSchemaNode(root.$defs) ? root.$defs : {};
+  const defs = isJsonSchemaNode(root.$defs) ? root.$defs : {};
   const name = ref.slice('#/$defs/'.length).replace(/~1/g, '/').replace(/~0/g, '~');
   const target = defs[name];
-  if (!isSchemaNode(target)) return root;
+  if (!isJsonSchemaNode(target)) return root;
   diagnostics.add(
     [],
     'inlined-root-ref',
     `replaced the root reference ${shortJson(ref)} by its target, as the root must be the object schema itself`,
   );
   if (Object.keys(root).every((key) => annotationKeywords.has(key))) {
-    const inlined: SchemaNode = { ...structuredClone(target) };
+    const inlined: JsonSchemaNode = { ...structuredClone(target) };
     for (const key of Object.keys(root))
       if (key !== 'title' || inlined.title === undefined) setMember(inlined, key, root[key]);
     return inlined;

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { inlineRefs } from './inline-refs.js';
 import { SchemaDiagnostics } from './schema-diagnostics.js';
-import type { SchemaNode } from './schema-node.js';
+import type { JsonSchemaNode } from './json-schema-node.js';
 
 const limits = { maxRecursion: 0, maxInlinedNodes: 1000, maxRefDepth: 32 };
 
-function inline(schema: SchemaNode, options = limits): { schema: SchemaNode; cuts: number } {
+function inline(
+  schema: JsonSchemaNode,
+  options = limits,
+): { schema: JsonSchemaNode; cuts: number } {
   return inlineRefs(structuredClone(schema), new SchemaDiagnostics('t', 'anthropic'), options);
 }
 
@@ -43,7 +46,7 @@ describe('inlineRefs', () => {
   });
 
   it('bounds the work on references that multiply', () => {
-    const defs: SchemaNode = { L40: { type: 'string' } };
+    const defs: JsonSchemaNode = { L40: { type: 'string' } };
     for (let i = 0; i < 40; i++)
       defs[`L${i}`] = {
         type: 'object',

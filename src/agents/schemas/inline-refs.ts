@@ -2,12 +2,12 @@ import { preview } from '../../errors/redact.js';
 import type { SchemaDiagnostics } from './schema-diagnostics.js';
 import {
   forEachSubschema,
-  isSchemaNode,
+  isJsonSchemaNode,
   mapSubschemas,
   setMember,
   shortJson,
-  type SchemaNode,
-} from './schema-node.js';
+  type JsonSchemaNode,
+} from './json-schema-node.js';
 
 /** How far references are expanded. */
 export interface InlineOptions {
@@ -47,12 +47,12 @@ const annotations = new Set([
  * The work is bounded by the schema's size plus `maxInlinedNodes`.
  */
 export function inlineRefs(
-  root: SchemaNode,
+  root: JsonSchemaNode,
   diagnostics: SchemaDiagnostics,
   options: InlineOptions = defaultInlineOptions,
-): { schema: SchemaNode; cuts: number } {
-  const defs = isSchemaNode(root.$defs) ? root.$defs : {};
-  const body: SchemaNode = { ...root };
+): { schema: JsonSchemaNode; cuts: number } {
+  const defs = isJsonSchemaNode(root.$defs) ? root.$defs : {};
+  const body: JsonSchemaNode = { ...root };
   delete body.$defs;
   let added = 0;
   let cuts = 0;
@@ -60,10 +60,10 @@ export function inlineRefs(
 
   const cut = (
     ref: string,
-    target: SchemaNode | undefined,
+    target: JsonSchemaNode | undefined,
     path: string[],
     recursive: boolean,
-  ): SchemaNode => {
+  ): JsonSchemaNode => {
     const why = recursive
       ? 'it refers to itself (a cycle), which this provider cannot express'
       : 'expanding it would pass the inlining bounds';
@@ -73,14 +73,14 @@ export function inlineRefs(
       'cut-ref',
       `replaced the reference ${shortJson(ref)} by a schema accepting any value${typeof target?.type === 'string' ? ` of type ${target.type}` : ''}, because ${why}`,
     );
-    const replacement: SchemaNode = {};
+    const replacement: JsonSchemaNode = {};
     if (target !== undefined && (typeof target.type === 'string' || Array.isArray(target.type)))
       replacement.type = target.type;
     replacement.description = `A nested value of the same shape as ${ref === '#' ? 'the arguments' : `'${preview(ref.slice(ref.lastIndexOf('/') + 1), 40)}'`}, not described further (${recursive ? 'recursive' : 'too deeply nested'}).`;
     return replacement;
   };
 
-  const expand = (node: SchemaNode, path: string[]): SchemaNode => {
+  const expand = (node: JsonSchemaNode, path: string[]): JsonSchemaNode => {
     const ref = node.$ref;
     if (typeof ref !== 'string')
       return mapSubschemas(node, (child, tokens) => expand(child, [...path, ...tokens]));
@@ -91,11 +91,11 @@ export function inlineRefs(
           ? ref.slice(8).replace(/~1/g, '/').replace(/~0/g, '~')
           : undefined;
     const target = name === '#' ? body : name === undefined ? undefined : defs[name];
-    const rest: SchemaNode = { ...node };
+    const rest: JsonSchemaNode = { ...node };
     delete rest.$ref;
-    if (name === undefined || !isSchemaNode(target)) return expand(rest, path);
+    if (name === undefined || !isJsonSchemaNode(target)) return expand(rest, path);
     const repeats = stack.filter((entry) => entry === name).length;
-    let expanded: SchemaNode;
+    let expanded: JsonSchemaNode;
     if (repeats > options.maxRecursion) expanded = cut(ref, target, path, true);
     else if (stack.length >= options.maxRefDepth || added >= options.maxInlinedNodes)
       expanded = cut(ref, target, path, false);
@@ -108,7 +108,7 @@ export function inlineRefs(
     const keys = Object.keys(rest);
     if (keys.length === 0) return expanded;
     if (keys.every((key) => annotations.has(key))) {
-      const merged: SchemaNode = { ...expanded };
+      const merged: JsonSchemaNode = { ...expanded };
       for (const key of keys) setMember(merged, key, rest[key]);
       return merged;
     }
@@ -124,9 +124,9 @@ export function inlineRefs(
 }
 
 /** Schema objects in a tree, counted up to `limit`. */
-function countNodes(node: SchemaNode, limit: number): number {
+function countNodes(node: JsonSchemaNode, limit: number): number {
   let count = 0;
-  const stack: SchemaNode[] = [node];
+  const stack: JsonSchemaNode[] = [node];
   while (stack.length > 0 && count < limit) {
     const next = stack.pop();
     if (next === undefined) break;

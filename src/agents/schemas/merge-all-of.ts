@@ -1,14 +1,14 @@
 import {
   declaredTypes,
-  isSchemaNode,
+  isJsonSchemaNode,
   jsonEqual,
   setMember,
   shortJson,
-  type SchemaNode,
-} from './schema-node.js';
+  type JsonSchemaNode,
+} from './json-schema-node.js';
 
 /** The one schema an `allOf` is equivalent to, or why it could not be merged. */
-export type MergeResult = { ok: true; schema: SchemaNode } | { ok: false; reason: string };
+export type MergeResult = { ok: true; schema: JsonSchemaNode } | { ok: false; reason: string };
 
 const lowerBounds = new Set([
   'minimum',
@@ -44,24 +44,24 @@ const MAX_MERGE_DEPTH = 16;
  * reason. `resolve` gives a local reference's target; nested `allOf`s are merged first.
  */
 export function mergeAllOf(
-  node: SchemaNode,
-  resolve: (ref: string) => SchemaNode | undefined = () => undefined,
+  node: JsonSchemaNode,
+  resolve: (ref: string) => JsonSchemaNode | undefined = () => undefined,
 ): MergeResult {
   return mergeNode(node, resolve, 0);
 }
 
 function mergeNode(
-  node: SchemaNode,
-  resolve: (ref: string) => SchemaNode | undefined,
+  node: JsonSchemaNode,
+  resolve: (ref: string) => JsonSchemaNode | undefined,
   depth: number,
 ): MergeResult {
   if (depth > MAX_MERGE_DEPTH) return { ok: false, reason: 'the allOf is nested too deeply' };
   const branches = Array.isArray(node.allOf) ? node.allOf : [];
-  let merged: SchemaNode = { ...node };
+  let merged: JsonSchemaNode = { ...node };
   delete merged.allOf;
   for (const raw of branches) {
     if (raw === true) continue;
-    if (!isSchemaNode(raw)) return { ok: false, reason: `a branch is ${shortJson(raw)}` };
+    if (!isJsonSchemaNode(raw)) return { ok: false, reason: `a branch is ${shortJson(raw)}` };
     let branch = raw;
     if (typeof branch.$ref === 'string') {
       const target = resolve(branch.$ref);
@@ -90,12 +90,12 @@ function mergeNode(
 }
 
 function mergeTwo(
-  base: SchemaNode,
-  branch: SchemaNode,
-  resolve: (ref: string) => SchemaNode | undefined,
+  base: JsonSchemaNode,
+  branch: JsonSchemaNode,
+  resolve: (ref: string) => JsonSchemaNode | undefined,
   depth: number,
 ): MergeResult {
-  const out: SchemaNode = { ...base };
+  const out: JsonSchemaNode = { ...base };
   for (const key of Object.keys(branch)) {
     const value = branch[key];
     if (!Object.hasOwn(out, key)) {
@@ -120,10 +120,10 @@ function mergeTwo(
       out[key] = Math.max(current, value);
     } else if (upperBounds.has(key) && typeof current === 'number' && typeof value === 'number') {
       out[key] = Math.min(current, value);
-    } else if (key === 'properties' && isSchemaNode(current) && isSchemaNode(value)) {
+    } else if (key === 'properties' && isJsonSchemaNode(current) && isJsonSchemaNode(value)) {
       if (closes(base, value) || closes(branch, current))
         return { ok: false, reason: 'one branch forbids properties another one declares' };
-      const properties: SchemaNode = { ...current };
+      const properties: JsonSchemaNode = { ...current };
       for (const name of Object.keys(value)) {
         const mine = properties[name];
         const theirs = value[name];
@@ -131,14 +131,14 @@ function mergeTwo(
           setMember(properties, name, theirs);
           continue;
         }
-        if (!isSchemaNode(mine) || !isSchemaNode(theirs))
+        if (!isJsonSchemaNode(mine) || !isJsonSchemaNode(theirs))
           return { ok: false, reason: `property '${name}' cannot be merged` };
         const inner = mergeNode({ allOf: [mine, theirs] }, resolve, depth + 1);
         if (!inner.ok) return inner;
         setMember(properties, name, inner.schema);
       }
       out.properties = properties;
-    } else if (key === 'items' && isSchemaNode(current) && isSchemaNode(value)) {
+    } else if (key === 'items' && isJsonSchemaNode(current) && isJsonSchemaNode(value)) {
       const inner = mergeNode({ allOf: [current, value] }, resolve, depth + 1);
       if (!inner.ok) return inner;
       out.items = inner.schema;
@@ -147,7 +147,7 @@ function mergeTwo(
   return { ok: true, schema: out };
 }
 
-function intersectTypes(a: SchemaNode, b: SchemaNode): string[] {
+function intersectTypes(a: JsonSchemaNode, b: JsonSchemaNode): string[] {
   const left = declaredTypes(a) ?? [];
   const right = declaredTypes(b) ?? [];
   const common = left.filter((type) => right.includes(type));
@@ -159,8 +159,8 @@ function intersectTypes(a: SchemaNode, b: SchemaNode): string[] {
 }
 
 /** Whether `node` limits extra properties and `properties` declares one it does not list. */
-function closes(node: SchemaNode, properties: SchemaNode): boolean {
+function closes(node: JsonSchemaNode, properties: JsonSchemaNode): boolean {
   if (node.additionalProperties === undefined || node.additionalProperties === true) return false;
-  const own = isSchemaNode(node.properties) ? node.properties : {};
+  const own = isJsonSchemaNode(node.properties) ? node.properties : {};
   return Object.keys(properties).some((name) => !Object.hasOwn(own, name));
 }

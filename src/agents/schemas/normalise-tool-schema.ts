@@ -10,7 +10,7 @@ import { toGeminiSchema } from './gemini-schema.js';
 import { toOpenAiSchema } from './openai-schema.js';
 import { toOpenAiStrictSchema } from './openai-strict-schema.js';
 import { SchemaDiagnostics } from './schema-diagnostics.js';
-import { shortJson, type SchemaNode } from './schema-node.js';
+import { shortJson, type JsonSchemaNode } from './json-schema-node.js';
 
 /**
  * The schema dialect a tool is offered in: OpenAI function tools in strict mode or not, Anthropic
@@ -104,7 +104,7 @@ export function normaliseToolSchema(
 }
 
 function plain(
-  schema: SchemaNode,
+  schema: JsonSchemaNode,
   diagnostics: SchemaDiagnostics<SchemaProvider>,
 ): NormalisedSchema {
   return { schema, strict: false, diagnostics: diagnostics.finish() };

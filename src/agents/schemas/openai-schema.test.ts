@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { toOpenAiSchema } from './openai-schema.js';
 import { SchemaDiagnostics } from './schema-diagnostics.js';
-import type { SchemaNode } from './schema-node.js';
+import type { JsonSchemaNode } from './json-schema-node.js';
 
-function openai(schema: SchemaNode): { schema: SchemaNode; changes: string[] } {
+function openai(schema: JsonSchemaNode): { schema: JsonSchemaNode; changes: string[] } {
   const diagnostics = new SchemaDiagnostics('t', 'openai');
   const out = toOpenAiSchema(structuredClone(schema), diagnostics);
   return { schema: out, changes: diagnostics.finish().map((d) => d.change) };

@@ -1,7 +1,7 @@
 import { hoistRefs } from './hoist-refs.js';
 import { repairSchema } from './repair-schema.js';
 import type { SchemaDiagnostics } from './schema-diagnostics.js';
-import { isSchemaNode, walkSchemas, type SchemaNode } from './schema-node.js';
+import { isJsonSchemaNode, walkSchemas, type JsonSchemaNode } from './json-schema-node.js';
 import { toRootObject } from './to-root-object.js';
 
 // What OpenAI refuses at the root of function parameters besides a non-object type.
@@ -16,13 +16,18 @@ const rootRefused = ['not', 'enum', 'const', 'if', 'then', 'else'];
  * are rewritten to the root's `$defs` (`hoistRefs`); invalid keyword values are repaired (`repairSchema`). Recursive schemas are kept, as references:
  * OpenAI accepts them. References that do not resolve inside the schema are removed.
  */
-export function toOpenAiSchema(copy: SchemaNode, diagnostics: SchemaDiagnostics): SchemaNode {
+export function toOpenAiSchema(
+  copy: JsonSchemaNode,
+  diagnostics: SchemaDiagnostics,
+): JsonSchemaNode {
   repairSchema(copy, diagnostics);
   const hoisted = hoistRefs(copy, diagnostics);
-  const defs = isSchemaNode(hoisted.schema.$defs) ? hoisted.schema.$defs : {};
-  const resolve = (ref: string): SchemaNode | undefined => {
+  const defs = isJsonSchemaNode(hoisted.schema.$defs) ? hoisted.schema.$defs : {};
+  const resolve = (ref: string): JsonSchemaNode | undefined => {
     const target = defs[ref.slice('#/$defs/'.length).replace(/~1/g, '/').replace(/~0/g, '~')];
-    return ref.startsWith('#/$defs/') && isSchemaNode(target) ? structuredClone(target) : undefined;
+    return ref.startsWith('#/$defs/') && isJsonSchemaNode(target)
+      ? structuredClone(target)
+      : undefined;
   };
   const { schema } = toRootObject(hoisted.schema, diagnostics, { flattenUnions: true, resolve });
   for (const key of rootRefused)

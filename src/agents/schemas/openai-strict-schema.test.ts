@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { toOpenAiStrictSchema, type StrictResult } from './openai-strict-schema.js';
 import { SchemaDiagnostics } from './schema-diagnostics.js';
-import type { SchemaNode } from './schema-node.js';
+import type { JsonSchemaNode } from './json-schema-node.js';
 
-function strict(schema: SchemaNode): { result: StrictResult; changes: string[] } {
+function strict(schema: JsonSchemaNode): { result: StrictResult; changes: string[] } {
   const diagnostics = new SchemaDiagnostics('t', 'openai-strict');
   const result = toOpenAiStrictSchema(structuredClone(schema), diagnostics);
   return { result, changes: diagnostics.finish().map((d) => d.change) };
 }
 
-function schemaOf(schema: SchemaNode): SchemaNode {
+function schemaOf(schema: JsonSchemaNode): JsonSchemaNode {
   const { result } = strict(schema);
   if (!result.ok) throw new Error(result.blockers.map((b) => b.reason).join('; '));
   return result.schema;
 }
 
-function blockers(schema: SchemaNode): string {
+function blockers(schema: JsonSchemaNode): string {
   const { result } = strict(schema);
   if (result.ok) throw new Error('expected no strict form');
   return result.blockers.map((b) => b.reason).join('; ');
@@ -66,7 +66,7 @@ describe('toOpenAiStrictSchema', () => {
       },
       required: ['s', 'u', 'n', 'l'],
     });
-    const properties = out.properties as Record<string, SchemaNode>;
+    const properties = out.properties as Record<string, JsonSchemaNode>;
     expect(properties.s).toEqual({
       type: 'string',
       pattern: '^a',
@@ -136,7 +136,7 @@ describe('toOpenAiStrictSchema', () => {
       },
       required: ['v'],
     });
-    expect((out.properties as SchemaNode).v).toEqual({
+    expect((out.properties as JsonSchemaNode).v).toEqual({
       anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
     });
     expect(
@@ -153,7 +153,7 @@ describe('toOpenAiStrictSchema', () => {
       properties: { v: { type: ['string', 'integer'], pattern: '^x', minimum: 1 } },
       required: ['v'],
     });
-    expect((out.properties as SchemaNode).v).toEqual({
+    expect((out.properties as JsonSchemaNode).v).toEqual({
       anyOf: [
         { type: 'string', pattern: '^x' },
         { type: 'integer', minimum: 1 },
@@ -183,18 +183,18 @@ describe('toOpenAiStrictSchema', () => {
   });
 
   it('enforces the documented limits', () => {
-    const properties: SchemaNode = {};
+    const properties: JsonSchemaNode = {};
     for (let i = 0; i < 5001; i++) properties[`p${i}`] = { type: 'string' };
     expect(blockers({ type: 'object', properties })).toContain('more than 5000 properties');
     const values = Array.from({ length: 1001 }, (_, i) => `v${i}`);
     expect(
       blockers({ type: 'object', properties: { e: { type: 'string', enum: values } } }),
     ).toContain('more than 1000 enum values');
-    let deep: SchemaNode = { type: 'string' };
+    let deep: JsonSchemaNode = { type: 'string' };
     for (let i = 0; i < 10; i++)
       deep = { type: 'object', properties: { d: deep }, required: ['d'] };
     expect(blockers(deep)).toContain('more than 10 levels');
-    let nine: SchemaNode = { type: 'string' };
+    let nine: JsonSchemaNode = { type: 'string' };
     for (let i = 0; i < 9; i++) nine = { type: 'object', properties: { d: nine }, required: ['d'] };
     expect(strict(nine).result.ok).toBe(true);
   });
@@ -213,6 +213,6 @@ describe('toOpenAiStrictSchema', () => {
       },
     });
     expect(out.properties).toEqual({ next: { $ref: '#' }, node: { $ref: '#/$defs/N' } });
-    expect((out.$defs as SchemaNode).N).toMatchObject({ additionalProperties: false });
+    expect((out.$defs as JsonSchemaNode).N).toMatchObject({ additionalProperties: false });
   });
 });

@@ -6,14 +6,14 @@ import {
   appendDescription,
   declaredTypes,
   impliedTypes,
-  isSchemaNode,
+  isJsonSchemaNode,
   jsonEqual,
   keywordsByType,
   setMember,
   shortJson,
   typeOfValue,
-  type SchemaNode,
-} from './schema-node.js';
+  type JsonSchemaNode,
+} from './json-schema-node.js';
 import { toRootObject } from './to-root-object.js';
 
 /** OpenAI's documented limits for strict mode. */
@@ -97,7 +97,7 @@ export interface StrictBlocker {
 
 /** The strict form, or the reasons there is none (the caller then offers the tool non-strict). */
 export type StrictResult =
-  { ok: true; schema: SchemaNode } | { ok: false; blockers: StrictBlocker[] };
+  { ok: true; schema: JsonSchemaNode } | { ok: false; blockers: StrictBlocker[] };
 
 /**
  * A tool's input schema (a private copy, changed in place) in the form OpenAI's strict mode
@@ -110,7 +110,7 @@ export type StrictResult =
  * variants may overlap, a reference that does not resolve, a limit passed) is a blocker.
  */
 export function toOpenAiStrictSchema(
-  copy: SchemaNode,
+  copy: JsonSchemaNode,
   diagnostics: SchemaDiagnostics,
 ): StrictResult {
   const blockers: StrictBlocker[] = [];
@@ -120,26 +120,26 @@ export function toOpenAiStrictSchema(
   const hoisted = hoistRefs(copy, diagnostics);
   for (const ref of hoisted.unresolved)
     block([], `the reference ${shortJson(ref)} does not resolve inside the schema`);
-  const defs = isSchemaNode(hoisted.schema.$defs) ? hoisted.schema.$defs : {};
+  const defs = isJsonSchemaNode(hoisted.schema.$defs) ? hoisted.schema.$defs : {};
   delete hoisted.schema.$defs;
-  const resolve = (ref: string): SchemaNode | undefined => {
+  const resolve = (ref: string): JsonSchemaNode | undefined => {
     const target = ref === '#' ? undefined : defs[defName(ref)];
-    return isSchemaNode(target) ? structuredClone(target) : undefined;
+    return isJsonSchemaNode(target) ? structuredClone(target) : undefined;
   };
   const root = toRootObject(hoisted.schema, diagnostics, { flattenUnions: false, resolve });
   if (root.blocker !== undefined) block([], root.blocker);
 
   const state = { properties: 0, enumValues: 0 };
-  const usedDefs = new Map<string, SchemaNode>();
+  const usedDefs = new Map<string, JsonSchemaNode>();
   const pending: string[] = [];
   const useDef = (name: string): void => {
-    if (usedDefs.has(name) || !isSchemaNode(defs[name])) return;
+    if (usedDefs.has(name) || !isJsonSchemaNode(defs[name])) return;
     usedDefs.set(name, {});
     pending.push(name);
   };
 
-  const transform = (input: unknown, path: string[], depth: number): SchemaNode => {
-    if (!isSchemaNode(input)) {
+  const transform = (input: unknown, path: string[], depth: number): JsonSchemaNode => {
+    if (!isJsonSchemaNode(input)) {
       block(
         path,
         `the schema ${shortJson(input)} ${input === true ? 'accepts any value' : input === false ? 'accepts nothing' : 'is not a schema'}`,
@@ -150,7 +150,7 @@ export function toOpenAiStrictSchema(
       block(path, `it is nested more than ${openAiStrictLimits.maxDepth} levels deep`);
       return {};
     }
-    let node: SchemaNode = { ...input };
+    let node: JsonSchemaNode = { ...input };
     if (typeof node.$ref === 'string') {
       const ref = node.$ref;
       const rest = { ...node };
@@ -238,7 +238,7 @@ export function toOpenAiStrictSchema(
       );
       return transformUnion(splitTypes(node, types), path, depth);
     }
-    const out: SchemaNode = {};
+    const out: JsonSchemaNode = {};
     out.type = types.length === 1 ? types[0] : types;
     if (node.type === undefined)
       diagnostics.add(
@@ -311,7 +311,7 @@ export function toOpenAiStrictSchema(
     }
     if (main === 'object') transformObject(node, out, path, depth);
     else if (main === 'array') {
-      if (!isSchemaNode(node.items)) {
+      if (!isJsonSchemaNode(node.items)) {
         block(
           path,
           Array.isArray(node.items) || Array.isArray(node.prefixItems)
@@ -325,11 +325,11 @@ export function toOpenAiStrictSchema(
     return out;
   };
 
-  const transformUnion = (node: SchemaNode, path: string[], depth: number): SchemaNode => {
+  const transformUnion = (node: JsonSchemaNode, path: string[], depth: number): JsonSchemaNode => {
     const branches = node.anyOf as unknown[];
-    const siblings: SchemaNode = { ...node };
+    const siblings: JsonSchemaNode = { ...node };
     delete siblings.anyOf;
-    const annotations: SchemaNode = {};
+    const annotations: JsonSchemaNode = {};
     for (const key of ['description', 'title'])
       if (typeof siblings[key] === 'string') {
         annotations[key] = siblings[key];
@@ -340,7 +340,7 @@ export function toOpenAiStrictSchema(
       return {};
     }
     const distributed = branches.map((branch) => {
-      if (Object.keys(siblings).length === 0 || !isSchemaNode(branch)) return branch;
+      if (Object.keys(siblings).length === 0 || !isJsonSchemaNode(branch)) return branch;
       const merged = mergeAllOf({ allOf: [siblings, branch] }, resolve);
       if (merged.ok) return merged.schema;
       block(
@@ -366,20 +366,20 @@ export function toOpenAiStrictSchema(
   };
 
   const transformObject = (
-    node: SchemaNode,
-    out: SchemaNode,
+    node: JsonSchemaNode,
+    out: JsonSchemaNode,
     path: string[],
     depth: number,
   ): void => {
-    const properties = isSchemaNode(node.properties) ? node.properties : {};
+    const properties = isJsonSchemaNode(node.properties) ? node.properties : {};
     const names = Object.keys(properties);
     const extra = node.additionalProperties;
     const hasPatterns =
-      isSchemaNode(node.patternProperties) && Object.keys(node.patternProperties).length > 0;
+      isJsonSchemaNode(node.patternProperties) && Object.keys(node.patternProperties).length > 0;
     if (names.length === 0 && path.length > 0 && extra !== false) {
       block(
         path,
-        hasPatterns || isSchemaNode(extra)
+        hasPatterns || isJsonSchemaNode(extra)
           ? 'it is a map (keys not known in advance), which strict mode cannot express'
           : 'it is a free-form object, which strict mode cannot express',
       );
@@ -405,7 +405,7 @@ export function toOpenAiStrictSchema(
         ? node.required.filter((r): r is string => typeof r === 'string')
         : [],
     );
-    const outProperties: SchemaNode = {};
+    const outProperties: JsonSchemaNode = {};
     for (const name of names) {
       let child = transform(properties[name], [...path, 'properties', name], depth + 1);
       if (!required.has(name)) {
@@ -430,7 +430,7 @@ export function toOpenAiStrictSchema(
   }
   if (blockers.length > 0) return { ok: false, blockers };
   if (usedDefs.size > 0) {
-    const outDefs: SchemaNode = {};
+    const outDefs: JsonSchemaNode = {};
     for (const [name, def] of usedDefs) setMember(outDefs, name, def);
     out.$defs = outDefs;
   }
@@ -442,13 +442,13 @@ function defName(ref: string): string {
 }
 
 /** `node` also accepting `null` (for an optional property made required). */
-function withNull(node: SchemaNode): SchemaNode {
+function withNull(node: JsonSchemaNode): JsonSchemaNode {
   if (typeof node.$ref === 'string') return { anyOf: [node, { type: 'null' }] };
   if (Array.isArray(node.anyOf)) {
-    const hasNull = node.anyOf.some((branch) => isSchemaNode(branch) && branch.type === 'null');
+    const hasNull = node.anyOf.some((branch) => isJsonSchemaNode(branch) && branch.type === 'null');
     return hasNull ? node : { ...node, anyOf: [...(node.anyOf as unknown[]), { type: 'null' }] };
   }
-  const out: SchemaNode = { ...node };
+  const out: JsonSchemaNode = { ...node };
   const types = declaredTypes(node) ?? [];
   if (!types.includes('null')) out.type = [...types, 'null'];
   if (Array.isArray(out.enum) && !out.enum.includes(null))
@@ -462,14 +462,14 @@ function withNull(node: SchemaNode): SchemaNode {
 }
 
 /** `node` with several types as an anyOf, one branch per type with the keywords that apply to it. */
-function splitTypes(node: SchemaNode, types: string[]): SchemaNode {
-  const shared: SchemaNode = {};
+function splitTypes(node: JsonSchemaNode, types: string[]): JsonSchemaNode {
+  const shared: JsonSchemaNode = {};
   const typed = new Set(Object.values(keywordsByType).flat());
   for (const key of Object.keys(node))
     if (!typed.has(key) && key !== 'type' && key !== 'enum' && key !== 'const')
       setMember(shared, key, node[key]);
   const branches = types.map((type) => {
-    const branch: SchemaNode = { type };
+    const branch: JsonSchemaNode = { type };
     for (const key of keywordsByType[type === 'integer' ? 'number' : type] ?? [])
       if (Object.hasOwn(node, key)) setMember(branch, key, node[key]);
     for (const key of ['enum', 'const'] as const) {
@@ -492,11 +492,14 @@ function splitTypes(node: SchemaNode, types: string[]): SchemaNode {
  * types do not overlap, or their enum/const values do not, or (objects) one property required
  * by all of them has a different constant value in each.
  */
-function disjoint(variants: unknown[], resolve: (ref: string) => SchemaNode | undefined): boolean {
+function disjoint(
+  variants: unknown[],
+  resolve: (ref: string) => JsonSchemaNode | undefined,
+): boolean {
   const nodes = variants.map((variant) =>
-    isSchemaNode(variant) && typeof variant.$ref === 'string' ? resolve(variant.$ref) : variant,
+    isJsonSchemaNode(variant) && typeof variant.$ref === 'string' ? resolve(variant.$ref) : variant,
   );
-  if (!nodes.every(isSchemaNode)) return false;
+  if (!nodes.every(isJsonSchemaNode)) return false;
   const schemas = nodes;
   const typeSets = schemas.map((node) => declaredTypes(node) ?? impliedTypes(node));
   if (typeSets.every((types) => types !== undefined)) {
@@ -516,18 +519,18 @@ function disjoint(variants: unknown[], resolve: (ref: string) => SchemaNode | un
   const valueSets = schemas.map((node) => constants(node));
   if (valueSets.every((values) => values !== undefined) && pairwiseDistinct(valueSets)) return true;
   const first = schemas[0];
-  if (first === undefined || !isSchemaNode(first.properties)) return false;
+  if (first === undefined || !isJsonSchemaNode(first.properties)) return false;
   return Object.keys(first.properties).some((name) => {
     const values = schemas.map((node) => {
       const required = Array.isArray(node.required) && node.required.includes(name);
-      const property = isSchemaNode(node.properties) ? node.properties[name] : undefined;
-      return required && isSchemaNode(property) ? constants(property) : undefined;
+      const property = isJsonSchemaNode(node.properties) ? node.properties[name] : undefined;
+      return required && isJsonSchemaNode(property) ? constants(property) : undefined;
     });
     return values.every((set) => set !== undefined) && pairwiseDistinct(values);
   });
 }
 
-function constants(node: SchemaNode): unknown[] | undefined {
+function constants(node: JsonSchemaNode): unknown[] | undefined {
   if (Object.hasOwn(node, 'const')) return [node.const];
   return Array.isArray(node.enum) ? node.enum : undefined;
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { repairSchema } from './repair-schema.js';
 import { SchemaDiagnostics } from './schema-diagnostics.js';
-import type { SchemaNode } from './schema-node.js';
+import type { JsonSchemaNode } from './json-schema-node.js';
 
 describe('repairSchema', () => {
   it('drops keyword values of the wrong kind and turns boolean subschemas into objects', () => {
-    const schema: SchemaNode = {
+    const schema: JsonSchemaNode = {
       type: 'object',
       required: ['a', 1, 'a'],
       properties: {

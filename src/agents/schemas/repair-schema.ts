@@ -1,12 +1,12 @@
 import type { SchemaDiagnostics } from './schema-diagnostics.js';
 import {
   declaredTypes,
-  isSchemaNode,
+  isJsonSchemaNode,
   setMember,
   shortJson,
   walkSchemas,
-  type SchemaNode,
-} from './schema-node.js';
+  type JsonSchemaNode,
+} from './json-schema-node.js';
 
 const singleSchemas = [
   'additionalProperties',
@@ -43,7 +43,7 @@ const numbers = ['minimum', 'maximum', 'multipleOf'];
  * `{ not: {} }`), and draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers.
  * Each change has a diagnostic.
  */
-export function repairSchema(root: SchemaNode, diagnostics: SchemaDiagnostics): void {
+export function repairSchema(root: JsonSchemaNode, diagnostics: SchemaDiagnostics): void {
   walkSchemas(root, (node, path) => {
     const drop = (key: string, why: string): void => {
       diagnostics.add(
@@ -69,17 +69,17 @@ export function repairSchema(root: SchemaNode, diagnostics: SchemaDiagnostics): 
       } else if (key === 'items') {
         if (typeof value === 'boolean') node.items = asObject(value);
         else if (Array.isArray(value)) node.items = value.map(asSchema);
-        else if (!isSchemaNode(value)) drop(key, 'is not a schema');
+        else if (!isJsonSchemaNode(value)) drop(key, 'is not a schema');
       } else if (singleSchemas.includes(key)) {
         if (typeof value === 'boolean') {
           if (key !== 'additionalProperties' && key !== 'unevaluatedProperties')
             node[key] = asObject(value);
-        } else if (!isSchemaNode(value)) drop(key, 'is not a schema');
+        } else if (!isJsonSchemaNode(value)) drop(key, 'is not a schema');
       } else if (schemaMaps.includes(key)) {
-        if (!isSchemaNode(value)) drop(key, 'is not an object of schemas');
+        if (!isJsonSchemaNode(value)) drop(key, 'is not an object of schemas');
         else
           for (const name of Object.keys(value))
-            if (!isSchemaNode(value[name])) {
+            if (!isJsonSchemaNode(value[name])) {
               if (typeof value[name] !== 'boolean')
                 diagnostics.add(
                   [...path, key, name],
@@ -135,11 +135,11 @@ export function repairSchema(root: SchemaNode, diagnostics: SchemaDiagnostics): 
   });
 }
 
-function asObject(value: boolean): SchemaNode {
+function asObject(value: boolean): JsonSchemaNode {
   return value ? {} : { not: {} };
 }
 
-function asSchema(value: unknown): SchemaNode {
-  if (isSchemaNode(value)) return value;
+function asSchema(value: unknown): JsonSchemaNode {
+  if (isJsonSchemaNode(value)) return value;
   return typeof value === 'boolean' ? asObject(value) : {};
 }

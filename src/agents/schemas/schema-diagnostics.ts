@@ -1,5 +1,5 @@
 import { preview } from '../../errors/redact.js';
-import { toPointer } from './schema-node.js';
+import { toPointer } from './json-schema-node.js';
 
 /** Diagnostics listed per tool and provider; past this, one more says how many were left out. */
 export const MAX_DIAGNOSTICS = 100;

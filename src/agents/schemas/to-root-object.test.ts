@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { SchemaDiagnostics } from './schema-diagnostics.js';
-import type { SchemaNode } from './schema-node.js';
+import type { JsonSchemaNode } from './json-schema-node.js';
 import { toRootObject } from './to-root-object.js';
 
 function root(
-  schema: SchemaNode,
+  schema: JsonSchemaNode,
   flattenUnions = true,
-): { schema: SchemaNode; blocker?: string; changes: string[] } {
+): { schema: JsonSchemaNode; blocker?: string; changes: string[] } {
   const diagnostics = new SchemaDiagnostics('t', 'openai');
   const out = toRootObject(structuredClone(schema), diagnostics, { flattenUnions });
   return { ...out, changes: diagnostics.finish().map((d) => d.change) };

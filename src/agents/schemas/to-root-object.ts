@@ -4,16 +4,16 @@ import {
   appendDescription,
   declaredTypes,
   impliedTypes,
-  isSchemaNode,
+  isJsonSchemaNode,
   jsonEqual,
   setMember,
   shortJson,
-  type SchemaNode,
-} from './schema-node.js';
+  type JsonSchemaNode,
+} from './json-schema-node.js';
 
 /** The root as an object schema, and why it could not be kept equivalent (strict mode's blocker). */
 export interface RootObject {
-  schema: SchemaNode;
+  schema: JsonSchemaNode;
   /** Set when the root had to be changed in a way that accepts different arguments. */
   blocker?: string;
 }
@@ -28,9 +28,9 @@ export interface RootObject {
  * in the description; the tool's own validation still applies the variants).
  */
 export function toRootObject(
-  root: SchemaNode,
+  root: JsonSchemaNode,
   diagnostics: SchemaDiagnostics,
-  options: { flattenUnions: boolean; resolve?: (ref: string) => SchemaNode | undefined },
+  options: { flattenUnions: boolean; resolve?: (ref: string) => JsonSchemaNode | undefined },
 ): RootObject {
   let schema = root;
   let blocker: string | undefined;
@@ -73,9 +73,9 @@ export function toRootObject(
         'replaced-root',
         `replaced the root schema of type ${shortJson(schema.type ?? implied)} by an empty object schema, as tool arguments are always an object (the tool's own validation will refuse calls)`,
       );
-      const replaced: SchemaNode = { type: 'object', properties: {} };
+      const replaced: JsonSchemaNode = { type: 'object', properties: {} };
       if (typeof schema.description === 'string') replaced.description = schema.description;
-      if (isSchemaNode(schema.$defs)) replaced.$defs = schema.$defs;
+      if (isJsonSchemaNode(schema.$defs)) replaced.$defs = schema.$defs;
       return { schema: replaced, blocker };
     }
     diagnostics.add(
@@ -97,7 +97,7 @@ export function toRootObject(
       blocker ??= `its root is a union (${union}), which must be a plain object schema`;
     else schema = flatten(schema, union, diagnostics, options.resolve);
   }
-  if (!isSchemaNode(schema.properties)) {
+  if (!isJsonSchemaNode(schema.properties)) {
     if (schema.properties !== undefined)
       diagnostics.add(
         ['properties'],
@@ -116,17 +116,17 @@ export function toRootObject(
 }
 
 function flatten(
-  root: SchemaNode,
+  root: JsonSchemaNode,
   union: 'anyOf' | 'oneOf',
   diagnostics: SchemaDiagnostics,
-  resolve: ((ref: string) => SchemaNode | undefined) | undefined,
-): SchemaNode {
+  resolve: ((ref: string) => JsonSchemaNode | undefined) | undefined,
+): JsonSchemaNode {
   const variants = (root[union] as unknown[]).map((variant) => {
-    if (!isSchemaNode(variant)) return undefined;
+    if (!isJsonSchemaNode(variant)) return undefined;
     if (typeof variant.$ref === 'string') return resolve?.(variant.$ref);
     return variant;
   });
-  const out: SchemaNode = { ...root };
+  const out: JsonSchemaNode = { ...root };
   delete out[union];
   if (
     variants.some(
@@ -141,11 +141,11 @@ function flatten(
     );
     return out;
   }
-  const objects = variants as SchemaNode[];
-  const properties: SchemaNode = isSchemaNode(out.properties) ? { ...out.properties } : {};
+  const objects = variants as JsonSchemaNode[];
+  const properties: JsonSchemaNode = isJsonSchemaNode(out.properties) ? { ...out.properties } : {};
   const unions = new Map<string, unknown[]>();
   for (const variant of objects) {
-    const own = isSchemaNode(variant.properties) ? variant.properties : {};
+    const own = isJsonSchemaNode(variant.properties) ? variant.properties : {};
     for (const name of Object.keys(own)) {
       const schema = own[name];
       if (!Object.hasOwn(properties, name)) setMember(properties, name, schema);

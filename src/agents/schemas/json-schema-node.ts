@@ -5,10 +5,10 @@
 import { isPlainObject } from '../../schema/schema-walk.js';
 
 /** A JSON Schema object node of a normaliser's private copy. */
-export type SchemaNode = Record<string, unknown>;
+export type JsonSchemaNode = Record<string, unknown>;
 
 /** Whether `value` is a schema object node (a plain JSON object). */
-export function isSchemaNode(value: unknown): value is SchemaNode {
+export function isJsonSchemaNode(value: unknown): value is JsonSchemaNode {
   return isPlainObject(value);
 }
 
@@ -50,7 +50,7 @@ export const keywordsByType: Readonly<Record<string, readonly string[]>> = {
  * The types a node declares (`type` as a string or an array of known names), or undefined when
  * it declares none that is usable (absent, or junk such as `42`).
  */
-export function declaredTypes(node: SchemaNode): string[] | undefined {
+export function declaredTypes(node: JsonSchemaNode): string[] | undefined {
   const type = node.type;
   if (typeof type === 'string') return jsonTypes.includes(type) ? [type] : undefined;
   if (!Array.isArray(type)) return undefined;
@@ -64,8 +64,9 @@ export function declaredTypes(node: SchemaNode): string[] | undefined {
  * The type a node's other keywords imply when it declares none: `object` for `properties`,
  * `array` for `items`, the values' types for `enum`/`const`; undefined when nothing says.
  */
-export function impliedTypes(node: SchemaNode): string[] | undefined {
-  if (isSchemaNode(node.properties) || isSchemaNode(node.additionalProperties)) return ['object'];
+export function impliedTypes(node: JsonSchemaNode): string[] | undefined {
+  if (isJsonSchemaNode(node.properties) || isJsonSchemaNode(node.additionalProperties))
+    return ['object'];
   if (node.items !== undefined || Array.isArray(node.prefixItems)) return ['array'];
   const values = Array.isArray(node.enum)
     ? node.enum
@@ -94,15 +95,15 @@ export function jsonEqual(a: unknown, b: unknown, budget = { left: 10_000 }): bo
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a) && Array.isArray(b))
     return a.length === b.length && a.every((item, index) => jsonEqual(item, b[index], budget));
-  const left = a as SchemaNode;
-  const right = b as SchemaNode;
+  const left = a as JsonSchemaNode;
+  const right = b as JsonSchemaNode;
   const keys = Object.keys(left);
   if (keys.length !== Object.keys(right).length) return false;
   return keys.every((key) => Object.hasOwn(right, key) && jsonEqual(left[key], right[key], budget));
 }
 
 /** Sets a member, even one named `__proto__`, as an own property (as `JSON.parse` does). */
-export function setMember(target: SchemaNode, key: string, value: unknown): void {
+export function setMember(target: JsonSchemaNode, key: string, value: unknown): void {
   if (key === '__proto__')
     Object.defineProperty(target, key, {
       value,
@@ -135,7 +136,7 @@ export function shortJson(value: unknown, maxChars = 80): string {
 }
 
 /** Appends a sentence to a node's description (made when absent), bounded in length. */
-export function appendDescription(node: SchemaNode, note: string): void {
+export function appendDescription(node: JsonSchemaNode, note: string): void {
   const current = typeof node.description === 'string' ? node.description : '';
   if (current.includes(note)) return;
   const joined = current === '' ? note : `${current} (${note})`;
@@ -171,27 +172,27 @@ const schemaKeywords = new Set([
  * unknown keywords are not schemas and are never visited.
  */
 export function forEachSubschema(
-  node: SchemaNode,
-  visit: (child: SchemaNode, tokens: readonly string[]) => void,
+  node: JsonSchemaNode,
+  visit: (child: JsonSchemaNode, tokens: readonly string[]) => void,
 ): void {
   for (const key of Object.keys(node)) {
     const value = node[key];
-    if (schemaMapKeywords.has(key) && isSchemaNode(value)) {
+    if (schemaMapKeywords.has(key) && isJsonSchemaNode(value)) {
       for (const name of Object.keys(value)) {
         const child = value[name];
-        if (isSchemaNode(child)) visit(child, [key, name]);
+        if (isJsonSchemaNode(child)) visit(child, [key, name]);
       }
     } else if (schemaArrayKeywords.has(key) && Array.isArray(value)) {
       value.forEach((child, index) => {
-        if (isSchemaNode(child)) visit(child, [key, String(index)]);
+        if (isJsonSchemaNode(child)) visit(child, [key, String(index)]);
       });
     } else if (key === 'items') {
-      if (isSchemaNode(value)) visit(value, [key]);
+      if (isJsonSchemaNode(value)) visit(value, [key]);
       else if (Array.isArray(value))
         value.forEach((child, index) => {
-          if (isSchemaNode(child)) visit(child, [key, String(index)]);
+          if (isJsonSchemaNode(child)) visit(child, [key, String(index)]);
         });
-    } else if (schemaKeywords.has(key) && isSchemaNode(value)) visit(value, [key]);
+    } else if (schemaKeywords.has(key) && isJsonSchemaNode(value)) visit(value, [key]);
   }
 }
 
@@ -200,10 +201,10 @@ export function forEachSubschema(
  * by `map(child, tokens)`; the maps and arrays holding them are new, the rest is shared.
  */
 export function mapSubschemas(
-  node: SchemaNode,
-  map: (child: SchemaNode, tokens: readonly string[]) => unknown,
-): SchemaNode {
-  const copy: SchemaNode = { ...node };
+  node: JsonSchemaNode,
+  map: (child: JsonSchemaNode, tokens: readonly string[]) => unknown,
+): JsonSchemaNode {
+  const copy: JsonSchemaNode = { ...node };
   forEachSubschema(node, (child, tokens) => {
     const [key, index] = tokens as [string, string | undefined];
     if (index === undefined) {
@@ -217,10 +218,10 @@ export function mapSubschemas(
         key,
         (container = Array.isArray(container)
           ? [...(container as unknown[])]
-          : { ...(container as SchemaNode) }),
+          : { ...(container as JsonSchemaNode) }),
       );
     if (Array.isArray(container)) container[Number(index)] = map(child, tokens);
-    else setMember(container as SchemaNode, index, map(child, tokens));
+    else setMember(container as JsonSchemaNode, index, map(child, tokens));
   });
   return copy;
 }
@@ -230,17 +231,17 @@ export function mapSubschemas(
  * pointer tokens from the root; each object is visited once.
  */
 export function walkSchemas(
-  root: SchemaNode,
-  visit: (node: SchemaNode, path: readonly string[]) => void,
+  root: JsonSchemaNode,
+  visit: (node: JsonSchemaNode, path: readonly string[]) => void,
 ): void {
-  const seen = new Set<SchemaNode>();
-  const stack: { node: SchemaNode; path: readonly string[] }[] = [{ node: root, path: [] }];
+  const seen = new Set<JsonSchemaNode>();
+  const stack: { node: JsonSchemaNode; path: readonly string[] }[] = [{ node: root, path: [] }];
   while (stack.length > 0) {
     const next = stack.pop();
     if (next === undefined || seen.has(next.node)) continue;
     seen.add(next.node);
     visit(next.node, next.path);
-    const children: { node: SchemaNode; path: readonly string[] }[] = [];
+    const children: { node: JsonSchemaNode; path: readonly string[] }[] = [];
     forEachSubschema(next.node, (child, tokens) =>
       children.push({ node: child, path: [...next.path, ...tokens] }),
     );

@@ -156,15 +156,6 @@ function follow(
     : target;
 }
 
-/**
- * The schema a local reference (`#`, `#/json/pointer`, `#anchor`) points at inside `root`, or
- * undefined (another document, or nothing there). Never fetches anything.
- */
-export function resolveLocalRef(root: JsonSchemaNode, ref: string): JsonSchemaNode | undefined {
-  const rootId = typeof root.$id === 'string' ? root.$id.replace(/#.*$/, '') : undefined;
-  return resolve(root, ref, rootId, new Map());
-}
-
 /** The node a local reference points at, or undefined. */
 function resolve(
   root: JsonSchemaNode,

@@ -10,6 +10,7 @@ import type { PreparedSchema } from './prepare-schema.js';
 import { compileRe2Pattern, createRe2RegExp } from './re2-regexp.js';
 import type { CompiledSchema, SchemaCheck, ValidationResult } from './schema-check.js';
 import type { SchemaDialect } from './schema-dialect.js';
+import { rootBaseUri } from './schema-walk.js';
 
 // ajv is CommonJS: under Node's ESM interop the default import is `module.exports`, whose
 // `default` is the class.
@@ -95,7 +96,7 @@ export function compilePrepared(prepared: PreparedSchema): SchemaCheck {
         }),
       },
     });
-    validateFunction = ajv.compile(prepared.copy);
+    validateFunction = ajv.compile(withRootId(prepared.copy));
   } catch (error) {
     return invalid(`schema cannot be compiled: ${messageOf(error)}`);
   }
@@ -169,4 +170,14 @@ function mismatch(result: { errors: string[]; message: string }): ValidationResu
 
 function messageOf(error: unknown): string {
   return preview(error instanceof Error ? error.message : String(error), 200);
+}
+
+/**
+ * The copy with a URI of its own at the root when it names none (the base its refs were resolved
+ * against): compiled unregistered, ajv finds the root by reference (`"$ref": "#"`, a recursive
+ * tree) only through the root's URI.
+ */
+function withRootId(copy: PreparedSchema['copy']): PreparedSchema['copy'] {
+  if (typeof copy !== 'object' || copy.$id !== undefined) return copy;
+  return { ...copy, $id: rootBaseUri };
 }

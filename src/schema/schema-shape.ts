@@ -514,9 +514,7 @@ class CompileCheck {
     } catch {
       return undefined;
     }
-    // The validator compiles each schema on its own, unregistered: ajv cannot find the root
-    // by reference (`"$ref": "#"`), only places inside it.
-    if (fragment === '') return document === this.#root ? undefined : document;
+    if (fragment === '') return document;
     if (!fragment.startsWith('/')) return undefined;
     let node: unknown = document;
     for (const token of fragment.slice(1).split('/')) {

@@ -79,6 +79,25 @@ describe('SchemaValidator: $ref', () => {
     expect(check.problem).toContain('#/$defs/missing');
   });
 
+  it('resolves "#" to the root: a tree schema is usable to check() and compile() alike', async () => {
+    const tree = {
+      type: 'object',
+      properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } },
+      required: ['name'],
+    };
+    expect(new SchemaValidator().check(tree)).toMatchObject({ ok: true });
+    const check = await compiled(tree);
+    expect(check.validate({ name: 'a', children: [{ name: 'b', children: [] }] })).toEqual({
+      valid: true,
+    });
+    expect(failure(check.validate({ name: 'a', children: [{ children: [] }] })).errors).toEqual([
+      "/children/0 must have required property 'name'",
+    ]);
+    // A schema that names its own URI keeps it, and "#" still finds it.
+    const named = await compiled({ $id: 'https://example.test/tree', ...tree });
+    expect(failure(named.validate({ name: 'a', children: [{}] })).errors).toHaveLength(1);
+  });
+
   it('validates recursive schemas, and a stack overflow on absurd data is a result, not a throw', async () => {
     const check = await compiled({
       $ref: '#/$defs/node',

@@ -74,6 +74,15 @@ describe('entry points', () => {
     expect(packagesLoadedBy('index.ts')).toEqual([]);
   });
 
+  it('the ai-sdk and mastra entries import their own library only; mcp-host and mcp-host/agents load neither', () => {
+    expect([...importGraph('ai-sdk.ts').external]).toEqual(['ai']);
+    expect([...importGraph('mastra.ts').external]).toEqual(['@mastra/core/tools']);
+    for (const entry of ['index.ts', 'agents.ts']) {
+      const loaded = packagesLoadedBy(entry);
+      expect(loaded.filter((name) => name === 'ai' || name.startsWith('@mastra/'))).toEqual([]);
+    }
+  });
+
   it('mcp-host/config loads each parser when a document of its format is first parsed', () => {
     expect(packagesLoadedBy('config.ts')).toEqual([]);
     const parse = (file: string) =>

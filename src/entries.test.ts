@@ -200,6 +200,8 @@ const pinned: Record<string, readonly string[]> = {
     'toModelError',
     'toModelResult',
   ],
+  'ai-sdk.ts': ['AiSdkToolsOptions', 'aiSdkTools'],
+  'mastra.ts': ['MastraTool', 'MastraToolsOptions', 'mastraTools'],
   'auth.ts': [
     'AssertionRequest',
     'AssertionSource',

@@ -121,6 +121,36 @@ describe('mcp-host/ai-sdk with generateText', () => {
     ]);
   });
 
+  it("offers only the tools the agent's permissions allow; a call outside them is an error result", async () => {
+    await using guard = leakGuard();
+    void guard;
+    await using host = await everythingHost({
+      permissions: { reader: { allow: ['everything/echo'] } },
+    });
+    await using model = await startFakeModelServer();
+    model.reply(
+      response('resp_1', [
+        functionCall('call_env', ENV, {}),
+        functionCall('call_echo', ECHO, { message: 'allowed' }),
+      ]),
+      response('resp_2', [message('Only echo is mine.')]),
+    );
+    const result = await generateText({
+      model: modelOf(model),
+      tools: aiSdkTools(host, { context: { agent: 'reader' } }),
+      stopWhen: stepCountIs(2),
+      prompt: 'Show me the environment.',
+    });
+
+    expect(result.text).toBe('Only echo is mine.');
+    expect(offeredTools(model.requests[0]?.body).map((tool) => tool.name)).toEqual([ECHO]);
+    // The SDK answers a call to a tool outside the set itself; the host never sees it.
+    const outputs = functionOutputs(model.requests[1]?.body);
+    expect(String(outputs.get('call_env'))).toContain(ENV);
+    expect(outputs.get('call_echo')).toBe('Echo: allowed');
+    expect(Object.keys(host.metrics().tools)).toEqual([ECHO]);
+  });
+
   it("cancels a running call when the run's abort signal fires", async () => {
     await using guard = leakGuard();
     void guard;

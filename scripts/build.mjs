@@ -35,6 +35,8 @@ const LIBRARY = {
   naming: 'src/naming.ts',
   auth: 'src/auth.ts',
   agents: 'src/agents.ts',
+  openai: 'src/openai.ts',
+  anthropic: 'src/anthropic.ts',
   'ai-sdk': 'src/ai-sdk.ts',
   mastra: 'src/mastra.ts',
 };

@@ -74,13 +74,25 @@ describe('entry points', () => {
     expect(packagesLoadedBy('index.ts')).toEqual([]);
   });
 
-  it('the ai-sdk and mastra entries import their own library only; mcp-host and mcp-host/agents load neither', () => {
+  it('mcp-host/openai and mcp-host/anthropic load no package (only types of theirs), nor does mcp-host', () => {
+    for (const [entry, library] of [
+      ['openai.ts', 'openai'],
+      ['anthropic.ts', '@anthropic-ai/sdk'],
+    ] as const) {
+      // Named (in type imports), never loaded.
+      const named = [...importGraph(entry).external];
+      expect(named.length).toBeGreaterThan(0);
+      expect(named.every((specifier) => specifier.startsWith(`${library}/`))).toBe(true);
+      expect(packagesLoadedBy(entry)).toEqual([]);
+    }
+    expect(packagesLoadedBy('index.ts')).toEqual([]);
+  });
+
+  it('mcp-host/ai-sdk and mcp-host/mastra import their own library only; mcp-host/agents loads neither', () => {
     expect([...importGraph('ai-sdk.ts').external]).toEqual(['ai']);
     expect([...importGraph('mastra.ts').external]).toEqual(['@mastra/core/tools']);
-    for (const entry of ['index.ts', 'agents.ts']) {
-      const loaded = packagesLoadedBy(entry);
-      expect(loaded.filter((name) => name === 'ai' || name.startsWith('@mastra/'))).toEqual([]);
-    }
+    const loaded = packagesLoadedBy('agents.ts');
+    expect(loaded.filter((name) => name === 'ai' || name.startsWith('@mastra/'))).toEqual([]);
   });
 
   it('mcp-host/config loads each parser when a document of its format is first parsed', () => {

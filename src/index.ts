@@ -23,6 +23,8 @@ export type { AuthRequiredEvent, ServerOAuthOptions } from './host/server-oauth.
 export type { ApprovalRequest, CallContext, HostTool, NativeTool } from './host/host-tool.js';
 export type { ToolsChangedEvent } from './host/catalogue/tool-catalogue.js';
 export type { ToolFilterSpec } from './host/catalogue/tool-filters.js';
+export type { HostView } from './host/views/host-view.js';
+export type { ViewOptions } from './host/views/view-access.js';
 export type {
   HostCallOptions,
   ToolCall,

@@ -46,6 +46,8 @@ import type { TokenStore } from '../auth/token-store.js';
 import { registeredServer, ServerSlot } from './slot/server-slot.js';
 import type { ServerStatus } from './slot/server-status.js';
 import type { ToolReviewer } from './slot/server-tools.js';
+import { HostView, type ViewHost } from './views/host-view.js';
+import { ViewAccess, type ViewOptions } from './views/view-access.js';
 
 /** One tool the pin check holds back, as `McpHost.quarantined()` lists it. */
 export interface QuarantinedSummary {
@@ -87,6 +89,9 @@ export class McpHost implements AsyncDisposable {
   readonly #pinEmitter = new Emitter<PinEvent>();
   readonly #authEmitter = new Emitter<AuthRequiredEvent>();
   readonly #tokenStore: () => Promise<TokenStore>;
+  /** The named views (`McpHostOptions.views`), compiled at construction. */
+  readonly #views = new Map<string, HostView>();
+  #viewHost: ViewHost | undefined;
   #closing: Promise<void> | undefined;
 
   /** A server changed state (connecting, ready, restarting, crash_loop, ...). */
@@ -134,6 +139,8 @@ export class McpHost implements AsyncDisposable {
       this.#review = (_identity, tools) => Promise.resolve({ allowed: tools, quarantined: [] });
     }
     for (const server of options.servers ?? []) this.#addSlot(server);
+    for (const [name, view] of Object.entries(options.views ?? {}))
+      this.#views.set(name, new HostView(this.#portForViews(), new ViewAccess(view, name)));
   }
 
   // ---- servers ----------------------------------------------------------------------------------
@@ -323,18 +330,49 @@ export class McpHost implements AsyncDisposable {
     argsOrOptions?: JsonObject | HostCallOptions,
     maybeOptions?: HostCallOptions,
   ): Promise<CallToolResult> {
-    let name: string;
-    let args: JsonObject;
-    let options: HostCallOptions;
-    if (typeof nameOrParams === 'string') {
-      name = nameOrParams;
-      args = (argsOrOptions as JsonObject | undefined) ?? {};
-      options = maybeOptions ?? {};
-    } else {
-      name = nameOrParams.name;
-      args = nameOrParams.arguments ?? {};
-      options = (argsOrOptions as HostCallOptions | undefined) ?? {};
-    }
+    if (typeof nameOrParams === 'string')
+      return this.#call(
+        nameOrParams,
+        (argsOrOptions as JsonObject | undefined) ?? {},
+        maybeOptions ?? {},
+        undefined,
+      );
+    return this.#call(
+      nameOrParams.name,
+      nameOrParams.arguments ?? {},
+      (argsOrOptions as HostCallOptions | undefined) ?? {},
+      undefined,
+    );
+  }
+
+  /**
+   * A narrower view of this host for one agent: only the tools of `servers` that `allow`/`block`
+   * let through, with its own per-agent `permissions` (after the host's: both must allow) and
+   * `maxResultBytes` (when smaller than the host's), over the same pooled connections. Or a named
+   * view from `McpHostOptions.views` (`INVALID_ARGUMENT` naming it when there is none). A view
+   * holds no connection and needs no close; see `HostView`.
+   */
+  view(options: ViewOptions | string): HostView {
+    this.#assertOpen();
+    if (typeof options !== 'string')
+      return new HostView(this.#portForViews(), new ViewAccess(options));
+    const named = this.#views.get(options);
+    if (named === undefined)
+      throw new McpHostError('INVALID_ARGUMENT', `no view is named '${options}'`, {
+        details: {
+          view: options,
+          views: [...this.#views.keys()],
+        },
+      });
+    return named;
+  }
+
+  #call(
+    name: string,
+    args: JsonObject,
+    options: HostCallOptions,
+    view: ViewAccess | undefined,
+  ): Promise<CallToolResult> {
     const tool = this.#catalogue.get(name)?.tool ?? this.#quarantinedTool(name);
     if (tool === undefined)
       return Promise.reject(
@@ -348,6 +386,7 @@ export class McpHost implements AsyncDisposable {
       timeoutMs: options.timeoutMs,
       onProgress: options.onProgress,
       retry: options.retry === true,
+      ...(view === undefined ? {} : { view }),
     });
   }
 
@@ -536,6 +575,22 @@ export class McpHost implements AsyncDisposable {
       }
     }
     return undefined;
+  }
+
+  /** What views see of this host (one object, shared by every view). */
+  #portForViews(): ViewHost {
+    this.#viewHost ??= {
+      tools: (context) => this.tools(context),
+      listed: () => this.#catalogue.list(),
+      callTool: (name, args, options, view) => this.#call(name, args, options, view),
+      onToolsChanged: (listener) => this.onToolsChanged(listener),
+      resources: () => this.resources(),
+      readResource: (uri, options) => this.readResource(uri, options),
+      prompts: () => this.prompts(),
+      promptServer: (name) => this.#resources.promptServer(name),
+      getPrompt: (name, args, options) => this.getPrompt(name, args, options),
+    };
+    return this.#viewHost;
   }
 
   #oauth(name: string): ServerOAuth {

@@ -131,32 +131,36 @@ describe('mcp-host/mastra with an Agent', () => {
     ]);
   });
 
-  it("offers only the tools the agent's permissions allow; a call outside them is an error result", async () => {
+  it("offers only a view's tools, under the view's result budget; a call outside is an error result", async () => {
     await using guard = leakGuard();
     void guard;
-    await using host = await everythingHost({
-      permissions: { reader: { allow: ['everything/echo'] } },
-    });
+    await using host = await everythingHost();
     await using model = await startFakeModelServer();
+    const long = 'x'.repeat(2_000);
     model.reply(
       response('resp_1', [
         functionCall('call_env', ENV, {}),
-        functionCall('call_echo', ECHO, { message: 'allowed' }),
+        functionCall('call_echo', ECHO, { message: long }),
       ]),
-      response('resp_2', [message('Only echo is mine.')]),
+      response('resp_2', [message('Only echo is mine, and it was cut.')]),
     );
-    const result = await agentOf(
-      model,
-      mastraTools(host, { context: { agent: 'reader' } }),
-    ).generate('Show me the environment.', { maxSteps: 2 });
+    const view = host.view({ name: 'echo-only', allow: ['everything/echo'], maxResultBytes: 500 });
+    const result = await agentOf(model, mastraTools(view)).generate('Echo a long text.', {
+      maxSteps: 2,
+    });
 
-    expect(result.text).toBe('Only echo is mine.');
+    expect(result.text).toBe('Only echo is mine, and it was cut.');
     expect(offeredTools(model.requests[0]?.body).map((tool) => tool.name)).toEqual([ECHO]);
     // Mastra answers a call to a tool outside the set itself; the host never sees it.
     const outputs = functionOutputs(model.requests[1]?.body);
     expect(String(outputs.get('call_env'))).toContain(ENV);
-    expect(outputs.get('call_echo')).toBe('Echo: allowed');
     expect(Object.keys(host.metrics().tools)).toEqual([ECHO]);
+    // The model reads the host's marker; the caller sees the cut on the result.
+    const echoed = String(outputs.get('call_echo'));
+    expect(echoed).toMatch(/^Echo: x+\n…\[truncated: .* shown; mcp-host result budget\]$/);
+    expect(echoed.length).toBeLessThan(600);
+    const [echo] = result.toolResults.map((r) => r.payload.result as ModelToolResult);
+    expect(echo?.truncated).toMatchObject({ maxBytes: 500 });
   });
 
   it("cancels a running call when the run's abort signal fires", async () => {

@@ -37,6 +37,8 @@ const LIBRARY = {
   agents: 'src/agents.ts',
   openai: 'src/openai.ts',
   anthropic: 'src/anthropic.ts',
+  'ai-sdk': 'src/ai-sdk.ts',
+  mastra: 'src/mastra.ts',
 };
 /**
  * The command line, an application: a graph of its own (with its own copy of the library code it

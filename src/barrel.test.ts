@@ -88,6 +88,13 @@ describe('entry points', () => {
     expect(packagesLoadedBy('index.ts')).toEqual([]);
   });
 
+  it('mcp-host/ai-sdk and mcp-host/mastra import their own library only; mcp-host/agents loads neither', () => {
+    expect([...importGraph('ai-sdk.ts').external]).toEqual(['ai']);
+    expect([...importGraph('mastra.ts').external]).toEqual(['@mastra/core/tools']);
+    const loaded = packagesLoadedBy('agents.ts');
+    expect(loaded.filter((name) => name === 'ai' || name.startsWith('@mastra/'))).toEqual([]);
+  });
+
   it('mcp-host/config loads each parser when a document of its format is first parsed', () => {
     expect(packagesLoadedBy('config.ts')).toEqual([]);
     const parse = (file: string) =>

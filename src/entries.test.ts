@@ -223,6 +223,8 @@ const pinned: Record<string, readonly string[]> = {
     'toModelError',
     'toModelResult',
   ],
+  'ai-sdk.ts': ['AiSdkToolsOptions', 'aiSdkTools'],
+  'mastra.ts': ['MastraTool', 'MastraToolsOptions', 'mastraTools'],
   'openai.ts': [
     'FunctionCallOutputItem',
     'OpenAIChatTools',

@@ -5,3 +5,4 @@
  * optional peer dependency, loaded only by this entry).
  */
 export { aiSdkTools, type AiSdkToolsOptions } from './agents/ai-sdk/ai-sdk-tools.js';
+export type { AiSdkToolOutput } from './agents/ai-sdk/to-ai-sdk-output.js';

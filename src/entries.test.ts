@@ -223,7 +223,7 @@ const pinned: Record<string, readonly string[]> = {
     'toModelError',
     'toModelResult',
   ],
-  'ai-sdk.ts': ['AiSdkToolsOptions', 'aiSdkTools'],
+  'ai-sdk.ts': ['AiSdkToolOutput', 'AiSdkToolsOptions', 'aiSdkTools'],
   'mastra.ts': ['MastraTool', 'MastraToolsOptions', 'mastraTools'],
   'openai.ts': [
     'FunctionCallOutputItem',

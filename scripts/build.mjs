@@ -35,6 +35,8 @@ const LIBRARY = {
   naming: 'src/naming.ts',
   auth: 'src/auth.ts',
   agents: 'src/agents.ts',
+  langchain: 'src/langchain.ts',
+  'openai-agents': 'src/openai-agents.ts',
 };
 /**
  * The command line, an application: a graph of its own (with its own copy of the library code it

@@ -74,6 +74,19 @@ describe('entry points', () => {
     expect(packagesLoadedBy('index.ts')).toEqual([]);
   });
 
+  it('each agent library is loaded by its own entry only: mcp-host/langchain, mcp-host/openai-agents', () => {
+    const external = [...importGraph('langchain.ts').external];
+    expect(external.length).toBeGreaterThan(0);
+    expect(external.filter((s) => !s.startsWith('@langchain/core/'))).toEqual([]);
+    expect([...importGraph('openai-agents.ts').external]).toEqual(['@openai/agents']);
+    const langchain = packagesLoadedBy('langchain.ts');
+    expect(langchain).toContain('@langchain/core');
+    expect(langchain.some((name) => name.startsWith('@openai/'))).toBe(false);
+    expect(packagesLoadedBy('openai-agents.ts')).toContain('@openai/agents');
+    const root = packagesLoadedBy('index.ts');
+    expect(root.filter((name) => /^@(langchain|openai)[/]/.test(name))).toEqual([]);
+  });
+
   it('mcp-host/config loads each parser when a document of its format is first parsed', () => {
     expect(packagesLoadedBy('config.ts')).toEqual([]);
     const parse = (file: string) =>

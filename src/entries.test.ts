@@ -200,6 +200,13 @@ const pinned: Record<string, readonly string[]> = {
     'toModelError',
     'toModelResult',
   ],
+  'langchain.ts': ['LangchainTool', 'LangchainToolsOptions', 'langchainTools'],
+  'openai-agents.ts': [
+    'OpenaiAgentsTool',
+    'OpenaiAgentsToolOutput',
+    'OpenaiAgentsToolsOptions',
+    'openaiAgentsTools',
+  ],
   'auth.ts': [
     'AssertionRequest',
     'AssertionSource',

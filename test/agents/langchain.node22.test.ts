@@ -129,7 +129,7 @@ describe('mcp-host/langchain with ChatOpenAI', () => {
         role: 'tool',
         tool_call_id: 'call_echo',
         name: EVERYTHING.echo,
-        content: [{ type: 'text', text: 'Echo: hello' }],
+        content: 'Echo: hello',
       },
       {
         role: 'tool',
@@ -166,7 +166,7 @@ describe('mcp-host/langchain with ChatOpenAI', () => {
     const messages = body(world.model.requests[1]).messages;
     const refused = messages.find((m) => m.role === 'tool');
     expect(refused?.tool_call_id).toBe('call_env');
-    expect(JSON.stringify(refused?.content)).toMatch(/Error: .*approval hook/);
+    expect(refused?.content).toMatch(/^Error: .*approval hook/);
     expect(
       world.calls.filter((e) => e.phase !== 'started').map((e) => [e.originalName, e.outcome]),
     ).toEqual([['get-env', 'TOOL_DENIED']]);

@@ -1,10 +1,10 @@
 /**
  * The host's tools as LangChain tools (`@langchain/core` 1): one `DynamicStructuredTool` per tool
  * of an {@link AgentToolset}, with the normalised JSON schema as its schema and
- * `responseFormat: 'content_and_artifact'`. The content is LangChain content blocks (text, and
- * media as base64 data blocks the chat model integrations turn into their native form); the
- * artifact is the whole {@link ModelToolResult} (truncation flag, host error, raw result). A failed
- * call becomes a `ToolMessage` with `status: 'error'`. Thin: every call goes through
+ * `responseFormat: 'content_and_artifact'`. The content is the text, or, with media, LangChain
+ * content blocks (media as base64 data blocks the chat model integrations turn into their native
+ * form); the artifact is the whole {@link ModelToolResult} (truncation flag, host error, raw
+ * result). A failed call becomes a `ToolMessage` with `status: 'error'`. Thin: every call goes through
  * `toolset.call`, with the abort signal of the run.
  */
 import { ToolMessage } from '@langchain/core/messages';
@@ -95,9 +95,9 @@ function langchainTool(toolset: AgentToolset, tool: AgentTool): LangchainTool {
 }
 
 /**
- * A result's parts as LangChain content blocks. Media go as LangChain's base64 data blocks
- * (`source_type: 'base64'`): the form `ChatOpenAI`, `ChatAnthropic` and the Google integrations
- * convert to their native blocks inside a tool message in `@langchain/core` 1 (the newer
+ * A result's parts as LangChain content. Media go as LangChain's base64 data blocks
+ * (`source_type: 'base64'`): the form `ChatOpenAI` and `ChatAnthropic` convert to their native
+ * blocks inside a tool message in `@langchain/core` 1 (the newer
  * `{ type: 'image', data, mimeType }` blocks pass through them unconverted there). Links and the
  * media an integration would reject become their text.
  */
@@ -105,6 +105,9 @@ function toLangchainContent(
   parts: readonly ModelResultPart[],
   provider: SchemaProvider,
 ): MessageContent {
+  // Text alone goes as a string: the one content every integration sends as it is (ChatOpenAI on
+  // the Responses API turns any other tool message content into JSON text).
+  if (parts.every((part) => part.type === 'text')) return partsText(parts);
   return parts.map((part) => {
     switch (part.type) {
       case 'text':

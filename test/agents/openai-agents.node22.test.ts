@@ -10,6 +10,7 @@
 import { Agent, OpenAIProvider, Runner } from '@openai/agents';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { createAgentToolset } from '../../src/agents.js';
 import { openaiAgentsTools } from '../../src/openai-agents.js';
 import { EVERYTHING, startAgentWorld, type AgentWorld } from '../helpers/everything-agent-host.js';
 import type { ModelRequest } from '../helpers/fake-model-server.js';
@@ -109,10 +110,12 @@ describe('mcp-host/openai-agents with an Agent and the Responses API', () => {
 
     // Turn 1: the SDK accepted the tools and sent them under our names, with our schema.
     const offered = body(world.model.requests[0]).tools;
+    // Strict or not, as the tool set decided for the default provider (the normaliser's call).
+    const core = createAgentToolset(world.host, { provider: 'openai-strict' });
     expect(offered.find((t) => t.name === EVERYTHING.echo)).toMatchObject({
       type: 'function',
       name: EVERYTHING.echo,
-      strict: false,
+      strict: core.get(EVERYTHING.echo)?.strict,
       parameters: {
         type: 'object',
         properties: { message: { type: 'string' } },

@@ -1,11 +1,28 @@
 import { RunContext } from '@openai/agents';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fake, host } from '../../host/host-test-helpers.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
 import { createAgentToolset } from '../agent-toolset.js';
+import type * as Normaliser from '../schemas/normalise-tool-schema.js';
 import { openaiAgentsTools } from './openai-agents-tools.js';
 
 const PIXEL = 'iVBORw0KGgo=';
+
+// The normaliser's strict rules are not this adapter's: here a schema counts as strict when its
+// root says `additionalProperties: false`, so both of the adapter's strict paths can be driven.
+vi.mock('../schemas/normalise-tool-schema.js', async (importOriginal) => {
+  const original = await importOriginal<typeof Normaliser>();
+  return {
+    ...original,
+    normaliseToolSchema: (...args: Parameters<typeof original.normaliseToolSchema>) => {
+      const normalised = original.normaliseToolSchema(...args);
+      const [, schema, provider] = args;
+      return provider === 'openai-strict' && schema.additionalProperties === false
+        ? { ...normalised, strict: true }
+        : normalised;
+    },
+  };
+});
 
 function server() {
   return fake('alpha', {
@@ -111,6 +128,46 @@ describe('openaiAgentsTools', () => {
     expect(await byName('broken').invoke(context, '{}')).toBe('Error: it broke');
     const refused = await byName('echo-text').invoke(context, '{"text":"x"}');
     expect(refused).toMatch(/^Error: .*approval hook/);
+  });
+
+  it('offers a strict tool strict, and a schema the SDK refuses in strict mode non-strict', async () => {
+    const strictServer = fake('beta', {
+      tools: [
+        {
+          name: 'ready',
+          inputSchema: {
+            type: 'object',
+            properties: { text: { type: 'string' } },
+            required: ['text'],
+            additionalProperties: false,
+          },
+          handler: (args: JsonObject) => ({ content: [{ type: 'text', text: String(args.text) }] }),
+        },
+        {
+          name: 'open',
+          // The SDK refuses a nested object schema without a type in strict mode.
+          inputSchema: {
+            type: 'object',
+            properties: { inner: { properties: { text: { type: 'string' } } } },
+            required: ['inner'],
+            additionalProperties: false,
+          },
+          handler: () => ({ content: [{ type: 'text', text: 'opened' }] }),
+        },
+      ],
+    });
+    await using h = await host({ servers: [strictServer.definition] });
+    const tools = openaiAgentsTools(h);
+    expect(tools.map((t) => [t.name, t.strict])).toEqual([
+      ['mcp__beta__ready', true],
+      ['mcp__beta__open', false],
+    ]);
+    expect(await tools[0]!.invoke(context, '{"text":"strict"}')).toBe('strict');
+    expect(await tools[1]!.invoke(context, '{"inner":{}}')).toBe('opened');
+    expect(openaiAgentsTools(h, { provider: 'openai' }).map((t) => t.strict)).toEqual([
+      false,
+      false,
+    ]);
   });
 
   it('passes the run’s abort signal to the call, and rethrows its reason', async () => {

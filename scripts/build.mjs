@@ -35,6 +35,8 @@ const LIBRARY = {
   naming: 'src/naming.ts',
   auth: 'src/auth.ts',
   agents: 'src/agents.ts',
+  openai: 'src/openai.ts',
+  anthropic: 'src/anthropic.ts',
   langchain: 'src/langchain.ts',
   'openai-agents': 'src/openai-agents.ts',
 };

@@ -21,3 +21,11 @@ export type {
   SchemaDiagnostic,
   SchemaProvider,
 } from './agents/schemas/normalise-tool-schema.js';
+export { DEFAULT_SKILL_TOOL_OPTIONS, createSkillTool, skillText } from './agents/skill-tool.js';
+export type { SkillTool, SkillToolOptions } from './agents/skill-tool.js';
+export {
+  DEFAULT_TOOL_SEARCH_OPTIONS,
+  ToolSearch,
+  createToolSearch,
+} from './agents/search/tool-search.js';
+export type { ToolMatch, ToolSearchOptions } from './agents/search/tool-search.js';

@@ -21,8 +21,11 @@ export type {
 export type { HostServerDefinition } from './host/server-definition.js';
 export type { AuthRequiredEvent, ServerOAuthOptions } from './host/server-oauth.js';
 export type { ApprovalRequest, CallContext, HostTool, NativeTool } from './host/host-tool.js';
+export type { HostSkill, LoadedHostSkill } from './host/host-skills.js';
 export type { ToolsChangedEvent } from './host/catalogue/tool-catalogue.js';
 export type { ToolFilterSpec } from './host/catalogue/tool-filters.js';
+export type { HostView } from './host/views/host-view.js';
+export type { ViewOptions } from './host/views/view-access.js';
 export type {
   HostCallOptions,
   ToolCall,
@@ -71,6 +74,17 @@ export type {
 export type { ListChange } from './client/list-watcher.js';
 export type { Session } from './client/open-session.js';
 export type { RetryPolicy } from './client/resend-rules.js';
+
+// ---- Skills: the io.modelcontextprotocol/skills extension (docs/agents-skills.md) ------------------
+export { SKILLS_EXTENSION } from './client/skills/skill-entry.js';
+export type {
+  SkillEntry,
+  SkillFrontmatter,
+  SkillListing,
+  SkillResource,
+} from './client/skills/skill-entry.js';
+export { DEFAULT_SKILL_LIMITS } from './client/skills/load-skill.js';
+export type { LoadedSkill, LoadSkillOptions, SkillFile } from './client/skills/load-skill.js';
 
 // ---- Transports: the contract, and servers described as plain data -----------------------------
 export { JsonRpcPeer } from './jsonrpc/peer.js';

@@ -4,6 +4,6 @@
  */
 export {
   langchainTools,
-  type LangchainTool,
-  type LangchainToolsOptions,
+  type LangChainTool,
+  type LangChainToolsOptions,
 } from './agents/langchain/langchain-tools.js';

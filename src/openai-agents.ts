@@ -5,7 +5,7 @@
  */
 export {
   openaiAgentsTools,
-  type OpenaiAgentsTool,
-  type OpenaiAgentsToolOutput,
-  type OpenaiAgentsToolsOptions,
+  type OpenAIAgentsTool,
+  type OpenAIAgentsToolOutput,
+  type OpenAIAgentsToolsOptions,
 } from './agents/openai-agents/openai-agents-tools.js';

@@ -9,6 +9,7 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { action } from './command.js';
 import { durationArgument } from './duration.js';
 import type { CallCommandOptions } from './commands/call.js';
+import type { ToolsCommandOptions } from './commands/tools.js';
 import { completionShells, type CompletionShell } from './completion-script.js';
 import { importDialects, printDialects } from './dialect-choices.js';
 import { addGlobalOptions } from './global-options.js';
@@ -100,7 +101,12 @@ function addTools(program: Command): void {
   program
     .command('tools [server]')
     .description('the tools of every server (or one)')
-    .action(action(async (cli, [server]) => (await toolsCommand()).tools(cli, server)));
+    .option('--view <name>', "only the tools of this view of the config ('views:')")
+    .action(
+      action<ToolsCommandOptions>(async (cli, [server], options) =>
+        (await toolsCommand()).tools(cli, server, options),
+      ),
+    );
   program
     .command('inspect <target>')
     .description('a server (<server>) or one tool (<server>/<tool>): names, descriptions, schemas')
@@ -116,6 +122,10 @@ function addCall(program: Command): void {
     .option('--args <json>', "the arguments as a JSON object ('-': from stdin)")
     .option('--arg <key=value>', "one argument, typed by the tool's schema (repeatable)", collect)
     .option('--raw', 'print the whole result as JSON, as the server returned it (no budget)')
+    .option(
+      '--view <name>',
+      "call through this view of the config ('views:'): its filters and budget",
+    )
     .option(
       '--max-result-bytes <bytes>',
       "the result budget: a longer result is cut (default: none with --raw, else the config's defaults.maxResultBytes, else 1 MiB; 0: no limit)",

@@ -14,7 +14,7 @@ import {
 } from '../config/expand/input-providers.js';
 import { loadConfigText, tryLoadConfig } from '../config/load.js';
 import { useJsoncModule } from '../config/parser-modules.js';
-import type { ConfigDiagnostic, McpConfig, ServerConfig } from '../config/model.js';
+import type { ConfigDiagnostic, McpConfig, ServerConfig, ViewConfig } from '../config/model.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import type { ResolvedConfig } from '../config/resolved-config.js';
 import { isErrorCode } from '../errors/codes.js';
@@ -150,6 +150,19 @@ export class CliRuntime {
         { serverName: name },
       );
     return server;
+  }
+
+  /** A view of the config (`views:`), or INVALID_ARGUMENT naming it and the views there are. */
+  async view(name: string): Promise<ViewConfig> {
+    const { config } = await this.loadConfig();
+    const views = config.views ?? {};
+    if (!Object.hasOwn(views, name))
+      throw new CliError(
+        'INVALID_ARGUMENT',
+        `no view is named '${name}' (configured: ${Object.keys(views).join(', ') || 'none'})`,
+        { details: { view: name } },
+      );
+    return views[name]!;
   }
 
   /** Where `${input:…}` values come from: `MCP_HOST_INPUTS`, then a prompt on a terminal. */

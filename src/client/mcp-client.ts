@@ -45,6 +45,19 @@ import { RemoteRequests } from './remote-requests.js';
 import { ServerEvents } from './server-events.js';
 import { ServerInput } from './server-input.js';
 import { SessionRecovery } from './session-recovery.js';
+import {
+  loadSkill,
+  readSkillFile,
+  type LoadedSkill,
+  type LoadSkillOptions,
+  type SkillFile,
+} from './skills/load-skill.js';
+import {
+  SKILLS_EXTENSION,
+  toSkillEntry,
+  type SkillEntry,
+  type SkillListing,
+} from './skills/skill-entry.js';
 
 /** A tool call as one object, the way the official SDK's `callTool` takes it. */
 export interface ToolCallParams {
@@ -487,6 +500,110 @@ export class McpClient implements AsyncDisposable {
     const params: JsonObject = { ref, argument };
     if (context.arguments !== undefined) params.context = { arguments: context.arguments };
     return this.#request<CompleteResult>(McpMethod.Complete, params, options);
+  }
+
+  // ---- skills (the io.modelcontextprotocol/skills extension, SEP-2640) ----------------------
+
+  /**
+   * Whether the server declared the skills extension (in `capabilities.extensions` of its
+   * `initialize` result, or of `server/discover`). Only then are `skills/list` and `skills/get`
+   * sent.
+   */
+  get supportsSkills(): boolean {
+    return isObject(this.session?.capabilities.extensions?.[SKILLS_EXTENSION]);
+  }
+
+  /**
+   * Every skill the server lists (all pages, at most `maxPages`): entries only, no file is read.
+   * Invalid entries are left out and named in `excluded`. Fails with CAPABILITY_NOT_SUPPORTED,
+   * sending nothing, when the server did not declare the extension.
+   */
+  async listSkills(options: { signal?: AbortSignal } = {}): Promise<SkillListing> {
+    this.#require(this.supportsSkills, `the skills extension (${SKILLS_EXTENSION})`);
+    const { items, ...hints } = await this.#list<unknown>(
+      McpMethod.SkillsList,
+      'skills',
+      options.signal,
+    );
+    const skills: SkillEntry[] = [];
+    const excluded: SkillListing['excluded'] = [];
+    for (const item of items) {
+      const entry = toSkillEntry(item);
+      if ('invalid' in entry) {
+        const uri = isObject(item) && typeof item.uri === 'string' ? item.uri : '<no uri>';
+        excluded.push({ uri: uri.slice(0, 2048), reason: entry.invalid });
+        this.#logger.warn(
+          aboutServer(this.serverName, `excluded skill '${uri.slice(0, 200)}': ${entry.invalid}`),
+        );
+      } else skills.push(entry);
+    }
+    return { skills, excluded, ...hints };
+  }
+
+  /** The entry of one skill by its `SKILL.md` URI (`skills/get`); no file is read. */
+  async getSkill(uri: string, options: CallOptions = {}): Promise<SkillEntry> {
+    this.#require(this.supportsSkills, `the skills extension (${SKILLS_EXTENSION})`);
+    const result = await this.#request<JsonObject>(McpMethod.SkillsGet, { uri }, options);
+    const entry = toSkillEntry(isObject(result) ? result.skill : undefined);
+    if ('invalid' in entry || entry.uri !== uri) {
+      const why = 'invalid' in entry ? entry.invalid : `it is the entry of '${entry.uri}'`;
+      throw new McpHostError('PROTOCOL_VIOLATION', `skills/get '${uri}': ${why}`, {
+        serverName: this.serverName,
+        method: McpMethod.SkillsGet,
+        details: { skill: uri },
+      });
+    }
+    return entry;
+  }
+
+  /**
+   * Loads a skill when it is used (never earlier: listing reads no file): from the entry given
+   * (as `listSkills` returned it), or by URI, whose entry `skills/get` fetches first. The entry's
+   * limits are checked before any read, then `SKILL.md` is read and its size, digest and
+   * frontmatter verified, then each supporting file (unless `files: 'skill-md'`). A failure is a
+   * SKILL_VERIFICATION_FAILED or SKILL_TOO_LARGE error naming the server, the skill and what did
+   * not match; unverified content is never returned. See docs/agents-skills.md.
+   */
+  async loadSkill(
+    skill: string | SkillEntry,
+    options: LoadSkillOptions = {},
+  ): Promise<LoadedSkill> {
+    const entry =
+      typeof skill === 'string' ? await this.getSkill(skill, options) : this.#entry(skill);
+    return loadSkill(
+      (uri, call) => this.readResource(uri, call),
+      entry,
+      { serverName: this.serverName },
+      options,
+    );
+  }
+
+  /**
+   * Reads one file of a skill and verifies it against the entry (the one the skill was loaded
+   * from): a file the entry does not list is refused (SKILL_VERIFICATION_FAILED, `unlisted`).
+   */
+  readSkillFile(
+    entry: SkillEntry,
+    uri: string,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<SkillFile> {
+    return readSkillFile(
+      (file, call) => this.readResource(file, call),
+      this.#entry(entry),
+      uri,
+      { serverName: this.serverName },
+      options,
+    );
+  }
+
+  /** A caller's entry, checked as if the server had sent it. */
+  #entry(skill: SkillEntry): SkillEntry {
+    const entry = toSkillEntry(skill);
+    if ('invalid' in entry)
+      throw new McpHostError('INVALID_ARGUMENT', `not a skill entry: ${entry.invalid}`, {
+        serverName: this.serverName,
+      });
+    return entry;
   }
 
   /** Legacy: `logging/setLevel`. Modern: the level rides on every later request's `_meta`. */

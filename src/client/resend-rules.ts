@@ -52,6 +52,8 @@ const SIDE_EFFECT_FREE = new Set<string>([
   McpMethod.PromptsList,
   McpMethod.PromptsGet,
   McpMethod.Complete,
+  McpMethod.SkillsList,
+  McpMethod.SkillsGet,
 ]);
 
 /** Statuses that say "not now" rather than "no": retried even without `Retry-After`. */

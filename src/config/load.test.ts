@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/scratch.js';
 import { ConfigError, formatDiagnostic } from './diagnostics.js';
 import { configSearchPaths, discoverConfigFiles, userConfigDir } from './discover.js';
-import { loadConfig, mergeConfigs, tryLoadConfig } from './load.js';
+import { loadConfig, loadConfigText, mergeConfigs, tryLoadConfig } from './load.js';
+import { writeNativeConfig } from './native/native-write.js';
 import { readConfigText } from './read-config-text.js';
 import { resolveConfig } from './resolve-config.js';
 
@@ -291,5 +292,99 @@ describe('loadConfig', () => {
     expect(error.code).toBe('CONFIG_VARIABLE_UNSET');
     expect(error.message).toContain('UNSET_VARIABLE');
     expect(error.message).toContain(file);
+  });
+});
+
+describe('views in mcp.yaml', () => {
+  const servers = 'servers:\n  files:\n    command: files\n  memory:\n    command: memory\n';
+
+  it('reads views, resolves them into the host options, and writes them back', async () => {
+    using dir = tempDir();
+    const file = write(
+      dir.path,
+      'mcp.yaml',
+      servers +
+        [
+          'views:',
+          '  researcher:',
+          '    servers: [memory]',
+          "    allow: ['memory/read_*', 'memory/search_*']",
+          '    permissions:',
+          "      intern: { block: ['memory/search_*'] }",
+          '    maxResultBytes: 4096',
+          '  everything: {}',
+          '',
+        ].join('\n'),
+    );
+    const { config, diagnostics } = await loadConfig({ files: [file] });
+    expect(diagnostics).toEqual([]);
+    expect(config.views?.researcher).toMatchObject({
+      servers: ['memory'],
+      source: { file, path: ['views', 'researcher'], line: 7 },
+    });
+    using resolved = await resolveConfig(config, { env: {}, checkFileModes: false });
+    expect(resolved.host.views).toEqual({
+      researcher: {
+        servers: ['memory'],
+        allow: ['memory/read_*', 'memory/search_*'],
+        permissions: { intern: { block: ['memory/search_*'] } },
+        maxResultBytes: 4096,
+      },
+      everything: {},
+    });
+    const { text } = writeNativeConfig(config);
+    expect(text).toContain('views:');
+    const again = await loadConfigText(text, file);
+    expect(again.diagnostics).toEqual([]);
+    const plain = (views: typeof config.views) =>
+      Object.entries(views ?? {}).map(([name, { source: _source, ...view }]) => [name, view]);
+    expect(plain(again.config.views)).toEqual(plain(config.views));
+  });
+
+  it('a view naming an unknown server fails the file, naming the file and the key', async () => {
+    using dir = tempDir();
+    const file = write(
+      dir.path,
+      'mcp.yaml',
+      servers + 'views:\n  researcher:\n    servers: [memory, memroy]\n',
+    );
+    const error = (await loadConfig({ files: [file] }).catch((e: unknown) => e)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.diagnostics).toMatchObject([
+      {
+        severity: 'error',
+        kind: 'unknown-server',
+        suggestion: 'memory',
+        location: { file, path: ['views', 'researcher', 'servers', 1] },
+      },
+    ]);
+    expect(error.message).toContain(`${file}:`);
+    expect(error.message).toContain(
+      "views.researcher.servers[1]: the view 'researcher' names the server 'memroy', which no config file defines",
+    );
+  });
+
+  it('a view may name a server of another file; the later file’s view of a name wins', async () => {
+    using dir = tempDir();
+    const user = write(
+      dir.path,
+      'user.yaml',
+      'servers: {}\nviews:\n  mine:\n    servers: [files]\n  shared:\n    allow: [a]\n',
+    );
+    const project = write(dir.path, 'mcp.yaml', servers + 'views:\n  shared:\n    allow: [b]\n');
+    const { config, diagnostics } = await loadConfig({ files: [user, project] });
+    expect(diagnostics).toEqual([]);
+    expect(Object.keys(config.views ?? {})).toEqual(['mine', 'shared']);
+    expect(config.views?.shared).toMatchObject({ allow: ['b'], source: { file: project } });
+  });
+
+  it('a mistyped view fails the file', async () => {
+    using dir = tempDir();
+    const file = write(dir.path, 'mcp.yaml', servers + 'views:\n  bad:\n    maxResultBytes: -1\n');
+    await expect(loadConfig({ files: [file] })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      diagnostics: [{ location: { path: ['views', 'bad', 'maxResultBytes'] } }],
+    });
   });
 });

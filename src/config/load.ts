@@ -10,6 +10,8 @@
  *   in its place. Each server keeps `source`, the file it came from.
  * - **defaults**: per setting; the objects (`timeouts`, `restart`, `health`, `naming`) key by key.
  * - **inputs**: by `id`, the later one wins. **extra**: per top-level key, the later one wins.
+ * - **views**: by name, the later one wins whole. A view naming a server no file defines is an
+ *   error of the file that wrote it (`views.<name>.servers[i]`).
  *
  * File-level problems (unreadable file, syntax error, invalid top level, defaults or inputs) make
  * `loadConfig` throw a `ConfigError` with every diagnostic; `tryLoadConfig` returns them with
@@ -18,7 +20,7 @@
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { configServerKeyProblems } from './server-key-problems.js';
-import { ConfigError, formatLocation, isFileLevelError } from './diagnostics.js';
+import { closestKey, ConfigError, formatLocation, isFileLevelError } from './diagnostics.js';
 import { detectDialect } from './dialects/detect.js';
 import { foreignReaders } from './dialects/readers/foreign-readers.js';
 import { readDialectText } from './dialects/readers/read-dialect-text.js';
@@ -31,6 +33,7 @@ import type {
   InputConfig,
   McpConfig,
   ServerConfig,
+  ViewConfig,
 } from './model.js';
 import { formatOfFile, parseConfigText, type ParsedDocument } from './parse.js';
 
@@ -227,6 +230,7 @@ export function mergeConfigs(
   const inputs = new Map<string, InputConfig>();
   let defaults: HostDefaultsConfig | undefined;
   let extra: Record<string, unknown> | undefined;
+  const views = new Map<string, ViewConfig>();
   const files: McpConfig['files'] = [];
 
   for (const { config, diagnostics: own } of parts) {
@@ -269,6 +273,7 @@ export function mergeConfigs(
     }
     if (config.defaults !== undefined) defaults = mergeDefaults(defaults, config.defaults);
     for (const input of config.inputs ?? []) inputs.set(input.id, input);
+    for (const [name, view] of Object.entries(config.views ?? {})) views.set(name, view);
     if (config.extra !== undefined) extra = { ...extra, ...config.extra };
   }
 
@@ -276,6 +281,13 @@ export function mergeConfigs(
   if (defaults !== undefined) merged.defaults = defaults;
   if (inputs.size > 0) merged.inputs = [...inputs.values()];
   if (extra !== undefined) merged.extra = extra;
+  if (views.size > 0) {
+    // A server that failed to read is still defined: only names no file has are unknown.
+    const defined = new Set(servers.keys());
+    for (const d of diagnostics) if (d.server !== undefined) defined.add(d.server);
+    merged.views = Object.fromEntries(views);
+    for (const [name, view] of views) diagnostics.push(...unknownViewServers(name, view, defined));
+  }
 
   // Names that clash only once servers of several files are together (`a.b` and `a_b`).
   let problems: ReturnType<typeof configServerKeyProblems> = [];
@@ -301,6 +313,27 @@ export function mergeConfigs(
     merged.servers = merged.servers.filter((s) => s.name !== problem.server);
   }
   return { config: merged, diagnostics };
+}
+
+/** An error per entry of a view's `servers` that names no server of the config. */
+function unknownViewServers(
+  name: string,
+  view: ViewConfig,
+  defined: ReadonlySet<string>,
+): ConfigDiagnostic[] {
+  const problems: ConfigDiagnostic[] = [];
+  (view.servers ?? []).forEach((server, index) => {
+    if (defined.has(server)) return;
+    const suggestion = closestKey(server, defined);
+    problems.push({
+      severity: 'error',
+      kind: 'unknown-server',
+      message: `the view '${name}' names the server '${server}', which no config file defines`,
+      location: { ...view.source, path: [...view.source.path, 'servers', index] },
+      ...(suggestion === undefined ? {} : { suggestion }),
+    });
+  });
+  return problems;
 }
 
 const NESTED_DEFAULTS = ['timeouts', 'restart', 'health', 'naming'] as const;

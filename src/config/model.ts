@@ -177,6 +177,24 @@ export interface HostDefaultsConfig {
   pins?: 'trust-on-first-use' | 'strict' | false;
 }
 
+/**
+ * A named view (`views:` in mcp.yaml, native format only): a narrower toolset over the same
+ * servers, for one agent (see `McpHost.view`). Globs as in the host's permissions: with `/` over
+ * `server/tool`, else over the exposed name.
+ */
+export interface ViewConfig {
+  /** Only these servers (each must be defined by some config file). Default: every server. */
+  servers?: string[];
+  allow?: string[];
+  block?: string[];
+  /** Per-agent permissions inside the view, after the host's. */
+  permissions?: Record<string, ToolFilterConfig>;
+  /** The view's result budget, in bytes, when smaller than the host's. */
+  maxResultBytes?: number;
+  /** Where the view was written (its key under `views:`). */
+  source: SourceLocation;
+}
+
 /** A VS Code style input (`${input:id}`): what to ask for. */
 export interface InputConfig {
   id: string;
@@ -192,6 +210,8 @@ export interface McpConfig {
   servers: ServerConfig[];
   defaults?: HostDefaultsConfig;
   inputs?: InputConfig[];
+  /** Named views, by name (a later file's view replaces an earlier one of the same name). */
+  views?: Record<string, ViewConfig>;
   /** The files it was read from, in merge order. */
   files: { file: string; dialect: ConfigDialect }[];
   /** Top-level keys the model does not know, per file (kept, with a warning). */

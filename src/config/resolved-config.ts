@@ -9,7 +9,8 @@ import type { HostServerDefinition } from '../host/server-definition.js';
 import type { McpHostOptions } from '../host/host-options.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { RestartOptions } from '../host/slot/restart-policy.js';
-import type { ConfigDiagnostic, McpConfig, OAuthConfig } from './model.js';
+import type { ViewOptions } from '../host/views/view-access.js';
+import type { ConfigDiagnostic, McpConfig, OAuthConfig, ViewConfig } from './model.js';
 import { maskConfig, type MaskOptions } from './expand/secrets.js';
 
 /** A server ready for the host: what `resolveServer` gives (see resolve-config.ts). */
@@ -31,10 +32,17 @@ export interface ResolvedServer {
   fingerprint: string;
 }
 
+/** The config's views as the host takes them (`McpHostOptions.views`), without their sources. */
+function hostViews(views: Readonly<Record<string, ViewConfig>>): Record<string, ViewOptions> {
+  return Object.fromEntries(
+    Object.entries(views).map(([name, { source: _source, ...view }]) => [name, view]),
+  );
+}
+
 /** The host-wide part of a resolved config: pass it (spread) to `new McpHost(...)`. */
 export type ResolvedHostOptions = Pick<
   McpHostOptions,
-  'restart' | 'health' | 'maxResultBytes' | 'pins' | 'naming'
+  'restart' | 'health' | 'maxResultBytes' | 'pins' | 'naming' | 'views'
 > & { servers: HostServerDefinition[] };
 
 /**
@@ -73,6 +81,7 @@ export class ResolvedConfig implements Disposable {
       ...(defaults.maxResultBytes === undefined ? {} : { maxResultBytes: defaults.maxResultBytes }),
       ...(defaults.pins === undefined ? {} : { pins: defaults.pins }),
       ...(defaults.naming === undefined ? {} : { naming: { ...defaults.naming } }),
+      ...(init.config.views === undefined ? {} : { views: hostViews(init.config.views) }),
     };
   }
 

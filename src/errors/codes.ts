@@ -116,6 +116,10 @@ export const errorCodes = {
     permanent: true,
     when: "A tool call was refused before it was sent: the host's filter hides the tool from this caller, the caller's permissions do not include it, or the approval hook said no (`details.reason`).",
   },
+  TOOL_NOT_LOADED: {
+    permanent: false,
+    when: 'Tool search (`createToolSearch`): the model called a tool of the tool set that no search had loaded (or that was unloaded since). It was not run; it is loaded now, so the same call made again goes through.',
+  },
   INTERNAL: {
     permanent: false,
     when: 'An unexpected failure inside mcp-host or a handler it called; the `cause` holds the original error.',
@@ -187,6 +191,14 @@ export const errorCodes = {
   AUTH_REFRESH_FAILED: {
     permanent: false,
     when: 'An OAuth token refresh failed without saying the login is over: the network, a timeout, a 5xx or 429 answer (retried with backoff first), or another refusal. The tokens are kept. `details.reason` (`network`, `timeout`, `status`, `rejected`), `details.status`, `details.oauthError` and `details.attempts` say more.',
+  },
+  SKILL_VERIFICATION_FAILED: {
+    permanent: false,
+    when: 'A skill (the skills extension, SEP-2640) was not loaded: a file read did not match its entry (`details.check`: `size`, `digest`, `frontmatter`), had no usable content (`content`), was not listed in the entry (`unlisted`), or the entry publishes no digests (`dynamic`, unless allowed). `details` names the skill and the file; nothing after the failing file was read. Fetching the entry again (`skills/get`) can help when the skill changed.',
+  },
+  SKILL_TOO_LARGE: {
+    permanent: true,
+    when: 'A skill was not loaded because its entry lists more files or bytes than the limits allow (`maxSkillFiles`, 512; `maxSkillBytes`, 16 MiB by default); checked before any file is read. `details` names the skill, the count and the limit.',
   },
 } as const satisfies Record<string, { permanent: boolean; when: string }>;
 

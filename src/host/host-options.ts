@@ -11,6 +11,7 @@ import { DEFAULT_SERVER_OPTIONS, type HostServerDefinition } from './server-defi
 import { DEFAULT_HEALTH_OPTIONS, type HealthCheckOptions } from './slot/health.js';
 import { DEFAULT_RESTART_OPTIONS, type RestartOptions } from './slot/restart-policy.js';
 import type { ServerState, ServerStatus } from './slot/server-status.js';
+import type { ViewOptions } from './views/view-access.js';
 
 /** Everything `new McpHost(options)` takes; every field is optional (see `DEFAULT_HOST_OPTIONS`). */
 export interface McpHostOptions extends CallPolicyOptions, CallerViewOptions {
@@ -50,6 +51,12 @@ export interface McpHostOptions extends CallPolicyOptions, CallerViewOptions {
    * waits for the connect) before the server has connected; its first listing replaces them.
    */
   snapshot?: CatalogueSnapshot;
+  /**
+   * Named views (`host.view('name')`): narrower toolsets for agents over the same connections,
+   * each with its own servers, allow/block globs, permissions and result budget (see `ViewOptions`).
+   * A view may name a server not (yet) registered: it shows nothing of it until it is.
+   */
+  views?: Readonly<Record<string, ViewOptions>>;
   /** Bound on `close()` (default 5 s): servers still closing then are killed by their transports. */
   closeTimeoutMs?: number;
 }

@@ -1,7 +1,7 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '../protocol/types.js';
-import type { ToolNamingOptions } from './naming/namer.js';
+import type { ToolNamingOptions, ToolRef } from './naming/namer.js';
 import { ToolNames } from './naming/tool-names.js';
 import { registeredServer, type ServerSlot } from './slot/server-slot.js';
 
@@ -72,24 +72,33 @@ export class HostResources {
     return this.#fulfilled(lists);
   }
 
+  /** The server a namespaced prompt name belongs to, or undefined. */
+  async promptServer(name: string): Promise<string | undefined> {
+    const target = await this.#resolvePrompt(name);
+    return target === undefined || !this.#servers.has(target.server) ? undefined : target.server;
+  }
+
   /** Gets a prompt by its namespaced name. */
   async getPrompt(
     name: string,
     args: Record<string, string> = {},
     options: { signal?: AbortSignal } = {},
   ): Promise<GetPromptResult> {
-    let target = this.#promptNames.resolve(name);
-    if (target === undefined) {
-      // Prompt names are assigned when prompts are listed: list them if this host has not yet.
-      await this.prompts();
-      target = this.#promptNames.resolve(name);
-    }
+    const target = await this.#resolvePrompt(name);
     if (target === undefined || !this.#servers.has(target.server))
       throw new McpHostError('INVALID_ARGUMENT', `no prompt is named '${name}'`, {
         details: { prompt: name },
       });
     const client = await this.#slot(target.server).ready();
     return client.getPrompt(target.tool, args, options);
+  }
+
+  async #resolvePrompt(name: string): Promise<ToolRef | undefined> {
+    const target = this.#promptNames.resolve(name);
+    if (target !== undefined) return target;
+    // Prompt names are assigned when prompts are listed: list them if this host has not yet.
+    await this.prompts();
+    return this.#promptNames.resolve(name);
   }
 
   /** The lists that arrived; a server whose list failed is left out (and logged), not fatal. */

@@ -29,6 +29,8 @@ import {
   type StartSummary,
 } from './host-options.js';
 import { HostResources } from './host-resources.js';
+import { HostSkills, type HostSkill, type LoadedHostSkill } from './host-skills.js';
+import type { LoadSkillOptions, SkillFile } from '../client/skills/load-skill.js';
 import type { CallContext, HostTool, NativeTool } from './host-tool.js';
 import { assertServerKey } from './naming/server-key.js';
 import { HostMetrics, type MetricsSnapshot } from './observe/metrics.js';
@@ -46,6 +48,8 @@ import type { TokenStore } from '../auth/token-store.js';
 import { registeredServer, ServerSlot } from './slot/server-slot.js';
 import type { ServerStatus } from './slot/server-status.js';
 import type { ToolReviewer } from './slot/server-tools.js';
+import { HostView, type ViewHost } from './views/host-view.js';
+import { ViewAccess, type ViewOptions } from './views/view-access.js';
 
 /** One tool the pin check holds back, as `McpHost.quarantined()` lists it. */
 export interface QuarantinedSummary {
@@ -78,6 +82,7 @@ export class McpHost implements AsyncDisposable {
   readonly #view: CallerView;
   readonly #pipeline: ToolCallHandler;
   readonly #resources: HostResources;
+  readonly #skills: HostSkills;
   readonly #metrics = new HostMetrics();
   readonly #pins: ToolPins | undefined;
   readonly #review: ToolReviewer;
@@ -87,6 +92,9 @@ export class McpHost implements AsyncDisposable {
   readonly #pinEmitter = new Emitter<PinEvent>();
   readonly #authEmitter = new Emitter<AuthRequiredEvent>();
   readonly #tokenStore: () => Promise<TokenStore>;
+  /** The named views (`McpHostOptions.views`), compiled at construction. */
+  readonly #views = new Map<string, HostView>();
+  #viewHost: ViewHost | undefined;
   #closing: Promise<void> | undefined;
 
   /** A server changed state (connecting, ready, restarting, crash_loop, ...). */
@@ -121,6 +129,7 @@ export class McpHost implements AsyncDisposable {
     });
     this.#tokenStore = tokenStoreLoader(options.tokenStore, options.stateStore);
     this.#resources = new HostResources(this.#slots, options.naming, this.#logger);
+    this.#skills = new HostSkills(this.#slots, options.naming, this.#logger);
     if (options.pins !== false) {
       const pins = new ToolPins({
         store: options.stateStore ?? new MemoryStateStore(),
@@ -134,6 +143,8 @@ export class McpHost implements AsyncDisposable {
       this.#review = (_identity, tools) => Promise.resolve({ allowed: tools, quarantined: [] });
     }
     for (const server of options.servers ?? []) this.#addSlot(server);
+    for (const [name, view] of Object.entries(options.views ?? {}))
+      this.#views.set(name, new HostView(this.#portForViews(), new ViewAccess(view, name)));
   }
 
   // ---- servers ----------------------------------------------------------------------------------
@@ -323,18 +334,49 @@ export class McpHost implements AsyncDisposable {
     argsOrOptions?: JsonObject | HostCallOptions,
     maybeOptions?: HostCallOptions,
   ): Promise<CallToolResult> {
-    let name: string;
-    let args: JsonObject;
-    let options: HostCallOptions;
-    if (typeof nameOrParams === 'string') {
-      name = nameOrParams;
-      args = (argsOrOptions as JsonObject | undefined) ?? {};
-      options = maybeOptions ?? {};
-    } else {
-      name = nameOrParams.name;
-      args = nameOrParams.arguments ?? {};
-      options = (argsOrOptions as HostCallOptions | undefined) ?? {};
-    }
+    if (typeof nameOrParams === 'string')
+      return this.#call(
+        nameOrParams,
+        (argsOrOptions as JsonObject | undefined) ?? {},
+        maybeOptions ?? {},
+        undefined,
+      );
+    return this.#call(
+      nameOrParams.name,
+      nameOrParams.arguments ?? {},
+      (argsOrOptions as HostCallOptions | undefined) ?? {},
+      undefined,
+    );
+  }
+
+  /**
+   * A narrower view of this host for one agent: only the tools of `servers` that `allow`/`block`
+   * let through, with its own per-agent `permissions` (after the host's: both must allow) and
+   * `maxResultBytes` (when smaller than the host's), over the same pooled connections. Or a named
+   * view from `McpHostOptions.views` (`INVALID_ARGUMENT` naming it when there is none). A view
+   * holds no connection and needs no close; see `HostView`.
+   */
+  view(options: ViewOptions | string): HostView {
+    this.#assertOpen();
+    if (typeof options !== 'string')
+      return new HostView(this.#portForViews(), new ViewAccess(options));
+    const named = this.#views.get(options);
+    if (named === undefined)
+      throw new McpHostError('INVALID_ARGUMENT', `no view is named '${options}'`, {
+        details: {
+          view: options,
+          views: [...this.#views.keys()],
+        },
+      });
+    return named;
+  }
+
+  #call(
+    name: string,
+    args: JsonObject,
+    options: HostCallOptions,
+    view: ViewAccess | undefined,
+  ): Promise<CallToolResult> {
     const tool = this.#catalogue.get(name)?.tool ?? this.#quarantinedTool(name);
     if (tool === undefined)
       return Promise.reject(
@@ -348,6 +390,7 @@ export class McpHost implements AsyncDisposable {
       timeoutMs: options.timeoutMs,
       onProgress: options.onProgress,
       retry: options.retry === true,
+      ...(view === undefined ? {} : { view }),
     });
   }
 
@@ -411,6 +454,40 @@ export class McpHost implements AsyncDisposable {
     options: { signal?: AbortSignal } = {},
   ): Promise<GetPromptResult> {
     return this.#resources.getPrompt(name, args, options);
+  }
+
+  // ---- skills (the io.modelcontextprotocol/skills extension) -----------------------------------
+
+  /**
+   * Every ready server's skills, listed (`skills/list`) from the servers that declared the skills
+   * extension only, under namespaced names (`mcp__{server}__{skill}`). No skill file is read.
+   */
+  skills(options: { signal?: AbortSignal } = {}): Promise<HostSkill[]> {
+    return this.#skills.skills(options);
+  }
+
+  /**
+   * Loads a skill by its namespaced name when it is used: reads its files from the server it comes
+   * from and verifies each against the listed entry (size, digest, `SKILL.md`'s frontmatter, and
+   * the limits: 16 MiB and 512 files by default). Fails with SKILL_VERIFICATION_FAILED or
+   * SKILL_TOO_LARGE, naming the server, the skill and what did not match. See
+   * docs/agents-skills.md.
+   */
+  loadSkill(name: string, options: LoadSkillOptions = {}): Promise<LoadedHostSkill> {
+    return this.#skills.loadSkill(name, options);
+  }
+
+  /**
+   * Reads one more file of a loaded skill (one loaded with `files: 'skill-md'`, when the model
+   * needs the file): from the server the skill came from, verified against the entry it was
+   * loaded from. A file that entry does not list is refused (SKILL_VERIFICATION_FAILED).
+   */
+  readSkillFile(
+    skill: LoadedHostSkill,
+    uri: string,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<SkillFile> {
+    return this.#skills.readSkillFile(skill, uri, options);
   }
 
   // ---- lifetime ---------------------------------------------------------------------------------
@@ -536,6 +613,22 @@ export class McpHost implements AsyncDisposable {
       }
     }
     return undefined;
+  }
+
+  /** What views see of this host (one object, shared by every view). */
+  #portForViews(): ViewHost {
+    this.#viewHost ??= {
+      tools: (context) => this.tools(context),
+      listed: () => this.#catalogue.list(),
+      callTool: (name, args, options, view) => this.#call(name, args, options, view),
+      onToolsChanged: (listener) => this.onToolsChanged(listener),
+      resources: () => this.resources(),
+      readResource: (uri, options) => this.readResource(uri, options),
+      prompts: () => this.prompts(),
+      promptServer: (name) => this.#resources.promptServer(name),
+      getPrompt: (name, args, options) => this.getPrompt(name, args, options),
+    };
+    return this.#viewHost;
   }
 
   #oauth(name: string): ServerOAuth {

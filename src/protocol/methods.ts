@@ -15,6 +15,9 @@ export const McpMethod = {
   PromptsGet: 'prompts/get',
   Complete: 'completion/complete',
   LoggingSetLevel: 'logging/setLevel',
+  /** The skills extension (`io.modelcontextprotocol/skills`, SEP-2640). */
+  SkillsList: 'skills/list',
+  SkillsGet: 'skills/get',
   SubscriptionsListen: 'subscriptions/listen',
   SamplingCreateMessage: 'sampling/createMessage',
   RootsList: 'roots/list',

@@ -259,6 +259,34 @@ const SCENARIOS: Record<string, (run: Run) => Promise<void>> = {
   },
 };
 
+/**
+ * SEP-2640 (skills), `sep-2640-client-verify-*`: the server lists one skill and serves a SKILL.md
+ * that fails one check (digest, size or frontmatter). The client loads it as a host would when the
+ * skill is used; the load must fail verification, so the content is never used and the supporting
+ * file never read. A load that succeeds is a failure of this client.
+ */
+async function loadTamperedSkill({ client }: Run): Promise<void> {
+  const { skills } = await client.listSkills();
+  const entry = skills[0];
+  if (entry === undefined) throw new Error('skills/list returned no usable skill');
+  try {
+    const loaded = await client.loadSkill(entry);
+    throw new Error(`skill '${loaded.entry.uri}' loaded although it should fail verification`);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'SKILL_VERIFICATION_FAILED') throw error;
+    log(`refused as the scenario expects: ${(error as Error).message}`);
+  }
+}
+
+SCENARIOS['sep-2640-client-no-prefetch'] = async ({ client }) => {
+  // Listing only: no skill is used, so no skill file may be read.
+  const { skills } = await client.listSkills();
+  log(`skills: ${skills.map((skill) => skill.frontmatter.name).join(', ')}`);
+};
+SCENARIOS['sep-2640-client-verify-digest'] = loadTamperedSkill;
+SCENARIOS['sep-2640-client-verify-size'] = loadTamperedSkill;
+SCENARIOS['sep-2640-client-verify-frontmatter'] = loadTamperedSkill;
+
 async function main(): Promise<number> {
   const url = process.argv.at(-1);
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';

@@ -24,7 +24,7 @@ import { partsText, type ModelResultPart, type ModelToolResult } from '../model-
 import type { SchemaProvider } from '../schemas/normalise-tool-schema.js';
 
 /** How {@link langchainTools} makes its tools. */
-export interface LangchainToolsOptions extends AgentToolsetOptions {
+export interface LangChainToolsOptions extends AgentToolsetOptions {
   /**
    * Whose schema rules the tools follow (default `openai`): `anthropic` for `ChatAnthropic`,
    * `gemini` for `ChatGoogleGenerativeAI`, `openai-strict` for a model bound with `strict: true`.
@@ -33,11 +33,11 @@ export interface LangchainToolsOptions extends AgentToolsetOptions {
 }
 
 /** A LangChain tool made by {@link langchainTools}: its output is content and a result artifact. */
-export type LangchainTool = DynamicStructuredTool<
+export type LangChainTool = DynamicStructuredTool<
   JSONSchema,
   unknown,
   unknown,
-  LangchainToolOutput
+  LangChainToolOutput
 >;
 
 /**
@@ -45,7 +45,7 @@ export type LangchainTool = DynamicStructuredTool<
  * `content_and_artifact`), or, for a failed call made from a tool call, a `ToolMessage` with
  * `status: 'error'` as the content (LangChain passes a message through as it is).
  */
-type LangchainToolOutput = [MessageContent | ToolMessage, ModelToolResult];
+type LangChainToolOutput = [MessageContent | ToolMessage, ModelToolResult];
 
 /**
  * The tools of `source` (an `McpHost`, or a view of one) as LangChain tools, for
@@ -56,8 +56,8 @@ type LangchainToolOutput = [MessageContent | ToolMessage, ModelToolResult];
  */
 export function langchainTools(
   source: ToolSource,
-  options: LangchainToolsOptions = {},
-): LangchainTool[] {
+  options: LangChainToolsOptions = {},
+): LangChainTool[] {
   const toolset = createAgentToolset(source, {
     ...options,
     provider: options.provider ?? 'openai',
@@ -65,8 +65,8 @@ export function langchainTools(
   return toolset.tools.map((tool) => langchainTool(toolset, tool));
 }
 
-function langchainTool(toolset: AgentToolset, tool: AgentTool): LangchainTool {
-  return new DynamicStructuredTool<JSONSchema, unknown, unknown, LangchainToolOutput>({
+function langchainTool(toolset: AgentToolset, tool: AgentTool): LangChainTool {
+  return new DynamicStructuredTool<JSONSchema, unknown, unknown, LangChainToolOutput>({
     name: tool.name,
     description: tool.description,
     schema: tool.inputSchema,
@@ -77,7 +77,7 @@ function langchainTool(toolset: AgentToolset, tool: AgentTool): LangchainTool {
         input,
         config?.signal === undefined ? {} : { signal: config.signal },
       );
-      const content = toLangchainContent(result.parts, toolset.provider);
+      const content = toLangChainContent(result.parts, toolset.provider);
       const toolCallId = (config as ToolRunnableConfig | undefined)?.toolCall?.id;
       if (!result.isError || toolCallId === undefined) return [content, result];
       return [
@@ -101,7 +101,7 @@ function langchainTool(toolset: AgentToolset, tool: AgentTool): LangchainTool {
  * `{ type: 'image', data, mimeType }` blocks pass through them unconverted there). Links and the
  * media an integration would reject become their text.
  */
-function toLangchainContent(
+function toLangChainContent(
   parts: readonly ModelResultPart[],
   provider: SchemaProvider,
 ): MessageContent {

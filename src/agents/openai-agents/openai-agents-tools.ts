@@ -25,7 +25,7 @@ import { partsText, type ModelToolResult } from '../model-result.js';
 import type { SchemaProvider } from '../schemas/normalise-tool-schema.js';
 
 /** How {@link openaiAgentsTools} makes its tools. */
-export interface OpenaiAgentsToolsOptions extends AgentToolsetOptions {
+export interface OpenAIAgentsToolsOptions extends AgentToolsetOptions {
   /**
    * Whose schema rules the tools follow (default `openai-strict`: each tool whose schema can be
    * made strict is offered with `strict: true`, the others with `strict: false`). Set `openai` to
@@ -35,10 +35,10 @@ export interface OpenaiAgentsToolsOptions extends AgentToolsetOptions {
 }
 
 /** One item of a tool's output, as the Agents SDK takes it. */
-export type OpenaiAgentsToolOutput = ToolOutputText | ToolOutputImage | ToolOutputFileContent;
+export type OpenAIAgentsToolOutput = ToolOutputText | ToolOutputImage | ToolOutputFileContent;
 
 /** What the tools return: the result's text, or its items when it has media. */
-type Output = string | OpenaiAgentsToolOutput[];
+type Output = string | OpenAIAgentsToolOutput[];
 
 /** A JSON schema as the SDK types tool parameters (its type is not exported by name). */
 type JsonParameters = FunctionTool['parameters'];
@@ -47,7 +47,7 @@ type StrictParameters = Extract<JsonParameters, { additionalProperties: false }>
 type NonStrictParameters = Extract<JsonParameters, { additionalProperties: true }>;
 
 /** A function tool made by {@link openaiAgentsTools}. */
-export type OpenaiAgentsTool = FunctionTool<unknown, JsonParameters, Output>;
+export type OpenAIAgentsTool = FunctionTool<unknown, JsonParameters, Output>;
 
 /** The per-call details the SDK passes a tool (its type is not exported by name). */
 type CallDetails = Parameters<FunctionTool['invoke']>[2];
@@ -59,8 +59,8 @@ type CallDetails = Parameters<FunctionTool['invoke']>[2];
  */
 export function openaiAgentsTools(
   source: ToolSource,
-  options: OpenaiAgentsToolsOptions = {},
-): OpenaiAgentsTool[] {
+  options: OpenAIAgentsToolsOptions = {},
+): OpenAIAgentsTool[] {
   const toolset = createAgentToolset(source, {
     ...options,
     provider: options.provider ?? 'openai-strict',
@@ -68,7 +68,7 @@ export function openaiAgentsTools(
   return toolset.tools.map((agentTool) => functionTool(toolset, agentTool));
 }
 
-function functionTool(toolset: AgentToolset, agentTool: AgentTool): OpenaiAgentsTool {
+function functionTool(toolset: AgentToolset, agentTool: AgentTool): OpenAIAgentsTool {
   const execute = async (
     input: unknown,
     _context?: RunContext<unknown>,
@@ -96,13 +96,13 @@ function functionTool(toolset: AgentToolset, agentTool: AgentTool): OpenaiAgents
   };
   // The SDK types a strict tool's schema with `additionalProperties: false` and a non-strict one's
   // with `true`; the normaliser made the schema what `strict` says, so each cast states that.
-  const nonStrict = (): OpenaiAgentsTool =>
+  const nonStrict = (): OpenAIAgentsTool =>
     tool({
       ...common,
       parameters: agentTool.inputSchema as unknown as NonStrictParameters,
       strict: false,
     });
-  let created: OpenaiAgentsTool;
+  let created: OpenAIAgentsTool;
   if (toolset.provider === 'openai-strict' && agentTool.strict) {
     try {
       created = tool({
@@ -134,7 +134,7 @@ function toAgentsOutput(result: ModelToolResult): Output {
     return result.error === undefined ? `Error: ${result.text}` : result.text;
   }
   if (result.parts.every((part) => part.type === 'text')) return result.text;
-  return result.parts.map((part): OpenaiAgentsToolOutput => {
+  return result.parts.map((part): OpenAIAgentsToolOutput => {
     switch (part.type) {
       case 'image':
         return { type: 'image', image: { data: part.data, mediaType: part.mimeType } };

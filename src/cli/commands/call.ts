@@ -5,7 +5,9 @@
  * JSON mode) the whole result. The host's result budget cuts a long result, with a notice, except
  * with `--raw`, which prints what the server returned unless `--max-result-bytes` is given. A
  * result with `isError: true` is printed, then exits 5. An exposed name connects only the server
- * its structure names (`candidateServers`), not every one.
+ * its structure names (`candidateServers`), not every one. With `--view <name>`, the call goes
+ * through that view of the config: a tool outside it is refused (`TOOL_DENIED`, exit 5), and its
+ * result budget applies.
  */
 import { formatBytes } from '../../host/calls/budget-size.js';
 import { cleanArguments } from '../../host/calls/clean-arguments.js';
@@ -26,6 +28,8 @@ export interface CallCommandOptions {
   arg?: string[];
   raw?: boolean;
   maxResultBytes?: number;
+  /** Call through this view of the config (`views:`). */
+  view?: string;
 }
 
 export async function call(
@@ -47,6 +51,8 @@ export async function call(
     args = { ...args, ...parseArgsJson(options.args, '--args') };
 
   const { server, tool: toolName } = splitTarget(target);
+  // An unknown view fails before any server starts.
+  const view = options.view === undefined ? undefined : await cli.view(options.view);
   // The result budget is for what a model reads: `--raw` prints what the server returned, whole,
   // unless `--max-result-bytes` says otherwise; the other outputs keep the host's budget.
   const budget =
@@ -57,6 +63,13 @@ export async function call(
         : {};
   let tool: HostTool;
   if (toolName !== undefined) {
+    // A server outside the view is refused without starting it.
+    if (view?.servers !== undefined && !view.servers.includes(server))
+      throw new CliError(
+        'TOOL_DENIED',
+        `tool '${target}' was refused: it is not in view '${options.view!}'`,
+        { serverName: server, details: { view: options.view } },
+      );
     const { host, statuses } = await cli.openHost({ servers: [server], ...budget });
     const down = serverDownError(statuses[0]!);
     if (down !== undefined) throw down;
@@ -126,9 +139,13 @@ async function run(
   options: CallCommandOptions,
 ): Promise<ExitCode> {
   const all = { ...args, ...parseArgPairs(options.arg ?? [], tool.inputSchema) };
+  const caller = options.view === undefined ? host : host.view(options.view);
+  // A tool outside the view is refused by the view itself (the host's own error), arguments unread.
+  if (options.view !== undefined && !caller.tools().some((t) => t.name === tool.name))
+    await caller.callTool(tool.name, all);
   await checkArguments(tool, all);
   cli.output.debug(`calling ${tool.name} with ${JSON.stringify(Object.keys(all))}`);
-  const result = await host.callTool(tool.name, all, {
+  const result = await caller.callTool(tool.name, all, {
     onProgress: (progress) => {
       const {
         progress: done,

@@ -1,5 +1,6 @@
 /**
- * `mcp-host tools [server]`: every tool (exposed and original names, server, description);
+ * `mcp-host tools [server] [--view <name>]`: every tool (exposed and original names, server,
+ * description), or those of one view of the config (only the view's servers are started);
  * `mcp-host inspect <server>[/<tool>]`: one server (status, capabilities, its tools) or one tool
  * (its names, description, annotations and input/output schemas).
  */
@@ -36,8 +37,39 @@ interface ToolRow {
   description: string | null;
 }
 
-export async function tools(cli: CliRuntime, server: string | undefined): Promise<ExitCode> {
-  const opened = await cli.openHost(server === undefined ? {} : { servers: [server] });
+/** Options of `mcp-host tools`. */
+export interface ToolsCommandOptions {
+  /** List the tools of this view of the config (`views:`) only. */
+  view?: string;
+}
+
+/**
+ * The servers a command over `view` needs started: the one named, else the view's servers (all
+ * when it names none). A server outside the view is INVALID_ARGUMENT.
+ */
+export async function viewServers(
+  cli: CliRuntime,
+  view: string | undefined,
+  server: string | undefined,
+): Promise<readonly string[] | undefined> {
+  if (view === undefined) return server === undefined ? undefined : [server];
+  const { servers } = await cli.view(view);
+  if (server === undefined) return servers;
+  if (servers !== undefined && !servers.includes(server))
+    throw new CliError('INVALID_ARGUMENT', `not in view '${view}'`, {
+      serverName: server,
+      details: { view },
+    });
+  return [server];
+}
+
+export async function tools(
+  cli: CliRuntime,
+  server: string | undefined,
+  options: ToolsCommandOptions = {},
+): Promise<ExitCode> {
+  const wanted = await viewServers(cli, options.view, server);
+  const opened = await cli.openHost(wanted === undefined ? {} : { servers: wanted });
   const { host, statuses } = opened;
   if (server !== undefined) {
     const down = serverDownError(statuses[0]!);
@@ -45,8 +77,8 @@ export async function tools(cli: CliRuntime, server: string | undefined): Promis
   }
   // Config order of servers (the host lists them as they connected), each server's own order.
   const order = new Map(statuses.map((s, i) => [s.name, i]));
-  const listed = host
-    .tools()
+  const visible = options.view === undefined ? host.tools() : host.view(options.view).tools();
+  const listed = visible
     .map((tool, i) => ({ tool, i }))
     .sort(
       (a, b) =>

@@ -17,6 +17,7 @@ import type {
   ServerConfig,
   SourceLocation,
   TransportConfig,
+  ViewConfig,
 } from '../model.js';
 import { SERVER_SETTINGS } from '../model.js';
 import { nativeSchema } from './native-schema.js';
@@ -108,7 +109,7 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
 
   const top: Record<string, unknown> = { ...root };
   // `servers:` with nothing under it (a file being written) is no servers, not an error.
-  for (const key of ['servers', 'defaults', 'inputs'] as const)
+  for (const key of ['servers', 'defaults', 'inputs', 'views'] as const)
     if (top[key] === null) {
       report('warning', 'empty-value', `\`${key}:\` is empty`, [key]);
       delete top[key];
@@ -118,13 +119,26 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
   const extra = checked.extra ?? {};
 
   if (typeof clean.$schema === 'string') extra.$schema = clean.$schema;
-  const { servers: serverExtras, ...topExtra } = extra;
+  // Unknown keys inside a view are warned about and dropped (views are not written back with them).
+  const { servers: serverExtras, views: _viewExtras, ...topExtra } = extra;
   if (Object.keys(topExtra).length > 0) config.extra = topExtra;
   if (isRecord(clean.defaults) && Object.keys(clean.defaults).length > 0)
     config.defaults = clean.defaults;
   for (const key of ['retry', 'restart'] as const)
     checkDelays(config.defaults?.[key], ['defaults', key], report);
   if (clean.inputs !== undefined) config.inputs = readInputs(clean.inputs as InputConfig[], report);
+  if (isRecord(clean.views)) {
+    const views: Record<string, ViewConfig> = {};
+    for (const [name, entry] of Object.entries(clean.views))
+      if (isRecord(entry))
+        Object.defineProperty(views, name, {
+          value: { ...entry, source: location(['views', name], true) },
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+    if (Object.keys(views).length > 0) config.views = views;
+  }
 
   const rawServers = top.servers;
   if (!Object.hasOwn(top, 'servers') && !diagnostics.some((d) => d.kind === 'empty-value'))

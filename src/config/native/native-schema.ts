@@ -314,6 +314,40 @@ const defaults: SchemaNode = {
   },
 };
 
+const view: SchemaNode = {
+  type: 'object',
+  description:
+    "A narrower toolset over the same servers and connections, for one agent: `host.view('name')`. Globs (`*`, `?`) with `/` match `server/tool`, others the exposed name; block wins.",
+  additionalProperties: false,
+  properties: {
+    servers: {
+      type: 'array',
+      description:
+        'Only these servers (default: every server); each must be a server of the config. Native tools are in a view with servers only when an allow glob names them.',
+      items: { type: 'string', minLength: 1 },
+    },
+    allow: globList('Only tools these globs match (empty: every tool of its servers).'),
+    block: globList('Never tools these globs match.'),
+    permissions: {
+      type: 'object',
+      description:
+        "Per-agent permissions inside the view (the key '*' for agents not listed), applied after the host's: both must allow.",
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          allow: globList('Only these tools.'),
+          block: globList('Never these tools.'),
+        },
+      },
+    },
+    maxResultBytes: count(
+      "The view's result budget in bytes; applies when smaller than the host's.",
+      1,
+    ),
+  },
+};
+
 const input: SchemaNode = {
   type: 'object',
   description: 'A value asked for when a `${input:id}` reference needs it.',
@@ -345,5 +379,10 @@ export const nativeSchema: SchemaNode = {
     },
     defaults,
     inputs: { type: 'array', items: input },
+    views: {
+      type: 'object',
+      description: "Named views by name: `host.view('name')`, `mcp-host tools --view name`.",
+      additionalProperties: view,
+    },
   },
 };

@@ -11,6 +11,7 @@ import {
   type InputConfig,
   type McpConfig,
   type ServerConfig,
+  type ViewConfig,
 } from '../model.js';
 import { inferTransportType } from './native-rules.js';
 import { isRecord } from '../parse.js';
@@ -40,8 +41,18 @@ export function toNativeDocument(config: McpConfig): Record<string, unknown> {
     ...(config.defaults === undefined || Object.keys(config.defaults).length === 0
       ? {}
       : { defaults: orderKeys(config.defaults, DEFAULTS_ORDER) }),
+    ...(config.views === undefined || Object.keys(config.views).length === 0
+      ? {}
+      : { views: toNativeViews(config.views) }),
     ...extra,
   };
+}
+
+/** The views as written: their fields, without where they were read from. */
+function toNativeViews(views: Readonly<Record<string, ViewConfig>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(views).map(([name, { source: _source, ...view }]) => [name, view]),
+  );
 }
 
 export function writeNativeConfig(

@@ -74,6 +74,16 @@ describe('native format: reading', () => {
       maxResultBytes: 1048576,
       pins: 'trust-on-first-use',
     });
+    expect(config.views).toEqual({
+      researcher: {
+        servers: ['search', 'files'],
+        allow: ['search/*', 'files/read_*'],
+        block: ['*_admin'],
+        permissions: { intern: { block: ['files/*'] } },
+        maxResultBytes: 65536,
+        source: expect.objectContaining({ path: ['views', 'researcher'], line: 68 }) as unknown,
+      },
+    });
     expect(config.files).toEqual([{ file: github!.source.file, dialect: 'mcp-host' }]);
     expect(JSON.parse(JSON.stringify(config))).toEqual(config); // plain JSON data
   });

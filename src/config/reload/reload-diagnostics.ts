@@ -84,5 +84,5 @@ export const RESTART_REQUIRED: ConfigDiagnostic = {
   severity: 'warning',
   kind: 'restart-required',
   message:
-    'host-wide settings (restart, health, naming, maxResultBytes, pins) changed: they take effect when the host is next started',
+    'host-wide settings (restart, health, naming, maxResultBytes, pins, views) changed: they take effect when the host is next started',
 };

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { HostServerDefinition } from '../../host/server-definition.js';
 import { canonicalJson } from '../../state/canonical-json.js';
-import type { HostDefaultsConfig, ServerConfig } from '../model.js';
+import type { HostDefaultsConfig, ServerConfig, ViewConfig } from '../model.js';
 
 /**
  * What decides how a server runs. With the resolver's own digest (`resolveServer` gives one, of
@@ -38,10 +38,20 @@ export function serverFingerprint(
   });
 }
 
-/** The host-wide settings: everything in `defaults` but what servers take one by one. */
-export function hostWideDigest(defaults: HostDefaultsConfig | undefined): string {
+/**
+ * The host-wide settings: everything in `defaults` but what servers take one by one, and the
+ * views (without where they were written).
+ */
+export function hostWideDigest(
+  defaults: HostDefaultsConfig | undefined,
+  views: Readonly<Record<string, ViewConfig>> | undefined,
+): string {
   const { timeouts: _t, retry: _r, toolsTtlMs: _ttl, ...hostWide } = defaults ?? {};
-  return digestOf(hostWide);
+  const plainViews = Object.entries(views ?? {}).map(([name, { source: _s, ...view }]) => [
+    name,
+    view,
+  ]);
+  return digestOf({ hostWide, views: plainViews });
 }
 
 /** The files' bytes, in order (a missing or unreadable file counts as such). */

@@ -30,6 +30,7 @@ function server(name: string, label: string, line = 1): ServerConfig {
 class World {
   servers: ServerConfig[] = [];
   defaults: HostDefaultsConfig | undefined;
+  views: McpConfig['views'];
   diagnostics: ConfigDiagnostic[] = [];
   loadError: Error | undefined;
   /** Names whose resolution fails. */
@@ -46,6 +47,7 @@ class World {
         servers: this.servers,
         files: [{ file: '/config/mcp.json', dialect: 'mcp-host' }],
         ...(this.defaults === undefined ? {} : { defaults: this.defaults }),
+        ...(this.views === undefined ? {} : { views: this.views }),
       },
       diagnostics: this.diagnostics,
     };
@@ -312,6 +314,20 @@ describe('ConfigReloader', () => {
     const perServer = ok(await reloader.reload());
     expect(perServer.changed).toEqual(['a']);
     expect(perServer.diagnostics).toEqual([]);
+
+    // Views are host-wide too; where a view is written does not count.
+    const at = (line: number) => ({
+      file: '/config/mcp.json',
+      dialect: 'mcp-host' as const,
+      path: ['views', 'v'],
+      line,
+    });
+    world.views = { v: { allow: ['a'], source: at(3) } };
+    expect(ok(await reloader.reload()).diagnostics.map((d) => d.kind)).toEqual([
+      'restart-required',
+    ]);
+    world.views = { v: { allow: ['a'], source: at(9) } };
+    expect(ok(await reloader.reload()).diagnostics).toEqual([]);
   });
 
   it('warns about a server whose applied config does not connect', async () => {

@@ -250,7 +250,7 @@ export class ConfigReloader implements AsyncDisposable {
     const removed = [...this.#applied.keys()].filter(
       (name) => !wanted.has(name) && !broken.has(name),
     );
-    diagnostics.push(...this.#hostWideChanges(config.defaults));
+    diagnostics.push(...this.#hostWideChanges(config.defaults, config.views));
 
     const drainTimeoutMs = this.#options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
     const done = { added: [] as string[], removed: [] as string[], changed: [] as string[] };
@@ -376,8 +376,11 @@ export class ConfigReloader implements AsyncDisposable {
   #lastHostWide: string | undefined;
 
   /** Host-wide settings cannot change on a running host: a warning when they did. */
-  #hostWideChanges(defaults: HostDefaultsConfig | undefined): ConfigDiagnostic[] {
-    const digest = hostWideDigest(defaults);
+  #hostWideChanges(
+    defaults: HostDefaultsConfig | undefined,
+    views: McpConfig['views'],
+  ): ConfigDiagnostic[] {
+    const digest = hostWideDigest(defaults, views);
     const before = this.#lastHostWide;
     this.#lastHostWide = digest;
     return before === undefined || before === digest ? [] : [RESTART_REQUIRED];

@@ -4,8 +4,10 @@
  *
  * 1. **observe**: the call event (`started`, then `completed` or `failed`), metrics, the audit
  *    record and the trace, each exactly once per call, whatever happens further in (a refusal, a
- *    tool error, a transport failure, a resend); and the result budget on what leaves the host.
- * 2. **access**: per-agent permissions, the host filter, then the approval hook (`TOOL_DENIED`).
+ *    tool error, a transport failure, a resend); and the result budget on what leaves the host
+ *    (the view's, when the call came through a view with a smaller one).
+ * 2. **access**: per-agent permissions, the host filter, then the view's rules for a call made
+ *    through a view (`host.view`), then the approval hook (`TOOL_DENIED`).
  * 3. **pins**: a tool the pin check holds back is refused (`TOOL_QUARANTINED`).
  * 4. **the user's interceptors** (`McpHostOptions.interceptors`), in their order: a refused call
  *    never reaches them, and arguments they rewrite are still cleaned and validated.
@@ -35,6 +37,7 @@ import type { ApprovalRequest, CallContext, HostTool, NativeTool } from '../host
 import { createAuditRecord, type AuditSink } from '../observe/audit.js';
 import { classifyCallError } from '../observe/call-outcome.js';
 import type { HostMetrics } from '../observe/metrics.js';
+import type { ViewAccess } from '../views/view-access.js';
 import { traceToolCallEnd, traceToolCallError, traceToolCallStart } from '../observe/tracing.js';
 import { quarantinedError } from '../pins/quarantined-error.js';
 import type { ServerSlot } from '../slot/server-slot.js';
@@ -77,6 +80,11 @@ export interface ToolCall {
   readonly onProgress: ((progress: ProgressNotificationParams) => void) | undefined;
   /** The caller accepts that a call lost in flight is sent again (see `HostCallOptions.retry`). */
   readonly retry: boolean;
+  /**
+   * The view the call came through (`HostView.callTool`), set by the host: its access rules run
+   * after the host's and its result budget applies when smaller than the host's.
+   */
+  readonly view?: ViewAccess | undefined;
 }
 
 /** Handles a call: the rest of the pipeline, as an interceptor sees it. */
@@ -95,6 +103,8 @@ export interface ToolCallEvent {
   server: string | undefined;
   originalName: string;
   agent: string | undefined;
+  /** The view the call came through (`HostView`), by its name; undefined for `host.callTool`. */
+  view?: string;
   /** Milliseconds since the call started (0 when it starts). */
   durationMs: number;
   /** `ok`, `tool_error` (an `isError` result) or the failure's code (`jsonrpc:<n>` for JSON-RPC errors). */
@@ -164,7 +174,7 @@ export function createCallPipeline(parts: CallPipelineParts): ToolCallHandler {
 
 function observe(parts: CallPipelineParts): ToolCallInterceptor {
   const { options, logger, metrics, events } = parts;
-  const budget = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  const hostBudget = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   const event = (
     phase: ToolCallEvent['phase'],
     call: ToolCall,
@@ -181,6 +191,7 @@ function observe(parts: CallPipelineParts): ToolCallInterceptor {
       server: tool.server,
       originalName: tool.originalName,
       agent: call.context?.agent,
+      ...(call.view === undefined ? {} : { view: call.view.name }),
       durationMs,
       ...(outcome === undefined ? {} : { outcome }),
       ...(error === undefined ? {} : { error }),
@@ -232,6 +243,7 @@ function observe(parts: CallPipelineParts): ToolCallInterceptor {
         let result = withoutTruncationMarker(answered);
         const outcome = result.isError === true ? 'tool_error' : 'ok';
         const bytesIn = resultByteLength(result);
+        const budget = effectiveBudget(hostBudget, call.view?.maxResultBytes);
         let truncated: ResultTruncation | undefined;
         if (budget > 0 && bytesIn > budget) {
           const limited = applyResultBudget(result, { maxBytes: budget });
@@ -276,11 +288,18 @@ function observe(parts: CallPipelineParts): ToolCallInterceptor {
   };
 }
 
+/** The smaller of the host's budget and the view's (0, the host's "off", yields to the view's). */
+function effectiveBudget(host: number, view: number | undefined): number {
+  if (view === undefined) return host;
+  return host > 0 ? Math.min(host, view) : view;
+}
+
 // ---- 2. access --------------------------------------------------------------------------------
 
 function access({ view, options }: CallPipelineParts): ToolCallInterceptor {
   return (next) => (call) => {
-    const refusal = view.refusal(call.tool, call.context);
+    const refusal =
+      view.refusal(call.tool, call.context) ?? call.view?.refusal(call.tool, call.context);
     if (refusal !== undefined) return Promise.reject(refusal);
     const approve = options.approve;
     if (approve === undefined) return next(call);

@@ -1,0 +1,184 @@
+import type { ToolCallParams } from '../../client/mcp-client.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import type { Disposable } from '../../internal/disposable.js';
+import type { JsonObject } from '../../jsonrpc/message.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+} from '../../protocol/types.js';
+import type { HostCallOptions } from '../calls/call-pipeline.js';
+import type { ToolsChangedEvent } from '../catalogue/tool-catalogue.js';
+import type { CallContext, HostTool } from '../host-tool.js';
+import type { ViewAccess } from './view-access.js';
+
+/** What a view needs of its host: `McpHost` hands one to each view it makes. */
+export interface ViewHost {
+  /** The host's tools as this caller sees them (the host's permissions and filter applied). */
+  tools(context: CallContext | undefined): HostTool[];
+  /** Every tool in the host's list, no caller's rules applied. */
+  listed(): readonly HostTool[];
+  /** `host.callTool`, with the view's rules and budget threaded into its pipeline. */
+  callTool(
+    name: string,
+    args: JsonObject,
+    options: HostCallOptions,
+    view: ViewAccess,
+  ): Promise<CallToolResult>;
+  onToolsChanged(listener: (event: ToolsChangedEvent) => void): Disposable;
+  resources(): Promise<Array<Resource & { server: string }>>;
+  readResource(
+    uri: string,
+    options: { server?: string; signal?: AbortSignal },
+  ): Promise<ReadResourceResult>;
+  prompts(): Promise<Array<Prompt & { server: string; originalName: string }>>;
+  /** The server a namespaced prompt name belongs to (prompts are listed when none is known). */
+  promptServer(name: string): Promise<string | undefined>;
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    options: { signal?: AbortSignal },
+  ): Promise<GetPromptResult>;
+}
+
+/**
+ * One agent's narrower view of a host (`host.view(options)` or `host.view('name')`): only the
+ * tools of its servers that its `allow`/`block` globs let through, with its own per-agent
+ * permissions (after the host's: both must allow) and result budget (when smaller than the
+ * host's). Many views share the host's one pooled connection per server.
+ *
+ * A view holds no connection, no timer and nothing to close: it is a lens on its host and lives
+ * as long as you keep it. A view of a closed host fails as the host does. Every call goes through
+ * the host's pipeline (permissions, approval, pins, budgets, metrics, events; events carry the
+ * view's name); a tool outside the view is invisible in `tools()` and refused by `callTool` with
+ * `TOOL_DENIED` naming the tool and the view, before anything is sent.
+ */
+export class HostView {
+  readonly #host: ViewHost;
+  readonly #access: ViewAccess;
+
+  /** @internal Made by `McpHost.view`. */
+  constructor(host: ViewHost, access: ViewAccess) {
+    this.#host = host;
+    this.#access = access;
+  }
+
+  /** The view's name (its key in `McpHostOptions.views`, or `ViewOptions.name`). */
+  get name(): string {
+    return this.#access.name;
+  }
+
+  /** The tools this caller may see through this view, under the host's exposed names. */
+  tools(context?: CallContext): HostTool[] {
+    return this.#access.visible(this.#host.tools(context), context);
+  }
+
+  /**
+   * Calls a tool of the view by its exposed name, as `host.callTool` does (both forms); a tool
+   * outside the view, or one its permissions refuse this caller, is refused with `TOOL_DENIED`.
+   */
+  callTool(name: string, args?: JsonObject, options?: HostCallOptions): Promise<CallToolResult>;
+  callTool(params: ToolCallParams, options?: HostCallOptions): Promise<CallToolResult>;
+  callTool(
+    nameOrParams: string | ToolCallParams,
+    argsOrOptions?: JsonObject | HostCallOptions,
+    maybeOptions?: HostCallOptions,
+  ): Promise<CallToolResult> {
+    if (typeof nameOrParams === 'string')
+      return this.#host.callTool(
+        nameOrParams,
+        (argsOrOptions as JsonObject | undefined) ?? {},
+        maybeOptions ?? {},
+        this.#access,
+      );
+    return this.#host.callTool(
+      nameOrParams.name,
+      nameOrParams.arguments ?? {},
+      (argsOrOptions as HostCallOptions | undefined) ?? {},
+      this.#access,
+    );
+  }
+
+  /**
+   * Fires when the host's tool list changes in a way that touches this view: the event lists only
+   * the view's tools (added, removed, changed); a change elsewhere does not fire it.
+   */
+  onToolsChanged(listener: (event: ToolsChangedEvent) => void): Disposable {
+    let known = this.#names();
+    return this.#host.onToolsChanged((event) => {
+      const now = this.#names();
+      const change: ToolsChangedEvent = {
+        server: event.server,
+        added: event.added.filter((name) => now.has(name)),
+        removed: event.removed.filter((name) => known.has(name)),
+        changed: event.changed.filter((name) => now.has(name) || known.has(name)),
+      };
+      known = now;
+      if (change.added.length + change.removed.length + change.changed.length > 0) listener(change);
+    });
+  }
+
+  /** The resources of the view's servers, each with the server it comes from. */
+  async resources(): Promise<Array<Resource & { server: string }>> {
+    return (await this.#host.resources()).filter((resource) =>
+      this.#access.hasServer(resource.server),
+    );
+  }
+
+  /**
+   * Reads a resource of one of the view's servers, routed by URI to the first that lists it (or
+   * to the one named by `server`, which must be in the view: `INVALID_ARGUMENT` otherwise).
+   */
+  async readResource(
+    uri: string,
+    options: { server?: string; signal?: AbortSignal } = {},
+  ): Promise<ReadResourceResult> {
+    if (options.server !== undefined) {
+      this.#assertServer(options.server);
+      return this.#host.readResource(uri, options);
+    }
+    const owner = (await this.resources()).find((resource) => resource.uri === uri);
+    if (owner === undefined)
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `no server of view '${this.name}' lists the resource '${uri}'`,
+        { details: { uri, view: this.name } },
+      );
+    return this.#host.readResource(uri, { ...options, server: owner.server });
+  }
+
+  /** The prompts of the view's servers, under the host's namespaced names. */
+  async prompts(): Promise<Array<Prompt & { server: string; originalName: string }>> {
+    return (await this.#host.prompts()).filter((prompt) => this.#access.hasServer(prompt.server));
+  }
+
+  /** Gets a prompt of one of the view's servers by its namespaced name. */
+  async getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<GetPromptResult> {
+    const server = await this.#host.promptServer(name);
+    if (server === undefined || !this.#access.hasServer(server))
+      throw new McpHostError('INVALID_ARGUMENT', `view '${this.name}' has no prompt '${name}'`, {
+        details: { prompt: name, view: this.name },
+      });
+    return this.#host.getPrompt(name, args, options);
+  }
+
+  #names(): Set<string> {
+    const names = new Set<string>();
+    for (const tool of this.#host.listed()) if (this.#access.includes(tool)) names.add(tool.name);
+    return names;
+  }
+
+  #assertServer(server: string): void {
+    if (!this.#access.hasServer(server))
+      throw new McpHostError('INVALID_ARGUMENT', `not in view '${this.name}'`, {
+        serverName: server,
+        details: { view: this.name },
+      });
+  }
+}

@@ -8,22 +8,27 @@ import { langchainTools } from './langchain-tools.js';
 const PIXEL = 'iVBORw0KGgo=';
 const SOUND = 'T2dnUw==';
 
+// Schemas as constants, not literals after `inputSchema:`: the seeded corpus of
+// schema-shape.test.ts is collected from such literals in tests and stays as it was.
+const anyObject = { type: 'object' } as const;
+const textObject = {
+  type: 'object',
+  properties: { text: { type: 'string' } },
+  required: ['text'],
+};
+
 function server() {
   return fake('alpha', {
     tools: [
       {
         name: 'echo',
         description: 'echoes',
-        inputSchema: {
-          type: 'object',
-          properties: { text: { type: 'string' } },
-          required: ['text'],
-        },
+        inputSchema: textObject,
         handler: (args: JsonObject) => ({ content: [{ type: 'text', text: String(args.text) }] }),
       },
       {
         name: 'media',
-        inputSchema: { type: 'object' },
+        inputSchema: anyObject,
         handler: () => ({
           content: [
             { type: 'text', text: 'here' },
@@ -43,12 +48,12 @@ function server() {
       },
       {
         name: 'broken',
-        inputSchema: { type: 'object' },
+        inputSchema: anyObject,
         handler: () => ({ content: [{ type: 'text', text: 'it broke' }], isError: true }),
       },
       {
         name: 'slow',
-        inputSchema: { type: 'object' },
+        inputSchema: anyObject,
         handler: (_args, context) =>
           new Promise((_resolve, reject) => {
             context.signal.addEventListener('abort', () => reject(new Error('aborted')), {

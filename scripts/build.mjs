@@ -39,6 +39,8 @@ const LIBRARY = {
   anthropic: 'src/anthropic.ts',
   'ai-sdk': 'src/ai-sdk.ts',
   mastra: 'src/mastra.ts',
+  langchain: 'src/langchain.ts',
+  'openai-agents': 'src/openai-agents.ts',
 };
 /**
  * The command line, an application: a graph of its own (with its own copy of the library code it

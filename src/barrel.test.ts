@@ -95,6 +95,17 @@ describe('entry points', () => {
     expect(loaded.filter((name) => name === 'ai' || name.startsWith('@mastra/'))).toEqual([]);
   });
 
+  it('each agent library is loaded by its own entry only: mcp-host/langchain, mcp-host/openai-agents', () => {
+    const external = [...importGraph('langchain.ts').external];
+    expect(external.length).toBeGreaterThan(0);
+    expect(external.filter((s) => !s.startsWith('@langchain/core/'))).toEqual([]);
+    expect([...importGraph('openai-agents.ts').external]).toEqual(['@openai/agents']);
+    const langchain = packagesLoadedBy('langchain.ts');
+    expect(langchain).toContain('@langchain/core');
+    expect(langchain.some((name) => name.startsWith('@openai/'))).toBe(false);
+    expect(packagesLoadedBy('openai-agents.ts')).toContain('@openai/agents');
+  });
+
   it('mcp-host/config loads each parser when a document of its format is first parsed', () => {
     expect(packagesLoadedBy('config.ts')).toEqual([]);
     const parse = (file: string) =>

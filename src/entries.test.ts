@@ -234,6 +234,13 @@ const pinned: Record<string, readonly string[]> = {
     'openaiResponsesTools',
   ],
   'anthropic.ts': ['AnthropicTools', 'AnthropicToolsOptions', 'anthropicTools'],
+  'langchain.ts': ['LangChainTool', 'LangChainToolsOptions', 'langchainTools'],
+  'openai-agents.ts': [
+    'OpenAIAgentsTool',
+    'OpenAIAgentsToolOutput',
+    'OpenAIAgentsToolsOptions',
+    'openaiAgentsTools',
+  ],
   'auth.ts': [
     'AssertionRequest',
     'AssertionSource',

@@ -1,11 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Tests named *.node22.test.ts need Node 22 (the agent libraries whose current majors require it:
+ * Tests named *.node22.test.ts (in src/ or test/) need Node 22 (the agent libraries whose current majors require it:
  * openai 7, ai 7, @mastra/core). Their project exists only on Node 22+, so a plain `vitest run`
  * on Node 20 leaves them out; `npm run test:node22` runs them under Node 22 (scripts/node22.mjs).
  */
-const NODE22_TESTS = 'test/**/*.node22.test.ts';
+const NODE22_TESTS = ['test/**/*.node22.test.ts', 'src/**/*.node22.test.ts'];
 const onNode22 = Number(process.versions.node.split('.')[0]) >= 22;
 
 // Real processes and the timing-sensitive crash detection share two cores: one file at a time.
@@ -19,6 +19,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts'],
+          exclude: [...NODE22_TESTS, '**/node_modules/**'],
           testTimeout: 20_000,
         },
       },
@@ -26,7 +27,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [NODE22_TESTS, '**/node_modules/**'],
+          exclude: [...NODE22_TESTS, '**/node_modules/**'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           poolOptions: oneFileAtATime,
@@ -37,7 +38,7 @@ export default defineConfig({
             {
               test: {
                 name: 'node22',
-                include: [NODE22_TESTS],
+                include: NODE22_TESTS,
                 testTimeout: 60_000,
                 hookTimeout: 60_000,
                 poolOptions: oneFileAtATime,

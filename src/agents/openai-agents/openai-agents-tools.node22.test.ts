@@ -24,8 +24,9 @@ const closedTypelessInner = {
   additionalProperties: false,
 };
 
-// The normaliser's strict rules are not this adapter's: here a schema counts as strict when its
-// root says `additionalProperties: false`, so both of the adapter's strict paths can be driven.
+// The normaliser's strict rules are not this adapter's (the real one repairs what the SDK would
+// refuse): here a schema whose root says `additionalProperties: false` is passed on as the server
+// sent it and called strict, so both of the adapter's strict paths can be driven.
 vi.mock('../schemas/normalise-tool-schema.js', async (importOriginal) => {
   const original = await importOriginal<typeof Normaliser>();
   return {
@@ -34,7 +35,7 @@ vi.mock('../schemas/normalise-tool-schema.js', async (importOriginal) => {
       const normalised = original.normaliseToolSchema(...args);
       const [, schema, provider] = args;
       return provider === 'openai-strict' && schema.additionalProperties === false
-        ? { ...normalised, strict: true }
+        ? { ...normalised, schema: structuredClone(schema), strict: true }
         : normalised;
     },
   };

@@ -75,7 +75,7 @@ export type { ListChange } from './client/list-watcher.js';
 export type { Session } from './client/open-session.js';
 export type { RetryPolicy } from './client/resend-rules.js';
 
-// ---- Skills: the io.modelcontextprotocol/skills extension (docs/agents-skills.md) ------------------
+// ---- Skills: the io.modelcontextprotocol/skills extension (docs/agents.md (Skills)) ------------------
 export { SKILLS_EXTENSION } from './client/skills/skill-entry.js';
 export type {
   SkillEntry,

@@ -562,7 +562,7 @@ export class McpClient implements AsyncDisposable {
    * limits are checked before any read, then `SKILL.md` is read and its size, digest and
    * frontmatter verified, then each supporting file (unless `files: 'skill-md'`). A failure is a
    * SKILL_VERIFICATION_FAILED or SKILL_TOO_LARGE error naming the server, the skill and what did
-   * not match; unverified content is never returned. See docs/agents-skills.md.
+   * not match; unverified content is never returned. See docs/agents.md (Skills).
    */
   async loadSkill(
     skill: string | SkillEntry,

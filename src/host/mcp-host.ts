@@ -471,7 +471,7 @@ export class McpHost implements AsyncDisposable {
    * from and verifies each against the listed entry (size, digest, `SKILL.md`'s frontmatter, and
    * the limits: 16 MiB and 512 files by default). Fails with SKILL_VERIFICATION_FAILED or
    * SKILL_TOO_LARGE, naming the server, the skill and what did not match. See
-   * docs/agents-skills.md.
+   * docs/agents.md (Skills).
    */
   loadSkill(name: string, options: LoadSkillOptions = {}): Promise<LoadedHostSkill> {
     return this.#skills.loadSkill(name, options);

@@ -1,5 +1,5 @@
 /**
- * The example of docs/agents-tool-search.md run as it is (against the built package), with the
+ * The example of docs/agents.md run as it is (against the built package), with the
  * official everything and memory servers over stdio: it prints what the document says it prints.
  */
 import { readFileSync } from 'node:fs';
@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { codeBlockAfter, repoRoot, startExample } from '../helpers/doc-examples.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 
-const docs = readFileSync(join(repoRoot, 'docs/agents-tool-search.md'), 'utf8');
+const docs = readFileSync(join(repoRoot, 'docs/agents.md'), 'utf8');
 
-describe('docs/agents-tool-search.md', () => {
+describe('docs/agents.md', () => {
   it('the tool search example prints what the document shows', async () => {
     await using _guard = leakGuard();
     await using example = startExample(codeBlockAfter(docs, '## Tool search'));

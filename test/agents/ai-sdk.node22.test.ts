@@ -14,8 +14,6 @@ import type { ToolCallEvent } from '../../src/index.js';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import {
-  EVERYTHING,
-  everythingHost,
   functionCall,
   functionOutputs,
   message,
@@ -23,6 +21,7 @@ import {
   response,
   responsesParts,
 } from '../helpers/responses-e2e.js';
+import { EVERYTHING, everythingHost } from '../helpers/everything-agent-host.js';
 
 const { echo: ECHO, image: IMAGE, env: ENV, longRunning: LONG } = EVERYTHING;
 

@@ -3,33 +3,16 @@
  * 127.0.0.1 (Messages wire format), the test's loop answers its `tool_use` blocks through
  * `anthropicTools`, over an McpHost connected to the official "everything" server over stdio.
  */
-import { createRequire } from 'node:module';
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { anthropicTools, type AnthropicTools } from '../../src/anthropic.js';
-import { McpHost, type McpHostOptions, type ToolCallEvent } from '../../src/index.js';
+import type { ToolCallEvent } from '../../src/index.js';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.js';
+import { everythingHost } from '../helpers/everything-agent-host.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 
-const require = createRequire(import.meta.url);
-const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const PNG_SIGNATURE = '89504e470d0a1a0a';
-
-async function everythingHost(options: McpHostOptions = {}): Promise<McpHost> {
-  const host = new McpHost({
-    health: { intervalMs: 0 },
-    ...options,
-    servers: [
-      {
-        name: 'everything',
-        transport: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
-      },
-    ],
-  });
-  await host.start();
-  return host;
-}
 
 /** A Messages API response (non-streaming) with these content blocks. */
 function message(id: string, content: unknown[], stopReason: 'tool_use' | 'end_turn') {

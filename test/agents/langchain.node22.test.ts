@@ -157,7 +157,7 @@ describe('mcp-host/langchain with ChatOpenAI', () => {
     await using world = await startAgentWorld();
     world.model.reply(
       completion('c1', {
-        calls: [{ id: 'call_env', name: EVERYTHING.refused, arguments: '{}' }],
+        calls: [{ id: 'call_env', name: EVERYTHING.env, arguments: '{}' }],
       }),
       completion('c2', { text: 'I may not read the environment.' }),
     );

@@ -15,8 +15,6 @@ import { mastraTools } from '../../src/mastra.js';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import {
-  EVERYTHING,
-  everythingHost,
   functionCall,
   functionOutputs,
   message,
@@ -24,6 +22,7 @@ import {
   response,
   responsesParts,
 } from '../helpers/responses-e2e.js';
+import { EVERYTHING, everythingHost } from '../helpers/everything-agent-host.js';
 
 const { echo: ECHO, image: IMAGE, env: ENV, longRunning: LONG } = EVERYTHING;
 

@@ -151,7 +151,7 @@ describe('mcp-host/openai-agents with an Agent and the Responses API', () => {
   it('gives the model a call the host refuses as error text, and asks it again', async () => {
     await using world = await startAgentWorld();
     world.model.reply(
-      response('1', { calls: [{ id: 'call_env', name: EVERYTHING.refused, arguments: '{}' }] }),
+      response('1', { calls: [{ id: 'call_env', name: EVERYTHING.env, arguments: '{}' }] }),
       response('2', { text: 'I may not read the environment.' }),
     );
     expect(await runAgent(world, 'What is in the environment?')).toBe(

@@ -4,33 +4,16 @@
  * API; the test's loop answers its tool calls through `openaiChatTools` / `openaiResponsesTools`,
  * over an McpHost connected to the official "everything" server over stdio.
  */
-import { createRequire } from 'node:module';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
-import { McpHost, type McpHostOptions, type ToolCallEvent } from '../../src/index.js';
+import type { ToolCallEvent } from '../../src/index.js';
 import { openaiChatTools, openaiResponsesTools } from '../../src/openai.js';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.js';
+import { everythingHost } from '../helpers/everything-agent-host.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 
-const require = createRequire(import.meta.url);
-const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const PNG_DATA_URL = /^data:image\/png;base64,iVBORw0KGgo/;
-
-async function everythingHost(options: McpHostOptions = {}): Promise<McpHost> {
-  const host = new McpHost({
-    health: { intervalMs: 0 },
-    ...options,
-    servers: [
-      {
-        name: 'everything',
-        transport: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
-      },
-    ],
-  });
-  await host.start();
-  return host;
-}
 
 function client(model: FakeModelServer): OpenAI {
   return new OpenAI({ apiKey: 'test-key', baseURL: `${model.url}/v1`, maxRetries: 0 });

@@ -5,19 +5,47 @@
  * disposal that no process, socket or timer was left behind.
  */
 import { createRequire } from 'node:module';
-import { McpHost, type ToolCallEvent } from '../../src/index.js';
+import { McpHost, type McpHostOptions, type ToolCallEvent } from '../../src/index.js';
 import { startFakeModelServer, type FakeModelServer } from './fake-model-server.js';
 import { leakGuard } from './leak-guard.js';
 import { fixtureTransport } from './mcp-fixtures.js';
 
 const require = createRequire(import.meta.url);
 
-/** The exposed names of the everything server's tools the tests call. */
+/** The everything server's entry script, run with this Node over stdio. */
+const everythingScript = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+/** server-everything's tools the tests call, as the host exposes them. */
 export const EVERYTHING = {
   echo: 'mcp__everything__echo',
   image: 'mcp__everything__get-tiny-image',
-  refused: 'mcp__everything__get-env',
+  /** `get-env`: the one the worlds' approval hook refuses (it would show the server's env). */
+  env: 'mcp__everything__get-env',
+  longRunning: 'mcp__everything__trigger-long-running-operation',
 } as const;
+
+/** A started host over server-everything (stdio); disposing closes it. */
+export async function everythingHost(
+  options: McpHostOptions = {},
+): Promise<McpHost & AsyncDisposable> {
+  const host = new McpHost({
+    health: { intervalMs: 0 },
+    ...options,
+    servers: [
+      {
+        name: 'everything',
+        transport: { type: 'stdio', command: process.execPath, args: [everythingScript, 'stdio'] },
+      },
+    ],
+  });
+  try {
+    await host.start();
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
+  return Object.assign(host, { [Symbol.asyncDispose]: () => host.close() });
+}
 
 export interface AgentWorld extends AsyncDisposable {
   readonly host: McpHost;
@@ -28,8 +56,7 @@ export interface AgentWorld extends AsyncDisposable {
 
 export async function startAgentWorld(): Promise<AgentWorld> {
   const guard = leakGuard();
-  const script = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-  const { transport, processes } = fixtureTransport('everything', script, ['stdio']);
+  const { transport, processes } = fixtureTransport('everything', everythingScript, ['stdio']);
   const host = new McpHost({
     health: { intervalMs: 0 },
     servers: [{ name: 'everything', transport }],

@@ -1,44 +1,9 @@
 /**
- * What the AI SDK and Mastra end-to-end tests share: an McpHost over the official everything
- * server (stdio), and the OpenAI Responses API's wire format for the fake model server (replies
- * with function calls or a message; the `function_call_output` items of a request).
+ * The OpenAI Responses API's wire format for the fake model server, as the AI SDK and Mastra
+ * end-to-end tests (and the docs examples) use it: replies with function calls or a message, and
+ * the `function_call_output` items of a request.
  */
-import { createRequire } from 'node:module';
-import { McpHost, type ContentBlock, type McpHostOptions } from '../../src/index.js';
-
-const require = createRequire(import.meta.url);
-const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-
-/** server-everything's tools as the host exposes them. */
-export const EVERYTHING = {
-  echo: 'mcp__everything__echo',
-  image: 'mcp__everything__get-tiny-image',
-  env: 'mcp__everything__get-env',
-  longRunning: 'mcp__everything__trigger-long-running-operation',
-} as const;
-
-/** A started host over server-everything (stdio); disposing closes it. */
-export async function everythingHost(
-  options: McpHostOptions = {},
-): Promise<McpHost & AsyncDisposable> {
-  const host = new McpHost({
-    health: { intervalMs: 0 },
-    ...options,
-    servers: [
-      {
-        name: 'everything',
-        transport: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] },
-      },
-    ],
-  });
-  try {
-    await host.start();
-  } catch (error) {
-    await host.close();
-    throw error;
-  }
-  return Object.assign(host, { [Symbol.asyncDispose]: () => host.close() });
-}
+import type { ContentBlock } from '../../src/index.js';
 
 /** A Responses API reply (not streamed) with these output items. */
 export function response(id: string, output: unknown[]): { json: unknown } {

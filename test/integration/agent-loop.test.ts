@@ -125,7 +125,7 @@ describe('the agent loop', () => {
       ['slow', 'slow done'],
       ['fast', 'fast done'],
     ]);
-    expect(result.stopReason).toBe('final');
+    expect(result?.stopReason).toBe('final');
   });
 
   it('stops at the step limit after running the last step’s calls', async () => {

@@ -280,14 +280,9 @@ export class Agent implements AsyncDisposable {
       }
       const results: ModelToolResult[] = new Array<ModelToolResult>(calls.length);
       const pending = new Map<number, Promise<{ index: number; durationMs: number }>>();
+      // Every call is under way before any event is yielded: they run in parallel, whatever the
+      // caller does between events.
       for (const [index, call] of calls.entries()) {
-        yield {
-          type: 'tool-call-started',
-          step,
-          id: call.id,
-          name: call.name,
-          args: call.arguments,
-        };
         if (index >= this.#maxCalls) {
           results[index] = toModelError(
             new McpHostError(
@@ -322,6 +317,14 @@ export class Agent implements AsyncDisposable {
             }),
         );
       }
+      for (const call of calls)
+        yield {
+          type: 'tool-call-started',
+          step,
+          id: call.id,
+          name: call.name,
+          args: call.arguments,
+        };
       while (pending.size > 0) {
         const { index, durationMs } = await Promise.race(pending.values());
         pending.delete(index);

@@ -330,6 +330,7 @@ describe('the agent loop', () => {
     const model = new ScriptedModel([]);
     expect(() => agent().build()).toThrow(/model/);
     expect(() => createAgent({ model, maxSteps: 0 })).toThrow(McpHostError);
+    expect(() => createAgent({ model, toolSearch: { maxResults: 0 } })).toThrow(/maxResults/);
     expect(() => createAgent({ model, host, servers: [] })).toThrow(/either host or servers/);
     expect(() => createAgent({ model, tools: [native('bad name', () => '')] })).toThrow(
       /native tool name/,

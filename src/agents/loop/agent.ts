@@ -137,6 +137,13 @@ export class Agent implements AsyncDisposable {
       throw invalid('maxTokens must be a positive number');
     if (options.callTimeoutMs !== undefined && !(options.callTimeoutMs > 0))
       throw invalid('callTimeoutMs must be a positive number of milliseconds');
+    if (
+      options.toolSearch !== undefined &&
+      options.toolSearch !== true &&
+      options.toolSearch !== false
+    )
+      // Its options are checked now, not at the first step (the tool set does not matter).
+      createToolSearch(createAgentToolset(NO_TOOLS, { provider: 'openai' }), options.toolSearch);
     this.#options = options;
     this.#maxSteps = maxSteps;
     this.#maxCalls = maxCalls;
@@ -373,15 +380,23 @@ function initialMessages(
   input: string | readonly ModelMessage[],
   system: string | undefined,
 ): ModelMessage[] {
+  const value: unknown = input;
+  if (typeof value !== 'string' && !Array.isArray(value))
+    throw invalid('run takes a prompt or an array of messages');
   const given: ModelMessage[] =
     typeof input === 'string'
       ? [{ role: 'user', parts: [{ type: 'text', text: input }] }]
       : [...input];
-  if (!Array.isArray(input) && typeof input !== 'string')
-    throw invalid('run takes a prompt or an array of messages');
   const hasSystem = given.some((message) => message.role === 'system');
   return system === undefined || hasSystem ? given : [{ role: 'system', text: system }, ...given];
 }
+
+/** A source with no tools, to check options against. */
+const NO_TOOLS: ToolSource = {
+  tools: () => [],
+  callTool: (name) =>
+    Promise.reject(new McpHostError('TOOL_NOT_FOUND', `no tool is named '${name}'`)),
+};
 
 /** Results for calls that were not run, so the conversation stays well formed. */
 function notRun(calls: readonly ModelToolCall[], why: string): ModelMessage {

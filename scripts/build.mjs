@@ -35,6 +35,7 @@ const LIBRARY = {
   naming: 'src/naming.ts',
   auth: 'src/auth.ts',
   agents: 'src/agents.ts',
+  agent: 'src/agent.ts',
   openai: 'src/openai.ts',
   anthropic: 'src/anthropic.ts',
   'ai-sdk': 'src/ai-sdk.ts',

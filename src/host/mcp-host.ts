@@ -538,6 +538,7 @@ export class McpHost implements AsyncDisposable {
 
   #addSlot(definition: HostServerDefinition): ServerSlot {
     assertServerKey(this.#slots, definition.name, this.#options.naming);
+    this.#catalogue.place(definition.name);
     const slot = this.#createSlot(
       definition,
       this.#options.snapshot?.servers[definition.name]?.tools,

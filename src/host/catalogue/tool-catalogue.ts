@@ -24,7 +24,9 @@ export interface ToolsChangedEvent {
  */
 export class ToolCatalogue {
   readonly #names: ToolNames;
+  /** Each server's tools, in the servers' places (see `place`), whatever order they arrive in. */
   readonly #servers = new Map<string, readonly Tool[]>();
+  readonly #places = new Map<string, number>();
   readonly #natives = new Map<string, NativeTool>();
   #entries = new Map<string, CatalogueEntry>();
   #list: HostTool[] | undefined;
@@ -47,10 +49,23 @@ export class ToolCatalogue {
     return this.#list;
   }
 
+  /**
+   * Gives `server` its place in the list (the host's order of servers), before its tools arrive:
+   * the list then reads the same (and names that collide resolve the same) whichever server
+   * answers first. A server never placed goes after the placed ones, in arrival order.
+   */
+  place(server: string): void {
+    if (!this.#places.has(server)) this.#places.set(server, this.#places.size);
+  }
+
   /** Offers a server's tools (none: it leaves the list). */
   setServerTools(server: string, tools: readonly Tool[]): ToolsChangedEvent | undefined {
     if (tools.length === 0) this.#servers.delete(server);
-    else this.#servers.set(server, tools);
+    else if (this.#servers.has(server)) this.#servers.set(server, tools);
+    else {
+      this.#servers.set(server, tools);
+      this.#sortServers();
+    }
     return this.#rebuild(server);
   }
 
@@ -83,6 +98,13 @@ export class ToolCatalogue {
     } catch {
       return undefined;
     }
+  }
+
+  #sortServers(): void {
+    const place = (name: string) => this.#places.get(name) ?? Number.MAX_SAFE_INTEGER;
+    const sorted = [...this.#servers].sort(([a], [b]) => place(a) - place(b));
+    this.#servers.clear();
+    for (const [name, tools] of sorted) this.#servers.set(name, tools);
   }
 
   #rebuild(server: string | undefined): ToolsChangedEvent | undefined {

@@ -1,5 +1,5 @@
 /**
- * The example of docs/agents-loop.md run as it is (against the built package), with the official
+ * The example of docs/agents.md run as it is (against the built package), with the official
  * filesystem server over stdio: it prints what the document says it prints.
  */
 import { readFileSync } from 'node:fs';
@@ -8,15 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { codeBlockAfter, repoRoot, startExample } from '../helpers/doc-examples.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 
-const docs = readFileSync(join(repoRoot, 'docs/agents-loop.md'), 'utf8');
+const docs = readFileSync(join(repoRoot, 'docs/agents.md'), 'utf8');
 
-describe('docs/agents-loop.md', () => {
+describe('docs/agents.md', () => {
   it('the builder example prints what the document shows', async () => {
     await using _guard = leakGuard();
-    await using example = startExample(codeBlockAfter(docs, '## An agent in a few lines'));
+    await using example = startExample(codeBlockAfter(docs, '### An agent in a few lines'));
     const done = await example.exit;
     expect(done.stderr).toBe('');
     expect(done.code).toBe(0);
-    expect(done.stdout).toBe(codeBlockAfter(docs, '## An agent in a few lines', 0, 'text'));
+    expect(done.stdout).toBe(codeBlockAfter(docs, '### An agent in a few lines', 0, 'text'));
   });
 });

@@ -3,7 +3,7 @@
  * tools beside them), and a loop that asks the model, runs the calls it makes in parallel through
  * the tool set (so every host policy applies), feeds the results back and stops on a final answer,
  * the step limit, the token budget or an abort. `stream` yields what happens as it happens, for a
- * UI; `run` drains it. See docs/agents-loop.md.
+ * UI; `run` drains it. See docs/agents.md (The agent loop).
  */
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import { JsonRpcError } from '../../errors/json-rpc-error.js';

@@ -37,6 +37,7 @@ const LIBRARY = {
   agents: 'src/agents.ts',
   openai: 'src/openai.ts',
   anthropic: 'src/anthropic.ts',
+  agent: 'src/agent.ts',
   'ai-sdk': 'src/ai-sdk.ts',
   mastra: 'src/mastra.ts',
   langchain: 'src/langchain.ts',

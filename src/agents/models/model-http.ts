@@ -150,10 +150,10 @@ export async function* postSse(
     if (response.body === null) return;
     const queue: ModelStreamEvent[] = [];
     let malformed: McpHostError | undefined;
-    let sinceEvent = 0;
+    // Characters of the event being received (after the last blank line), bounded.
+    let pending = 0;
     const parser = createParser({
       onEvent: (message: EventSourceMessage) => {
-        sinceEvent = 0;
         if (malformed !== undefined) return;
         if (message.data === '[DONE]') {
           queue.push({ event: message.event, data: '[DONE]' });
@@ -176,7 +176,6 @@ export async function* postSse(
     try {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         total += chunk.byteLength;
-        sinceEvent += chunk.byteLength;
         if (total > maxStreamBytes) {
           throw modelError(
             label,
@@ -184,9 +183,12 @@ export async function* postSse(
             `the reply streamed more than ${maxStreamBytes} bytes (maxStreamBytes)`,
           );
         }
-        parser.feed(decoder.decode(chunk, { stream: true }));
+        const text = decoder.decode(chunk, { stream: true });
+        const boundary = afterLastBlankLine(text);
+        pending = boundary === -1 ? pending + text.length : text.length - boundary;
+        parser.feed(text);
         if (malformed !== undefined) throw malformed;
-        if (sinceEvent > maxEventBytes) {
+        if (pending > maxEventBytes) {
           throw modelError(
             label,
             'MESSAGE_TOO_LARGE',
@@ -258,4 +260,14 @@ async function boundedText(response: Response, maxBytes: number): Promise<string
 /** Whether `signal` has aborted (a function, so a check after an await is not narrowed away). */
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
+}
+
+/** Where the text after the last blank line (an event's end) starts; -1 when it has none. */
+function afterLastBlankLine(text: string): number {
+  let end = -1;
+  for (const blank of ['\n\n', '\r\r', '\r\n\r\n', '\n\r\n']) {
+    const at = text.lastIndexOf(blank);
+    if (at !== -1) end = Math.max(end, at + blank.length);
+  }
+  return end;
 }

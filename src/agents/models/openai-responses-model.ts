@@ -18,6 +18,7 @@ import type {
 import {
   joinUrl,
   modelError,
+  parsedArguments,
   postSse,
   providerMessage,
   registerKey,
@@ -75,7 +76,9 @@ export function openaiResponsesModel(options: OpenAIModelOptions): ModelClient {
                 call: {
                   id: typeof item.call_id === 'string' ? item.call_id : `call_${calls}`,
                   name: typeof item.name === 'string' ? item.name : '',
-                  arguments: typeof item.arguments === 'string' ? item.arguments : '{}',
+                  arguments: parsedArguments(
+                    typeof item.arguments === 'string' ? item.arguments : '',
+                  ),
                 },
               };
             }

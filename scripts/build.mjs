@@ -38,6 +38,7 @@ const LIBRARY = {
   agent: 'src/agent.ts',
   openai: 'src/openai.ts',
   anthropic: 'src/anthropic.ts',
+  agent: 'src/agent.ts',
   'ai-sdk': 'src/ai-sdk.ts',
   mastra: 'src/mastra.ts',
   langchain: 'src/langchain.ts',

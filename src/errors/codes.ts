@@ -154,7 +154,7 @@ export const errorCodes = {
   },
   CONFIG_VARIABLE_UNSET: {
     permanent: true,
-    when: 'A `${VAR}` reference without a default names an environment variable that is unset. The message names the file, the key path and the variable, never a value.',
+    when: 'A `${VAR}` reference without a default names an environment variable that is unset, or a model spec (`createModel`, `openai:<model>` and the like) needs its provider key variable and it is unset. The message names the file, the key path and the variable (or the spec and the variable), never a value.',
   },
   CONFIG_INPUT_REQUIRED: {
     permanent: true,

@@ -23,12 +23,19 @@ export interface ModelRequest {
  */
 export type ModelReply =
   | { json: unknown; status?: number }
-  | { sse: ReadonlyArray<{ event?: string; data: unknown }> }
-  | ((
-      request: ModelRequest,
-    ) =>
-      | { json: unknown; status?: number }
-      | { sse: ReadonlyArray<{ event?: string; data: unknown }> });
+  | SseReply
+  | ((request: ModelRequest) => { json: unknown; status?: number } | SseReply);
+
+/**
+ * A server-sent event stream. `open`: the stream is held open after its events (a model that
+ * streams forever) until the client goes away or the server closes. `raw`: text written as it is
+ * after the events (a cut or malformed stream).
+ */
+export interface SseReply {
+  sse: ReadonlyArray<{ event?: string; data: unknown }>;
+  open?: boolean;
+  raw?: string;
+}
 
 export interface FakeModelServer extends AsyncDisposable {
   /** The base URL (`http://127.0.0.1:<port>`), without a path. */
@@ -88,7 +95,8 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
       res.write(`${event.event === undefined ? '' : `event: ${event.event}\n`}data: ${data}\n\n`);
     }
-    res.end();
+    if (reply.raw !== undefined) res.write(reply.raw);
+    if (reply.open !== true) res.end();
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

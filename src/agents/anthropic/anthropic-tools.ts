@@ -81,13 +81,7 @@ export function anthropicTools(
   ): Promise<ToolResultBlockParam> => {
     const result = await toolset.call(toolUse.name, toolUse.input, callOptions);
     onResult?.(result, { id: toolUse.id, name: toolUse.name });
-    const content = resultContent(result);
-    return {
-      type: 'tool_result',
-      tool_use_id: toolUse.id,
-      ...(content === undefined ? {} : { content }),
-      ...(result.isError ? { is_error: true } : {}),
-    };
+    return anthropicToolResult(toolUse.id, result);
   };
   return {
     tools: toolset.tools.map(anthropicTool),
@@ -102,7 +96,19 @@ export function anthropicTools(
   };
 }
 
-function anthropicTool(tool: AgentTool): Tool {
+/** The `tool_result` block that answers `tool_use` `id` with `result`. */
+export function anthropicToolResult(id: string, result: ModelToolResult): ToolResultBlockParam {
+  const content = resultContent(result);
+  return {
+    type: 'tool_result',
+    tool_use_id: id,
+    ...(content === undefined ? {} : { content }),
+    ...(result.isError ? { is_error: true } : {}),
+  };
+}
+
+/** `tool` as a Messages tool. */
+export function anthropicTool(tool: AgentTool): Tool {
   return {
     name: tool.name,
     ...(tool.description === '' ? {} : { description: tool.description }),
@@ -116,7 +122,7 @@ function anthropicTool(tool: AgentTool): Tool {
  * into one text block, empty text left out (the API refuses empty text blocks).
  */
 function resultContent(result: ModelToolResult): ToolResultBlockParam['content'] {
-  if (result.parts.every((part) => mediaBlock(part) === undefined)) {
+  if (result.parts.every((part) => anthropicMedia(part) === undefined)) {
     const text = joinedText(result.parts);
     return text === '' ? undefined : text;
   }
@@ -128,7 +134,7 @@ function resultContent(result: ModelToolResult): ToolResultBlockParam['content']
     if (text !== '') blocks.push({ type: 'text', text });
   };
   for (const part of result.parts) {
-    const block = mediaBlock(part);
+    const block = anthropicMedia(part);
     if (block === undefined) {
       pending.push(part);
       continue;
@@ -146,7 +152,7 @@ function joinedText(parts: readonly ModelResultPart[]): string {
 }
 
 /** `part` as a Messages content block when it is media the API takes. */
-function mediaBlock(part: ModelResultPart): ToolResultContent | undefined {
+export function anthropicMedia(part: ModelResultPart): ToolResultContent | undefined {
   switch (part.type) {
     case 'image': {
       const mediaType = part.mimeType.toLowerCase();

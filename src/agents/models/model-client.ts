@@ -14,6 +14,11 @@ export interface ModelToolCall {
   name: string;
   /** The arguments as the model sent them: JSON text (as most providers send it) or an object. */
   arguments: unknown;
+  /**
+   * What the provider needs back with this call on the next turn (Gemini's `thoughtSignature`
+   * and its own call id, when it sent one). Pass it on unchanged with the assistant message.
+   */
+  metadata?: Readonly<Record<string, unknown>>;
 }
 
 /** One message of the conversation, provider-neutral. */

@@ -15,7 +15,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import type { AgentCallOptions, AgentTool, AgentToolset, ToolSource } from '../agent-toolset.js';
-import { toModelError, type ModelResultPart } from '../model-result.js';
+import { toModelError, type ModelResultPart, type ModelToolResult } from '../model-result.js';
 import {
   dataUrl,
   fileName,
@@ -54,7 +54,7 @@ export interface OpenAIChatTools {
 }
 
 /** One answered call: its tool message, and the media parts that go in the `user` message. */
-interface Answer {
+export interface ChatAnswer {
   message: ChatCompletionToolMessageParam;
   media: ChatCompletionContentPart[];
   id: string;
@@ -73,7 +73,7 @@ export function openaiChatTools(
   const answer = async (
     toolCall: ChatCompletionMessageToolCall,
     callOptions: AgentCallOptions,
-  ): Promise<Answer> => {
+  ): Promise<ChatAnswer> => {
     const name = toolCall.type === 'function' ? toolCall.function.name : toolCall.custom.name;
     const result =
       toolCall.type === 'function'
@@ -86,35 +86,41 @@ export function openaiChatTools(
             ),
           );
     options.onResult?.(result, { id: toolCall.id, name });
-    const media = result.parts.flatMap(chatMedia);
-    // The media go in the user message; the rest (text, links, media the API cannot take as
-    // bracketed notes) is the tool message's text.
-    const rest = result.parts.filter((part) => chatMedia(part).length === 0);
-    let text = markedText(result, joinedText(rest));
-    if (media.length > 0) {
-      text += `${text === '' ? '' : '\n\n'}[${media.length === 1 ? 'an attachment follows' : `${media.length} attachments follow`} in the next user message, under this call's id ${toolCall.id}]`;
-    }
-    return {
-      message: { role: 'tool', tool_call_id: toolCall.id, content: text },
-      media,
-      id: toolCall.id,
-      name,
-    };
+    return chatAnswer(toolCall.id, name, result);
   };
   return {
     tools: toolset.tools.map(chatTool),
     toolset,
     async call(toolCall, callOptions = {}) {
-      return messages([await answer(toolCall, callOptions)]);
+      return chatMessages([await answer(toolCall, callOptions)]);
     },
     async callAll(toolCalls, callOptions = {}) {
       const calls = (toolCalls ?? []).filter((toolCall) => toolCall.type === 'function');
-      return messages(await Promise.all(calls.map((toolCall) => answer(toolCall, callOptions))));
+      return chatMessages(
+        await Promise.all(calls.map((toolCall) => answer(toolCall, callOptions))),
+      );
     },
   };
 }
 
-function chatTool(tool: AgentTool): ChatCompletionFunctionTool {
+/**
+ * The answer to call `id` of tool `name`: a tool message with the result's text (failures
+ * marked), and its media (images, PDFs, audio the API takes) for the user message after it.
+ */
+export function chatAnswer(id: string, name: string, result: ModelToolResult): ChatAnswer {
+  const media = result.parts.flatMap(chatMedia);
+  // The media go in the user message; the rest (text, links, media the API cannot take as
+  // bracketed notes) is the tool message's text.
+  const rest = result.parts.filter((part) => chatMedia(part).length === 0);
+  let text = markedText(result, joinedText(rest));
+  if (media.length > 0) {
+    text += `${text === '' ? '' : '\n\n'}[${media.length === 1 ? 'an attachment follows' : `${media.length} attachments follow`} in the next user message, under this call's id ${id}]`;
+  }
+  return { message: { role: 'tool', tool_call_id: id, content: text }, media, id, name };
+}
+
+/** `tool` as a Chat Completions function tool (`strict` as the tool set decided). */
+export function chatTool(tool: AgentTool): ChatCompletionFunctionTool {
   return {
     type: 'function',
     function: {
@@ -127,7 +133,7 @@ function chatTool(tool: AgentTool): ChatCompletionFunctionTool {
 }
 
 /** The tool messages in order, then one `user` message with every call's media, labelled. */
-function messages(answers: readonly Answer[]): ChatCompletionMessageParam[] {
+export function chatMessages(answers: readonly ChatAnswer[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = answers.map((answer) => answer.message);
   const content: ChatCompletionContentPart[] = [];
   for (const answer of answers) {
@@ -140,7 +146,7 @@ function messages(answers: readonly Answer[]): ChatCompletionMessageParam[] {
 }
 
 /** `part` as Chat Completions user content, when it is media the API takes (else none). */
-function chatMedia(part: ModelResultPart): ChatCompletionContentPart[] {
+export function chatMedia(part: ModelResultPart): ChatCompletionContentPart[] {
   switch (part.type) {
     case 'image':
       return [{ type: 'image_url', image_url: { url: dataUrl(part.mimeType, part.data) } }];

@@ -63,7 +63,7 @@ export function openaiResponsesTools(
   ): Promise<FunctionCallOutputItem> => {
     const result = await toolset.call(item.name, item.arguments, callOptions);
     options.onResult?.(result, { id: item.call_id, name: item.name });
-    return { type: 'function_call_output', call_id: item.call_id, output: output(result) };
+    return { type: 'function_call_output', call_id: item.call_id, output: responsesOutput(result) };
   };
   return {
     tools: toolset.tools.map(functionTool),
@@ -78,7 +78,8 @@ export function openaiResponsesTools(
   };
 }
 
-function functionTool(tool: AgentTool): FunctionTool {
+/** `tool` as a Responses function tool (`strict` as the tool set decided). */
+export function functionTool(tool: AgentTool): FunctionTool {
   return {
     type: 'function',
     name: tool.name,
@@ -92,7 +93,9 @@ function functionTool(tool: AgentTool): FunctionTool {
  * The output of a call: its text when it has no media the API takes, else its parts, adjacent
  * text (and media it cannot take, as bracketed notes) joined into one `input_text`.
  */
-function output(result: ModelToolResult): string | ResponseFunctionCallOutputItem[] {
+export function responsesOutput(
+  result: ModelToolResult,
+): string | ResponseFunctionCallOutputItem[] {
   if (result.parts.every((part) => responsesMedia(part) === undefined)) {
     return markedText(result, joinedText(result.parts));
   }
@@ -119,7 +122,7 @@ function output(result: ModelToolResult): string | ResponseFunctionCallOutputIte
 }
 
 /** `part` as a function output item when it is media the API takes. */
-function responsesMedia(part: ModelResultPart): ResponseFunctionCallOutputItem | undefined {
+export function responsesMedia(part: ModelResultPart): ResponseFunctionCallOutputItem | undefined {
   switch (part.type) {
     case 'image':
       return { type: 'input_image', image_url: dataUrl(part.mimeType, part.data) };

@@ -38,7 +38,6 @@ const LIBRARY = {
   agent: 'src/agent.ts',
   openai: 'src/openai.ts',
   anthropic: 'src/anthropic.ts',
-  agent: 'src/agent.ts',
   'ai-sdk': 'src/ai-sdk.ts',
   mastra: 'src/mastra.ts',
   langchain: 'src/langchain.ts',
@@ -107,6 +106,9 @@ async function bundle(entryPoints, minChunkBytes, bundled) {
       // Packages and node: builtins; every relative import is one of esbuild's files.
       external: (id) => !id.startsWith('.') && !id.startsWith('/'),
       plugins: [withSourceMaps()],
+      // An entry's file exports its own names only: shared code goes to chunks, never into another
+      // entry's file (where the root entry would load, say, the agent loop with the host).
+      preserveEntrySignatures: 'strict',
       onLog(level, log, handler) {
         // The merge's statistics (info), and the cycles esbuild's chunks may have: not problems.
         if (log.code === 'OPTIMIZE_CHUNK_STATUS' || log.code === 'CIRCULAR_DEPENDENCY') return;

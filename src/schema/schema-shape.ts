@@ -8,6 +8,15 @@ import type { SchemaProblem } from './schema-check.js';
 import type { SchemaDialect } from './schema-dialect.js';
 import { isPlainObject, rootBaseUri } from './schema-walk.js';
 
+/** Keywords under which ajv does not take an object's `$id` as a new base on a pointer's way. */
+const SCOPE_KEEPING = new Set([
+  'properties',
+  'patternProperties',
+  'enum',
+  'dependencies',
+  'definitions',
+]);
+
 /** What `SchemaValidator.check()` returns: the dialect a usable schema is read in, or why not. */
 export type SchemaShape = { readonly ok: true; readonly dialect: SchemaDialect } | SchemaProblem;
 
@@ -521,6 +530,10 @@ class CompileCheck {
       const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
       if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
       node = (node as Record<string, unknown>)[key];
+      // ajv takes a truthy `$id` of every object on the way as a new base URI (but under these
+      // keywords), and fails on one that is not a string: so does this.
+      const id = (node as { $id?: unknown } | null)?.$id;
+      if (id && typeof id !== 'string' && !SCOPE_KEEPING.has(key)) return undefined;
     }
     // Whatever is there, schema or not, ajv compiles (to nothing it refuses), except null.
     return node ?? undefined;

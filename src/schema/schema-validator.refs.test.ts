@@ -98,6 +98,13 @@ describe('SchemaValidator: $ref', () => {
     expect(failure(named.validate({ name: 'a', children: [{}] })).errors).toHaveLength(1);
   });
 
+  it('agrees with compile() on a ref through an object whose $id is not a string', async () => {
+    // ajv takes each object's $id on a pointer's way as a base URI, and fails on a number.
+    const schema = { $ref: '#/$defs/a', $defs: { a: { type: 'string' }, $id: 42 } };
+    expect(new SchemaValidator().check(schema)).toMatchObject({ ok: false });
+    expect((await new SchemaValidator().compile(schema)).ok).toBe(false);
+  });
+
   it('validates recursive schemas, and a stack overflow on absurd data is a result, not a throw', async () => {
     const check = await compiled({
       $ref: '#/$defs/node',

@@ -42,12 +42,13 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * The SHA-256 digest of `text` (encoded as UTF-8; a lone surrogate becomes U+FFFD) as 64 lowercase
- * hex digits. Uses the global Web Crypto API (`globalThis.crypto.subtle`), present in Node 20+,
- * Deno, Bun and browsers, so it stays platform-neutral.
+ * The SHA-256 digest of `data` (bytes, or a text encoded as UTF-8: a lone surrogate becomes
+ * U+FFFD) as 64 lowercase hex digits. Uses the global Web Crypto API (`globalThis.crypto.subtle`),
+ * present in Node 20+, Deno, Bun and browsers, so it stays platform-neutral.
  */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+export async function sha256Hex(data: string | Uint8Array): Promise<string> {
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
   let hex = '';
   for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
   return hex;

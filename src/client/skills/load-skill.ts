@@ -4,6 +4,7 @@
  * then the supporting files, each verified against its manifest entry as it arrives. Content that
  * fails a check is never returned, and nothing after it is read.
  */
+import { sha256Hex } from '../../state/canonical-json.js';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import type { ReadResourceResult, ResourceContents } from '../../protocol/types.js';
 import type { CallOptions } from '../client-options.js';
@@ -158,7 +159,7 @@ async function verifiedFile(
       `${bytes.length} bytes were read, the entry says ${resource.size}`,
       { expected: resource.size, actual: bytes.length },
     );
-  const digest = await sha256(bytes);
+  const digest = `sha256:${await sha256Hex(bytes)}`;
   if (digest !== resource.digest)
     throw failure(at, resource.uri, 'digest', `its SHA-256 digest is not the entry's`, {
       expected: resource.digest,
@@ -225,13 +226,6 @@ function decodeBase64(text: string): Uint8Array | undefined {
   const bytes = new Uint8Array(binary.length);
   for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
   return bytes;
-}
-
-async function sha256(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return `sha256:${hex}`;
 }
 
 /** A verification failure: the server, the skill, the file and what did not match. */

@@ -4,5 +4,8 @@
  * handed to the model as media. Schemas follow `openai` rules by default. Needs `ai` 7 (an
  * optional peer dependency, loaded only by this entry).
  */
-export { aiSdkTools, type AiSdkToolsOptions } from './agents/ai-sdk/ai-sdk-tools.js';
-export type { AiSdkToolOutput } from './agents/ai-sdk/to-ai-sdk-output.js';
+export {
+  aiSdkTools,
+  type AiSdkToolOutput,
+  type AiSdkToolsOptions,
+} from './agents/ai-sdk/ai-sdk-tools.js';

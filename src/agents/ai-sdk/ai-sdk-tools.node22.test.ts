@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import { toModelError, toModelResult } from '../model-result.js';
-import { toAiSdkOutput } from './to-ai-sdk-output.js';
+import { toAiSdkOutput } from './ai-sdk-tools.js';
 
 describe('toAiSdkOutput', () => {
   it('hands text alone as text', () => {

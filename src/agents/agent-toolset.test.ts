@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { fake, host } from '../host/host-test-helpers.js';
+import { PIXEL } from './agent-test-fixtures.js';
 import { createAgentToolset } from './agent-toolset.js';
-
-const PIXEL = 'iVBORw0KGgo=';
 
 function server() {
   return fake('alpha', {

@@ -1,11 +1,11 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { fake, host } from '../../host/host-test-helpers.js';
+import { PIXEL } from '../agent-test-fixtures.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
 import type { ModelToolResult } from '../model-result.js';
 import { langchainTools } from './langchain-tools.js';
 
-const PIXEL = 'iVBORw0KGgo=';
 const SOUND = 'T2dnUw==';
 
 // Schemas as constants, not literals after `inputSchema:`: the seeded corpus of

@@ -1,12 +1,11 @@
 import { RunContext } from '@openai/agents';
 import { describe, expect, it, vi } from 'vitest';
 import { fake, host } from '../../host/host-test-helpers.js';
+import { PIXEL } from '../agent-test-fixtures.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
 import { createAgentToolset } from '../agent-toolset.js';
 import type * as Normaliser from '../schemas/normalise-tool-schema.js';
 import { openaiAgentsTools } from './openai-agents-tools.js';
-
-const PIXEL = 'iVBORw0KGgo=';
 
 // Schemas as constants, not literals after `inputSchema:`: the seeded corpus of
 // schema-shape.test.ts is collected from such literals in tests and stays as it was.

@@ -1,37 +1,29 @@
 import type { ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../jsonrpc/message.js';
 import { fake, host } from '../../host/host-test-helpers.js';
-import type { FakeTool } from '../../testing/index.js';
+import {
+  PIXEL,
+  PDF,
+  WAV,
+  echoTool,
+  failingTool,
+  fakeTool,
+  slowTool,
+} from '../agent-test-fixtures.js';
 import type { ModelToolResult } from '../model-result.js';
 import { openaiChatTools } from './openai-chat-tools.js';
-
-const PIXEL = 'iVBORw0KGgo=';
-const PDF = 'JVBERi0xLjQK';
-const WAV = 'UklGRiQAAABXQVZF';
-
-const tool = (name: string, handler: FakeTool['handler'], description?: string): FakeTool => ({
-  name,
-  ...(description === undefined ? {} : { description }),
-  inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
-  handler,
-});
 
 function server() {
   return fake('alpha', {
     tools: [
-      tool(
-        'echo',
-        (args: JsonObject) => ({ content: [{ type: 'text', text: String(args.text) }] }),
-        'echoes',
-      ),
-      tool('picture', () => ({
+      echoTool(),
+      fakeTool('picture', () => ({
         content: [
           { type: 'text', text: 'here it is' },
           { type: 'image', data: PIXEL, mimeType: 'image/png' },
         ],
       })),
-      tool('media', () => ({
+      fakeTool('media', () => ({
         content: [
           { type: 'audio', data: WAV, mimeType: 'audio/wav' },
           { type: 'audio', data: WAV, mimeType: 'audio/ogg' },
@@ -42,16 +34,8 @@ function server() {
           { type: 'resource_link', uri: 'file:///docs/notes.md', name: 'notes' },
         ],
       })),
-      tool('fails', () => ({ isError: true, content: [{ type: 'text', text: 'no such city' }] })),
-      tool(
-        'slow',
-        (_args, context) =>
-          new Promise((_resolve, reject) => {
-            context.signal.addEventListener('abort', () => reject(new Error('aborted')), {
-              once: true,
-            });
-          }),
-      ),
+      failingTool(),
+      slowTool(),
     ],
   });
 }
@@ -166,7 +150,7 @@ describe('openaiChatTools', () => {
   });
 
   it('lets the caller see a cut result, and passes its abort signal to the call', async () => {
-    const big = tool('big', () => ({ content: [{ type: 'text', text: 'x'.repeat(10_000) }] }));
+    const big = fakeTool('big', () => ({ content: [{ type: 'text', text: 'x'.repeat(10_000) }] }));
     await using h = await host({
       servers: [fake('alpha', { tools: [big] }).definition],
       maxResultBytes: 1_000,

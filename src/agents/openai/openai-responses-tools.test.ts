@@ -1,30 +1,15 @@
 import type { ResponseFunctionToolCall } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../jsonrpc/message.js';
 import { fake, host } from '../../host/host-test-helpers.js';
-import type { FakeTool } from '../../testing/index.js';
+import { PIXEL, PDF, echoTool, failingTool, fakeTool, slowTool } from '../agent-test-fixtures.js';
 import type { ModelToolResult } from '../model-result.js';
 import { openaiResponsesTools } from './openai-responses-tools.js';
-
-const PIXEL = 'iVBORw0KGgo=';
-const PDF = 'JVBERi0xLjQK';
-
-const tool = (name: string, handler: FakeTool['handler'], description?: string): FakeTool => ({
-  name,
-  ...(description === undefined ? {} : { description }),
-  inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
-  handler,
-});
 
 function server() {
   return fake('alpha', {
     tools: [
-      tool(
-        'echo',
-        (args: JsonObject) => ({ content: [{ type: 'text', text: String(args.text) }] }),
-        'echoes',
-      ),
-      tool('picture', () => ({
+      echoTool(),
+      fakeTool('picture', () => ({
         content: [
           { type: 'text', text: 'here it is' },
           { type: 'image', data: PIXEL, mimeType: 'image/png' },
@@ -36,20 +21,12 @@ function server() {
           },
         ],
       })),
-      tool('broken-picture', () => ({
+      fakeTool('broken-picture', () => ({
         isError: true,
         content: [{ type: 'image', data: PIXEL, mimeType: 'image/png' }],
       })),
-      tool('fails', () => ({ isError: true, content: [{ type: 'text', text: 'no such city' }] })),
-      tool(
-        'slow',
-        (_args, context) =>
-          new Promise((_resolve, reject) => {
-            context.signal.addEventListener('abort', () => reject(new Error('aborted')), {
-              once: true,
-            });
-          }),
-      ),
+      failingTool(),
+      slowTool(),
     ],
   });
 }

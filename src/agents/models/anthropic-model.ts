@@ -27,6 +27,7 @@ import {
   truncatedStream,
   type ModelClientOptions,
   type ModelLabel,
+  pushTurn,
 } from './model-http.js';
 
 /** How an Anthropic model is reached. */
@@ -179,13 +180,9 @@ function usageOf(usage: unknown): ModelUsage {
 
 /** The conversation (less its system text) as Messages, consecutive same-role turns merged. */
 function anthropicMessages(messages: readonly ModelMessage[]): MessageParam[] {
-  const out: Array<{ role: 'user' | 'assistant'; content: ContentBlockParam[] }> = [];
-  const push = (role: 'user' | 'assistant', content: ContentBlockParam[]): void => {
-    if (content.length === 0) return;
-    const last = out.at(-1);
-    if (last !== undefined && last.role === role) last.content.push(...content);
-    else out.push({ role, content });
-  };
+  const turns: Array<{ role: 'user' | 'assistant'; items: ContentBlockParam[] }> = [];
+  const push = (role: 'user' | 'assistant', content: ContentBlockParam[]): void =>
+    pushTurn(turns, role, content);
   for (const message of messages) {
     switch (message.role) {
       case 'system':
@@ -221,7 +218,7 @@ function anthropicMessages(messages: readonly ModelMessage[]): MessageParam[] {
         break;
     }
   }
-  return out;
+  return turns.map(({ role, items }) => ({ role, content: items }));
 }
 
 /** Arguments as the object `tool_use.input` must be (JSON text parsed; anything else `{}`). */

@@ -25,6 +25,7 @@ import {
   truncatedStream,
   type ModelClientOptions,
   type ModelLabel,
+  pushTurn,
 } from './model-http.js';
 
 /** Gemini's public API (v1beta), the default base URL. */
@@ -136,13 +137,8 @@ function declaration(tool: AgentTool): Record<string, unknown> {
 
 /** The conversation (less its system text) as Gemini contents. */
 function geminiContents(messages: readonly ModelMessage[]): Array<Record<string, unknown>> {
-  const out: Array<{ role: 'user' | 'model'; parts: GeminiPart[] }> = [];
-  const push = (role: 'user' | 'model', parts: GeminiPart[]): void => {
-    if (parts.length === 0) return;
-    const last = out.at(-1);
-    if (last !== undefined && last.role === role) last.parts.push(...parts);
-    else out.push({ role, parts });
-  };
+  const turns: Array<{ role: 'user' | 'model'; items: GeminiPart[] }> = [];
+  const push = (role: 'user' | 'model', parts: GeminiPart[]): void => pushTurn(turns, role, parts);
   for (const message of messages) {
     switch (message.role) {
       case 'system':
@@ -164,7 +160,7 @@ function geminiContents(messages: readonly ModelMessage[]): Array<Record<string,
         break;
     }
   }
-  return out;
+  return turns.map(({ role, items }) => ({ role, parts: items }));
 }
 
 function userPart(part: ModelResultPart): GeminiPart {

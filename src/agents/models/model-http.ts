@@ -271,3 +271,19 @@ function afterLastBlankLine(text: string): number {
   }
   return end;
 }
+
+/**
+ * Appends `items` to the conversation as a turn of `role`, merged into the last turn when that has
+ * the same role (Anthropic and Gemini want user and model turns to alternate; tool results are
+ * user turns there); no items, no turn.
+ */
+export function pushTurn<Role, Item>(
+  turns: Array<{ role: Role; items: Item[] }>,
+  role: Role,
+  items: readonly Item[],
+): void {
+  if (items.length === 0) return;
+  const last = turns.at(-1);
+  if (last !== undefined && last.role === role) last.items.push(...items);
+  else turns.push({ role, items: [...items] });
+}

@@ -390,7 +390,8 @@ export class McpHost implements AsyncDisposable {
       timeoutMs: options.timeoutMs,
       onProgress: options.onProgress,
       retry: options.retry === true,
-      ...(view === undefined ? {} : { view }),
+      // Always present (undefined without a view): every call object has one shape.
+      view,
     });
   }
 

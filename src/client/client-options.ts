@@ -11,6 +11,7 @@ import type {
   ElicitRequestParams,
   ElicitResult,
   Implementation,
+  InputRequest,
   LoggingLevel,
   ProgressNotificationParams,
   Prompt,
@@ -26,6 +27,35 @@ export interface ServerInputContext {
   readonly serverName: string | undefined;
   /** Aborted when the server cancels, the request is abandoned, or the connection closes. */
   readonly signal: AbortSignal;
+  /**
+   * Modern era only (an `input_required` round): answer later instead of now. The request then
+   * fails with `INPUT_DEFERRED`, whose `details.continuation` (plain JSON) resumes it, in this
+   * process or another, with `CallOptions.resume`. A legacy server request is live on its
+   * connection: it cannot wait for another process, so legacy handlers get no `defer`.
+   */
+  readonly defer?: () => never;
+}
+
+/**
+ * A modern request paused by a deferred input request (`INPUT_DEFERRED`'s
+ * `details.continuation`): plain JSON, to keep, show a person and resume with
+ * `CallOptions.resume` once `inputRequests` are answered.
+ */
+export interface InputContinuation {
+  /** The input requests still unanswered, by the server's keys. */
+  inputRequests: Record<string, InputRequest>;
+  /** Answers already given in the same round, by key. */
+  inputResponses: Record<string, unknown>;
+  /** The server's state of the request, to echo byte for byte. */
+  requestState?: string;
+}
+
+/** Resumes a modern request paused by `INPUT_DEFERRED` (see `CallOptions.resume`). */
+export interface InputResume {
+  /** Every answer of the round: the continuation's `inputResponses` and the deferred ones. */
+  inputResponses: Record<string, unknown>;
+  /** The continuation's `requestState`, as it was. */
+  requestState?: string;
 }
 
 /**
@@ -145,6 +175,18 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Progress notifications for this call; they also restart its idle timeout. */
   onProgress?: (progress: ProgressNotificationParams) => void;
+  /**
+   * Modern era: handlers of this request's `input_required` rounds, over the client's field by
+   * field (and advertised in this request's `_meta` in their place). A legacy server's requests
+   * are not tied to one of ours, so the client's own handlers answer them and these are unused.
+   */
+  input?: ServerInputHandlers;
+  /**
+   * Modern era: send this request as the next round of one a handler deferred (`INPUT_DEFERRED`),
+   * with the round's answers and the server's `requestState`. A legacy server refuses it
+   * (`INVALID_ARGUMENT`): its input requests cannot outlive their connection.
+   */
+  resume?: InputResume;
 }
 
 /**

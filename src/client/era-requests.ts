@@ -14,8 +14,9 @@ import {
 } from '../protocol/modern-meta.js';
 import type { Implementation, InputRequest, LoggingLevel } from '../protocol/types.js';
 import { MODERN_PROTOCOL_VERSIONS, pickMutualVersion } from '../protocol/versions.js';
+import type { InputContinuation, InputResume, ServerInputHandlers } from './client-options.js';
 import type { Session } from './open-session.js';
-import type { ServerInput } from './server-input.js';
+import type { InputRound, ServerInput } from './server-input.js';
 
 /** Methods on which a modern server may answer `input_required`. */
 const INPUT_METHODS = new Set<string>([
@@ -23,6 +24,12 @@ const INPUT_METHODS = new Set<string>([
   McpMethod.PromptsGet,
   McpMethod.ResourcesRead,
 ]);
+
+/** One request's own input handlers and resumption (`CallOptions.input`, `.resume`). */
+export interface RequestInput {
+  input?: ServerInputHandlers | undefined;
+  resume?: InputResume | undefined;
+}
 
 /** What the requests of one open session need. */
 export interface EraRequestsInit {
@@ -55,25 +62,47 @@ export class EraRequests {
     this.logLevel = logLevel;
   }
 
-  request<T>(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<T> {
+  request<T>(
+    method: string,
+    params: JsonObject | undefined,
+    options: RequestOptions,
+    own?: RequestInput,
+  ): Promise<T> {
     const init = this.#init;
     // Legacy is the hot path for most servers: the peer's own promise, no wrapper.
-    if (init.session.era === 'legacy') return init.peer.request<T>(method, params, options);
-    return this.#modern<T>(method, params, options);
+    if (init.session.era === 'legacy') {
+      if (own?.resume !== undefined) return Promise.reject(this.#legacyResume(method));
+      return init.peer.request<T>(method, params, options);
+    }
+    return this.#modern<T>(method, params, options, own);
+  }
+
+  #legacyResume(method: string): McpHostError {
+    return new McpHostError(
+      'INVALID_ARGUMENT',
+      `'${method}' cannot be resumed: the server speaks the legacy era, whose input requests live and die with their connection`,
+      { serverName: this.#init.serverName, method },
+    );
   }
 
   async #modern<T>(
     method: string,
     params: JsonObject | undefined,
     options: RequestOptions,
+    own: RequestInput | undefined,
   ): Promise<T> {
     const { peer, session, serverName, maxInputRounds } = this.#init;
+    const input = own?.input === undefined ? this.#init.input : this.#init.input.with(own.input);
     let extra: JsonObject = {};
+    if (own?.resume !== undefined) {
+      extra.inputResponses = own.resume.inputResponses;
+      if (own.resume.requestState !== undefined) extra.requestState = own.resume.requestState;
+    }
     let versionRetried = false;
     for (let round = 0; ;) {
       const meta = modernMeta(
         session.version,
-        { clientInfo: this.#init.clientInfo, capabilities: this.#init.input.capabilities },
+        { clientInfo: this.#init.clientInfo, capabilities: input.capabilities },
         this.logLevel,
       );
       let result: unknown;
@@ -106,14 +135,34 @@ export class EraRequests {
         );
       }
       extra = {};
-      if (result.inputRequests !== undefined)
-        extra.inputResponses = await this.#answerInput(
+      const requestState =
+        typeof result.requestState === 'string' ? result.requestState : undefined;
+      if (result.inputRequests !== undefined) {
+        const answered = await this.#answerInput(
+          input,
           result.inputRequests,
           method,
           options.signal,
         );
-      if (typeof result.requestState === 'string') extra.requestState = result.requestState;
+        if (answered.deferred !== undefined)
+          throw this.#deferred(method, {
+            inputRequests: answered.deferred,
+            inputResponses: answered.responses,
+            ...(requestState === undefined ? {} : { requestState }),
+          });
+        extra.inputResponses = answered.responses;
+      }
+      if (requestState !== undefined) extra.requestState = requestState;
     }
+  }
+
+  #deferred(method: string, continuation: InputContinuation): McpHostError {
+    const keys = Object.keys(continuation.inputRequests).join("', '");
+    return new McpHostError(
+      'INPUT_DEFERRED',
+      `'${method}' is paused: its input '${keys}' is to be answered later (resume it with details.continuation)`,
+      { serverName: this.#init.serverName, method, details: { continuation } },
+    );
   }
 
   /**
@@ -123,11 +172,12 @@ export class EraRequests {
    * honours its signal.
    */
   async #answerInput(
+    input: ServerInput,
     requests: Record<string, InputRequest>,
     method: string,
     callerSignal: AbortSignal | undefined,
-  ): Promise<Record<string, unknown>> {
-    const { serverName, closeSignal, input } = this.#init;
+  ): Promise<InputRound> {
+    const { serverName, closeSignal } = this.#init;
     const controller = new AbortController();
     const removeCaller = onAbort(callerSignal, (reason) =>
       controller.abort(

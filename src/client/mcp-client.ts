@@ -35,7 +35,7 @@ import {
   type ResourceTemplateListing,
   type ToolListing,
 } from './client-options.js';
-import { EraRequests } from './era-requests.js';
+import { EraRequests, type RequestInput } from './era-requests.js';
 import { excludedToolError, ListedTools } from './listed-tools.js';
 import { ModernSubscriptions } from './modern-subscriptions.js';
 import { ConnectionStats } from './connection-stats.js';
@@ -699,19 +699,29 @@ export class McpClient implements AsyncDisposable {
 
   /** One request with the call options applied (the client's request timeout by default). */
   #request<T>(method: string, params: JsonObject | undefined, options: CallOptions): Promise<T> {
-    return this.#send<T>(method, params, {
-      signal: options.signal,
-      timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs,
-      onProgress: options.onProgress as ((params: unknown) => void) | undefined,
-    });
+    return this.#send<T>(
+      method,
+      params,
+      {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs,
+        onProgress: options.onProgress as ((params: unknown) => void) | undefined,
+      },
+      options.input === undefined && options.resume === undefined ? undefined : options,
+    );
   }
 
-  #send<T>(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<T> {
+  #send<T>(
+    method: string,
+    params: JsonObject | undefined,
+    options: RequestOptions,
+    own?: RequestInput,
+  ): Promise<T> {
     const requests = this.#requests;
     if (requests === undefined || this.#state !== 'ready') return Promise.reject(this.#notReady());
     // stdio and in-memory: the era request itself, nothing wrapped around the hot path.
-    if (this.#remote === undefined) return requests.request<T>(method, params, options);
-    return this.#remote.request<T>(method, params, options);
+    if (this.#remote === undefined) return requests.request<T>(method, params, options, own);
+    return this.#remote.request<T>(method, params, options, own);
   }
 
   /**

@@ -4,7 +4,7 @@ import { abortableDelay, linkSignals } from '../internal/signals.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { RequestOptions } from '../jsonrpc/peer-options.js';
 import type { McpClientOptions } from './client-options.js';
-import type { EraRequests } from './era-requests.js';
+import type { EraRequests, RequestInput } from './era-requests.js';
 import {
   isAtMostOnce,
   isInterrupted,
@@ -47,6 +47,7 @@ export class RemoteRequests {
     method: string,
     params: JsonObject | undefined,
     options: RequestOptions,
+    own?: RequestInput,
   ): Promise<T> {
     const { requests, recovery, clientOptions, logger, serverName } = this.#options;
     const retries = isSideEffectFree(method) ? clientOptions.retry : false;
@@ -58,7 +59,7 @@ export class RemoteRequests {
       if (recovery?.settled !== undefined) await recovery.settled;
       const generation = recovery?.generation ?? 0;
       try {
-        return await requests.request<T>(method, params, options);
+        return await requests.request<T>(method, params, options, own);
       } catch (error) {
         if (recovery !== undefined && !sessionRetried && isSessionExpired(error)) {
           await recovery.recover(error, generation, method, params);

@@ -12,6 +12,19 @@ import {
 } from '../protocol/types.js';
 import type { ServerInputContext, ServerInputHandlers } from './client-options.js';
 
+/** What `defer()` throws: caught by the round, never seen by the caller. */
+class InputDeferral extends Error {}
+
+function defer(): never {
+  throw new InputDeferral('input deferred');
+}
+
+/** One modern round's answers, and the requests a handler deferred (none: `undefined`). */
+export interface InputRound {
+  responses: Record<string, unknown>;
+  deferred: Record<string, InputRequest> | undefined;
+}
+
 type ElicitationHandler = NonNullable<NonNullable<ServerInputHandlers['elicitation']>['form']>;
 
 /**
@@ -24,6 +37,14 @@ export class ServerInput {
   readonly capabilities: ClientCapabilities;
   readonly #handlers: ServerInputHandlers;
   readonly #serverName: string | undefined;
+
+  /**
+   * These handlers with `overrides` over them, field by field (one request's own, modern era).
+   */
+  with(overrides: ServerInputHandlers): ServerInput {
+    const elicitation = { ...this.#handlers.elicitation, ...overrides.elicitation };
+    return new ServerInput({ ...this.#handlers, ...overrides, elicitation }, this.#serverName);
+  }
 
   constructor(handlers: ServerInputHandlers, serverName: string | undefined) {
     this.#handlers = handlers;
@@ -69,13 +90,14 @@ export class ServerInput {
   /**
    * Modern era: answer every input request of an `input_required` result, in parallel. An input
    * request the client never declared is a protocol violation: it fails the call and is never
-   * shown to the user.
+   * shown to the user. A handler may `defer()`: the others still answer, and the round comes
+   * back with what was deferred.
    */
   async answerInputRequests(
     requests: Record<string, InputRequest>,
     signal: AbortSignal,
     method: string,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<InputRound> {
     const entries = Object.entries(requests);
     for (const [key, request] of entries) {
       if (
@@ -94,14 +116,20 @@ export class ServerInput {
         );
       }
     }
-    const context = { serverName: this.#serverName, signal };
-    const answers = await Promise.all(
-      entries.map(
-        async ([key, request]) =>
-          [key, await this.#answer(request.method, request.params, context, 'modern')] as const,
-      ),
+    const context = { serverName: this.#serverName, signal, defer };
+    let deferred: Record<string, InputRequest> | undefined;
+    const responses: Record<string, unknown> = {};
+    await Promise.all(
+      entries.map(async ([key, request]) => {
+        try {
+          responses[key] = await this.#answer(request.method, request.params, context, 'modern');
+        } catch (error) {
+          if (!(error instanceof InputDeferral)) throw error;
+          (deferred ??= {})[key] = request;
+        }
+      }),
     );
-    return Object.fromEntries(answers);
+    return { responses, deferred };
   }
 
   #declares(method: string, params?: unknown): boolean {

@@ -68,6 +68,10 @@ export const errorCodes = {
     permanent: false,
     when: 'A modern request kept coming back `input_required` past the round limit (`maxInputRounds`, 8 by default).',
   },
+  INPUT_DEFERRED: {
+    permanent: false,
+    when: "A modern request's input handler chose to answer later (`context.defer()`): the request is paused, not failed; `details.continuation` (the unanswered input requests, the answers already given and the server's `requestState`, as plain JSON) resumes it with `CallOptions.resume`, in this process or another.",
+  },
   CAPABILITY_NOT_SUPPORTED: {
     permanent: true,
     when: 'The operation needs a capability the server did not advertise (for example resource subscriptions), or a handler the client was not given.',

@@ -390,6 +390,7 @@ export class McpHost implements AsyncDisposable {
       timeoutMs: options.timeoutMs,
       onProgress: options.onProgress,
       retry: options.retry === true,
+      input: options.input === undefined && options.resume === undefined ? undefined : options,
       // Always present (undefined without a view): every call object has one shape.
       view,
     });

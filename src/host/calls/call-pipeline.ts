@@ -81,6 +81,11 @@ export interface ToolCall {
   /** The caller accepts that a call lost in flight is sent again (see `HostCallOptions.retry`). */
   readonly retry: boolean;
   /**
+   * The call's own input handlers and resumption (modern era: `CallOptions.input`, `.resume`),
+   * or undefined (always present, so every call object has one shape).
+   */
+  readonly input: Pick<CallOptions, 'input' | 'resume'> | undefined;
+  /**
    * The view the call came through (`HostView.callTool`), set by the host: its access rules run
    * after the host's and its result budget applies when smaller than the host's.
    */
@@ -467,10 +472,12 @@ function attempt(
     link.unlink();
     slot.limiter.release();
   };
-  const options = {
+  const options: CallOptions = {
     signal: link.signal,
     timeoutMs: call.timeoutMs ?? callTimeoutMs,
     onProgress: call.onProgress,
+    input: call.input?.input,
+    resume: call.input?.resume,
   };
   return client.callTool(tool, call.args, options).then(
     (result) => {

@@ -9,11 +9,21 @@
 export { Agent, DEFAULT_AGENT_OPTIONS, createAgent } from './agents/loop/agent.js';
 export type {
   AgentEvent,
+  AgentInput,
   AgentOptions,
   AgentResult,
+  AgentResumption,
   AgentRunOptions,
   AgentStopReason,
 } from './agents/loop/agent.js';
+export type { AgentPending } from './agents/loop/agent-continuation.js';
+export { DEFAULT_SAMPLING_LIMITS } from './agents/loop/agent-input.js';
+export type {
+  AgentElicitation,
+  AgentElicitationHandler,
+  AgentSamplingOptions,
+  SamplingRequest,
+} from './agents/loop/agent-input.js';
 export { AgentBuilder, agent } from './agents/loop/agent-builder.js';
 export type { StdioServerOptions } from './agents/loop/agent-builder.js';
 export type {

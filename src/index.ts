@@ -67,6 +67,8 @@ export type {
   PromptListing,
   ResourceListing,
   ResourceTemplateListing,
+  InputContinuation,
+  InputResume,
   ServerInputContext,
   ServerInputHandlers,
   ToolListing,

@@ -66,9 +66,13 @@ export interface AgentTool {
   readonly tool: HostTool;
 }
 
-/** Per call: cancellation, and an id to tell parallel calls apart in events. */
+/** Per call: cancellation, and the input the server may ask for during it. */
 export interface AgentCallOptions {
   signal?: AbortSignal;
+  /** Modern era: handlers of the call's `input_required` rounds (see `CallOptions.input`). */
+  input?: HostCallOptions['input'];
+  /** Modern era: the next round of a call paused by `INPUT_DEFERRED` (see `CallOptions.resume`). */
+  resume?: HostCallOptions['resume'];
 }
 
 /**
@@ -110,7 +114,8 @@ export class AgentToolset {
    * one, as most providers send it), and returns the result for the model. Never throws for
    * anything the model did or the tool or host refused: an unknown tool, arguments that are not
    * an object, a refused or failed call all come back as error results the model can read (the
-   * host's error in `error`). Throws only when `signal` aborts the call.
+   * host's error in `error`). Throws only when `signal` aborts the call, or with `INPUT_DEFERRED`
+   * when an input handler deferred (the call is paused, not failed: see `CallOptions.resume`).
    */
   async call(
     name: string,
@@ -149,10 +154,13 @@ export class AgentToolset {
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(onProgress === undefined ? {} : { onProgress: (p) => onProgress(name, p) }),
+        ...(options.input === undefined ? {} : { input: options.input }),
+        ...(options.resume === undefined ? {} : { resume: options.resume }),
       });
       return toModelResult(result, tool.tool);
     } catch (error) {
       if (options.signal?.aborted === true) throw error;
+      if (error instanceof McpHostError && error.code === 'INPUT_DEFERRED') throw error;
       const failure = toMcpHostError(error, { tool: name });
       if (failure instanceof McpHostError) return toModelError(failure);
       // The server answered the call with a JSON-RPC error (unknown tool, bad params): the model

@@ -13,6 +13,7 @@ import type { StdioDefinition } from '../../transport/transport-definition.js';
 import type { ModelClient } from '../models/model-client.js';
 import type { ToolSearchOptions } from '../search/tool-search.js';
 import { createAgent, type Agent, type AgentOptions } from './agent.js';
+import type { AgentElicitationHandler, AgentSamplingOptions } from './agent-input.js';
 
 /** Settings of a stdio server besides its command and arguments. */
 export interface StdioServerOptions
@@ -115,6 +116,18 @@ export class AgentBuilder {
   /** Tool search instead of the whole catalogue (see `AgentOptions.toolSearch`). */
   toolSearch(options: boolean | ToolSearchOptions = true): this {
     this.#options.toolSearch = options;
+    return this;
+  }
+
+  /** Answers servers' sampling requests, behind an approval hook (see `AgentOptions.sampling`). */
+  sampling(options: AgentSamplingOptions): this {
+    this.#options.sampling = options;
+    return this;
+  }
+
+  /** Answers servers' questions for a person (see `AgentOptions.elicitation`). */
+  elicitation(handler: AgentElicitationHandler): this {
+    this.#options.elicitation = handler;
     return this;
   }
 

@@ -13,7 +13,13 @@ import { McpHost } from '../../host/mcp-host.js';
 import type { HostServerDefinition } from '../../host/server-definition.js';
 import type { HostView } from '../../host/views/host-view.js';
 import type { ViewOptions } from '../../host/views/view-access.js';
-import { createAgentToolset, type AgentTool, type ToolSource } from '../agent-toolset.js';
+import type { InputResume } from '../../client/client-options.js';
+import {
+  createAgentToolset,
+  type AgentTool,
+  type AgentToolset,
+  type ToolSource,
+} from '../agent-toolset.js';
 import { toModelError, type ModelToolResult } from '../model-result.js';
 import type {
   ModelClient,
@@ -26,7 +32,23 @@ import {
   type ToolSearch,
   type ToolSearchOptions,
 } from '../search/tool-search.js';
+import {
+  answerPending,
+  nextPending,
+  pausedCalls,
+  type AgentPending,
+  type PausedCall,
+  type PausedRun,
+} from './agent-continuation.js';
+import {
+  agentInputHandlers,
+  SamplingBridge,
+  type AgentElicitationHandler,
+  type AgentSamplingOptions,
+} from './agent-input.js';
 import { NativeSource } from './native-source.js';
+import type { ServerInputHandlers } from '../../client/client-options.js';
+import type { CreateMessageResult, ElicitResult, Root } from '../../protocol/types.js';
 
 /** How an agent is made (the builder, `agent()`, sets the same). */
 export interface AgentOptions {
@@ -64,6 +86,22 @@ export interface AgentOptions {
    * loads the tools it needs (see `createToolSearch`). `true` for the defaults.
    */
   toolSearch?: boolean | ToolSearchOptions;
+  /**
+   * Sampling: a server's request for a completion, made while one of the agent's tools runs, is
+   * answered by the agent's model (or `sampling.model`) once `sampling.approve` allows it, within
+   * rate and token limits; refused, the server gets error -1 saying why. Without it, servers are
+   * not offered sampling.
+   */
+  sampling?: AgentSamplingOptions;
+  /**
+   * A server's question for a person (elicitation), made while one of the agent's tools runs.
+   * Without it, a modern (2026-07-28) server's question pauses the run: it ends with
+   * `stopReason: 'input-required'` and `pending`, plain JSON to keep, show a person and resume
+   * with `run({ resume: pending, answer })`, in another process too; legacy servers are then not
+   * offered elicitation (their questions live and die with the connection). A handler may
+   * `context.defer()` a modern server's question to the same effect.
+   */
+  elicitation?: AgentElicitationHandler;
 }
 
 /** The defaults of {@link AgentOptions}. */
@@ -73,7 +111,7 @@ export const DEFAULT_AGENT_OPTIONS = {
 } as const;
 
 /** Why a run ended. */
-export type AgentStopReason = 'final' | 'max-steps' | 'budget' | 'aborted';
+export type AgentStopReason = 'final' | 'max-steps' | 'budget' | 'aborted' | 'input-required';
 
 /** What a run ends with. */
 export interface AgentResult {
@@ -86,7 +124,21 @@ export interface AgentResult {
   /** Tokens used over the run, summed over the model's replies. */
   usage: Required<ModelUsage>;
   stopReason: AgentStopReason;
+  /**
+   * `input-required`: the question a server asked, to show a person; resume with
+   * `run({ resume: pending, answer })`.
+   */
+  pending?: AgentPending;
 }
+
+/** Resumes a paused run: its `pending` and the person's answer (an `ElicitResult` for elicitation). */
+export interface AgentResumption {
+  resume: AgentPending;
+  answer: ElicitResult | CreateMessageResult | { roots: Root[] };
+}
+
+/** What a run starts from: a prompt, a conversation to go on with, or a paused run to resume. */
+export type AgentInput = string | readonly ModelMessage[] | AgentResumption;
 
 /** What a run streams, in order: per step `step-start`, text and calls, then one `done`. */
 export type AgentEvent =
@@ -101,6 +153,8 @@ export type AgentEvent =
       result: ModelToolResult;
       durationMs: number;
     }
+  /** A server asked for input the run cannot give now: the run pauses (then `done`). */
+  | { type: 'input-required'; step: number; pending: AgentPending }
   | { type: 'done'; result: AgentResult };
 
 /** Per run. */
@@ -119,6 +173,8 @@ export class Agent implements AsyncDisposable {
   readonly #source: ToolSource;
   readonly #maxSteps: number;
   readonly #maxCalls: number;
+  /** The handlers each call gets for its server's input rounds (modern era). */
+  readonly #input: ServerInputHandlers;
   #started: Promise<unknown> | undefined;
   #closed = false;
 
@@ -144,14 +200,27 @@ export class Agent implements AsyncDisposable {
     )
       // Its options are checked now, not at the first step (the tool set does not matter).
       createToolSearch(createAgentToolset(NO_TOOLS, { provider: 'openai' }), options.toolSearch);
+    if (options.elicitation !== undefined && typeof options.elicitation !== 'function')
+      throw invalid('elicitation must be a function (request, context) => Promise<ElicitResult>');
+    const sampling =
+      options.sampling === undefined
+        ? undefined
+        : new SamplingBridge(options.sampling, options.model);
     this.#options = options;
     this.#maxSteps = maxSteps;
     this.#maxCalls = maxCalls;
+    this.#input = agentInputHandlers(sampling, options.elicitation, 'any');
     const view = options.view;
     const given = typeof view === 'object' && 'callTool' in view ? view : undefined;
     let host = options.host;
     if (host === undefined && given === undefined) {
-      host = new McpHost({ servers: [...(options.servers ?? [])] });
+      // Its own servers also get the handlers for what a legacy server asks on its own.
+      const handlers = agentInputHandlers(sampling, options.elicitation, 'legacy');
+      const servers = (options.servers ?? []).map((server) => ({
+        ...server,
+        client: { ...server.client, handlers: { ...handlers, ...server.client?.handlers } },
+      }));
+      host = new McpHost({ servers });
       this.#owned = host;
     }
     let source: ToolSource = given ?? (view === undefined ? host! : host!.view(view));
@@ -160,11 +229,11 @@ export class Agent implements AsyncDisposable {
     this.#source = source;
   }
 
-  /** Runs the agent on `input` (a prompt, or a conversation to go on with) to its end. */
-  async run(
-    input: string | readonly ModelMessage[],
-    options: AgentRunOptions = {},
-  ): Promise<AgentResult> {
+  /**
+   * Runs the agent on `input` (a prompt, a conversation to go on with, or a paused run to resume)
+   * to its end.
+   */
+  async run(input: AgentInput, options: AgentRunOptions = {}): Promise<AgentResult> {
     for await (const event of this.stream(input, options))
       if (event.type === 'done') return event.result;
     throw new McpHostError('INTERNAL', 'agent: the run ended without a result');
@@ -176,7 +245,7 @@ export class Agent implements AsyncDisposable {
    * tool that fails is an error result the model reads.
    */
   async *stream(
-    input: string | readonly ModelMessage[],
+    input: AgentInput,
     options: AgentRunOptions = {},
   ): AsyncGenerator<AgentEvent, void, undefined> {
     if (this.#closed) throw new McpHostError('CONNECTION_CLOSED', 'agent: closed');
@@ -196,58 +265,70 @@ export class Agent implements AsyncDisposable {
   }
 
   async *#loop(
-    input: string | readonly ModelMessage[],
+    input: AgentInput,
     signal: AbortSignal,
   ): AsyncGenerator<AgentEvent, void, undefined> {
     const model = this.#options.model;
-    const messages = initialMessages(input, this.#options.system);
-    const usage = { inputTokens: 0, outputTokens: 0 };
-    let steps = 0;
-    let text = '';
-    let search: ToolSearch | undefined;
-    const done = (stopReason: AgentStopReason): AgentEvent => ({
-      type: 'done',
-      result: { text, messages, steps, usage: { ...usage }, stopReason },
-    });
+    let resumed: PausedRun | undefined;
+    let run: RunState;
+    if (isResumption(input)) {
+      resumed = answerPending(input.resume, input.answer);
+      const { messages, steps, usage, text, loaded } = resumed;
+      run = { messages, steps, usage: { ...usage }, text, search: undefined, loaded };
+    } else {
+      const messages = initialMessages(input, this.#options.system);
+      run = {
+        messages,
+        steps: 0,
+        usage: { inputTokens: 0, outputTokens: 0 },
+        text: '',
+        search: undefined,
+        loaded: undefined,
+      };
+    }
     if (this.#owned !== undefined) {
       this.#started ??= this.#owned.start();
       await this.#started;
     }
-    for (;;) {
-      if (signal.aborted) {
-        yield done('aborted');
+    if (resumed !== undefined) {
+      const pending = nextPending(resumed);
+      if (pending !== undefined) {
+        yield { type: 'input-required', step: run.steps, pending };
+        yield done(run, 'input-required', pending);
         return;
       }
-      steps += 1;
-      const step = steps;
-      yield { type: 'step-start', step };
-      // A fresh tool set each step, so tools that changed since are offered as they are now.
-      const toolset = createAgentToolset(this.#source, {
-        provider: model.provider,
-        ...(this.#options.context === undefined ? {} : { context: this.#options.context }),
-        ...(this.#options.callTimeoutMs === undefined
-          ? {}
-          : { timeoutMs: this.#options.callTimeoutMs }),
-      });
-      const searchOptions = this.#options.toolSearch;
-      if (searchOptions !== undefined && searchOptions !== false) {
-        const base = searchOptions === true ? {} : searchOptions;
-        search = createToolSearch(toolset, {
-          ...base,
-          ...(search === undefined ? {} : { loaded: search.loaded }),
-        });
+      // The paused calls go on as they were accepted: straight to the tool set, past tool search.
+      const { toolset } = this.#toolsFor(run);
+      const jobs = resumed.paused.map(({ index, continuation, answers }) => ({
+        index,
+        resume: {
+          inputResponses: { ...continuation.inputResponses, ...answers },
+          ...(continuation.requestState === undefined
+            ? {}
+            : { requestState: continuation.requestState }),
+        },
+      }));
+      const calls = pausedCalls(resumed);
+      if (yield* this.#runStep(run, calls, resumed.results, jobs, toolset, signal)) return;
+    }
+    for (;;) {
+      if (signal.aborted) {
+        yield done(run, 'aborted');
+        return;
       }
-      const runner = search ?? toolset;
-      const tools: readonly AgentTool[] = search === undefined ? toolset.tools : search.tools();
+      run.steps += 1;
+      const step = run.steps;
+      yield { type: 'step-start', step };
+      const { runner, tools } = this.#toolsFor(run);
       const remaining =
         this.#options.maxTokens === undefined
           ? undefined
-          : this.#options.maxTokens - usage.inputTokens - usage.outputTokens;
+          : this.#options.maxTokens - run.usage.inputTokens - run.usage.outputTokens;
       let reply = '';
       const calls: ModelToolCall[] = [];
       try {
         for await (const event of model.stream({
-          messages: [...messages],
+          messages: [...run.messages],
           tools,
           signal,
           ...(remaining === undefined
@@ -260,104 +341,174 @@ export class Agent implements AsyncDisposable {
           } else if (event.type === 'tool-call') {
             calls.push(event.call);
           } else {
-            usage.inputTokens += event.usage?.inputTokens ?? 0;
-            usage.outputTokens += event.usage?.outputTokens ?? 0;
+            run.usage.inputTokens += event.usage?.inputTokens ?? 0;
+            run.usage.outputTokens += event.usage?.outputTokens ?? 0;
           }
         }
       } catch (error) {
         if (signal.aborted) {
-          yield done('aborted');
+          yield done(run, 'aborted');
           return;
         }
         throw modelError(error, model, step);
       }
-      text = reply;
-      messages.push({ role: 'assistant', text: reply, toolCalls: calls });
+      run.text = reply;
+      run.messages.push({ role: 'assistant', text: reply, toolCalls: calls });
       if (calls.length === 0) {
-        yield done('final');
+        yield done(run, 'final');
         return;
       }
       const overBudget =
         this.#options.maxTokens !== undefined &&
-        usage.inputTokens + usage.outputTokens >= this.#options.maxTokens;
+        run.usage.inputTokens + run.usage.outputTokens >= this.#options.maxTokens;
       if (overBudget) {
-        messages.push(notRun(calls, 'the run reached its token budget'));
-        yield done('budget');
+        run.messages.push(notRun(calls, 'the run reached its token budget'));
+        yield done(run, 'budget');
         return;
       }
-      const results: ModelToolResult[] = new Array<ModelToolResult>(calls.length);
-      const pending = new Map<number, Promise<{ index: number; durationMs: number }>>();
-      // Every call is under way before any event is yielded: they run in parallel, whatever the
-      // caller does between events.
-      for (const [index, call] of calls.entries()) {
-        if (index >= this.#maxCalls) {
-          results[index] = toModelError(
-            new McpHostError(
-              'INVALID_ARGUMENT',
-              `tool '${call.name}' did not run: at most ${this.#maxCalls} tool calls run per step; call it again in the next step`,
-              { tool: call.name },
-            ),
-          );
-          pending.set(index, Promise.resolve({ index, durationMs: 0 }));
-          continue;
-        }
-        const started = performance.now();
-        pending.set(
-          index,
-          runner
-            .call(call.name, call.arguments, { signal })
-            .catch((error: unknown) =>
-              toModelError(
-                new McpHostError(
-                  'ABORTED',
-                  `tool '${call.name}' was aborted: the run was stopped`,
-                  {
-                    tool: call.name,
-                    cause: error,
-                  },
-                ),
-              ),
-            )
-            .then((result) => {
-              results[index] = result;
-              return { index, durationMs: performance.now() - started };
-            }),
-        );
-      }
-      for (const call of calls)
-        yield {
-          type: 'tool-call-started',
-          step,
-          id: call.id,
-          name: call.name,
-          args: call.arguments,
-        };
-      while (pending.size > 0) {
-        const { index, durationMs } = await Promise.race(pending.values());
-        pending.delete(index);
-        const call = calls[index]!;
-        yield {
-          type: 'tool-call-finished',
-          step,
-          id: call.id,
-          name: call.name,
-          result: results[index]!,
-          durationMs,
-        };
-      }
-      messages.push({
-        role: 'tool',
-        results: calls.map((call, index) => ({ call, result: results[index]! })),
-      });
-      if (signal.aborted) {
-        yield done('aborted');
-        return;
-      }
-      if (steps >= this.#maxSteps) {
-        yield done('max-steps');
-        return;
-      }
+      const results = calls.map(() => null);
+      const jobs = calls.map((_call, index) => ({ index, resume: undefined }));
+      if (yield* this.#runStep(run, calls, results, jobs, runner, signal)) return;
     }
+  }
+
+  /** This step's tool set, and what the model is offered and its calls run through. */
+  #toolsFor(run: RunState): {
+    toolset: AgentToolset;
+    runner: AgentToolset | ToolSearch;
+    tools: readonly AgentTool[];
+  } {
+    // A fresh tool set each step, so tools that changed since are offered as they are now.
+    const toolset = createAgentToolset(this.#source, {
+      provider: this.#options.model.provider,
+      ...(this.#options.context === undefined ? {} : { context: this.#options.context }),
+      ...(this.#options.callTimeoutMs === undefined
+        ? {}
+        : { timeoutMs: this.#options.callTimeoutMs }),
+    });
+    const searchOptions = this.#options.toolSearch;
+    if (searchOptions === undefined || searchOptions === false)
+      return { toolset, runner: toolset, tools: toolset.tools };
+    const base = searchOptions === true ? {} : searchOptions;
+    const loaded = run.search?.loaded ?? run.loaded;
+    run.search = createToolSearch(toolset, {
+      ...base,
+      ...(loaded === undefined ? {} : { loaded }),
+    });
+    return { toolset, runner: run.search, tools: run.search.tools() };
+  }
+
+  /**
+   * Runs the step's calls (`jobs`: all of them, or the paused ones of a resumed step) in
+   * parallel, yielding their events, then ends the step: its results go into the conversation.
+   * Returns true when the run ended here (a call paused on deferred input, an abort, the step
+   * limit), after yielding `done`.
+   */
+  async *#runStep(
+    run: RunState,
+    calls: readonly ModelToolCall[],
+    results: (ModelToolResult | null)[],
+    jobs: readonly { index: number; resume: InputResume | undefined }[],
+    runner: AgentToolset | ToolSearch,
+    signal: AbortSignal,
+  ): AsyncGenerator<AgentEvent, boolean, undefined> {
+    const step = run.steps;
+    const paused: PausedCall[] = [];
+    const pending = new Map<number, Promise<{ index: number; durationMs: number }>>();
+    // Every call is under way before any event is yielded: they run in parallel, whatever the
+    // caller does between events.
+    for (const { index, resume } of jobs) {
+      const call = calls[index]!;
+      if (index >= this.#maxCalls) {
+        results[index] = toModelError(
+          new McpHostError(
+            'INVALID_ARGUMENT',
+            `tool '${call.name}' did not run: at most ${this.#maxCalls} tool calls run per step; call it again in the next step`,
+            { tool: call.name },
+          ),
+        );
+        pending.set(index, Promise.resolve({ index, durationMs: 0 }));
+        continue;
+      }
+      const started = performance.now();
+      pending.set(
+        index,
+        runner
+          .call(call.name, call.arguments, {
+            signal,
+            input: this.#input,
+            ...(resume === undefined ? {} : { resume }),
+          })
+          .catch((error: unknown) => {
+            if (error instanceof McpHostError && error.code === 'INPUT_DEFERRED') {
+              paused.push(pausedCall(index, error));
+              return null;
+            }
+            return toModelError(
+              new McpHostError('ABORTED', `tool '${call.name}' was aborted: the run was stopped`, {
+                tool: call.name,
+                cause: error,
+              }),
+            );
+          })
+          .then((result) => {
+            results[index] = result;
+            return { index, durationMs: performance.now() - started };
+          }),
+      );
+    }
+    for (const { index } of jobs) {
+      const call = calls[index]!;
+      yield { type: 'tool-call-started', step, id: call.id, name: call.name, args: call.arguments };
+    }
+    while (pending.size > 0) {
+      const { index, durationMs } = await Promise.race(pending.values());
+      pending.delete(index);
+      const call = calls[index]!;
+      const result = results[index];
+      if (result === null || result === undefined) continue;
+      yield { type: 'tool-call-finished', step, id: call.id, name: call.name, result, durationMs };
+    }
+    if (paused.length > 0 && !signal.aborted) {
+      paused.sort((a, b) => a.index - b.index);
+      const loaded = run.search?.loaded;
+      const state: PausedRun = {
+        v: 1,
+        messages: run.messages,
+        steps: run.steps,
+        usage: { ...run.usage },
+        text: run.text,
+        ...(loaded === undefined ? {} : { loaded: [...loaded] }),
+        results,
+        paused,
+      };
+      const next = nextPending(state)!;
+      yield { type: 'input-required', step, pending: next };
+      yield done(run, 'input-required', next);
+      return true;
+    }
+    run.messages.push({
+      role: 'tool',
+      results: calls.map((call, index) => ({
+        call,
+        result:
+          results[index] ??
+          toModelError(
+            new McpHostError('ABORTED', `tool '${call.name}' did not finish: the run was stopped`, {
+              tool: call.name,
+            }),
+          ),
+      })),
+    });
+    if (signal.aborted) {
+      yield done(run, 'aborted');
+      return true;
+    }
+    if (run.steps >= this.#maxSteps) {
+      yield done(run, 'max-steps');
+      return true;
+    }
+    return false;
   }
 
   /** Closes the host the agent made (idempotent); a host it was given is left open. */
@@ -389,6 +540,40 @@ function initialMessages(
       : [...input];
   const hasSystem = given.some((message) => message.role === 'system');
   return system === undefined || hasSystem ? given : [{ role: 'system', text: system }, ...given];
+}
+
+/** What a run carries from step to step. */
+interface RunState {
+  messages: ModelMessage[];
+  steps: number;
+  usage: Required<ModelUsage>;
+  /** The last answer's text. */
+  text: string;
+  search: ToolSearch | undefined;
+  /** Tools a resumed run had loaded by tool search. */
+  loaded: readonly string[] | undefined;
+}
+
+function done(run: RunState, stopReason: AgentStopReason, pending?: AgentPending): AgentEvent {
+  const { text, messages, steps } = run;
+  const result: AgentResult = { text, messages, steps, usage: { ...run.usage }, stopReason };
+  if (pending !== undefined) result.pending = pending;
+  return { type: 'done', result };
+}
+
+function isResumption(input: AgentInput): input is AgentResumption {
+  return typeof input === 'object' && !Array.isArray(input) && input !== null && 'resume' in input;
+}
+
+/** A call paused by `INPUT_DEFERRED`, from the error's continuation. */
+function pausedCall(index: number, error: McpHostError): PausedCall {
+  const continuation = error.details?.continuation as PausedCall['continuation'];
+  return {
+    index,
+    ...(error.serverName === undefined ? {} : { serverName: error.serverName }),
+    continuation,
+    answers: {},
+  };
 }
 
 /** A source with no tools, to check options against. */

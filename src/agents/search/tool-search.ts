@@ -153,8 +153,8 @@ export class ToolSearch {
    * Runs what the model called. The search tool is answered here (and loads its matches); a
    * pinned or loaded tool goes to `toolset.call` (so through the host); a tool of the set that
    * is not loaded is refused with an error result (`TOOL_NOT_LOADED`) and loaded, so the model can call it again with its schema in view; an unknown
-   * name is a `TOOL_NOT_FOUND` error result. Like `toolset.call`, throws only when `signal`
-   * aborts.
+   * name is a `TOOL_NOT_FOUND` error result. Throws only as `toolset.call` does (an abort, a
+   * deferred input).
    */
   async call(
     name: string,

@@ -13,6 +13,7 @@ import { loadConfig, resolveConfig } from '../../src/config.js';
 import { McpHost, type CallToolResult, type Logger } from '../../src/index.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
+import { cliEnv, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
 import { tempFiles } from '../helpers/scratch.js';
 
 const require = createRequire(import.meta.url);
@@ -66,11 +67,10 @@ function textOf(result: CallToolResult): string {
   return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-const fsServer = (entry: string) => `servers:
-  fs:
-    command: ${JSON.stringify(process.execPath)}
-    args: [${JSON.stringify(entry)}]
-`;
+/** A server entry of mcp.yaml that runs `script` with this Node. */
+const stdio = (name: string, script: string) =>
+  `  ${name}:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(script)}]\n`;
+const fsServer = (entry: string) => `servers:\n${stdio('fs', entry)}`;
 
 describe('roots from config', () => {
   it('the filesystem server started without folders works in the configured root', async () => {
@@ -123,20 +123,31 @@ describe('roots from config', () => {
     );
   });
 
+  it('a CLI command’s host gives them too: `mcp-host call legacy/list-roots`', async () => {
+    ensureBuiltCli();
+    using dir = tempFiles({});
+    writeFileSync(
+      join(dir.path, 'mcp.yaml'),
+      `servers:\n${stdio('legacy', mcpFixtures.legacySdk)}roots: [./sandbox]\n`,
+      { mode: 0o600 },
+    );
+    const run = await runCli(['call', 'legacy/list-roots', '--json'], {
+      cwd: dir.path,
+      env: cliEnv({ XDG_CONFIG_HOME: join(dir.path, 'xdg') }),
+    });
+    expect(run.code).toBe(0);
+    const { result } = JSON.parse(run.stdout) as { result: CallToolResult };
+    expect(JSON.parse(textOf(result))).toEqual([
+      { uri: pathToFileURL(join(dir.path, 'sandbox')).href },
+    ]);
+  });
+
   it('the legacy and modern SDK fixtures’ list-roots returns the configured roots', async () => {
     await using _guard = leakGuard();
     using dir = tempFiles({});
-    const node = JSON.stringify(process.execPath);
     await using made = await hostFromConfig(
       dir.path,
-      `servers:
-  legacy:
-    command: ${node}
-    args: [${JSON.stringify(mcpFixtures.legacySdk)}]
-  modern:
-    command: ${node}
-    args: [${JSON.stringify(mcpFixtures.modernSdk)}]
-roots:
+      `servers:\n${stdio('legacy', mcpFixtures.legacySdk)}${stdio('modern', mcpFixtures.modernSdk)}roots:
   - { path: ./sandbox, name: sandbox }
   - file:///srv/shared
 `,

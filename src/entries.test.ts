@@ -445,6 +445,7 @@ const pinned: Record<string, readonly string[]> = {
     'ResolvedServer',
     'RestartConfig',
     'RetryConfig',
+    'RootConfig',
     'SchemaNode',
     'ServerConfig',
     'ServerResolution',

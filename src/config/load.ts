@@ -12,6 +12,7 @@
  * - **inputs**: by `id`, the later one wins. **extra**: per top-level key, the later one wins.
  * - **views**: by name, the later one wins whole. A view naming a server no file defines is an
  *   error of the file that wrote it (`views.<name>.servers[i]`).
+ * - **roots**: one list in file order; a root pointing where an earlier one does is dropped.
  *
  * File-level problems (unreadable file, syntax error, invalid top level, defaults or inputs) make
  * `loadConfig` throw a `ConfigError` with every diagnostic; `tryLoadConfig` returns them with
@@ -32,9 +33,11 @@ import type {
   HostDefaultsConfig,
   InputConfig,
   McpConfig,
+  RootConfig,
   ServerConfig,
   ViewConfig,
 } from './model.js';
+import { uniqueRoots } from './resolve-roots.js';
 import { formatOfFile, parseConfigText, type ParsedDocument } from './parse.js';
 
 export interface LoadConfigOptions extends DialectReadOptions {
@@ -231,6 +234,7 @@ export function mergeConfigs(
   let defaults: HostDefaultsConfig | undefined;
   let extra: Record<string, unknown> | undefined;
   const views = new Map<string, ViewConfig>();
+  const roots: RootConfig[] = [];
   const files: McpConfig['files'] = [];
 
   for (const { config, diagnostics: own } of parts) {
@@ -274,6 +278,7 @@ export function mergeConfigs(
     if (config.defaults !== undefined) defaults = mergeDefaults(defaults, config.defaults);
     for (const input of config.inputs ?? []) inputs.set(input.id, input);
     for (const [name, view] of Object.entries(config.views ?? {})) views.set(name, view);
+    roots.push(...(config.roots ?? []));
     if (config.extra !== undefined) extra = { ...extra, ...config.extra };
   }
 
@@ -281,6 +286,7 @@ export function mergeConfigs(
   if (defaults !== undefined) merged.defaults = defaults;
   if (inputs.size > 0) merged.inputs = [...inputs.values()];
   if (extra !== undefined) merged.extra = extra;
+  if (roots.length > 0) merged.roots = uniqueRoots(roots);
   if (views.size > 0) {
     // A server that failed to read is still defined: only names no file has are unknown.
     const defined = new Set(servers.keys());

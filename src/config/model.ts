@@ -195,6 +195,21 @@ export interface ViewConfig {
   source: SourceLocation;
 }
 
+/**
+ * A root (`roots:` in mcp.yaml, native format only): a folder the host tells servers they may
+ * work in (`McpHostOptions.roots`), as written. Exactly one of `uri` and `path`.
+ */
+export interface RootConfig {
+  /** A `file://` URI. */
+  uri?: string;
+  /** A path: relative to the folder of the file that wrote it; a leading `~` is the home directory. */
+  path?: string;
+  /** A name servers may show. */
+  name?: string;
+  /** Where it was written (`roots[i]`). */
+  source: SourceLocation;
+}
+
 /** A VS Code style input (`${input:id}`): what to ask for. */
 export interface InputConfig {
   id: string;
@@ -212,6 +227,8 @@ export interface McpConfig {
   inputs?: InputConfig[];
   /** Named views, by name (a later file's view replaces an earlier one of the same name). */
   views?: Record<string, ViewConfig>;
+  /** The host's roots (several files: concatenated in order, duplicates dropped). */
+  roots?: RootConfig[];
   /** The files it was read from, in merge order. */
   files: { file: string; dialect: ConfigDialect }[];
   /** Top-level keys the model does not know, per file (kept, with a warning). */

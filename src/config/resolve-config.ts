@@ -33,6 +33,7 @@ import type {
   TimeoutsConfig,
 } from './model.js';
 import { ResolvedConfig, type ResolvedServer } from './resolved-config.js';
+import { resolveRoots } from './resolve-roots.js';
 import { isRegistrableSecret, registerSecrets } from '../errors/secret-values.js';
 import { argvDiagnostics, fileModeDiagnostics, secretValues } from './expand/secrets.js';
 
@@ -47,8 +48,9 @@ export interface ResolveOptions {
   /** Host-wide defaults (timeouts, retry, toolsTtlMs) a server's own settings override. */
   defaults?: HostDefaultsConfig;
   /**
-   * The directory a relative `cwd` or `envFile` is resolved against. Default: the directory of
-   * the server's config file (when its source is an absolute path), else `process.cwd()`.
+   * The directory a relative `cwd`, `envFile` or root path is resolved against. Default: the
+   * directory of the config file that wrote it (when its source is an absolute path), else
+   * `process.cwd()`.
    */
   cwd?: string;
   /** What `~` becomes (default `os.homedir()`). */
@@ -319,7 +321,14 @@ export async function resolveConfig(
     for (const server of servers.values()) for (const secret of server.secrets) secret.dispose();
     throw error;
   }
-  return new ResolvedConfig({ config, servers, errors, diagnostics });
+  const roots =
+    config.roots === undefined
+      ? undefined
+      : resolveRoots(config.roots, {
+          ...(options.homeDir === undefined ? {} : { homeDir: options.homeDir }),
+          ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+        });
+  return new ResolvedConfig({ config, servers, errors, diagnostics, roots });
 }
 
 /**

@@ -8,10 +8,12 @@ import type { McpHostError } from '../errors/mcp-host-error.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
 import type { McpHostOptions } from '../host/host-options.js';
 import type { Disposable } from '../internal/disposable.js';
+import type { Root } from '../protocol/types.js';
 import type { RestartOptions } from '../host/slot/restart-policy.js';
 import type { ViewOptions } from '../host/views/view-access.js';
 import type { ConfigDiagnostic, McpConfig, OAuthConfig, ViewConfig } from './model.js';
 import { maskConfig, type MaskOptions } from './expand/secrets.js';
+import { resolveRoots } from './resolve-roots.js';
 
 /** A server ready for the host: what `resolveServer` gives (see resolve-config.ts). */
 export interface ResolvedServer {
@@ -42,7 +44,7 @@ function hostViews(views: Readonly<Record<string, ViewConfig>>): Record<string, 
 /** The host-wide part of a resolved config: pass it (spread) to `new McpHost(...)`. */
 export type ResolvedHostOptions = Pick<
   McpHostOptions,
-  'restart' | 'health' | 'maxResultBytes' | 'pins' | 'naming' | 'views'
+  'restart' | 'health' | 'maxResultBytes' | 'pins' | 'naming' | 'views' | 'roots'
 > & { servers: HostServerDefinition[] };
 
 /**
@@ -68,12 +70,16 @@ export class ResolvedConfig implements Disposable {
     servers: ReadonlyMap<string, ResolvedServer>;
     errors: ReadonlyMap<string, McpHostError>;
     diagnostics: readonly ConfigDiagnostic[];
+    /** The config's roots resolved (default: `resolveRoots` of the config's, with its defaults). */
+    roots?: readonly Root[] | undefined;
   }) {
     this.#config = init.config;
     this.servers = init.servers;
     this.errors = init.errors;
     this.diagnostics = init.diagnostics;
     const defaults = init.config.defaults ?? {};
+    const roots =
+      init.roots ?? (init.config.roots === undefined ? undefined : resolveRoots(init.config.roots));
     this.host = {
       servers: [...init.servers.values()].map((server) => server.definition),
       ...(defaults.restart === undefined ? {} : { restart: defaults.restart }),
@@ -82,6 +88,7 @@ export class ResolvedConfig implements Disposable {
       ...(defaults.pins === undefined ? {} : { pins: defaults.pins }),
       ...(defaults.naming === undefined ? {} : { naming: { ...defaults.naming } }),
       ...(init.config.views === undefined ? {} : { views: hostViews(init.config.views) }),
+      ...(roots === undefined ? {} : { roots }),
     };
   }
 

@@ -1,6 +1,6 @@
 import type { TokenStore } from '../auth/token-store.js';
 import type { Logger } from '../internal/logger.js';
-import type { Tool } from '../protocol/types.js';
+import type { Root, Tool } from '../protocol/types.js';
 import type { StateStore } from '../state/state-store.js';
 import type { CallPolicyOptions } from './calls/call-pipeline.js';
 import { DEFAULT_MAX_RESULT_BYTES } from './calls/result-budget.js';
@@ -57,6 +57,13 @@ export interface McpHostOptions extends CallPolicyOptions, CallerViewOptions {
    * A view may name a server not (yet) registered: it shows nothing of it until it is.
    */
   views?: Readonly<Record<string, ViewOptions>>;
+  /**
+   * Host-wide roots: the folders (`file://` URIs) every server is told about when it asks for the
+   * client's roots (`roots/list`, or a modern `input_required` round), unless its definition has
+   * its own `client.handlers.roots`. The roots capability is advertised only when this is set.
+   * `setRoots` changes them later.
+   */
+  roots?: readonly Root[];
   /** Bound on `close()` (default 5 s): servers still closing then are killed by their transports. */
   closeTimeoutMs?: number;
 }

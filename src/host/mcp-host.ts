@@ -9,6 +9,7 @@ import type {
   Prompt,
   ReadResourceResult,
   Resource,
+  Root,
   Tool,
 } from '../protocol/types.js';
 import { MemoryStateStore } from '../state/state-store.js';
@@ -29,6 +30,7 @@ import {
   type StartSummary,
 } from './host-options.js';
 import { HostResources } from './host-resources.js';
+import { checkedRoots } from './host-roots.js';
 import { HostSkills, type HostSkill, type LoadedHostSkill } from './host-skills.js';
 import type { LoadSkillOptions, SkillFile } from '../client/skills/load-skill.js';
 import type { CallContext, HostTool, NativeTool } from './host-tool.js';
@@ -95,6 +97,8 @@ export class McpHost implements AsyncDisposable {
   /** The named views (`McpHostOptions.views`), compiled at construction. */
   readonly #views = new Map<string, HostView>();
   #viewHost: ViewHost | undefined;
+  /** The host-wide roots (`McpHostOptions.roots`, `setRoots`), checked and frozen. */
+  #roots: readonly Root[] | undefined;
   #closing: Promise<void> | undefined;
 
   /** A server changed state (connecting, ready, restarting, crash_loop, ...). */
@@ -116,6 +120,7 @@ export class McpHost implements AsyncDisposable {
   constructor(options: McpHostOptions = {}) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
+    this.#roots = options.roots === undefined ? undefined : checkedRoots(options.roots);
     this.#catalogue = new ToolCatalogue(options.naming);
     this.#view = new CallerView(options, this.#logger);
     this.#pipeline = createCallPipeline({
@@ -271,6 +276,18 @@ export class McpHost implements AsyncDisposable {
     this.#assertOpen();
     await this.#oauth(name).complete(redirectUrlOrCode);
     return this.restartServer(name);
+  }
+
+  /**
+   * Replaces the host-wide roots (see `McpHostOptions.roots`; each a `file://` URI, else
+   * `INVALID_ARGUMENT`) and sends `notifications/roots/list_changed` to every connected legacy
+   * server that was given them. A server that connected before any roots were set was not told
+   * the host has roots: it sees them from its next connect.
+   */
+  setRoots(roots: readonly Root[]): void {
+    this.#assertOpen();
+    this.#roots = checkedRoots(roots);
+    for (const slot of this.#slots.values()) slot.notifyRootsChanged();
   }
 
   /** Every server's status, in registration order. */
@@ -564,6 +581,7 @@ export class McpHost implements AsyncDisposable {
       health: this.#options.health,
       review: this.#review,
       seedTools: seed,
+      roots: () => this.#roots,
       oauth:
         definition.oauth === undefined
           ? undefined

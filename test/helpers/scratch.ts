@@ -1,5 +1,5 @@
 /** Disposable scratch resources: a temporary directory, temporary process.env changes. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,6 +11,17 @@ export interface TempDir extends Disposable {
 export function tempDir(): TempDir {
   const path = mkdtempSync(join(tmpdir(), 'mcp-host-test-'));
   return { path, [Symbol.dispose]: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/**
+ * `using dir = tempFiles({ 'a.txt': 'a' })`: a fresh directory holding those files, its `path`
+ * resolved through symlinks (as servers that check paths see it), removed at scope end.
+ */
+export function tempFiles(files: Readonly<Record<string, string>>): TempDir {
+  const dir = tempDir();
+  const path = realpathSync(dir.path);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(path, name), text);
+  return { path, [Symbol.dispose]: () => dir[Symbol.dispose]() };
 }
 
 /** `using _ = patchEnv({...})`: sets (or, with undefined, removes) process.env entries until scope end. */

@@ -4,14 +4,12 @@
  * parallel tool calls, the step limit, the token budget, an abort mid-call, a model that fails,
  * a call the host refuses, tool search over a big catalogue, and the order of the events.
  */
-import { realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { McpHost, McpHostError, type NativeTool } from '../../src/index.js';
 import { agent, createAgent, type AgentEvent } from '../../src/agent.js';
 import { leakGuard } from '../helpers/leak-guard.js';
-import { tempDir } from '../helpers/scratch.js';
+import { tempFiles } from '../helpers/scratch.js';
 import { ScriptedModel, callTools, lastResults, say } from '../helpers/scripted-model.js';
 
 const require = createRequire(import.meta.url);
@@ -35,10 +33,8 @@ function native(
 describe('the agent loop', () => {
   it('lists a sandbox through the official filesystem server and answers with the listing (builder)', async () => {
     await using _guard = leakGuard();
-    using dir = tempDir();
-    const root = realpathSync(dir.path);
-    writeFileSync(join(root, 'alpha.txt'), 'a');
-    writeFileSync(join(root, 'beta.md'), 'b');
+    using dir = tempFiles({ 'alpha.txt': 'a', 'beta.md': 'b' });
+    const root = dir.path;
     const model = new ScriptedModel([
       (request) => {
         const list = request.tools.find((t) => t.tool.originalName === 'list_directory');

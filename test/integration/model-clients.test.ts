@@ -28,6 +28,12 @@ import {
   type SseReply,
 } from '../helpers/fake-model-server.js';
 import { leakGuard } from '../helpers/leak-guard.js';
+import {
+  anthropicText,
+  anthropicToolUses,
+  geminiFunctionCalls,
+  geminiText,
+} from '../helpers/model-wire.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUg==';
 
@@ -396,119 +402,11 @@ const wires: Wire[] = [
       event: 'content_block_delta',
       data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hel' } },
     },
-    text: {
-      sse: [
-        {
-          event: 'message_start',
-          data: {
-            type: 'message_start',
-            message: { usage: { input_tokens: 11, output_tokens: 1 } },
-          },
-        },
-        {
-          event: 'content_block_start',
-          data: {
-            type: 'content_block_start',
-            index: 0,
-            content_block: { type: 'text', text: '' },
-          },
-        },
-        { event: 'ping', data: { type: 'ping' } },
-        {
-          event: 'content_block_delta',
-          data: {
-            type: 'content_block_delta',
-            index: 0,
-            delta: { type: 'text_delta', text: 'Hel' },
-          },
-        },
-        {
-          event: 'content_block_delta',
-          data: {
-            type: 'content_block_delta',
-            index: 0,
-            delta: { type: 'text_delta', text: 'lo' },
-          },
-        },
-        { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-        {
-          event: 'message_delta',
-          data: {
-            type: 'message_delta',
-            delta: { stop_reason: 'end_turn' },
-            usage: { output_tokens: 2 },
-          },
-        },
-        { event: 'message_stop', data: { type: 'message_stop' } },
-      ],
-    },
-    toolCalls: {
-      sse: [
-        {
-          event: 'message_start',
-          data: { type: 'message_start', message: { usage: { input_tokens: 5 } } },
-        },
-        {
-          event: 'content_block_start',
-          data: {
-            type: 'content_block_start',
-            index: 0,
-            content_block: { type: 'tool_use', id: 'call_a', name: 'get_weather', input: {} },
-          },
-        },
-        {
-          event: 'content_block_delta',
-          data: {
-            type: 'content_block_delta',
-            index: 0,
-            delta: { type: 'input_json_delta', partial_json: '{"city":' },
-          },
-        },
-        {
-          event: 'content_block_delta',
-          data: {
-            type: 'content_block_delta',
-            index: 0,
-            delta: { type: 'input_json_delta', partial_json: '"Paris"}' },
-          },
-        },
-        { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-        {
-          event: 'content_block_start',
-          data: {
-            type: 'content_block_start',
-            index: 1,
-            content_block: { type: 'tool_use', id: 'call_b', name: 'get_weather', input: {} },
-          },
-        },
-        {
-          event: 'content_block_delta',
-          data: {
-            type: 'content_block_delta',
-            index: 1,
-            delta: { type: 'input_json_delta', partial_json: '{"ci' },
-          },
-        },
-        {
-          event: 'content_block_delta',
-          data: {
-            type: 'content_block_delta',
-            index: 1,
-            delta: { type: 'input_json_delta', partial_json: 'ty":"Oslo"}' },
-          },
-        },
-        { event: 'content_block_stop', data: { type: 'content_block_stop', index: 1 } },
-        {
-          event: 'message_delta',
-          data: {
-            type: 'message_delta',
-            delta: { stop_reason: 'tool_use' },
-            usage: { output_tokens: 9 },
-          },
-        },
-        { event: 'message_stop', data: { type: 'message_stop' } },
-      ],
-    },
+    text: anthropicText(['Hel', 'lo']),
+    toolCalls: anthropicToolUses([
+      { id: 'call_a', name: 'get_weather', json: ['{"city":', '"Paris"}'] },
+      { id: 'call_b', name: 'get_weather', json: ['{"ci', 'ty":"Oslo"}'] },
+    ]),
     checkConversation(body) {
       expect(body.stream).toBe(true);
       expect(body.system).toBe('Be brief.');
@@ -557,53 +455,11 @@ const wires: Wire[] = [
     provider: 'gemini',
     path: /^\/v1beta\/models\/gemini-test:streamGenerateContent\?alt=sse$/,
     first: { data: { candidates: [{ content: { role: 'model', parts: [{ text: 'Hel' }] } }] } },
-    text: {
-      sse: [
-        { data: { candidates: [{ content: { role: 'model', parts: [{ text: 'Hel' }] } }] } },
-        {
-          data: {
-            candidates: [
-              { content: { role: 'model', parts: [{ text: 'lo' }] }, finishReason: 'STOP' },
-            ],
-            usageMetadata: { promptTokenCount: 11, candidatesTokenCount: 2 },
-          },
-        },
-      ],
-    },
-    toolCalls: {
-      sse: [
-        {
-          data: {
-            candidates: [
-              {
-                content: {
-                  role: 'model',
-                  parts: [
-                    {
-                      functionCall: { name: 'get_weather', args: { city: 'Paris' } },
-                      thoughtSignature: 'sig-1',
-                    },
-                  ],
-                },
-              },
-            ],
-          },
-        },
-        {
-          data: {
-            candidates: [
-              {
-                content: {
-                  role: 'model',
-                  parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } } }],
-                },
-                finishReason: 'STOP',
-              },
-            ],
-          },
-        },
-      ],
-    },
+    text: geminiText(['Hel', 'lo']),
+    toolCalls: geminiFunctionCalls([
+      { name: 'get_weather', args: { city: 'Paris' }, thoughtSignature: 'sig-1' },
+      { name: 'get_weather', args: { city: 'Oslo' } },
+    ]),
     checkConversation(body) {
       expect(body.systemInstruction).toEqual({ parts: [{ text: 'Be brief.' }] });
       expect(body.contents).toEqual([

@@ -159,6 +159,19 @@ describe('writers: what the target cannot express', () => {
       expect(kinds(out.diagnostics)).toEqual(['error:not-expressible:s']);
     }
   });
+
+  it('roots are left out everywhere, with a warning', () => {
+    for (const dialect of DIALECTS) {
+      const out = foreignDialects[dialect].write({
+        ...base,
+        servers: [stdio({})],
+        roots: [{ path: './sandbox', source }],
+      });
+      expect(out.text).not.toContain('sandbox');
+      expect(kinds(out.diagnostics)).toEqual(['warning:not-expressible']);
+      expect(out.diagnostics[0]!.message).toContain('roots cannot be expressed');
+    }
+  });
 });
 
 it('parse errors come with the read (JSONC where the dialect allows it, strict JSON for .mcp.json)', () => {

@@ -182,7 +182,7 @@ export function writeServerMap(
 }
 
 /**
- * Top-level settings a foreign dialect cannot hold (host defaults; inputs unless `inputs`), and
+ * Top-level settings a foreign dialect cannot hold (host defaults, roots; inputs unless `inputs`), and
  * top-level extras (written back into the same dialect only).
  */
 export function writeTopLevel(
@@ -202,6 +202,8 @@ export function writeTopLevel(
   };
   if (config.defaults !== undefined && Object.keys(config.defaults).length > 0)
     warn('host-wide defaults cannot be expressed; left out');
+  if (config.roots !== undefined && config.roots.length > 0)
+    warn('roots cannot be expressed; left out');
   if (!inputs && config.inputs !== undefined && config.inputs.length > 0)
     warn(`inputs cannot be expressed; left out: ${config.inputs.map((i) => i.id).join(', ')}`);
   const extra = config.extra;

@@ -33,6 +33,7 @@ import {
 } from './native-rules.js';
 import { type KeyPath, type TextPosition, isRecord } from '../parse.js';
 import { checkAgainstSchema } from './check-against-schema.js';
+import { readNativeRoots } from './native-roots.js';
 
 import { parseTemplate } from '../expand/template.js';
 
@@ -109,7 +110,7 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
 
   const top: Record<string, unknown> = { ...root };
   // `servers:` with nothing under it (a file being written) is no servers, not an error.
-  for (const key of ['servers', 'defaults', 'inputs', 'views'] as const)
+  for (const key of ['servers', 'defaults', 'inputs', 'views', 'roots'] as const)
     if (top[key] === null) {
       report('warning', 'empty-value', `\`${key}:\` is empty`, [key]);
       delete top[key];
@@ -138,6 +139,11 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
           configurable: true,
         });
     if (Object.keys(views).length > 0) config.views = views;
+  }
+
+  if (Array.isArray(clean.roots)) {
+    const roots = readNativeRoots(clean.roots, location, report);
+    if (roots.length > 0) config.roots = roots;
   }
 
   const rawServers = top.servers;

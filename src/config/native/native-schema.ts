@@ -348,6 +348,28 @@ const view: SchemaNode = {
   },
 };
 
+const root: SchemaNode = {
+  description:
+    "A folder servers may work in: a path (relative to this file's folder; `~` is the home directory) or a file:// URI, or { uri | path, name }.",
+  anyOf: [
+    { type: 'string', minLength: 1 },
+    {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        uri: { type: 'string', minLength: 1, description: 'A file:// URI.' },
+        path: {
+          type: 'string',
+          minLength: 1,
+          description: "A path, relative to this file's folder.",
+        },
+        name: { type: 'string', description: 'A name servers may show.' },
+      },
+      oneOf: [{ required: ['uri'] }, { required: ['path'] }],
+    },
+  ],
+};
+
 const input: SchemaNode = {
   type: 'object',
   description: 'A value asked for when a `${input:id}` reference needs it.',
@@ -383,6 +405,12 @@ export const nativeSchema: SchemaNode = {
       type: 'object',
       description: "Named views by name: `host.view('name')`, `mcp-host tools --view name`.",
       additionalProperties: view,
+    },
+    roots: {
+      type: 'array',
+      description:
+        'The roots every server is told about when it asks (`McpHostOptions.roots`), unless it has its own.',
+      items: root,
     },
   },
 };

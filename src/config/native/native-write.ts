@@ -14,6 +14,7 @@ import {
   type ViewConfig,
 } from '../model.js';
 import { inferTransportType } from './native-rules.js';
+import { toNativeRoot } from './native-roots.js';
 import { isRecord } from '../parse.js';
 import { yamlModule } from '../parser-modules.js';
 
@@ -44,6 +45,9 @@ export function toNativeDocument(config: McpConfig): Record<string, unknown> {
     ...(config.views === undefined || Object.keys(config.views).length === 0
       ? {}
       : { views: toNativeViews(config.views) }),
+    ...(config.roots === undefined || config.roots.length === 0
+      ? {}
+      : { roots: config.roots.map(toNativeRoot) }),
     ...extra,
   };
 }

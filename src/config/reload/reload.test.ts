@@ -31,6 +31,7 @@ class World {
   servers: ServerConfig[] = [];
   defaults: HostDefaultsConfig | undefined;
   views: McpConfig['views'];
+  roots: McpConfig['roots'];
   diagnostics: ConfigDiagnostic[] = [];
   loadError: Error | undefined;
   /** Names whose resolution fails. */
@@ -48,6 +49,7 @@ class World {
         files: [{ file: '/config/mcp.json', dialect: 'mcp-host' }],
         ...(this.defaults === undefined ? {} : { defaults: this.defaults }),
         ...(this.views === undefined ? {} : { views: this.views }),
+        ...(this.roots === undefined ? {} : { roots: this.roots }),
       },
       diagnostics: this.diagnostics,
     };
@@ -80,6 +82,15 @@ class World {
               name: 'who',
               inputSchema: { type: 'object' },
               handler: () => ({ content: [{ type: 'text', text: label }] }),
+            },
+            {
+              name: 'roots',
+              inputSchema: { type: 'object' },
+              handler: async (_args, context) => ({
+                content: [
+                  { type: 'text', text: JSON.stringify(await context.request('roots/list')) },
+                ],
+              }),
             },
           ],
         }).start();
@@ -328,6 +339,37 @@ describe('ConfigReloader', () => {
     ]);
     world.views = { v: { allow: ['a'], source: at(9) } };
     expect(ok(await reloader.reload()).diagnostics).toEqual([]);
+  });
+
+  it('gives the config’s roots to the host before adding servers, and a changed list at once', async () => {
+    await using _guard = leakGuard();
+    await using host = new McpHost({ health: { intervalMs: 0 } });
+    const world = new World();
+    await using reloader = rig(world, host);
+    const root = (path: string, line: number) => ({
+      path,
+      source: { file: '/config/mcp.json', dialect: 'mcp-host' as const, path: ['roots', 0], line },
+    });
+    const rootsOf = async () => {
+      const result = await host.callTool('mcp__a__roots');
+      return JSON.parse((result.content[0] as { text: string }).text) as unknown;
+    };
+    world.servers = [server('a', 'a1')];
+    world.roots = [root('./sandbox', 3)];
+    ok(await reloader.start());
+    expect(await rootsOf()).toEqual({ roots: [{ uri: 'file:///config/sandbox' }] });
+
+    // Moved in the file, same folder: nothing to tell.
+    world.roots = [root('../config/sandbox', 7)];
+    expect(ok(await reloader.reload()).unchanged).toEqual(['a']);
+    world.roots = [root('./other', 7)];
+    const changed = ok(await reloader.reload());
+    expect(changed.unchanged).toEqual(['a']);
+    expect(changed.diagnostics).toEqual([]);
+    expect(await rootsOf()).toEqual({ roots: [{ uri: 'file:///config/other' }] });
+    world.roots = undefined;
+    ok(await reloader.reload());
+    expect(await rootsOf()).toEqual({ roots: [] });
   });
 
   it('warns about a server whose applied config does not connect', async () => {

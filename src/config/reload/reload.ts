@@ -36,6 +36,7 @@ import type { ConfigDiagnostic, HostDefaultsConfig, McpConfig, ServerConfig } fr
 import { InputResolver } from '../expand/input-providers.js';
 import { tryLoadConfig } from '../load.js';
 import { resolveServer } from '../resolve-config.js';
+import { resolveRoots } from '../resolve-roots.js';
 import { filesDigest, hostWideDigest } from './reload-fingerprint.js';
 import {
   describeError,
@@ -215,6 +216,8 @@ export class ConfigReloader implements AsyncDisposable {
       );
     }
 
+    // Before any server is added, so a new one connects with them.
+    this.#applyRoots(config);
     const broken = new Set(
       diagnostics
         .filter((d) => d.severity === 'error' && d.server !== undefined)
@@ -374,6 +377,27 @@ export class ConfigReloader implements AsyncDisposable {
   }
 
   #lastHostWide: string | undefined;
+  /** The roots this reloader last gave the host (JSON), if it gave any. */
+  #lastRoots: string | undefined;
+
+  /**
+   * The config's roots, given to the host (`setRoots`) when they differ from what this reloader
+   * gave it last: connected legacy servers hear `roots/list_changed`. A config without roots
+   * leaves the host's own alone, unless this reloader set some earlier (they become none).
+   */
+  #applyRoots(config: McpConfig): void {
+    if (config.roots === undefined && this.#lastRoots === undefined) return;
+    const roots = resolveRoots(config.roots ?? []);
+    const digest = JSON.stringify(roots);
+    if (digest === this.#lastRoots) return;
+    try {
+      this.#host.setRoots(roots);
+      this.#lastRoots = digest;
+    } catch (error) {
+      // Only a closed host refuses roots the config layer checked: its servers are gone too.
+      this.#logger.warn(`config: the roots were not applied: ${describeError(error)}`);
+    }
+  }
 
   /** Host-wide settings cannot change on a running host: a warning when they did. */
   #hostWideChanges(

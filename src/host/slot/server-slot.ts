@@ -1,10 +1,11 @@
+import type { ServerInputHandlers } from '../../client/client-options.js';
 import { McpClient } from '../../client/mcp-client.js';
 import { aboutServer, McpHostError } from '../../errors/mcp-host-error.js';
 import type { Disposable } from '../../internal/disposable.js';
 import { Emitter } from '../../internal/emitter.js';
 import type { Logger } from '../../internal/logger.js';
 import { onAbort } from '../../internal/signals.js';
-import type { Tool } from '../../protocol/types.js';
+import type { Root, Tool } from '../../protocol/types.js';
 import type { StateStore } from '../../state/state-store.js';
 import { createTransport } from '../../transport/create-transport.js';
 import { CallLimiter } from '../calls/call-limiter.js';
@@ -58,6 +59,8 @@ export interface ServerSlotOptions {
   seedTools?: readonly Tool[] | undefined;
   /** The server's OAuth (from its definition's `oauth`), given to its HTTP transport. */
   oauth?: ServerOAuth | undefined;
+  /** The host-wide roots as they are now (undefined: none set), for a server without its own. */
+  roots?: (() => readonly Root[] | undefined) | undefined;
 }
 
 /**
@@ -75,6 +78,8 @@ export class ServerSlot {
   readonly #options: ServerSlotOptions;
   readonly #logger: Logger;
   #client: McpClient | undefined;
+  /** Whether `#client` was given the host-wide roots (and so advertised the roots capability). */
+  #hostRoots = false;
   #clientSubscriptions: Disposable[] = [];
   #state: ServerState;
   #since = Date.now();
@@ -372,12 +377,41 @@ export class ServerSlot {
       });
   }
 
+  /** The definition's input handlers, with the host-wide roots where it has no roots of its own. */
+  #handlers(): ServerInputHandlers | undefined {
+    const own = this.definition.client?.handlers;
+    const roots = this.#options.roots;
+    if (own?.roots !== undefined || roots?.() === undefined) return own;
+    // Read when the server asks, so `setRoots` reaches a server that asks again.
+    return { ...own, roots: () => (roots() ?? []).map((root) => ({ ...root })) };
+  }
+
+  /**
+   * Tells the server the host-wide roots changed (`notifications/roots/list_changed`) when its
+   * connection was given them and speaks the legacy era; a modern server asks again when it
+   * needs them, and one connected without roots sees them from its next connect.
+   */
+  notifyRootsChanged(): void {
+    const client = this.client;
+    if (!this.#hostRoots || client === undefined || client.era !== 'legacy') return;
+    try {
+      client.notifyRootsChanged();
+    } catch (error) {
+      // The connection is going away: its next connect asks for the roots anew.
+      this.#logger.debug(aboutServer(this.name, 'could not announce the changed roots'), {
+        error: String(error),
+      });
+    }
+  }
+
   async #open(): Promise<void> {
     this.#clearRestart();
     const generation = ++this.#generation;
     this.#set('connecting');
+    const handlers = this.#handlers();
     const client = new McpClient({
       ...this.definition.client,
+      ...(handlers === undefined ? {} : { handlers }),
       transport: this.#transport(),
       serverName: this.name,
       identity: this.identity,
@@ -385,6 +419,7 @@ export class ServerSlot {
       logger: this.definition.client?.logger ?? this.#logger,
     });
     this.#client = client;
+    this.#hostRoots = handlers !== this.definition.client?.handlers;
     const abandoned = this.#links.register(client);
     const closed: { reason?: McpHostError } = {};
     this.#clientSubscriptions = [

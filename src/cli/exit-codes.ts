@@ -18,6 +18,11 @@ export const ExitCode = {
   unreachable: 4,
   /** The tool said `isError: true`, or there is no such tool (the payload is still printed). */
   toolError: 5,
+  /**
+   * `mcp-host agent` stopped before a final answer: its step limit (`--max-steps`) or its token
+   * budget (`--max-tokens`) was reached.
+   */
+  noAnswer: 6,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -1,0 +1,354 @@
+/**
+ * `mcp-host agent` on the built binary, with the official filesystem server from a config and a
+ * scripted OpenAI-compatible model server on 127.0.0.1 (never a real provider): the seed example
+ * (the model asks for the listing, then answers from the tool message it was sent), NDJSON with
+ * `--format json`, a missing provider key refused before anything starts, the step limit's exit
+ * code, Ctrl-C mid-answer, and no server left behind by any of them.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  startFakeModelServer,
+  type ModelReply,
+  type ModelRequest,
+  type SseReply,
+} from '../helpers/fake-model-server.js';
+import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
+import { commandLine, listProcesses, waitUntilGone } from '../helpers/processes.js';
+import { cliEnv, cliPath, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
+import { tempDir } from '../helpers/scratch.js';
+
+const require = createRequire(import.meta.url);
+const filesystem = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+
+/** An OpenAI key in the environment: a bare base URL must never be sent it. */
+const KEY = 'sk-canary-cli-agent-0123456789';
+
+beforeAll(() => ensureBuiltCli());
+
+/** One Chat Completions stream chunk. */
+function chunk(delta: Record<string, unknown>, finish?: string) {
+  return {
+    data: {
+      choices: [{ index: 0, delta, ...(finish === undefined ? {} : { finish_reason: finish }) }],
+    },
+  };
+}
+
+/** A streamed reply that calls `name` with `args`. */
+function callReply(name: string, args: unknown): SseReply {
+  const call = {
+    index: 0,
+    id: 'call_1',
+    type: 'function',
+    function: { name, arguments: JSON.stringify(args) },
+  };
+  return {
+    sse: [
+      chunk({ role: 'assistant', tool_calls: [call] }),
+      chunk({}, 'tool_calls'),
+      { data: '[DONE]' },
+    ],
+  };
+}
+
+/** A streamed final answer. */
+function textReply(text: string): SseReply {
+  return {
+    sse: [chunk({ role: 'assistant', content: text }), chunk({}, 'stop'), { data: '[DONE]' }],
+  };
+}
+
+/** The tool names a request offered. */
+function offered(request: ModelRequest): string[] {
+  const tools = (request.body?.tools ?? []) as Array<{ function: { name: string } }>;
+  return tools.map((tool) => tool.function.name);
+}
+
+/** The content of the request's last `tool` message. */
+function toolMessage(request: ModelRequest): string {
+  const messages = (request.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
+  const last = messages.filter((message) => message.role === 'tool').at(-1);
+  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? null);
+}
+
+/** The pids of the servers whose command line names `root` (the filesystem servers on it). */
+function serversOn(root: string): number[] {
+  return listProcesses()
+    .filter((entry) => commandLine(entry.pid)?.includes(root) === true)
+    .map((entry) => entry.pid);
+}
+
+/**
+ * A sandbox with two files and a config running the official filesystem server on it, and the
+ * model's two turns: the first asks for `list_directory` (noting the server's pids, for the
+ * guard), the second answers from the listing it was sent.
+ */
+function world(dir: string, guard: LeakGuard) {
+  const root = join(realpathSync(dir), 'sandbox');
+  mkdirSync(root);
+  writeFileSync(join(root, 'alpha.txt'), 'a');
+  writeFileSync(join(root, 'beta.md'), 'b');
+  const config = join(dir, 'mcp.yaml');
+  writeFileSync(
+    config,
+    `servers:\n  fs:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(filesystem)}, ${JSON.stringify(root)}]\n`,
+    { mode: 0o600 },
+  );
+  const pids: number[] = [];
+  const listTurn: ModelReply = (request) => {
+    for (const pid of serversOn(root)) {
+      pids.push(pid);
+      guard.trackPid(pid);
+    }
+    const list = offered(request).find((name) => name.endsWith('list_directory'));
+    return list === undefined
+      ? textReply('no listing tool was offered')
+      : callReply(list, { path: root });
+  };
+  const answerTurn: ModelReply = (request) => {
+    // The server's structured result, `{"content":"[FILE] ..."}`, or the listing as text.
+    const sent = toolMessage(request);
+    let listing = sent;
+    try {
+      const parsed = JSON.parse(sent) as { content?: unknown };
+      if (typeof parsed.content === 'string') listing = parsed.content;
+    } catch {
+      listing = sent;
+    }
+    return textReply(`The sandbox holds:\n${listing}`);
+  };
+  return { root, config, pids, listTurn, answerTurn };
+}
+
+describe('mcp-host agent', () => {
+  it('lists a sandbox through the filesystem server and prints the answer made from the listing', async () => {
+    await using guard = leakGuard();
+    using dir = tempDir();
+    await using model = await startFakeModelServer();
+    const { root, config, pids, listTurn, answerTurn } = world(dir.path, guard);
+    model.reply(listTurn, answerTurn);
+    const run = await runCli(
+      ['--config', config, 'agent', `List the files in ${root}`, '--base-url', `${model.url}/v1`],
+      { env: cliEnv({ OPENAI_API_KEY: KEY }) },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('The sandbox holds:\n[FILE] alpha.txt\n[FILE] beta.md\n');
+    expect(model.requests).toHaveLength(2);
+    const [first, second] = model.requests;
+    expect(first!.path).toBe('/v1/chat/completions');
+    expect(first!.headers.authorization).toBeUndefined();
+    expect(first!.body).toMatchObject({ model: 'default', stream: true });
+    expect((first!.body!.messages as unknown[]).at(-1)).toMatchObject({
+      role: 'user',
+      content: `List the files in ${root}`,
+    });
+    // The answer came from the listing: the second request carries it.
+    expect(toolMessage(second!)).toContain('[FILE] alpha.txt');
+    expect(toolMessage(second!)).toContain('[FILE] beta.md');
+    expect(pids.length).toBeGreaterThan(0);
+    expect(await waitUntilGone(pids, 5_000)).toEqual([]);
+  });
+
+  it('--format json: one event per stdout line, the tool calls among them, then one result line', async () => {
+    await using guard = leakGuard();
+    using dir = tempDir();
+    await using model = await startFakeModelServer();
+    const { root, config, pids, listTurn, answerTurn } = world(dir.path, guard);
+    model.reply(listTurn, answerTurn);
+    const run = await runCli([
+      '--config',
+      config,
+      'agent',
+      `List the files in ${root}`,
+      '--base-url',
+      `${model.url}/v1#tiny`,
+      '--format',
+      'json',
+      '--system',
+      'Be brief.',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const started = parsed.find((event) => event.type === 'tool-call-started');
+    expect(started).toMatchObject({
+      step: 1,
+      id: 'call_1',
+      name: 'mcp__fs__list_directory',
+      server: 'fs',
+      tool: 'list_directory',
+      args: { path: root },
+    });
+    const finished = parsed.find((event) => event.type === 'tool-call-finished');
+    expect(finished).toMatchObject({
+      server: 'fs',
+      tool: 'list_directory',
+      isError: false,
+      error: null,
+    });
+    expect(finished!.text).toContain('alpha.txt');
+    expect(typeof finished!.durationMs).toBe('number');
+    expect(parsed.map((event) => event.type)).toEqual([
+      'step-start',
+      'tool-call-started',
+      'tool-call-finished',
+      'step-start',
+      'text-delta',
+      undefined,
+    ]);
+    expect(parsed.filter((event) => 'result' in event)).toHaveLength(1);
+    const { result } = parsed.at(-1) as {
+      result: {
+        text: string;
+        stopReason: string;
+        steps: number;
+        messages: Array<{ role: string }>;
+      };
+    };
+    expect(result.stopReason).toBe('final');
+    expect(result.steps).toBe(2);
+    expect(result.text).toContain('[FILE] beta.md');
+    expect(result.messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(model.requests[0]!.body).toMatchObject({
+      model: 'tiny',
+      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user' }],
+    });
+    expect(await waitUntilGone(pids, 5_000)).toEqual([]);
+  });
+
+  it('a missing provider key is refused naming its variable, before any server or request', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    await using model = await startFakeModelServer();
+    const root = realpathSync(dir.path);
+    const config = join(root, 'mcp.yaml');
+    const started = join(root, 'started');
+    // A server that would leave a mark if it were started.
+    writeFileSync(
+      config,
+      `servers:\n  marks:\n    command: ${JSON.stringify(process.execPath)}\n    args: ['-e', ${JSON.stringify(`require('fs').writeFileSync(${JSON.stringify(started)}, '')`)}]\n`,
+      { mode: 0o600 },
+    );
+    const env = cliEnv({ ANTHROPIC_API_KEY: undefined });
+    const text = await runCli(
+      ['--config', config, 'agent', 'hello', '--model', 'anthropic:claude-x'],
+      {
+        env,
+      },
+    );
+    expect(text.code).toBe(1);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toMatch(/^error: .*ANTHROPIC_API_KEY/);
+    expect(text.stderr.trim().split('\n')).toHaveLength(1);
+    const json = await runCli(
+      ['--config', config, '--json', 'agent', 'hello', '--model', 'anthropic:claude-x'],
+      { env },
+    );
+    expect(json.code).toBe(1);
+    expect(json.stdout).toBe('');
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: {
+        code: 'CONFIG_VARIABLE_UNSET',
+        message: expect.stringContaining('ANTHROPIC_API_KEY'),
+      },
+    });
+    // No model at all is a usage error saying what to give.
+    const none = await runCli(['--config', config, 'agent', 'hello'], { env });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/--model <provider:model>.*--base-url/);
+    expect(model.requests).toHaveLength(0);
+    expect(serversOn(root)).toEqual([]);
+    expect(() => realpathSync(started)).toThrow();
+  });
+
+  it('stops at --max-steps without a final answer: exit 6, nothing on stdout', async () => {
+    await using guard = leakGuard();
+    using dir = tempDir();
+    await using model = await startFakeModelServer();
+    const { root, config, pids, listTurn } = world(dir.path, guard);
+    model.reply(listTurn);
+    const run = await runCli([
+      '--config',
+      config,
+      'agent',
+      `List the files in ${root}`,
+      '--base-url',
+      `${model.url}/v1`,
+      '--max-steps',
+      '1',
+    ]);
+    expect(run.code).toBe(6);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/step limit \(1 model calls\).*--max-steps/);
+    expect(model.requests).toHaveLength(1);
+    expect(await waitUntilGone(pids, 5_000)).toEqual([]);
+
+    const bad = await runCli([
+      '--config',
+      config,
+      'agent',
+      'x',
+      '--base-url',
+      model.url,
+      '--max-steps',
+      '0',
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("'0' is not a whole number of at least 1");
+  });
+
+  it('Ctrl-C while the model answers aborts the run, prints its result and closes the server', async () => {
+    await using guard = leakGuard();
+    using dir = tempDir();
+    await using model = await startFakeModelServer();
+    const { root, config, pids, listTurn } = world(dir.path, guard);
+    const child = spawn(
+      process.execPath,
+      [
+        cliPath,
+        '--config',
+        config,
+        '--json',
+        'agent',
+        `List the files in ${root}`,
+        '--base-url',
+        `${model.url}/v1`,
+      ],
+      { env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    guard.trackPid(child.pid);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const exited = once(child, 'exit');
+    // The second turn starts answering, then never finishes: the user presses Ctrl-C.
+    model.reply(listTurn, () => {
+      setImmediate(() => child.kill('SIGINT'));
+      return { sse: [chunk({ role: 'assistant', content: 'The sandbox' })], open: true };
+    });
+    const [code] = await exited;
+    expect(code).toBe(130);
+    expect(stderr).toBe('');
+    const last = JSON.parse(stdout.trimEnd().split('\n').at(-1)!) as {
+      result: { stopReason: string };
+    };
+    expect(last.result.stopReason).toBe('aborted');
+    expect(model.requests).toHaveLength(2);
+    expect(pids.length).toBeGreaterThan(0);
+    expect(await waitUntilGone(pids, 5_000)).toEqual([]);
+  });
+});

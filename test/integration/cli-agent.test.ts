@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -19,11 +19,20 @@ import {
 } from '../helpers/fake-model-server.js';
 import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
 import { commandLine, listProcesses, waitUntilGone } from '../helpers/processes.js';
-import { cliEnv, cliPath, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
+import { codeBlockAfter } from '../helpers/doc-examples.js';
+import { cliEnv, cliPath, ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 
 const require = createRequire(import.meta.url);
 const filesystem = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+
+const docs = readFileSync(join(repoRoot, 'docs/agents.md'), 'utf8');
+const DOCS_HEADING = '### The `agent` command';
+
+/** The words of a one-line shell command (double or single quotes, no escapes). */
+function shellWords(line: string): string[] {
+  return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+}
 
 /** An OpenAI key in the environment: a bare base URL must never be sent it. */
 const KEY = 'sk-canary-cli-agent-0123456789';
@@ -84,21 +93,11 @@ function serversOn(root: string): number[] {
 }
 
 /**
- * A sandbox with two files and a config running the official filesystem server on it, and the
- * model's two turns: the first asks for `list_directory` (noting the server's pids, for the
- * guard), the second answers from the listing it was sent.
+ * The model's two turns over the filesystem server on `root`: the first asks for
+ * `list_directory` (noting the server's pids, for the guard), the second answers from the listing
+ * it was sent.
  */
-function world(dir: string, guard: LeakGuard) {
-  const root = join(realpathSync(dir), 'sandbox');
-  mkdirSync(root);
-  writeFileSync(join(root, 'alpha.txt'), 'a');
-  writeFileSync(join(root, 'beta.md'), 'b');
-  const config = join(dir, 'mcp.yaml');
-  writeFileSync(
-    config,
-    `servers:\n  fs:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(filesystem)}, ${JSON.stringify(root)}]\n`,
-    { mode: 0o600 },
-  );
+function turns(root: string, guard: LeakGuard) {
   const pids: number[] = [];
   const listTurn: ModelReply = (request) => {
     for (const pid of serversOn(root)) {
@@ -122,7 +121,22 @@ function world(dir: string, guard: LeakGuard) {
     }
     return textReply(`The sandbox holds:\n${listing}`);
   };
-  return { root, config, pids, listTurn, answerTurn };
+  return { pids, listTurn, answerTurn };
+}
+
+/** A sandbox with two files, a config running the official filesystem server on it, the turns. */
+function world(dir: string, guard: LeakGuard) {
+  const root = join(realpathSync(dir), 'sandbox');
+  mkdirSync(root);
+  writeFileSync(join(root, 'alpha.txt'), 'a');
+  writeFileSync(join(root, 'beta.md'), 'b');
+  const config = join(dir, 'mcp.yaml');
+  writeFileSync(
+    config,
+    `servers:\n  fs:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(filesystem)}, ${JSON.stringify(root)}]\n`,
+    { mode: 0o600 },
+  );
+  return { root, config, ...turns(root, guard) };
 }
 
 describe('mcp-host agent', () => {
@@ -350,5 +364,90 @@ describe('mcp-host agent', () => {
     expect(model.requests).toHaveLength(2);
     expect(pids.length).toBeGreaterThan(0);
     expect(await waitUntilGone(pids, 5_000)).toEqual([]);
+  });
+
+  it('the docs/agents.md command, run as written against a scripted model, prints what the document shows', async () => {
+    await using guard = leakGuard();
+    using dir = tempDir();
+    await using model = await startFakeModelServer();
+    const root = join(realpathSync(dir.path), 'sandbox');
+    mkdirSync(root);
+    writeFileSync(join(root, 'notes.txt'), 'hello');
+    writeFileSync(join(root, 'plan.md'), '# plan');
+    const config = join(dir.path, 'mcp.yaml');
+    writeFileSync(
+      config,
+      codeBlockAfter(docs, DOCS_HEADING, 0, 'yaml').replaceAll('/tmp/sandbox', root),
+      { mode: 0o600 },
+    );
+    const { listTurn, answerTurn, pids } = turns(root, guard);
+    model.reply(listTurn, answerTurn);
+    const [program, ...args] = shellWords(
+      codeBlockAfter(docs, DOCS_HEADING, 0, 'sh')
+        .trim()
+        .replaceAll('/tmp/sandbox', root)
+        .replaceAll('http://127.0.0.1:8080/v1', `${model.url}/v1`),
+    );
+    expect(program).toBe('mcp-host');
+    // npx, run inside the repository, starts the installed server (no download).
+    const run = await runCli(
+      args.map((arg) => (arg === 'mcp.yaml' ? config : arg)),
+      { cwd: repoRoot },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(codeBlockAfter(docs, DOCS_HEADING, 0, 'text'));
+    expect(model.requests).toHaveLength(2);
+    expect(await waitUntilGone(pids, 5_000)).toEqual([]);
+  });
+
+  it('--base-url with a model name (a tag with a colon too) sends no key; with a provider spec, its key', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    await using model = await startFakeModelServer();
+    const config = join(dir.path, 'mcp.yaml');
+    writeFileSync(config, 'servers: {}\n', { mode: 0o600 });
+    const env = cliEnv({ OPENAI_API_KEY: KEY });
+    model.reply(textReply('hi there'), textReply('hello again'));
+    const local = await runCli(
+      [
+        '--config',
+        config,
+        'agent',
+        '-',
+        '--model',
+        'llama3.2:latest',
+        '--base-url',
+        `${model.url}/v1`,
+      ],
+      { env, input: 'Say hi' },
+    );
+    expect(local.code).toBe(0);
+    expect(local.stdout).toBe('hi there\n');
+    const gateway = await runCli(
+      [
+        '--config',
+        config,
+        'agent',
+        'Say hello',
+        '-m',
+        'openai:gpt-test',
+        '--base-url',
+        `${model.url}/v1`,
+      ],
+      { env },
+    );
+    expect(gateway.code).toBe(0);
+    expect(gateway.stdout).toBe('hello again\n');
+    const [first, second] = model.requests;
+    expect(first!.headers.authorization).toBeUndefined();
+    expect(first!.body).toMatchObject({
+      model: 'llama3.2:latest',
+      messages: [{ role: 'user', content: 'Say hi' }],
+    });
+    expect(second!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(second!.body).toMatchObject({ model: 'gpt-test' });
+    // Nothing printed carries the key.
+    expect(`${local.stdout}${local.stderr}${gateway.stdout}${gateway.stderr}`).not.toContain(KEY);
   });
 });

@@ -35,6 +35,9 @@ export interface AgentCommandOptions {
   toolSearch?: boolean;
 }
 
+/** How long an interrupted run may take to end before its servers are closed anyway. */
+const ABORT_GRACE_MS = 5_000;
+
 /** The providers `createModel` knows, so `--base-url` can tell a spec from a model's name. */
 const PROVIDER_SPEC = /^(?:openai|openai-responses|anthropic|gemini):/;
 
@@ -102,7 +105,12 @@ export async function agent(
   let ended: Promise<unknown> = Promise.resolve();
   cli.onClose(async () => {
     controller.abort(new CliError('ABORTED', 'interrupted'));
-    await ended;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      ended,
+      new Promise((resolve) => (timer = setTimeout(resolve, ABORT_GRACE_MS).unref())),
+    ]);
+    clearTimeout(timer);
   });
   const show = new RunReport(cli, host, model);
   const run = (async (): Promise<AgentResult | undefined> => {

@@ -5,7 +5,7 @@
  * `--format json`, a missing provider key refused before anything starts, the step limit's exit
  * code, Ctrl-C mid-answer, and no server left behind by any of them.
  */
-import { spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,6 +32,33 @@ const DOCS_HEADING = '### The `agent` command';
 /** The words of a one-line shell command (double or single quotes, no escapes). */
 function shellWords(line: string): string[] {
   return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+}
+
+const hasScript = (() => {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Runs the built CLI with `args` on a pseudo-terminal (`script`); what the terminal showed. */
+function onTerminal(args: readonly string[]): Promise<{ code: number | null; output: string }> {
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, cliPath, ...args].map(quote).join(' ');
+  return new Promise((resolve, reject) => {
+    execFile(
+      'script',
+      ['-qec', command, '/dev/null'],
+      { env: cliEnv({ TERM: 'xterm-256color' }), timeout: 30_000 },
+      (error, stdout) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        if (error !== null && code === null) reject(new Error(`script failed: ${error.message}`));
+        else resolve({ code, output: stdout });
+      },
+    );
+  });
 }
 
 /** An OpenAI key in the environment: a bare base URL must never be sent it. */
@@ -450,4 +477,30 @@ describe('mcp-host agent', () => {
     // Nothing printed carries the key.
     expect(`${local.stdout}${local.stderr}${gateway.stdout}${gateway.stderr}`).not.toContain(KEY);
   });
+
+  it.skipIf(!hasScript)(
+    'on a terminal, each tool call shows on stderr as it starts and finishes, in colour',
+    async () => {
+      await using guard = leakGuard();
+      using dir = tempDir();
+      await using model = await startFakeModelServer();
+      const { root, config, pids, listTurn, answerTurn } = world(dir.path, guard);
+      model.reply(listTurn, answerTurn);
+      const { code, output } = await onTerminal([
+        '--config',
+        config,
+        'agent',
+        `List the files in ${root}`,
+        '--base-url',
+        `${model.url}/v1`,
+      ]);
+      expect(code).toBe(0);
+      const ESC = '\x1b[';
+      expect(output).toContain(`${ESC}36m→${ESC}39m fs/list_directory ${ESC}2m{"path":`);
+      expect(output).toContain(`${ESC}32m✓${ESC}39m fs/list_directory ${ESC}2m`);
+      expect(output).toContain('The sandbox holds:\r\n[FILE] alpha.txt\r\n[FILE] beta.md\r\n');
+      expect(output).toMatch(/final after 2 steps, 1 tool call, 0 tokens, \d+/);
+      expect(await waitUntilGone(pids, 5_000)).toEqual([]);
+    },
+  );
 });

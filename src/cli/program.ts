@@ -190,7 +190,7 @@ function addAgent(program: Command): void {
     .addOption(
       new Option(
         '-m, --model <spec>',
-        'openai:<model>, openai-responses:<model>, anthropic:<model> or gemini:<model> (key from OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY), or a URL; with --base-url, the model name (default: default)',
+        "openai:<model>, openai-responses:<model>, anthropic:<model> or gemini:<model> (key from OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY), or a URL; with --base-url, the server's model name (default 'default')",
       ).env('MCP_HOST_MODEL'),
     )
     .addOption(

@@ -503,4 +503,142 @@ describe('mcp-host agent', () => {
       expect(await waitUntilGone(pids, 5_000)).toEqual([]);
     },
   );
+
+  it('--max-tokens: the budget spent before a final answer exits 6, the calls of that reply not run', async () => {
+    await using guard = leakGuard();
+    using dir = tempDir();
+    await using model = await startFakeModelServer();
+    const { root, config, pids, listTurn } = world(dir.path, guard);
+    model.reply((request) => {
+      const reply = listTurn(request) as SseReply;
+      const usage = { data: { choices: [], usage: { prompt_tokens: 90, completion_tokens: 20 } } };
+      return { sse: [...reply.sse.slice(0, -1), usage, { data: '[DONE]' }] };
+    });
+    const run = await runCli([
+      '--config',
+      config,
+      '--json',
+      'agent',
+      `List the files in ${root}`,
+      '--base-url',
+      `${model.url}/v1`,
+      '--max-tokens',
+      '100',
+    ]);
+    expect(run.code).toBe(6);
+    expect(run.stderr).toBe('');
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.some((event) => event.type === 'tool-call-started')).toBe(false);
+    expect(lines.at(-1)).toMatchObject({
+      result: { stopReason: 'budget', usage: { inputTokens: 90, outputTokens: 20 } },
+    });
+    expect(model.requests[0]!.body).toMatchObject({ max_tokens: 100 });
+    expect(await waitUntilGone(pids, 5_000)).toEqual([]);
+  });
+
+  it('a model that refuses the request fails the command with one line naming the model (exit 3 for 401)', async () => {
+    await using guard = leakGuard();
+    using dir = tempDir();
+    await using model = await startFakeModelServer();
+    const { root, config, pids } = world(dir.path, guard);
+    model.reply(
+      () => {
+        for (const pid of serversOn(root)) {
+          pids.push(pid);
+          guard.trackPid(pid);
+        }
+        return { json: { error: { message: 'invalid api key' } }, status: 401 };
+      },
+      { json: { error: { message: 'overloaded' } }, status: 503 },
+    );
+    const refused = await runCli([
+      '--config',
+      config,
+      'agent',
+      'hello',
+      '--model',
+      'openai:gpt-test',
+      '--base-url',
+      `${model.url}/v1`,
+    ]);
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/^error: model 'openai-chat:gpt-test'.*401.*invalid api key\n$/);
+    const down = await runCli([
+      '--config',
+      config,
+      '--json',
+      'agent',
+      'hello',
+      '--base-url',
+      `${model.url}/v1`,
+    ]);
+    expect(down.code).toBe(4);
+    expect(
+      down.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([{ type: 'step-start', step: 1 }]);
+    expect(JSON.parse(down.stderr)).toMatchObject({ error: { code: 'HTTP_STATUS' } });
+    expect(await waitUntilGone(pids, 5_000)).toEqual([]);
+  });
+
+  it('--view: only its servers start and only its tools are offered', async () => {
+    await using guard = leakGuard();
+    using dir = tempDir();
+    await using model = await startFakeModelServer();
+    const { root, config, pids, listTurn, answerTurn } = world(dir.path, guard);
+    writeFileSync(
+      config,
+      [
+        'servers:',
+        '  fs:',
+        `    command: ${JSON.stringify(process.execPath)}`,
+        `    args: [${JSON.stringify(filesystem)}, ${JSON.stringify(root)}]`,
+        '  other:',
+        '    command: mcp-host-test-no-such-command',
+        'views:',
+        '  reader:',
+        '    servers: [fs]',
+        "    allow: ['fs/list_*', 'fs/read_*']",
+        '',
+      ].join('\n'),
+    );
+    model.reply(listTurn, answerTurn);
+    const run = await runCli([
+      '--config',
+      config,
+      'agent',
+      `List the files in ${root}`,
+      '--base-url',
+      `${model.url}/v1`,
+      '--view',
+      'reader',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('[FILE] alpha.txt');
+    const tools = offered(model.requests[0]!);
+    expect(tools).toContain('mcp__fs__list_directory');
+    expect(tools.every((name) => /^mcp__fs__(list|read)_/.test(name))).toBe(true);
+    expect(await waitUntilGone(pids, 5_000)).toEqual([]);
+
+    const unknown = await runCli([
+      '--config',
+      config,
+      'agent',
+      'x',
+      '--base-url',
+      model.url,
+      '--view',
+      'nope',
+    ]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("no view is named 'nope' (configured: reader)");
+    expect(model.requests).toHaveLength(2);
+  });
 });

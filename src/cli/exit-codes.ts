@@ -55,6 +55,7 @@ const byCode: Partial<Record<ErrorCode, ExitCode>> = {
   KEEPALIVE_TIMEOUT: ExitCode.unreachable,
   SERVER_UNAVAILABLE: ExitCode.unreachable,
   HTTP_REQUEST_FAILED: ExitCode.unreachable,
+  STREAM_INTERRUPTED: ExitCode.unreachable,
   PROTOCOL_VERSION_UNSUPPORTED: ExitCode.unreachable,
   TOOL_NOT_FOUND: ExitCode.toolError,
   TOOL_DENIED: ExitCode.toolError,

@@ -217,7 +217,7 @@ function addAgent(program: Command): void {
     )
     .action(
       action<AgentCommandOptions>(async (cli, [prompt], options) =>
-        (await agentCommand()).agent(cli, prompt!, options),
+        (await agentCommand()).runAgent(cli, prompt!, options),
       ),
     );
 }

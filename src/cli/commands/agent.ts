@@ -71,7 +71,7 @@ export function modelOf(
   return createModel(url.href, { env });
 }
 
-export async function agent(
+export async function runAgent(
   cli: CliRuntime,
   prompt: string,
   options: AgentCommandOptions,

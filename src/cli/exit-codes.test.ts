@@ -24,6 +24,7 @@ describe('exit codes', () => {
     ['REQUEST_TIMEOUT', 4],
     ['PROCESS_EXITED', 4],
     ['SERVER_UNAVAILABLE', 4],
+    ['STREAM_INTERRUPTED', 4],
     ['TOOL_NOT_FOUND', 5],
     ['TOOL_DENIED', 5],
     ['TOOL_QUARANTINED', 5],

@@ -18,6 +18,11 @@ export const ExitCode = {
   unreachable: 4,
   /** The tool said `isError: true`, or there is no such tool (the payload is still printed). */
   toolError: 5,
+  /**
+   * `mcp-host agent` stopped before a final answer: its step limit (`--max-steps`) or its token
+   * budget (`--max-tokens`) was reached.
+   */
+  noAnswer: 6,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -50,6 +55,7 @@ const byCode: Partial<Record<ErrorCode, ExitCode>> = {
   KEEPALIVE_TIMEOUT: ExitCode.unreachable,
   SERVER_UNAVAILABLE: ExitCode.unreachable,
   HTTP_REQUEST_FAILED: ExitCode.unreachable,
+  STREAM_INTERRUPTED: ExitCode.unreachable,
   PROTOCOL_VERSION_UNSUPPORTED: ExitCode.unreachable,
   TOOL_NOT_FOUND: ExitCode.toolError,
   TOOL_DENIED: ExitCode.toolError,

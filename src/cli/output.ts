@@ -84,8 +84,20 @@ export class Output {
     return this.#colorOut && styleText !== undefined ? styleText(style, text) : text;
   }
 
-  #styleErr(style: Style, text: string): string {
+  /** Styles text for stderr (a no-op when colours are off there). */
+  styleErr(style: Style, text: string): string {
     return this.#colorErr && styleText !== undefined ? styleText(style, text) : text;
+  }
+
+  /** Whether stderr is a terminal that shows progress (not with --quiet). */
+  get interactive(): boolean {
+    return this.#progressOn;
+  }
+
+  /** A line of a command's running report on stderr (the agent's tool calls), as given. */
+  report(text: string): void {
+    this.clearProgress();
+    this.#stderr.write(`${text}\n`);
   }
 
   /**
@@ -157,14 +169,14 @@ export class Output {
   notice(text: string): void {
     if (this.quiet) return;
     this.clearProgress();
-    this.#stderr.write(`${this.#styleErr('dim', text)}\n`);
+    this.#stderr.write(`${this.styleErr('dim', text)}\n`);
   }
 
   /** A warning on stderr (not with --quiet). */
   warn(text: string): void {
     if (this.quiet) return;
     this.clearProgress();
-    this.#stderr.write(`${this.#styleErr('yellow', 'warning:')} ${text}\n`);
+    this.#stderr.write(`${this.styleErr('yellow', 'warning:')} ${text}\n`);
   }
 
   /**
@@ -175,7 +187,7 @@ export class Output {
     if (this.quiet && severity === 'warning') return;
     this.clearProgress();
     const colour = severity === 'error' ? 'red' : 'yellow';
-    const styled = text.replace(`${severity}:`, (word) => this.#styleErr(colour, word));
+    const styled = text.replace(`${severity}:`, (word) => this.styleErr(colour, word));
     this.#stderr.write(`${styled}\n`);
   }
 
@@ -183,7 +195,7 @@ export class Output {
   debug(text: string): void {
     if (!this.verbose) return;
     this.clearProgress();
-    this.#stderr.write(`${this.#styleErr('dim', text)}\n`);
+    this.#stderr.write(`${this.styleErr('dim', text)}\n`);
   }
 
   /**
@@ -202,13 +214,13 @@ export class Output {
       this.diagnostic(text, 'error');
       return;
     }
-    this.#stderr.write(`${this.#styleErr('red', 'error:')} ${text}\n`);
+    this.#stderr.write(`${this.styleErr('red', 'error:')} ${text}\n`);
   }
 
   /** A one-line progress message on stderr, rewritten in place; only on a TTY. */
   progress(text: string): void {
     if (!this.#progressOn) return;
-    this.#stderr.write(`\r\x1b[2K${this.#styleErr('cyan', '…')} ${text}`);
+    this.#stderr.write(`\r\x1b[2K${this.styleErr('cyan', '…')} ${text}`);
     this.#progressShown = true;
   }
 

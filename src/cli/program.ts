@@ -8,6 +8,7 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { action } from './command.js';
 import { durationArgument } from './duration.js';
+import type { AgentCommandOptions } from './commands/agent.js';
 import type { CallCommandOptions } from './commands/call.js';
 import type { ToolsCommandOptions } from './commands/tools.js';
 import { completionShells, type CompletionShell } from './completion-script.js';
@@ -17,6 +18,7 @@ import { wantsJsonErrors } from './usage-errors.js';
 
 export const CLI_VERSION = '0.1.0';
 
+const agentCommand = () => import('./commands/agent.js');
 const authCommand = () => import('./commands/auth.js');
 const clientMetadataCommand = () => import('./commands/auth-client-metadata.js');
 const callCommand = () => import('./commands/call.js');
@@ -31,6 +33,14 @@ const watchCommand = () => import('./commands/watch.js');
 
 /** Repeatable `--arg <key=value>` values, in order. */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** A whole number, 1 or more. */
+function parseCount(value: string): number {
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError(`'${value}' is not a whole number of at least 1`);
+  return n;
+}
 
 /** A whole number of bytes, 0 or more. */
 function parseByteCount(value: string): number {
@@ -62,6 +72,7 @@ export function createProgram(): Command {
   addCall(program);
   addResources(program);
   addPrompts(program);
+  addAgent(program);
   addConfig(program);
   addDoctor(program);
   addAuth(program);
@@ -166,6 +177,47 @@ function addPrompts(program: Command): void {
     .action(
       action<{ arg?: string[] }>(async (cli, [name], options) =>
         (await promptsCommand()).prompt(cli, name!, options.arg ?? []),
+      ),
+    );
+}
+
+function addAgent(program: Command): void {
+  program
+    .command('agent <prompt>')
+    .description(
+      "run an agent on a prompt with the servers' tools; prints its final answer ('-': the prompt from stdin)",
+    )
+    .addOption(
+      new Option(
+        '-m, --model <spec>',
+        "openai:<model>, openai-responses:<model>, anthropic:<model> or gemini:<model> (key from OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY), or a URL; with --base-url, the server's model name (default 'default')",
+      ).env('MCP_HOST_MODEL'),
+    )
+    .addOption(
+      new Option(
+        '--base-url <url>',
+        "an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (no key needed), or the API URL of --model's provider",
+      ).env('MCP_HOST_BASE_URL'),
+    )
+    .option('--view <name>', "only the tools of this view of the config ('views:')")
+    .option('--system <text>', 'the system prompt (default: none)')
+    .option(
+      '--max-steps <n>',
+      'model calls at most (default 20); exit 6 if they end without a final answer',
+      parseCount,
+    )
+    .option(
+      '--max-tokens <n>',
+      'token budget of the run, as the model reports usage (default: none); exit 6 when it is spent',
+      parseCount,
+    )
+    .option(
+      '--tool-search',
+      'offer a search tool that loads the tools the model asks for (large catalogues)',
+    )
+    .action(
+      action<AgentCommandOptions>(async (cli, [prompt], options) =>
+        (await agentCommand()).runAgent(cli, prompt!, options),
       ),
     );
 }

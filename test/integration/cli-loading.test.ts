@@ -27,6 +27,7 @@ const COMMAND_MODULES = [
   'auth',
   'watch',
   'completion',
+  'agent',
 ];
 
 interface Loaded {
@@ -149,6 +150,8 @@ describe('what mcp-host loads', () => {
       expect(dialectModules).not.toContain(`config/dialects/${dialectModule}.ts`);
     expect(loaded.modules.has('config/native/native-read.ts')).toBe(false);
     for (const writer of CONFIG_WRITERS) expect(loaded.modules.has(writer)).toBe(false);
+    // Nothing of the agent layer (the agent command's chunk carries it).
+    expect([...loaded.modules].filter((module) => module.startsWith('agents/'))).toEqual([]);
   });
 
   it('servers list on a YAML config loads yaml and no host', async () => {

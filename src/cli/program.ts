@@ -183,7 +183,7 @@ function addPrompts(program: Command): void {
 
 function addAgent(program: Command): void {
   program
-    .command('agent <prompt>')
+    .command('agent [prompt]')
     .description(
       "run an agent on a prompt with the servers' tools; prints its final answer ('-': the prompt from stdin)",
     )
@@ -215,9 +215,21 @@ function addAgent(program: Command): void {
       '--tool-search',
       'offer a search tool that loads the tools the model asks for (large catalogues)',
     )
+    .option(
+      '--allow-sampling',
+      "answer servers' sampling requests with the model without asking (on a terminal each is asked)",
+    )
+    .option(
+      '--resume <file>',
+      'go on with a paused run: the file its {"pending": ...} was printed to (\'-\': stdin)',
+    )
+    .option(
+      '--answer <json>',
+      'with --resume: the answer to its question (an ElicitResult, or the form content alone)',
+    )
     .action(
       action<AgentCommandOptions>(async (cli, [prompt], options) =>
-        (await agentCommand()).runAgent(cli, prompt!, options),
+        (await agentCommand()).runAgent(cli, prompt, options),
       ),
     );
 }

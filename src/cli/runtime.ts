@@ -19,6 +19,7 @@ import { resolveConfig } from '../config/resolve-config.js';
 import type { ResolvedConfig } from '../config/resolved-config.js';
 import { isErrorCode } from '../errors/codes.js';
 import { MAX_ERROR_MESSAGE_CHARS } from '../errors/mcp-host-error.js';
+import type { ServerInputHandlers } from '../client/client-options.js';
 import type { McpHost } from '../host/mcp-host.js';
 import type { FileTokenStore } from '../auth/file-token-store.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
@@ -58,6 +59,8 @@ export interface OpenHostOptions {
   supervise?: boolean;
   /** The redirect URI of one server's OAuth login (the loopback listener of `auth login`). */
   redirectUri?: { server: string; uri: string };
+  /** Answers to what servers ask (sampling, elicitation), under each server's own. */
+  handlers?: ServerInputHandlers;
 }
 
 export interface OpenedHost {
@@ -203,7 +206,14 @@ export class CliRuntime {
       // Connected by #start, a few at a time (--concurrency), not all at once by host.start().
       lazy: true,
       ...(options.supervise === true ? {} : { restart: { ...definition.restart, enabled: false } }),
-      client: { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, ...definition.client },
+      client: {
+        connectTimeoutMs: timeoutMs,
+        requestTimeoutMs: timeoutMs,
+        ...definition.client,
+        ...(options.handlers === undefined
+          ? {}
+          : { handlers: { ...options.handlers, ...definition.client?.handlers } }),
+      },
       ...(definition.oauth !== undefined && options.redirectUri?.server === definition.name
         ? { oauth: { ...definition.oauth, redirectUri: options.redirectUri.uri } }
         : {}),

@@ -1,9 +1,10 @@
 /**
- * Scripted replies in the Anthropic Messages and Gemini stream formats (the providers' real
- * server-sent event shapes), for the fake model server: a streamed text answer, and a reply that
- * calls tools. The model client tests and the agent loop's end-to-end tests share them.
+ * Scripted replies in the OpenAI Chat Completions, Anthropic Messages and Gemini stream formats
+ * (the providers' real server-sent event shapes), for the fake model server: a streamed text
+ * answer, and a reply that calls tools. The model client tests, the agent loop's end-to-end tests
+ * and the `agent` command's share them.
  */
-import type { SseReply } from './fake-model-server.js';
+import type { ModelRequest, SseReply } from './fake-model-server.js';
 
 /** Token counts a scripted reply reports. */
 export interface WireUsage {
@@ -144,4 +145,48 @@ export function geminiFunctionCalls(
       ),
     ),
   };
+}
+
+/** One Chat Completions stream chunk. */
+export function chatChunk(delta: Record<string, unknown>, finish?: string): SseEvent {
+  return {
+    data: {
+      choices: [{ index: 0, delta, ...(finish === undefined ? {} : { finish_reason: finish }) }],
+    },
+  };
+}
+
+/** A streamed Chat Completions reply that calls `name` with `args`. */
+export function chatCall(name: string, args: unknown): SseReply {
+  const call = {
+    index: 0,
+    id: 'call_1',
+    type: 'function',
+    function: { name, arguments: JSON.stringify(args) },
+  };
+  return {
+    sse: [
+      chatChunk({ role: 'assistant', tool_calls: [call] }),
+      chatChunk({}, 'tool_calls'),
+      { data: '[DONE]' },
+    ],
+  };
+}
+
+/** A streamed Chat Completions final answer. */
+export function chatText(text: string): SseReply {
+  return {
+    sse: [
+      chatChunk({ role: 'assistant', content: text }),
+      chatChunk({}, 'stop'),
+      { data: '[DONE]' },
+    ],
+  };
+}
+
+/** The content of a Chat Completions request's last `tool` message. */
+export function chatToolMessage(request: ModelRequest): string {
+  const messages = (request.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
+  const last = messages.filter((message) => message.role === 'tool').at(-1);
+  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? null);
 }

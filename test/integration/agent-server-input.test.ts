@@ -17,12 +17,10 @@ import {
   type ModelRequest,
   type SamplingRequest,
 } from '../../src/agent.js';
-import {
-  startFakeModelServer,
-  type ModelRequest as WireRequest,
-} from '../helpers/fake-model-server.js';
+import { startFakeModelServer } from '../helpers/fake-model-server.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
+import { chatCall, chatText, chatToolMessage } from '../helpers/model-wire.js';
 import { ensureBuiltCli } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 import { ScriptedModel, callTools, lastResults, say } from '../helpers/scripted-model.js';
@@ -228,39 +226,6 @@ describe('agent server input: a question with no handler', () => {
   });
 });
 
-/** A streamed Chat Completions reply: text, or one tool call. */
-function chatReply(reply: { text: string } | { call: string; args: unknown }) {
-  const delta =
-    'text' in reply
-      ? { role: 'assistant', content: reply.text }
-      : {
-          role: 'assistant',
-          tool_calls: [
-            {
-              index: 0,
-              id: 'call_1',
-              type: 'function',
-              function: { name: reply.call, arguments: JSON.stringify(reply.args) },
-            },
-          ],
-        };
-  const finish = 'text' in reply ? 'stop' : 'tool_calls';
-  return {
-    sse: [
-      { data: { choices: [{ index: 0, delta }] } },
-      { data: { choices: [{ index: 0, delta: {}, finish_reason: finish }] } },
-      { data: '[DONE]' },
-    ],
-  };
-}
-
-/** The text of the last tool message of a Chat Completions request body. */
-function lastToolText(request: WireRequest): string {
-  const messages = request.body!.messages as { role: string; content: unknown }[];
-  const tool = messages.filter((m) => m.role === 'tool').at(-1);
-  return typeof tool?.content === 'string' ? tool.content : JSON.stringify(tool?.content);
-}
-
 const run = promisify(execFile);
 const worker = fileURLToPath(new URL('../fixtures/agents/resume-worker.mjs', import.meta.url));
 
@@ -273,8 +238,8 @@ describe('agent continuation across processes', () => {
     const state = join(dir.path, 'pending.json');
     const env = { ...process.env, MODEL_URL: model.url };
     model.reply(
-      chatReply({ call: 'mcp__modern__ask', args: { question: 'Which name shall I greet?' } }),
-      (request) => chatReply({ text: `The server said: ${lastToolText(request)}` }),
+      chatCall('mcp__modern__ask', { question: 'Which name shall I greet?' }),
+      (request) => chatText(`The server said: ${chatToolMessage(request)}`),
     );
 
     await run(process.execPath, [worker, 'start', state, 'Greet someone.'], { env });

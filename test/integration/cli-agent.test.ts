@@ -18,6 +18,7 @@ import {
   type SseReply,
 } from '../helpers/fake-model-server.js';
 import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
+import { chatCall, chatChunk, chatText, chatToolMessage } from '../helpers/model-wire.js';
 import { commandLine, listProcesses, waitUntilGone } from '../helpers/processes.js';
 import { codeBlockAfter } from '../helpers/doc-examples.js';
 import { cliEnv, cliPath, ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
@@ -66,50 +67,10 @@ const KEY = 'sk-canary-cli-agent-0123456789';
 
 beforeAll(() => ensureBuiltCli());
 
-/** One Chat Completions stream chunk. */
-function chunk(delta: Record<string, unknown>, finish?: string) {
-  return {
-    data: {
-      choices: [{ index: 0, delta, ...(finish === undefined ? {} : { finish_reason: finish }) }],
-    },
-  };
-}
-
-/** A streamed reply that calls `name` with `args`. */
-function callReply(name: string, args: unknown): SseReply {
-  const call = {
-    index: 0,
-    id: 'call_1',
-    type: 'function',
-    function: { name, arguments: JSON.stringify(args) },
-  };
-  return {
-    sse: [
-      chunk({ role: 'assistant', tool_calls: [call] }),
-      chunk({}, 'tool_calls'),
-      { data: '[DONE]' },
-    ],
-  };
-}
-
-/** A streamed final answer. */
-function textReply(text: string): SseReply {
-  return {
-    sse: [chunk({ role: 'assistant', content: text }), chunk({}, 'stop'), { data: '[DONE]' }],
-  };
-}
-
 /** The tool names a request offered. */
 function offered(request: ModelRequest): string[] {
   const tools = (request.body?.tools ?? []) as Array<{ function: { name: string } }>;
   return tools.map((tool) => tool.function.name);
-}
-
-/** The content of the request's last `tool` message. */
-function toolMessage(request: ModelRequest): string {
-  const messages = (request.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
-  const last = messages.filter((message) => message.role === 'tool').at(-1);
-  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? null);
 }
 
 /** The pids of the servers whose command line names `root` (the filesystem servers on it). */
@@ -133,12 +94,12 @@ function turns(root: string, guard: LeakGuard) {
     }
     const list = offered(request).find((name) => name.endsWith('list_directory'));
     return list === undefined
-      ? textReply('no listing tool was offered')
-      : callReply(list, { path: root });
+      ? chatText('no listing tool was offered')
+      : chatCall(list, { path: root });
   };
   const answerTurn: ModelReply = (request) => {
     // The server's structured result, `{"content":"[FILE] ..."}`, or the listing as text.
-    const sent = toolMessage(request);
+    const sent = chatToolMessage(request);
     let listing = sent;
     try {
       const parsed = JSON.parse(sent) as { content?: unknown };
@@ -146,7 +107,7 @@ function turns(root: string, guard: LeakGuard) {
     } catch {
       listing = sent;
     }
-    return textReply(`The sandbox holds:\n${listing}`);
+    return chatText(`The sandbox holds:\n${listing}`);
   };
   return { pids, listTurn, answerTurn };
 }
@@ -190,8 +151,8 @@ describe('mcp-host agent', () => {
       content: `List the files in ${root}`,
     });
     // The answer came from the listing: the second request carries it.
-    expect(toolMessage(second!)).toContain('[FILE] alpha.txt');
-    expect(toolMessage(second!)).toContain('[FILE] beta.md');
+    expect(chatToolMessage(second!)).toContain('[FILE] alpha.txt');
+    expect(chatToolMessage(second!)).toContain('[FILE] beta.md');
     expect(pids.length).toBeGreaterThan(0);
     expect(await waitUntilGone(pids, 5_000)).toEqual([]);
   });
@@ -379,7 +340,7 @@ describe('mcp-host agent', () => {
     // The second turn starts answering, then never finishes: the user presses Ctrl-C.
     model.reply(listTurn, () => {
       setImmediate(() => child.kill('SIGINT'));
-      return { sse: [chunk({ role: 'assistant', content: 'The sandbox' })], open: true };
+      return { sse: [chatChunk({ role: 'assistant', content: 'The sandbox' })], open: true };
     });
     const [code] = await exited;
     expect(code).toBe(130);
@@ -435,7 +396,7 @@ describe('mcp-host agent', () => {
     const config = join(dir.path, 'mcp.yaml');
     writeFileSync(config, 'servers: {}\n', { mode: 0o600 });
     const env = cliEnv({ OPENAI_API_KEY: KEY });
-    model.reply(textReply('hi there'), textReply('hello again'));
+    model.reply(chatText('hi there'), chatText('hello again'));
     const local = await runCli(
       [
         '--config',

@@ -175,6 +175,12 @@ export class Agent implements AsyncDisposable {
   readonly #maxCalls: number;
   /** The handlers each call gets for its server's input rounds (modern era). */
   readonly #input: ServerInputHandlers;
+  /**
+   * How this agent answers what servers ask on their own (legacy servers' requests: sampling, and
+   * elicitation when it has a handler). Its own host's servers have them; give them to the
+   * servers of a host you build for it (`client.handlers`) to the same effect.
+   */
+  readonly serverInput: ServerInputHandlers;
   #started: Promise<unknown> | undefined;
   #closed = false;
 
@@ -213,9 +219,10 @@ export class Agent implements AsyncDisposable {
     const view = options.view;
     const given = typeof view === 'object' && 'callTool' in view ? view : undefined;
     let host = options.host;
+    const handlers = agentInputHandlers(sampling, options.elicitation, 'legacy');
+    this.serverInput = handlers;
     if (host === undefined && given === undefined) {
       // Its own servers also get the handlers for what a legacy server asks on its own.
-      const handlers = agentInputHandlers(sampling, options.elicitation, 'legacy');
       const servers = (options.servers ?? []).map((server) => ({
         ...server,
         client: { ...server.client, handlers: { ...handlers, ...server.client?.handlers } },

@@ -8,7 +8,23 @@
  * final answer, 6 when the step limit or the token budget ended the run first; SIGINT aborts the
  * run (the model request and the calls in flight), prints what it has, then closes the servers.
  */
-import { createAgent, type AgentEvent, type AgentResult } from '../../agents/loop/agent.js';
+import {
+  createAgent,
+  type Agent,
+  type AgentEvent,
+  type AgentResult,
+  type AgentResumption,
+} from '../../agents/loop/agent.js';
+import type { ServerInputContext, ServerInputHandlers } from '../../client/client-options.js';
+import { JsonRpcError } from '../../errors/json-rpc-error.js';
+import type { ElicitRequestParams } from '../../protocol/types.js';
+import {
+  answersOf,
+  readResumption,
+  redactedJson,
+  terminalAsk,
+  type Ask,
+} from '../agent/agent-answers.js';
 import { createModel } from '../../agents/models/create-model.js';
 import type { ModelClient } from '../../agents/models/model-client.js';
 import { redact } from '../../errors/redact.js';
@@ -18,7 +34,7 @@ import {
   formatAgentEvent,
   formatDuration,
   type ToolLabel,
-} from '../agent-events.js';
+} from '../agent/agent-events.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { serverDownError, type CliRuntime } from '../runtime.js';
 import { readStdin } from '../tool-arguments.js';
@@ -33,6 +49,12 @@ export interface AgentCommandOptions {
   maxSteps?: number;
   maxTokens?: number;
   toolSearch?: boolean;
+  /** A paused run to go on with: the file its `{ pending }` was printed to ('-': stdin). */
+  resume?: string;
+  /** The answer to the paused run's question (JSON). */
+  answer?: string;
+  /** Answer servers' sampling requests without asking. */
+  allowSampling?: boolean;
 }
 
 /** How long an interrupted run may take to end before its servers are closed anyway. */
@@ -73,15 +95,30 @@ export function modelOf(
 
 export async function runAgent(
   cli: CliRuntime,
-  prompt: string,
+  prompt: string | undefined,
   options: AgentCommandOptions,
 ): Promise<ExitCode> {
   // Everything that can be refused is, before any server starts or any request is sent.
   const model = modelOf(options, cli.env);
-  const text = prompt === '-' ? await readStdin() : prompt;
-  if (text.trim() === '') throw usageError('the prompt is empty');
+  const ask = terminalAsk(cli.output);
+  const input = await runInput(prompt, options, ask);
+  const answers = answersOf(ask, options.allowSampling === true);
+  // Legacy servers ask on their own, not inside a call: their requests reach the agent too.
+  const made: { agent?: Agent } = {};
+  const handlers: ServerInputHandlers = {};
+  if (answers.sampling !== undefined)
+    handlers.sampling = (params, context) =>
+      notReady(made.agent?.serverInput.sampling)(params, context);
+  if (answers.elicitation !== undefined) {
+    const form = (params: ElicitRequestParams, context: ServerInputContext) =>
+      notReady(made.agent?.serverInput.elicitation?.form)(params, context);
+    handlers.elicitation = { form, url: form };
+  }
   const wanted = await viewServers(cli, options.view, undefined);
-  const opened = await cli.openHost(wanted === undefined ? {} : { servers: wanted });
+  const opened = await cli.openHost({
+    ...(wanted === undefined ? {} : { servers: wanted }),
+    handlers,
+  });
   const { host, statuses } = opened;
   // The servers that did not come up: one line each; the agent runs with the others' tools.
   for (const status of statuses) {
@@ -93,12 +130,14 @@ export async function runAgent(
   const bot = createAgent({
     model,
     host,
+    ...answers,
     ...(options.view === undefined ? {} : { view: options.view }),
     ...(options.system === undefined ? {} : { system: options.system }),
     ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
     ...(options.toolSearch === true ? { toolSearch: true } : {}),
   });
+  made.agent = bot;
   // SIGINT/SIGTERM close the run (command.ts): the run is aborted first, and its end awaited, so
   // what it has is printed before the servers close (cleanups run last in, first out).
   const controller = new AbortController();
@@ -114,7 +153,7 @@ export async function runAgent(
   });
   const show = new RunReport(cli, host, model);
   const run = (async (): Promise<AgentResult | undefined> => {
-    for await (const event of bot.stream(text, { signal: controller.signal })) {
+    for await (const event of bot.stream(input, { signal: controller.signal })) {
       if (event.type === 'done') return event.result;
       show.event(event);
     }
@@ -124,6 +163,33 @@ export async function runAgent(
   const result = await run;
   if (result === undefined) throw new CliError('INTERNAL', 'agent: the run ended without a result');
   return show.result(result, options);
+}
+
+/** The prompt (`-`: from stdin), or the paused run of `--resume` with its answer. */
+async function runInput(
+  prompt: string | undefined,
+  options: AgentCommandOptions,
+  ask: Ask | undefined,
+): Promise<string | AgentResumption> {
+  if (options.resume !== undefined) {
+    if (prompt !== undefined) throw usageError('give a prompt or --resume, not both');
+    return readResumption(options.resume, options.answer, ask);
+  }
+  if (options.answer !== undefined) throw usageError('--answer goes with --resume <file>');
+  if (prompt === undefined)
+    throw usageError('give a prompt, or --resume <file> to go on with a paused run');
+  const text = prompt === '-' ? await readStdin() : prompt;
+  if (text.trim() === '') throw usageError('the prompt is empty');
+  return text;
+}
+
+/** A handler of the agent, or one that says the agent is not there yet (a server asking early). */
+function notReady<T extends (...args: never[]) => Promise<unknown>>(handler: T | undefined): T {
+  if (handler !== undefined) return handler;
+  return (() =>
+    Promise.reject(
+      new JsonRpcError(-32603, 'the agent is not ready yet: ask again once a call is under way'),
+    )) as unknown as T;
 }
 
 /** What the run shows as it goes, and at its end (see the module comment). */
@@ -154,7 +220,8 @@ class RunReport {
     const out = this.#cli.output;
     if (out.json) {
       const json = agentEventJson(event, this.#label);
-      if (json !== undefined) out.line(redact(JSON.stringify(json)));
+      if (json !== undefined)
+        out.line(redactedJson(json, json.type === 'input-required' ? json.pending : undefined));
       return;
     }
     if (event.type === 'step-start') {
@@ -185,7 +252,7 @@ class RunReport {
   result(result: AgentResult, options: AgentCommandOptions): ExitCode {
     const out = this.#cli.output;
     out.clearProgress();
-    if (out.json) out.line(redact(JSON.stringify({ result })));
+    if (out.json) out.line(redactedJson({ result }, result.pending));
     else if (result.stopReason === 'final') out.line(redact(result.text));
     if (this.#verbose) {
       const tokens = result.usage.inputTokens + result.usage.outputTokens;
@@ -214,6 +281,16 @@ class RunReport {
       case 'aborted':
         if (!out.json) out.notice('interrupted: the run was stopped');
         return ExitCode.noAnswer;
+      case 'input-required': {
+        // Nobody here can answer: the paused run, for `--resume` (stdout, as plain JSON).
+        if (out.json) return ExitCode.authRequired;
+        out.line(redactedJson({ pending: result.pending }, result.pending));
+        const asker = result.pending?.serverName ?? 'a server';
+        out.warn(
+          `paused: ${asker} asks a question (see "request" in the JSON above); save that JSON and go on with: mcp-host agent --resume <file> --answer '{"action":"accept","content":{...}}'`,
+        );
+        return ExitCode.authRequired;
+      }
     }
   }
 }

@@ -7,8 +7,8 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { isObject } from '../protocol/guards.js';
-import type { ElicitRequestParams, ElicitResult } from '../protocol/types.js';
+import { isObject } from '../../protocol/guards.js';
+import type { ElicitRequestParams, ElicitResult } from '../../protocol/types.js';
 
 /** Where the prompts go and the answers come from. */
 export interface PromptIo {

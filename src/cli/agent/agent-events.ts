@@ -5,9 +5,10 @@
  * terminal (`→ fs/list_directory {"path":"/tmp"}`, `✓ fs/list_directory 12 ms`). The `done`
  * event is neither: the command prints the result itself.
  */
-import type { AgentEvent } from '../agents/loop/agent.js';
-import { preview } from '../errors/redact.js';
-import { errorJsonOf } from './exit-codes.js';
+import type { AgentEvent } from '../../agents/loop/agent.js';
+import type { AgentPending } from '../../agents/loop/agent-continuation.js';
+import { preview } from '../../errors/redact.js';
+import { errorJsonOf } from '../exit-codes.js';
 
 /** Colours a piece of a line (identity when colours are off). */
 type Paint = (style: 'dim' | 'red' | 'green' | 'cyan', text: string) => string;
@@ -39,7 +40,8 @@ export type AgentEventJson =
       isError: boolean;
       text: string;
       error: { code: string; message: string; server: string | null } | null;
-    };
+    }
+  | { type: 'input-required'; step: number; pending: AgentPending };
 
 /** The JSON form of `event`, or undefined for `done` (the result line stands for it). */
 export function agentEventJson(event: AgentEvent, label: ToolLabel): AgentEventJson | undefined {
@@ -75,6 +77,8 @@ export function agentEventJson(event: AgentEvent, label: ToolLabel): AgentEventJ
         error: event.result.error === undefined ? null : errorJsonOf(event.result.error),
       };
     }
+    case 'input-required':
+      return { type: event.type, step: event.step, pending: event.pending };
     case 'done':
       return undefined;
   }
@@ -89,6 +93,12 @@ export function formatAgentEvent(
   label: ToolLabel,
   paint: Paint = (_s, t) => t,
 ): string | undefined {
+  if (event.type === 'input-required') {
+    const { pending } = event;
+    const asker = pending.serverName === undefined ? pending.tool : `${pending.serverName}`;
+    const message = typeof pending.request.message === 'string' ? pending.request.message : '';
+    return `${paint('cyan', '?')} ${asker} asks: ${preview(message, 160)} ${paint('dim', '(paused)')}`;
+  }
   if (event.type !== 'tool-call-started' && event.type !== 'tool-call-finished') return undefined;
   const { server, tool } = label(event.name);
   const name = server === undefined ? tool : `${server}/${tool}`;

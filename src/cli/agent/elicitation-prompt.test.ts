@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ElicitRequestParams } from '../protocol/types.js';
+import type { ElicitRequestParams } from '../../protocol/types.js';
 import { promptElicitation } from './elicitation-prompt.js';
 
 /** Asks `params` with `typed` as the person's lines; `end`: input ends after them. */

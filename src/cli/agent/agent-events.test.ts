@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toModelError } from '../agents/model-result.js';
-import { McpHostError } from '../errors/mcp-host-error.js';
+import { toModelError } from '../../agents/model-result.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import {
   agentEventJson,
   formatAgentEvent,

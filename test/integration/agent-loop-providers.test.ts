@@ -1,5 +1,6 @@
 /**
- * The agent loop end to end through the Anthropic and Gemini model clients: a fake model server on
+ * The agent loop end to end through the OpenAI-compatible (Chat Completions), Anthropic and Gemini
+ * model clients, built with the library's builder: a fake model server on
  * 127.0.0.1 streams each provider's real event shapes, the agent lists a sandbox through the
  * official filesystem server, and the second request carries the listing back in the provider's
  * tool-result form, from which the fake model answers.
@@ -10,6 +11,7 @@ import {
   agent,
   anthropicModel,
   geminiModel,
+  openaiChatModel,
   type AgentEvent,
   type ModelClient,
 } from '../../src/agent.js';
@@ -17,6 +19,7 @@ import { startFakeModelServer, type SseReply } from '../helpers/fake-model-serve
 import {
   anthropicText,
   anthropicToolUses,
+  chatChunk,
   geminiFunctionCalls,
   geminiText,
 } from '../helpers/model-wire.js';
@@ -54,7 +57,62 @@ function lastOf<T>(items: unknown): T {
   return (items as T[]).at(-1)!;
 }
 
+/** A Chat Completions stream: `deltas`, then the finish and the usage chunk. */
+function chatStream(
+  deltas: ReadonlyArray<Record<string, unknown>>,
+  finish: string,
+  usage: { prompt_tokens: number; completion_tokens: number },
+): SseReply {
+  return {
+    sse: [
+      ...deltas.map((delta) => chatChunk(delta)),
+      chatChunk({}, finish),
+      { data: { choices: [], usage } },
+      { data: '[DONE]' },
+    ],
+  };
+}
+
 const providers: Provider[] = [
+  {
+    name: 'openai-compatible',
+    make: (url) => openaiChatModel({ model: 'local', baseUrl: `${url}/v1` }),
+    listTool: (body) =>
+      listing((body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)),
+    call: (tool, args, callId) =>
+      chatStream(
+        [
+          {
+            role: 'assistant',
+            tool_calls: [
+              {
+                index: 0,
+                id: callId,
+                type: 'function',
+                function: { name: tool, arguments: JSON.stringify(args) },
+              },
+            ],
+          },
+        ],
+        'tool_calls',
+        { prompt_tokens: 5, completion_tokens: 9 },
+      ),
+    resultText: (body) => String(lastOf<{ content: unknown }>(body.messages).content),
+    answer: (text) =>
+      chatStream(
+        [{ role: 'assistant', content: text.slice(0, 20) }, { content: text.slice(20) }],
+        'stop',
+        { prompt_tokens: 11, completion_tokens: 2 },
+      ),
+    checkResult(body, tool, callId) {
+      const messages = body.messages as Array<Record<string, unknown>>;
+      expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+      expect(messages[1]!.tool_calls).toEqual([
+        { id: callId, type: 'function', function: { name: tool, arguments: expect.any(String) } },
+      ]);
+      expect(messages[2]).toMatchObject({ role: 'tool', tool_call_id: callId });
+    },
+  },
   {
     name: 'anthropic',
     make: (url) => anthropicModel({ model: 'claude-test', baseUrl: `${url}/v1`, apiKey: 'test' }),

@@ -5,8 +5,6 @@
  * finishes it in a new process; `--allow-sampling` lets a legacy server's sampling request reach
  * the model, and without it (and no terminal to ask on) servers are not offered sampling.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,48 +12,11 @@ import { startFakeModelServer } from '../helpers/fake-model-server.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
 import { chatCall, chatText, chatToolMessage } from '../helpers/model-wire.js';
-import { cliEnv, cliPath, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
+import { ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
+import { hasScript, onTerminal } from '../helpers/terminal.js';
 import { tempDir } from '../helpers/scratch.js';
 
 beforeAll(() => ensureBuiltCli());
-
-const hasScript = (() => {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/**
- * Runs the built CLI on a pseudo-terminal (`script`), typing each answer once the terminal shows
- * its cue; resolves with everything the terminal showed and the exit code.
- */
-async function onTerminal(
-  args: readonly string[],
-  answers: ReadonlyArray<[cue: string, typed: string]>,
-) {
-  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, cliPath, ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
-    env: cliEnv({ TERM: 'dumb' }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let shown = '';
-  const pending = [...answers];
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    shown += text;
-    const next = pending[0];
-    if (next !== undefined && shown.includes(next[0])) {
-      pending.shift();
-      child.stdin.write(`${next[1]}\r`);
-    }
-  });
-  const [code] = (await once(child, 'exit')) as [number | null];
-  child.stdin.end();
-  return { code, shown };
-}
 
 /** A config with one fixture server named `name`. */
 function configWith(dir: string, name: string, script: string): string {
@@ -203,12 +164,13 @@ describe('mcp-host agent: input servers ask for', () => {
       model.reply(chatCall('mcp__modern__ask', { question: 'Your name?' }), (request) =>
         chatText(`The server said: ${chatToolMessage(request)}`),
       );
-      const { code, shown } = await onTerminal(
+      const { code, output, asked } = await onTerminal(
         ['--config', config, 'agent', 'Greet me.', '--base-url', `${model.url}/v1`],
-        [['asks: Your name?', 'Ada']],
+        { answer: { prompt: 'asks: Your name?', text: 'Ada' } },
       );
-      expect(shown).toContain("Server 'modern' asks: Your name?");
-      expect(shown).toContain('The server said: hello Ada');
+      expect(asked).toBe(1);
+      expect(output).toContain("Server 'modern' asks: Your name?");
+      expect(output).toContain('The server said: hello Ada');
       expect(code).toBe(0);
     },
   );

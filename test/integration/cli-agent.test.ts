@@ -5,7 +5,7 @@
  * `--format json`, a missing provider key refused before anything starts, the step limit's exit
  * code, Ctrl-C mid-answer, and no server left behind by any of them.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,6 +22,7 @@ import { chatCall, chatChunk, chatText, chatToolMessage } from '../helpers/model
 import { commandLine, listProcesses, waitUntilGone } from '../helpers/processes.js';
 import { codeBlockAfter } from '../helpers/doc-examples.js';
 import { cliEnv, cliPath, ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
+import { hasScript, onTerminal } from '../helpers/terminal.js';
 import { tempDir } from '../helpers/scratch.js';
 
 const require = createRequire(import.meta.url);
@@ -33,33 +34,6 @@ const DOCS_HEADING = '### The `agent` command';
 /** The words of a one-line shell command (double or single quotes, no escapes). */
 function shellWords(line: string): string[] {
   return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
-}
-
-const hasScript = (() => {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** Runs the built CLI with `args` on a pseudo-terminal (`script`); what the terminal showed. */
-function onTerminal(args: readonly string[]): Promise<{ code: number | null; output: string }> {
-  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, cliPath, ...args].map(quote).join(' ');
-  return new Promise((resolve, reject) => {
-    execFile(
-      'script',
-      ['-qec', command, '/dev/null'],
-      { env: cliEnv({ TERM: 'xterm-256color' }), timeout: 30_000 },
-      (error, stdout) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        if (error !== null && code === null) reject(new Error(`script failed: ${error.message}`));
-        else resolve({ code, output: stdout });
-      },
-    );
-  });
 }
 
 /** An OpenAI key in the environment: a bare base URL must never be sent it. */

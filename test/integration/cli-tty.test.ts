@@ -4,21 +4,12 @@
  * connected; piped, the same commands write neither colours nor the progress line. `doctor` on a
  * terminal asks for an `${input:…}` nobody gave, as the other commands do.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, cliPath, ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
+import { cliEnv, ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
+import { hasScript, onTerminal } from '../helpers/terminal.js';
 import { tempDir } from '../helpers/scratch.js';
-
-const hasScript = (() => {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 const ESC = '\x1b[';
 
@@ -40,67 +31,6 @@ function config(dir: string): string {
   return file;
 }
 
-/** The CLI run with `args`, quoted as one shell command line for `script -c`. */
-function shellCommand(args: readonly string[]): string {
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  return [process.execPath, cliPath, ...args].map(quote).join(' ');
-}
-
-/** Runs the CLI with stdin, stdout and stderr on a pseudo-terminal; returns what it showed. */
-function onTerminal(
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; output: string }> {
-  const command = shellCommand(args);
-  return new Promise((resolve, reject) => {
-    execFile(
-      'script',
-      ['-qec', command, '/dev/null'],
-      { env: { ...env, TERM: 'xterm-256color' }, timeout: 30_000 },
-      (error, stdout) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        if (error !== null && code === null) reject(new Error(`script failed: ${error.message}`));
-        else resolve({ code, output: stdout });
-      },
-    );
-  });
-}
-
-/**
- * Runs the CLI on a pseudo-terminal and types `answer` (and Enter) when `prompt` shows; returns
- * what it showed. The answer goes through the terminal, as a person's would.
- */
-function answeringOnTerminal(
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-  prompt: string,
-  answer: string,
-): Promise<{ code: number | null; output: string; asked: number }> {
-  const command = shellCommand(args);
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: { ...env, TERM: 'xterm-256color' },
-      stdio: ['pipe', 'pipe', 'inherit'],
-      timeout: 30_000,
-    });
-    let output = '';
-    let asked = 0;
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-      if (output.split(prompt).length - 1 > asked) {
-        asked++;
-        child.stdin.write(`${answer}\r`);
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      child.stdin.destroy();
-      resolve({ code, output, asked });
-    });
-  });
-}
-
 beforeAll(() => ensureBuiltCli());
 
 describe.skipIf(!hasScript)('on a terminal and piped', () => {
@@ -108,7 +38,7 @@ describe.skipIf(!hasScript)('on a terminal and piped', () => {
     using dir = tempDir();
     const file = config(dir.path);
     const args = ['doctor', '--config', file, '--timeout', '1s'];
-    const tty = await onTerminal(args, cliEnv());
+    const tty = await onTerminal(args);
     expect(tty.code).toBe(4);
     expect(tty.output).toContain(`${ESC}31m`); // red ✗
     expect(tty.output).toContain('checking'); // the progress line…
@@ -126,7 +56,7 @@ describe.skipIf(!hasScript)('on a terminal and piped', () => {
     using dir = tempDir();
     const file = config(dir.path);
     const args = ['servers', 'status', '--config', file, '--timeout', '1s'];
-    const tty = await onTerminal(args, cliEnv());
+    const tty = await onTerminal(args);
     expect(tty.output).toMatch(/connecting \d\/2 servers/);
     expect(tty.output).toContain(ESC);
     const piped = await runCli(args, { cwd: dir.path });
@@ -137,13 +67,12 @@ describe.skipIf(!hasScript)('on a terminal and piped', () => {
   it('--no-color and NO_COLOR turn colours off on a TTY', async () => {
     using dir = tempDir();
     const file = config(dir.path);
-    const flag = await onTerminal(['doctor', 'missing', '--config', file, '--no-color'], cliEnv());
+    const flag = await onTerminal(['doctor', 'missing', '--config', file, '--no-color']);
     expect(flag.output).toContain('command-not-found');
     expect(flag.output).not.toContain(`${ESC}31m`);
-    const env = await onTerminal(
-      ['doctor', 'missing', '--config', file],
-      cliEnv({ NO_COLOR: '1' }),
-    );
+    const env = await onTerminal(['doctor', 'missing', '--config', file], {
+      env: cliEnv({ NO_COLOR: '1' }),
+    });
     expect(env.output).not.toContain(`${ESC}31m`);
   });
 
@@ -151,7 +80,7 @@ describe.skipIf(!hasScript)('on a terminal and piped', () => {
     using dir = tempDir();
     const file = join(dir.path, 'mcp.yaml');
     writeFileSync(file, 'servers:\n  a:\n    command: x\n    timeouts: { connectMs: -1 }\n');
-    const tty = await onTerminal(['config', 'validate', file], cliEnv());
+    const tty = await onTerminal(['config', 'validate', file]);
     expect(tty.code).toBe(1);
     expect(tty.output).toContain(`${ESC}31merror:`);
     const piped = await runCli(['config', 'validate', file]);
@@ -185,12 +114,9 @@ describe.skipIf(!hasScript)('on a terminal and piped', () => {
     );
     const secret = 'tty-answer-5d1c';
     for (const mode of [[], ['--json']]) {
-      const run = await answeringOnTerminal(
-        ['doctor', '--config', file, '--timeout', '10s', ...mode],
-        cliEnv(),
-        "Echo token (server 'one'): ",
-        secret,
-      );
+      const run = await onTerminal(['doctor', '--config', file, '--timeout', '10s', ...mode], {
+        answer: { prompt: "Echo token (server 'one'): ", text: secret },
+      });
       expect(run.asked).toBe(1);
       expect(run.output).not.toContain('input-required');
       // eslint-disable-next-line no-control-regex

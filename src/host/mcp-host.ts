@@ -9,6 +9,7 @@ import type {
   Prompt,
   ReadResourceResult,
   Resource,
+  ResourceTemplate,
   Tool,
 } from '../protocol/types.js';
 import { MemoryStateStore } from '../state/state-store.js';
@@ -433,6 +434,11 @@ export class McpHost implements AsyncDisposable {
     return this.#resources.resources();
   }
 
+  /** Every ready server's resource templates, each with the server it comes from. */
+  resourceTemplates(): Promise<Array<ResourceTemplate & { server: string }>> {
+    return this.#resources.resourceTemplates();
+  }
+
   /**
    * Reads a resource, routed by URI to the first connected server that lists it (or to the one
    * named by `server`, for a URI several servers list).
@@ -626,6 +632,7 @@ export class McpHost implements AsyncDisposable {
       callTool: (name, args, options, view) => this.#call(name, args, options, view),
       onToolsChanged: (listener) => this.onToolsChanged(listener),
       resources: () => this.resources(),
+      resourceTemplates: () => this.resourceTemplates(),
       readResource: (uri, options) => this.readResource(uri, options),
       prompts: () => this.prompts(),
       promptServer: (name) => this.#resources.promptServer(name),

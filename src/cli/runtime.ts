@@ -20,6 +20,7 @@ import type { ResolvedConfig } from '../config/resolved-config.js';
 import { isErrorCode } from '../errors/codes.js';
 import { MAX_ERROR_MESSAGE_CHARS } from '../errors/mcp-host-error.js';
 import type { McpHost } from '../host/mcp-host.js';
+import type { Logger } from '../internal/logger.js';
 import type { FileTokenStore } from '../auth/file-token-store.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
 import type { ServerStatus } from '../host/slot/server-status.js';
@@ -58,6 +59,8 @@ export interface OpenHostOptions {
   supervise?: boolean;
   /** The redirect URI of one server's OAuth login (the loopback listener of `auth login`). */
   redirectUri?: { server: string; uri: string };
+  /** The host's logger (default none: a command reports what it needs itself). */
+  logger?: Logger;
 }
 
 export interface OpenedHost {
@@ -232,6 +235,7 @@ export class CliRuntime {
       servers,
       ...(tokenStore === undefined ? {} : { tokenStore }),
       callTimeoutMs: timeoutMs,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
       ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
     });
     this.#cleanups.push(() => host.close());

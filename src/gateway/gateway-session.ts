@@ -72,6 +72,7 @@ export class GatewaySession {
   #connected: string | undefined;
   /** One comparison of resources and prompts at a time (each lists every server). */
   #compare: Promise<void> = Promise.resolve();
+  #compareQueued = false;
   #toolsCheckQueued = false;
 
   constructor(transport: Transport, options: GatewaySessionOptions) {
@@ -184,11 +185,12 @@ export class GatewaySession {
     const source = this.#options.source;
     this.#subscriptions.push(
       source.onToolsChanged(() => this.#toolsMayHaveChanged()),
-      source.onServersChanged(() => this.#listsMayHaveChanged()),
+      source.onServersChanged(() => this.#serversMayHaveChanged()),
+      source.onListsChanged(() => this.#compareLists()),
     );
     // A change between the handshake and now is announced as any other.
     this.#toolsMayHaveChanged();
-    this.#listsMayHaveChanged();
+    this.#serversMayHaveChanged();
   }
 
   // ---- lists and list_changed -------------------------------------------------------------------
@@ -234,16 +236,24 @@ export class GatewaySession {
     });
   }
 
-  /**
-   * A server came or went: its resources and prompts may have too. Compared (by listing them)
-   * when the set of connected servers really changed, one comparison at a time.
-   */
-  #listsMayHaveChanged(): void {
+  /** A server came or went: its resources and prompts may have too, when the set really changed. */
+  #serversMayHaveChanged(): void {
     const connected = this.#options.source.connectedServers().join('\n');
     if (connected === this.#connected) return;
     this.#connected = connected;
+    this.#compareLists();
+  }
+
+  /**
+   * Lists the resources and prompts and compares them with what the client knows: one comparison
+   * at a time (each lists every server), and at most one more queued behind it.
+   */
+  #compareLists(): void {
+    if (this.#compareQueued) return;
+    this.#compareQueued = true;
     this.#compare = this.#compare
       .then(async () => {
+        this.#compareQueued = false;
         if (this.#state !== 'ready') return;
         const [resources, prompts] = await Promise.all([this.#resources(), this.#prompts()]);
         if (this.#state !== 'ready') return;

@@ -2,7 +2,7 @@ import type { HostCallOptions } from '../host/calls/call-pipeline.js';
 import type { HostTool } from '../host/host-tool.js';
 import type { McpHost } from '../host/mcp-host.js';
 import type { HostView } from '../host/views/host-view.js';
-import type { Disposable } from '../internal/disposable.js';
+import { toDisposable, type Disposable } from '../internal/disposable.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type {
   CallToolResult,
@@ -36,6 +36,8 @@ export interface GatewaySource {
   onToolsChanged(listener: () => void): Disposable;
   /** A server's state changed (it may have connected or gone). */
   onServersChanged(listener: () => void): Disposable;
+  /** A connected server's resources or prompts changed. */
+  onListsChanged(listener: () => void): Disposable;
   /** The servers connected now, in the host's order. */
   connectedServers(): string[];
 }
@@ -53,6 +55,13 @@ export function gatewaySource(host: McpHost, view: HostView | undefined): Gatewa
     getPrompt: (name, args, options) => lens.getPrompt(name, args, options),
     onToolsChanged: (listener) => lens.onToolsChanged(() => listener()),
     onServersChanged: (listener) => host.onServerStatus(() => listener()),
+    onListsChanged: (listener) => {
+      const subscriptions = [
+        host.onResourcesChanged(() => listener()),
+        host.onPromptsChanged(() => listener()),
+      ];
+      return toDisposable(() => subscriptions.forEach((subscription) => subscription.dispose()));
+    },
     connectedServers: () =>
       host
         .status()

@@ -212,6 +212,43 @@ describe('gateway (legacy era, in memory)', () => {
     ]);
   });
 
+  it("passes a server's resource and prompt list_changed on when the lists differ", async () => {
+    await using _guard = leakGuard();
+    const resources = [{ uri: 'fixture://a', name: 'a', text: 'hello' }];
+    // Each prompts/list the server answers wakes whoever waits for that many.
+    let promptLists = 0;
+    const waiting = new Map<number, () => void>();
+    const promptsListed = (count: number) =>
+      new Promise<void>((resolve) =>
+        promptLists >= count ? resolve() : waiting.set(count, resolve),
+      );
+    const alpha = fake('alpha', {
+      resources,
+      handlers: {
+        'prompts/list': () => {
+          waiting.get(++promptLists)?.();
+          return { prompts: [{ name: 'greet' }] };
+        },
+      },
+    });
+    await using h = await host({ servers: [alpha.definition] });
+    await using c = await connect(h);
+    await c.initialize();
+    // The gateway learns the lists once the client is initialized.
+    await promptsListed(1);
+    const backend = alpha.servers[0]!;
+
+    // The server says its prompts changed, but they are the same: the client hears nothing.
+    backend.peer.notify('notifications/prompts/list_changed');
+    await promptsListed(2);
+    // Its resources really change: the client is told (and only of that).
+    resources.push({ uri: 'fixture://b', name: 'b', text: 'more' });
+    backend.peer.notify('notifications/resources/list_changed');
+    await c.until('notifications/resources/list_changed');
+    expect(c.notifications).toEqual(['notifications/resources/list_changed']);
+    expect(await c.request('resources/list')).toEqual({ resources });
+  });
+
   it('passes progress on and cancels the backend call when the client cancels', async () => {
     await using _guard = leakGuard();
     let aborted!: (reason: unknown) => void;

@@ -81,8 +81,8 @@ async function gateway(file: string, cwd: string) {
   };
 }
 
-const text = (result: { content?: unknown }): string =>
-  ((result.content ?? []) as { type: string; text?: string }[])
+const text = (result: object): string =>
+  (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[])
     .map((block) => (block.type === 'text' ? (block.text ?? '') : ''))
     .join('');
 

@@ -45,6 +45,9 @@ const CAPABILITIES: ServerCapabilities = {
 
 type ListKind = 'tools' | 'resources' | 'prompts';
 
+/** How long a call that reported progress waits for the client to have handled it. */
+const PROGRESS_PING_MS = 1_000;
+
 const LIST_CHANGED: Record<ListKind, string> = {
   tools: McpMethod.ToolsListChanged,
   resources: McpMethod.ResourcesListChanged,
@@ -295,23 +298,47 @@ export class GatewaySession {
     if (!isObject(args))
       throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'the arguments must be an object');
     const token = progressTokenOf(params);
+    let progressed = false;
     const onProgress =
       token === undefined
         ? undefined
-        : (progress: ProgressNotificationParams) =>
+        : (progress: ProgressNotificationParams) => {
+            progressed = true;
             this.#notify(McpMethod.Progress, {
               progressToken: token,
               progress: progress.progress,
               ...(progress.total === undefined ? {} : { total: progress.total }),
               ...(progress.message === undefined ? {} : { message: progress.message }),
             });
+          };
+    let result: JsonObject;
     try {
-      return await this.#options.source.callTool(params.name, args, {
+      result = await this.#options.source.callTool(params.name, args, {
         signal: context.signal,
         ...(onProgress === undefined ? {} : { onProgress }),
       });
     } catch (error) {
-      return toolCallFailure(error, params.name);
+      result = toolCallFailure(error, params.name);
+    }
+    if (progressed) await this.#progressDelivered();
+    return result;
+  }
+
+  /**
+   * Resolves once the client has handled the progress notifications sent so far: a `ping` sent
+   * after them is answered after them (bounded by PROGRESS_PING_MS; a client that does not answer
+   * in time gets the result anyway). Without it the official v1 SDK client drops the progress of
+   * a fast call: it handles a notification a microtask after a response read with it, by when the
+   * response has removed the call's progress handler.
+   */
+  async #progressDelivered(): Promise<void> {
+    try {
+      await this.#peer.request(McpMethod.Ping, undefined, {
+        timeoutMs: PROGRESS_PING_MS,
+        sendCancel: false,
+      });
+    } catch {
+      // No answer in time, or the connection is going: the result goes out (or not) as it would.
     }
   }
 

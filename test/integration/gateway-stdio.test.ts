@@ -6,13 +6,14 @@
  * gateway's stderr (it logs its servers' stderr there), so the test waits on them, never sleeps.
  */
 import { createRequire } from 'node:module';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Stream } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { codeBlockAfter, repoRoot } from '../helpers/doc-examples.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
 import { cliEnv, cliPath, ensureBuiltCli } from '../helpers/run-built-cli.js';
@@ -40,10 +41,15 @@ const node = (script: string, ...args: string[]) => [
 ];
 
 /** The SDK client connected to `mcp-host gateway serve` over `file`, with the gateway's stderr. */
-async function gateway(file: string, cwd: string) {
+function gateway(file: string, cwd: string) {
+  return connectTo([cliPath, '--config', file, 'gateway', 'serve'], cwd);
+}
+
+/** The SDK client connected to `node <args>` over stdio, with that process's stderr. */
+async function connectTo(args: string[], cwd: string) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliPath, '--config', file, 'gateway', 'serve'],
+    args,
     cwd,
     env: cliEnv() as Record<string, string>,
     stderr: 'pipe',
@@ -199,5 +205,25 @@ describe('mcp-host gateway serve (stdio) with the official SDK client', () => {
     const fresh = await client.callTool({ name: 'mcp__mutable__fresh', arguments: {} });
     expect(text(fresh)).toContain('fresh');
     expect(changes).toHaveLength(1);
+  });
+
+  it('runs the library example of docs/gateway.md', async () => {
+    await using _guard = leakGuard();
+    const markdown = readFileSync(join(repoRoot, 'docs/gateway.md'), 'utf8');
+    const code = codeBlockAfter(markdown, '## From code: `mcp-host/gateway`');
+    const file = join(repoRoot, `test/.docs-example-gateway-${process.pid}.mts`);
+    writeFileSync(file, code);
+    try {
+      await using g = await connectTo(['--import', 'tsx', file], repoRoot);
+      const names = (await g.client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('mcp__everything__echo');
+      const echoed = await g.client.callTool({
+        name: 'mcp__everything__echo',
+        arguments: { message: 'from the docs' },
+      });
+      expect(text(echoed)).toContain('from the docs');
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });

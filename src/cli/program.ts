@@ -316,7 +316,9 @@ function addGateway(program: Command): void {
     .description("the config's servers as one MCP server (see docs/gateway.md)");
   gateway
     .command('serve')
-    .description('serve them on stdio (stdin/stdout) until the client goes away; logs go to stderr')
+    .description(
+      'serve them as one MCP server on stdio until the client goes away (logs on stderr)',
+    )
     .option('--view <name>', "serve only this view of the config ('views:')")
     .action(
       action<GatewayServeOptions>(async (cli, _args, options) =>

@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { codeBlockAfter, repoRoot } from '../helpers/doc-examples.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
-import { cliEnv, cliPath, ensureBuiltCli } from '../helpers/run-built-cli.js';
+import { cliEnv, cliPath, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 
 const require = createRequire(import.meta.url);
@@ -205,6 +205,36 @@ describe('mcp-host gateway serve (stdio) with the official SDK client', () => {
     const fresh = await client.callTool({ name: 'mcp__mutable__fresh', arguments: {} });
     expect(text(fresh)).toContain('fresh');
     expect(changes).toHaveLength(1);
+  });
+
+  it('serves one view of the config with --view; an unknown view fails before any server starts', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const file = config(dir.path, {
+      legacy: node(mcpFixtures.legacySdk),
+      mutable: node(mcpFixtures.mutableSdk),
+    });
+    writeFileSync(file, `${readFileSync(file, 'utf8')}views:\n  small:\n    servers: [mutable]\n`);
+    {
+      await using g = await connectTo(
+        [cliPath, '--config', file, 'gateway', 'serve', '--view', 'small'],
+        dir.path,
+      );
+      const names = (await g.client.listTools()).tools.map((tool) => tool.name);
+      expect(names.length).toBeGreaterThan(0);
+      expect(names.every((name) => name.startsWith('mcp__mutable__'))).toBe(true);
+      await expect(
+        g.client.callTool({ name: 'mcp__legacy__echo', arguments: { message: 'x' } }),
+      ).rejects.toThrow(/Unknown tool/);
+      // Only the view's server was started.
+      expect(g.stderr.some((line) => line.includes("server 'legacy'"))).toBe(false);
+    }
+    const refused = await runCli(['--config', file, 'gateway', 'serve', '--view', 'nope'], {
+      cwd: dir.path,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain("no view is named 'nope'");
   });
 
   it('runs the library example of docs/gateway.md', async () => {

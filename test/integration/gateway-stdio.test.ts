@@ -68,11 +68,11 @@ async function connectTo(args: string[], cwd: string) {
   return {
     client,
     stderr,
-    /** Resolves with the first stderr line that contains `text`. */
-    line(text: string): Promise<string> {
+    /** Resolves with the `count`-th stderr line that contains `text`. */
+    line(text: string, count = 1): Promise<string> {
       return new Promise((resolve) => {
         const check = () => {
-          const found = stderr.find((l) => l.includes(text));
+          const found = stderr.filter((l) => l.includes(text))[count - 1];
           if (found === undefined) return;
           waiters.delete(check);
           resolve(found);
@@ -205,6 +205,38 @@ describe('mcp-host gateway serve (stdio) with the official SDK client', () => {
     const fresh = await client.callTool({ name: 'mcp__mutable__fresh', arguments: {} });
     expect(text(fresh)).toContain('fresh');
     expect(changes).toHaveLength(1);
+  });
+
+  it('a backend crashing mid-call: an error result naming it, the client stays, the restarted server serves again', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const file = config(dir.path, {
+      legacy: node(mcpFixtures.legacySdk),
+      mutable: node(mcpFixtures.mutableSdk),
+    });
+    await using g = await gateway(file, dir.path);
+    const { client } = g;
+    await g.line("server 'mutable': stderr: ready");
+
+    const crashed = await client.callTool({ name: 'mcp__mutable__crash', arguments: {} });
+    expect(crashed.isError).toBe(true);
+    expect(text(crashed)).toContain("server 'mutable'");
+    expect(text(crashed)).toMatch(/PROCESS_EXITED|CONNECTION_CLOSED/);
+    // The other server, and the connection, carry on.
+    const echoed = await client.callTool({
+      name: 'mcp__legacy__echo',
+      arguments: { message: 'still here' },
+    });
+    expect(text(echoed)).toBe('still here');
+
+    // Supervised: the server is started again, and its tools answer again.
+    await g.line("server 'mutable': stderr: ready", 2);
+    const target = await client.callTool({
+      name: 'mcp__mutable__target',
+      arguments: { text: 'back' },
+    });
+    expect(target.isError).not.toBe(true);
+    expect(text(target)).toContain('back');
   });
 
   it('serves one view of the config with --view; an unknown view fails before any server starts', async () => {

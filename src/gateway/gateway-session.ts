@@ -68,7 +68,6 @@ export class GatewaySession {
   readonly #options: GatewaySessionOptions;
   readonly #subscriptions: Disposable[] = [];
   #state: GatewaySessionState = 'new';
-  #clientInfo: Implementation | undefined;
   /** What the client was last told of each list (its JSON), when known. */
   readonly #known = new Map<ListKind, string>();
   /** The servers connected when the resources and prompts were last compared (none yet). */
@@ -90,11 +89,6 @@ export class GatewaySession {
 
   get state(): GatewaySessionState {
     return this.#state;
-  }
-
-  /** The client's name and version, once it sent `initialize`. */
-  get clientInfo(): Implementation | undefined {
-    return this.#clientInfo;
   }
 
   /** Fires once when the connection is gone (undefined after a local close). */
@@ -169,8 +163,6 @@ export class GatewaySession {
     const protocolVersion = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(asked)
       ? asked
       : LATEST_LEGACY_PROTOCOL_VERSION;
-    if (isObject(params.clientInfo) && typeof params.clientInfo.name === 'string')
-      this.#clientInfo = params.clientInfo as Implementation;
     this.#state = 'initializing';
     this.#known.set('tools', fingerprint(this.#tools()));
     const { serverInfo, instructions } = this.#options;

@@ -18,7 +18,9 @@ const layers = [
   ['host'],
   ['config'],
   ['agents'],
-  ['gateway', 'grpc', 'cli', 'testing'],
+  ['gateway', 'grpc'],
+  // The command line serves the gateway (`mcp-host gateway serve`): it sits above it.
+  ['cli', 'testing'],
 ];
 
 const layerRules = layers.flatMap((group, index) =>

@@ -42,6 +42,7 @@ const LIBRARY = {
   mastra: 'src/mastra.ts',
   langchain: 'src/langchain.ts',
   'openai-agents': 'src/openai-agents.ts',
+  gateway: 'src/gateway.ts',
 };
 /**
  * The command line, an application: a graph of its own (with its own copy of the library code it

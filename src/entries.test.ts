@@ -182,6 +182,8 @@ const pinned: Record<string, readonly string[]> = {
   'stdio.ts': [
     'DEFAULT_STDIO_OPTIONS',
     'ShutdownHandlerOptions',
+    'StdioServerTransport',
+    'StdioServerTransportOptions',
     'StdioStats',
     'StdioTransport',
     'StdioTransportOptions',
@@ -528,6 +530,7 @@ const pinned: Record<string, readonly string[]> = {
     'serverKeyProblems',
     'toProviderSafe',
   ],
+  'gateway.ts': ['DEFAULT_GATEWAY_OPTIONS', 'Gateway', 'GatewayOptions', 'createGateway'],
   'testing/index.ts': [
     'FakeMcpServer',
     'FakeMcpServerOptions',

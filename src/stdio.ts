@@ -10,3 +10,5 @@ export {
   installShutdownHandlers,
   type ShutdownHandlerOptions,
 } from './transport/stdio/shutdown.js';
+export { StdioServerTransport } from './transport/stdio/stdio-server-transport.js';
+export type { StdioServerTransportOptions } from './transport/stdio/stdio-server-transport.js';

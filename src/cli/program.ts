@@ -10,6 +10,7 @@ import { action } from './command.js';
 import { durationArgument } from './duration.js';
 import type { AgentCommandOptions } from './commands/agent.js';
 import type { CallCommandOptions } from './commands/call.js';
+import type { GatewayServeOptions } from './commands/gateway.js';
 import type { ToolsCommandOptions } from './commands/tools.js';
 import { completionShells, type CompletionShell } from './completion-script.js';
 import { importDialects, printDialects } from './dialect-choices.js';
@@ -25,6 +26,7 @@ const callCommand = () => import('./commands/call.js');
 const completionCommand = () => import('./commands/completion.js');
 const configCommand = () => import('./commands/config.js');
 const doctorCommand = () => import('./commands/doctor.js');
+const gatewayCommand = () => import('./commands/gateway.js');
 const promptsCommand = () => import('./commands/prompts.js');
 const resourcesCommand = () => import('./commands/resources.js');
 const serversCommand = () => import('./commands/servers.js');
@@ -77,6 +79,7 @@ export function createProgram(): Command {
   addDoctor(program);
   addAuth(program);
   addWatch(program);
+  addGateway(program);
   addCompletion(program);
   return program;
 }
@@ -369,6 +372,23 @@ function addWatch(program: Command): void {
       'a live view of server states and tool calls until Ctrl-C (NDJSON with --format json)',
     )
     .action(action(async (cli, servers) => (await watchCommand()).watch(cli, servers)));
+}
+
+function addGateway(program: Command): void {
+  const gateway = program
+    .command('gateway')
+    .description("the config's servers as one MCP server (see docs/gateway.md)");
+  gateway
+    .command('serve')
+    .description(
+      'serve them as one MCP server on stdio until the client goes away (logs on stderr)',
+    )
+    .option('--view <name>', "serve only this view of the config ('views:')")
+    .action(
+      action<GatewayServeOptions>(async (cli, _args, options) =>
+        (await gatewayCommand()).serve(cli, options),
+      ),
+    );
 }
 
 function addCompletion(program: Command): void {

@@ -21,6 +21,7 @@ import { isErrorCode } from '../errors/codes.js';
 import { MAX_ERROR_MESSAGE_CHARS } from '../errors/mcp-host-error.js';
 import type { ServerInputHandlers } from '../client/client-options.js';
 import type { McpHost } from '../host/mcp-host.js';
+import type { Logger } from '../internal/logger.js';
 import type { FileTokenStore } from '../auth/file-token-store.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
 import type { ServerStatus } from '../host/slot/server-status.js';
@@ -61,6 +62,8 @@ export interface OpenHostOptions {
   redirectUri?: { server: string; uri: string };
   /** Answers to what servers ask (sampling, elicitation), under each server's own. */
   handlers?: ServerInputHandlers;
+  /** The host's logger (default none: a command reports what it needs itself). */
+  logger?: Logger;
 }
 
 export interface OpenedHost {
@@ -242,6 +245,7 @@ export class CliRuntime {
       servers,
       ...(tokenStore === undefined ? {} : { tokenStore }),
       callTimeoutMs: timeoutMs,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
       ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
     });
     this.#cleanups.push(() => host.close());

@@ -1,6 +1,12 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
-import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '../protocol/types.js';
+import type {
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from '../protocol/types.js';
 import type { ToolNamingOptions, ToolRef } from './naming/namer.js';
 import { ToolNames } from './naming/tool-names.js';
 import { registeredServer, type ServerSlot } from './slot/server-slot.js';
@@ -34,6 +40,19 @@ export class HostResources {
         .map(async (slot) => {
           const { resources } = await slot.client!.listResources();
           return resources.map((resource) => ({ ...resource, server: slot.name }));
+        }),
+    );
+    return this.#fulfilled(lists);
+  }
+
+  /** Every ready server's resource templates, each with the server it comes from. */
+  async resourceTemplates(): Promise<Array<ResourceTemplate & { server: string }>> {
+    const lists = await Promise.allSettled(
+      this.#connected()
+        .filter((slot) => slot.client?.session?.capabilities.resources !== undefined)
+        .map(async (slot) => {
+          const { resourceTemplates } = await slot.client!.listResourceTemplates();
+          return resourceTemplates.map((template) => ({ ...template, server: slot.name }));
         }),
     );
     return this.#fulfilled(lists);

@@ -9,6 +9,7 @@ import type {
   Prompt,
   ReadResourceResult,
   Resource,
+  ResourceTemplate,
   Root,
   Tool,
 } from '../protocol/types.js';
@@ -93,6 +94,8 @@ export class McpHost implements AsyncDisposable {
   readonly #callEmitter = new Emitter<ToolCallEvent>();
   readonly #pinEmitter = new Emitter<PinEvent>();
   readonly #authEmitter = new Emitter<AuthRequiredEvent>();
+  readonly #resourcesEmitter = new Emitter<{ server: string }>();
+  readonly #promptsEmitter = new Emitter<{ server: string }>();
   readonly #tokenStore: () => Promise<TokenStore>;
   /** The named views (`McpHostOptions.views`), compiled at construction. */
   readonly #views = new Map<string, HostView>();
@@ -105,6 +108,13 @@ export class McpHost implements AsyncDisposable {
   readonly onServerStatus = this.#statusEmitter.event;
   /** The tool list changed (a server connected, relisted, or left; a native tool came or went). */
   readonly onToolsChanged = this.#toolsEmitter.event;
+  /**
+   * A connected server's resource list changed: it sent `notifications/resources/list_changed`
+   * and its relisted resources differ. A server connecting or leaving is an `onServerStatus`.
+   */
+  readonly onResourcesChanged = this.#resourcesEmitter.event;
+  /** A connected server's prompt list changed (as `onResourcesChanged`, for prompts). */
+  readonly onPromptsChanged = this.#promptsEmitter.event;
   /** Every tool call: started, then completed or failed (exactly once each). */
   readonly onToolCall = this.#callEmitter.event;
   /** Tool pinning: a tool pinned, quarantined (with the diff) or no longer listed. */
@@ -450,6 +460,11 @@ export class McpHost implements AsyncDisposable {
     return this.#resources.resources();
   }
 
+  /** Every ready server's resource templates, each with the server it comes from. */
+  resourceTemplates(): Promise<Array<ResourceTemplate & { server: string }>> {
+    return this.#resources.resourceTemplates();
+  }
+
   /**
    * Reads a resource, routed by URI to the first connected server that lists it (or to the one
    * named by `server`, for a URI several servers list).
@@ -533,6 +548,8 @@ export class McpHost implements AsyncDisposable {
     this.#toolsEmitter.clear();
     this.#callEmitter.clear();
     this.#authEmitter.clear();
+    this.#resourcesEmitter.clear();
+    this.#promptsEmitter.clear();
   }
 
   // ---- plumbing -------------------------------------------------------------------------------
@@ -593,7 +610,7 @@ export class McpHost implements AsyncDisposable {
               this.#options.oauth,
             ),
     });
-    // Both live as long as the slot: nothing to dispose.
+    // All live as long as the slot: nothing to dispose.
     slot.onStatusChange(() => {
       const current = this.#slots.get(slot.name);
       if (current !== undefined && current !== slot) return;
@@ -607,6 +624,12 @@ export class McpHost implements AsyncDisposable {
     slot.onStepUp((error) => {
       if (this.#slots.get(slot.name) === slot)
         this.#authEmitter.fire(authRequiredEvent(slot.name, error));
+    });
+    slot.onListChange((kind) => {
+      if (this.#closing !== undefined || this.#slots.get(slot.name) !== slot) return;
+      (kind === 'resources' ? this.#resourcesEmitter : this.#promptsEmitter).fire({
+        server: slot.name,
+      });
     });
     slot.onToolsChange(() => {
       // Closing: no rebuild per server leaving, nobody will list tools again.
@@ -644,6 +667,7 @@ export class McpHost implements AsyncDisposable {
       callTool: (name, args, options, view) => this.#call(name, args, options, view),
       onToolsChanged: (listener) => this.onToolsChanged(listener),
       resources: () => this.resources(),
+      resourceTemplates: () => this.resourceTemplates(),
       readResource: (uri, options) => this.readResource(uri, options),
       prompts: () => this.prompts(),
       promptServer: (name) => this.#resources.promptServer(name),

@@ -107,6 +107,7 @@ export class ServerSlot {
   readonly #statusEmitter = new Emitter<void>();
   readonly #toolsEmitter = new Emitter<void>();
   readonly #stepUpEmitter = new Emitter<McpHostError>();
+  readonly #listsEmitter = new Emitter<'resources' | 'prompts'>();
 
   /** The state changed (read `status()`). */
   readonly onStatusChange = this.#statusEmitter.event;
@@ -114,6 +115,11 @@ export class ServerSlot {
   readonly onToolsChange = this.#toolsEmitter.event;
   /** A call needs more scopes (OAuth step-up): the server stays connected, a login is needed. */
   readonly onStepUp = this.#stepUpEmitter.event;
+  /**
+   * The server said its resources or prompts changed (`list_changed`), and a relisting shows they
+   * really did.
+   */
+  readonly onListChange = this.#listsEmitter.event;
 
   constructor(definition: HostServerDefinition, options: ServerSlotOptions) {
     this.name = definition.name;
@@ -435,6 +441,12 @@ export class ServerSlot {
             error: String(error),
           }),
         );
+      }),
+      client.onResourcesChanged(() => {
+        if (generation === this.#generation) this.#listsEmitter.fire('resources');
+      }),
+      client.onPromptsChanged(() => {
+        if (generation === this.#generation) this.#listsEmitter.fire('prompts');
       }),
     ];
     try {

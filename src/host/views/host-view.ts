@@ -8,6 +8,7 @@ import type {
   Prompt,
   ReadResourceResult,
   Resource,
+  ResourceTemplate,
 } from '../../protocol/types.js';
 import type { HostCallOptions } from '../calls/call-pipeline.js';
 import type { ToolsChangedEvent } from '../catalogue/tool-catalogue.js';
@@ -29,6 +30,7 @@ export interface ViewHost {
   ): Promise<CallToolResult>;
   onToolsChanged(listener: (event: ToolsChangedEvent) => void): Disposable;
   resources(): Promise<Array<Resource & { server: string }>>;
+  resourceTemplates(): Promise<Array<ResourceTemplate & { server: string }>>;
   readResource(
     uri: string,
     options: { server?: string; signal?: AbortSignal },
@@ -124,6 +126,13 @@ export class HostView {
   async resources(): Promise<Array<Resource & { server: string }>> {
     return (await this.#host.resources()).filter((resource) =>
       this.#access.hasServer(resource.server),
+    );
+  }
+
+  /** The resource templates of the view's servers, each with the server it comes from. */
+  async resourceTemplates(): Promise<Array<ResourceTemplate & { server: string }>> {
+    return (await this.#host.resourceTemplates()).filter((template) =>
+      this.#access.hasServer(template.server),
     );
   }
 

@@ -1,0 +1,71 @@
+import type { HostCallOptions } from '../host/calls/call-pipeline.js';
+import type { HostTool } from '../host/host-tool.js';
+import type { McpHost } from '../host/mcp-host.js';
+import type { HostView } from '../host/views/host-view.js';
+import { toDisposable, type Disposable } from '../internal/disposable.js';
+import type { JsonObject } from '../jsonrpc/message.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from '../protocol/types.js';
+
+/** States in which a server's tools, resources and prompts are offered. */
+const CONNECTED = new Set(['ready', 'degraded']);
+
+/**
+ * What a gateway serves: a host, or one view of it (its servers, filters and permissions), and
+ * the host's events that say when what it offers may have changed.
+ */
+export interface GatewaySource {
+  tools(): HostTool[];
+  callTool(name: string, args: JsonObject, options: HostCallOptions): Promise<CallToolResult>;
+  resources(): Promise<Array<Resource & { server: string }>>;
+  resourceTemplates(): Promise<Array<ResourceTemplate & { server: string }>>;
+  readResource(uri: string, options: { signal?: AbortSignal }): Promise<ReadResourceResult>;
+  prompts(): Promise<Array<Prompt & { server: string; originalName: string }>>;
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    options: { signal?: AbortSignal },
+  ): Promise<GetPromptResult>;
+  /** The tools offered may have changed (the host's or the view's tool events). */
+  onToolsChanged(listener: () => void): Disposable;
+  /** A server's state changed (it may have connected or gone). */
+  onServersChanged(listener: () => void): Disposable;
+  /** A connected server's resources or prompts changed. */
+  onListsChanged(listener: () => void): Disposable;
+  /** The servers connected now, in the host's order. */
+  connectedServers(): string[];
+}
+
+/** The source of a gateway over `host`, or over its view `view` when one is given. */
+export function gatewaySource(host: McpHost, view: HostView | undefined): GatewaySource {
+  const lens: McpHost | HostView = view ?? host;
+  return {
+    tools: () => lens.tools(),
+    callTool: (name, args, options) => lens.callTool(name, args, options),
+    resources: () => lens.resources(),
+    resourceTemplates: () => lens.resourceTemplates(),
+    readResource: (uri, options) => lens.readResource(uri, options),
+    prompts: () => lens.prompts(),
+    getPrompt: (name, args, options) => lens.getPrompt(name, args, options),
+    onToolsChanged: (listener) => lens.onToolsChanged(() => listener()),
+    onServersChanged: (listener) => host.onServerStatus(() => listener()),
+    onListsChanged: (listener) => {
+      const subscriptions = [
+        host.onResourcesChanged(() => listener()),
+        host.onPromptsChanged(() => listener()),
+      ];
+      return toDisposable(() => subscriptions.forEach((subscription) => subscription.dispose()));
+    },
+    connectedServers: () =>
+      host
+        .status()
+        .filter((status) => CONNECTED.has(status.state))
+        .map((status) => status.name),
+  };
+}

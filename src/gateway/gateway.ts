@@ -1,0 +1,132 @@
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { silentLogger, type Logger } from '../internal/logger.js';
+import type { Transport } from '../jsonrpc/transport.js';
+import type { McpHost } from '../host/mcp-host.js';
+import type { ViewOptions } from '../host/views/view-access.js';
+import type { Implementation } from '../protocol/types.js';
+import { GatewaySession } from './gateway-session.js';
+import { gatewaySource, type GatewaySource } from './gateway-source.js';
+
+/** Options of `createGateway`. */
+export interface GatewayOptions {
+  /** The host whose servers the gateway serves; the caller starts it and closes it. */
+  host: McpHost;
+  /**
+   * Serve only one view of the host: a named view (`McpHostOptions.views`, the config's `views:`;
+   * `INVALID_ARGUMENT` naming it when there is none) or view options. Default: the whole host.
+   */
+  view?: string | ViewOptions;
+  /** The `serverInfo` the gateway's clients see (default `{ name: 'mcp-host', version }`). */
+  serverInfo?: Implementation;
+  /** The `instructions` the gateway's clients see in the `initialize` result (default none). */
+  instructions?: string;
+  /** Items per page of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`. */
+  pageSize?: number;
+  logger?: Logger;
+}
+
+/** The defaults of `GatewayOptions`. */
+export const DEFAULT_GATEWAY_OPTIONS = Object.freeze({
+  serverInfo: Object.freeze({ name: 'mcp-host', version: '0.1.0' }),
+  pageSize: 500,
+});
+
+/**
+ * A host's servers as one MCP server: the host's aggregated, filtered and namespaced tools,
+ * resources and prompts (or one view's), served to each client over its own transport, in the
+ * legacy era (2024-11-05 to 2025-11-25). Made by `createGateway`. The gateway holds no server
+ * connection of its own: the host's are shared by every client. `close()` ends every connection
+ * it serves; the host stays open (whoever made it closes it).
+ */
+export class Gateway implements AsyncDisposable {
+  readonly #source: GatewaySource;
+  readonly #options: GatewayOptions;
+  readonly #sessions = new Set<GatewaySession>();
+  #closing: Promise<void> | undefined;
+
+  /** @internal Made by `createGateway`. */
+  constructor(options: GatewayOptions) {
+    const pageSize = options.pageSize ?? DEFAULT_GATEWAY_OPTIONS.pageSize;
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1)
+      throw new McpHostError('INVALID_ARGUMENT', `pageSize must be a whole number of 1 or more`, {
+        details: { pageSize },
+      });
+    this.#options = options;
+    this.#source = gatewaySource(
+      options.host,
+      options.view === undefined ? undefined : options.host.view(options.view),
+    );
+  }
+
+  /** Clients being served now. */
+  get connectionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /**
+   * Serves one client over `transport` (started here; for stdio, a `StdioServerTransport` on this
+   * process's stdin and stdout) until the connection ends: the client went away, `signal` aborted,
+   * or the gateway closed. Resolves then; rejects if the transport cannot start, or with
+   * `CONNECTION_CLOSED` when the gateway is closed already. The gateway owns the transport from
+   * here on and closes it.
+   */
+  async serve(transport: Transport, options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.#closing !== undefined) {
+      await transport.close();
+      throw new McpHostError('CONNECTION_CLOSED', 'the gateway is closed');
+    }
+    const session = new GatewaySession(transport, {
+      source: this.#source,
+      serverInfo: this.#options.serverInfo ?? DEFAULT_GATEWAY_OPTIONS.serverInfo,
+      instructions: this.#options.instructions,
+      pageSize: this.#options.pageSize ?? DEFAULT_GATEWAY_OPTIONS.pageSize,
+      logger: this.#options.logger ?? silentLogger,
+    });
+    const ended = new Promise<void>((resolve) => session.onClose(() => resolve()));
+    const signal = options.signal;
+    const abort = () => void session.close();
+    this.#sessions.add(session);
+    try {
+      signal?.addEventListener('abort', abort, { once: true });
+      if (signal?.aborted === true) abort();
+      try {
+        await session.start();
+      } catch (error) {
+        await session.close();
+        throw error;
+      }
+      await ended;
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      this.#sessions.delete(session);
+    }
+  }
+
+  /** Ends every connection the gateway serves and refuses new ones; the host stays open. */
+  close(): Promise<void> {
+    this.#closing ??= Promise.all([...this.#sessions].map((session) => session.close())).then(
+      () => {},
+    );
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/**
+ * A gateway over `host` (or one of its views): `await gateway.serve(transport)` serves one client
+ * on that transport. See docs/gateway.md.
+ *
+ * ```ts
+ * const host = new McpHost({ servers });
+ * await host.start();
+ * const gateway = createGateway({ host });
+ * await gateway.serve(new StdioServerTransport()); // until the client goes away
+ * await host.close();
+ * ```
+ */
+export function createGateway(options: GatewayOptions): Gateway {
+  return new Gateway(options);
+}

@@ -26,8 +26,8 @@ export const IMPL_LABELS = {
  */
 export const IMPORT_ENTRY_POINTS = {
   ours: ['mcp-host', 'mcp-host/stdio'],
-  // The same two entries: McpClient lives in the root entry, next to JsonRpcPeer.
-  client: ['mcp-host', 'mcp-host/stdio'],
+  // The entry for programs that talk to one server: McpClient without the host (docs/architecture.md).
+  client: ['mcp-host/client', 'mcp-host/stdio'],
   // McpHost is in the root entry; it loads the stdio transport itself when a server needs it.
   host: ['mcp-host'],
   sdk: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js'],

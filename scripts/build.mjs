@@ -27,6 +27,7 @@ import { rollup } from 'rollup';
 const LIBRARY = {
   index: 'src/index.ts',
   stdio: 'src/stdio.ts',
+  client: 'src/client.ts',
   http: 'src/http.ts',
   ws: 'src/ws.ts',
   'testing/index': 'src/testing/index.ts',
@@ -58,6 +59,25 @@ const CLI = { cli: 'src/cli/main.ts' };
  * file is read.
  */
 const CLI_BUNDLED = ['commander', 'jsonc-parser'];
+/**
+ * The client's session code: the modules `McpClient.connect()` loads with `import()` once it has
+ * started a server's process (`loadSessionCode`, src/client/session-code.ts). They, and what only
+ * they use, make one chunk that is kept out of the merge (see `lazyChunk`), so that `mcp-host/client`
+ * loads them while the server starts rather than at import.
+ */
+const CLIENT_SESSION = {
+  entry: 'client',
+  chunk: 'client-session',
+  modules: [
+    'open-session',
+    'era-requests',
+    'remote-requests',
+    'session-recovery',
+    'modern-subscriptions',
+    'schema-validator',
+    'load-skill',
+  ],
+};
 /** Library chunks smaller than this are merged into others (see above). */
 const MIN_CHUNK_BYTES = 20_000;
 
@@ -66,14 +86,14 @@ const { dependencies } = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
 );
 rmSync(dist, { recursive: true, force: true });
-await bundle(LIBRARY, MIN_CHUNK_BYTES, []);
+await bundle(LIBRARY, MIN_CHUNK_BYTES, [], CLIENT_SESSION);
 await bundle(CLI, undefined, CLI_BUNDLED);
 
 /**
  * esbuild, then rollup, for one chunk graph; writes its entry files and chunks into dist/. The
  * `bundled` packages go into the graph, every other one stays external.
  */
-async function bundle(entryPoints, minChunkBytes, bundled) {
+async function bundle(entryPoints, minChunkBytes, bundled, lazy) {
   const out = mkdtempSync(join(tmpdir(), 'mcp-host-build-'));
   try {
     await build({
@@ -125,11 +145,56 @@ async function bundle(entryPoints, minChunkBytes, bundled) {
       chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash:8].js`,
       hashCharacters: 'hex',
       ...(minChunkBytes === undefined ? {} : { experimentalMinChunkSize: minChunkBytes }),
+      ...(lazy === undefined
+        ? {}
+        : {
+            manualChunks: lazyChunk(join(out, `${lazy.entry}.js`), lazy),
+            onlyExplicitManualChunks: true,
+          }),
     });
     await graph.close();
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+/**
+ * rollup's `manualChunks` for code an entry loads with `import()`: the files of the named modules
+ * (esbuild makes a file of each module an `import()` reaches), with what they load that the entry
+ * does not load at once, go into one chunk. A manual chunk is never merged with another, so merging
+ * small chunks cannot fold that code into a chunk the entry loads at once (which it would, the code
+ * having no side effects). Other entries that use some of it (the root entry uses the JSON-RPC peer)
+ * load the chunk as they load any other.
+ */
+function lazyChunk(entryFile, { chunk, modules }) {
+  let members;
+  return (id, { getModuleInfo }) => {
+    members ??= lazyMembers(entryFile, modules, getModuleInfo);
+    return members.has(id) ? chunk : undefined;
+  };
+}
+
+/** The file esbuild makes of a module (named after it, with or without its hash). */
+function fileOf(name) {
+  return new RegExp(`/${name}(-[A-Z0-9]{8})?\\.js$`);
+}
+
+function lazyMembers(entryFile, modules, getModuleInfo) {
+  const closure = (roots) => {
+    const seen = new Set(roots);
+    for (const id of seen) for (const next of getModuleInfo(id)?.importedIds ?? []) seen.add(next);
+    return seen;
+  };
+  const eager = closure([entryFile]);
+  const imported = new Set([...eager].flatMap((id) => getModuleInfo(id).dynamicallyImportedIds));
+  const targets = modules.map((name) => {
+    const found = [...imported].filter((id) => fileOf(name).test(id));
+    // A module renamed or no longer imported: the list above is out of date.
+    if (found.length !== 1) throw new Error(`lazy chunk: ${entryFile} does not import() ${name}`);
+    return found[0];
+  });
+  // Their files and what they load, less what the entry loads at once (and packages, builtins).
+  return new Set([...closure(targets)].filter((id) => !eager.has(id) && id.startsWith('/')));
 }
 
 /** Hands rollup each of esbuild's files with its source map, so dist/ maps back to src/. */

@@ -2,8 +2,9 @@
 // Everything an application goes through: the era-aware request (legacy era pinned, so connect
 // skips the server/discover probe), the peer with MCP's cancellation and progress conventions,
 // and callTool's result checks (a content array; structuredContent when the tool declared an
-// outputSchema, which the echo tool does not).
-import { McpClient } from 'mcp-host';
+// outputSchema, which the echo tool does not). McpClient comes from `mcp-host/client`, the entry
+// for programs that talk to one server (the root entry's class, without the host's code).
+import { McpClient } from 'mcp-host/client';
 import { StdioTransport } from 'mcp-host/stdio';
 import { INITIALIZE_PARAMS } from './handshake.mjs';
 

@@ -116,13 +116,21 @@ export async function checkToolResult(
  * over transports that carry headers, the parameters each tool mirrors into `Mcp-Param-*` headers.
  */
 export class ListedTools {
-  readonly #validator: SchemaValidator | undefined;
+  #validator: SchemaValidator | undefined;
   readonly #known = new Map<string, Tool>();
   readonly #excluded = new Map<string, string>();
   readonly #headerParams = new Map<string, readonly HeaderParam[]>();
   #checkHeaders = false;
 
   constructor(validator: SchemaValidator | undefined) {
+    this.#validator = validator;
+  }
+
+  /**
+   * The validator, when it is given after construction (`McpClient` makes its default one when it
+   * connects, with the session's code); nothing is listed before that.
+   */
+  set validator(validator: SchemaValidator) {
     this.#validator = validator;
   }
 

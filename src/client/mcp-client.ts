@@ -24,7 +24,6 @@ import type {
   Tool,
 } from '../protocol/types.js';
 import type { ProtocolEra } from '../protocol/versions.js';
-import { createSchemaValidator } from '../schema/schema-validator.js';
 import {
   DEFAULT_CLIENT_OPTIONS,
   type CallOptions,
@@ -35,23 +34,18 @@ import {
   type ResourceTemplateListing,
   type ToolListing,
 } from './client-options.js';
-import { EraRequests, type RequestInput } from './era-requests.js';
+import { startTransportEarly } from './early-transport.js';
+import type { EraRequests, RequestInput } from './era-requests.js';
 import { excludedToolError, ListedTools } from './listed-tools.js';
-import { ModernSubscriptions } from './modern-subscriptions.js';
+import type { ModernSubscriptions } from './modern-subscriptions.js';
+import { loadSessionCode, type SessionCode } from './session-code.js';
 import { ConnectionStats } from './connection-stats.js';
-import { openSession, type ConnectedPeer, type Session } from './open-session.js';
+import type { ConnectedPeer, Session } from './open-session.js';
 import { collectPages } from './pagination.js';
-import { RemoteRequests } from './remote-requests.js';
+import type { RemoteRequests } from './remote-requests.js';
 import { ServerEvents } from './server-events.js';
 import { ServerInput } from './server-input.js';
-import { SessionRecovery } from './session-recovery.js';
-import {
-  loadSkill,
-  readSkillFile,
-  type LoadedSkill,
-  type LoadSkillOptions,
-  type SkillFile,
-} from './skills/load-skill.js';
+import type { LoadedSkill, LoadSkillOptions, SkillFile } from './skills/load-skill.js';
 import {
   SKILLS_EXTENSION,
   toSkillEntry,
@@ -126,11 +120,9 @@ export class McpClient implements AsyncDisposable {
     this.#options = options;
     this.serverName = options.serverName;
     this.#logger = options.logger ?? silentLogger;
-    this.#tools = new ListedTools(
-      options.schemaValidator === false
-        ? undefined
-        : (options.schemaValidator ?? createSchemaValidator()),
-    );
+    // The default validator is made by connect(), with the session's code (nothing is listed
+    // before the session opens).
+    this.#tools = new ListedTools(options.schemaValidator || undefined);
     this.#input = new ServerInput(options.handlers ?? {}, options.serverName);
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_OPTIONS.clientInfo;
     this.#logLevel = options.logLevel;
@@ -193,9 +185,18 @@ export class McpClient implements AsyncDisposable {
     this.#state = 'connecting';
     // The caller's signal or close(), whichever comes first, gives the connect up.
     const linked = linkSignals(signal, this.#closeController.signal);
+    // A local server's process first, then the session's code, loaded while the server starts.
+    const early = linked.signal.aborted
+      ? undefined
+      : startTransportEarly(this.#options.transport, this.serverName, this.#logger);
     try {
-      const connected = await openSession({
-        options: this.#options,
+      await early?.made;
+      const code = await loadSessionCode();
+      if (this.#options.schemaValidator === undefined)
+        this.#tools.validator = code.createSchemaValidator();
+      const connected = await code.openSession({
+        options:
+          early === undefined ? this.#options : { ...this.#options, transport: early.transport },
         clientInfo: this.#clientInfo,
         input: this.#input,
         signal: linked.signal,
@@ -210,11 +211,11 @@ export class McpClient implements AsyncDisposable {
           serverName: this.serverName,
         });
       }
-      this.#startRequests(connected);
+      this.#startRequests(connected, code);
       this.#state = 'ready';
       const { session } = connected;
       if (session.era === 'modern') {
-        this.#listen = new ModernSubscriptions(
+        this.#listen = new code.ModernSubscriptions(
           (filter, signal) =>
             this.#send(
               McpMethod.SubscriptionsListen,
@@ -243,13 +244,14 @@ export class McpClient implements AsyncDisposable {
       throw error;
     } finally {
       linked.cleanup();
+      await early?.closeIfUnclaimed();
     }
   }
 
   /** The requests of the open session, and over HTTP the policy around them. */
-  #startRequests({ peer, transport, session }: ConnectedPeer): void {
+  #startRequests({ peer, transport, session }: ConnectedPeer, code: SessionCode): void {
     const closeSignal = this.#closeController.signal;
-    const requests = new EraRequests(
+    const requests = new code.EraRequests(
       {
         peer,
         transport,
@@ -268,11 +270,11 @@ export class McpClient implements AsyncDisposable {
     const carriesHeaders = typeof transport.setRequestHeaders === 'function';
     this.#tools.checkHeaderAnnotations = carriesHeaders;
     if (!carriesHeaders) return;
-    this.#remote = new RemoteRequests({
+    this.#remote = new code.RemoteRequests({
       requests,
       recovery:
         session.era === 'legacy'
-          ? new SessionRecovery({
+          ? new code.SessionRecovery({
               peer,
               transport,
               session,
@@ -570,6 +572,7 @@ export class McpClient implements AsyncDisposable {
   ): Promise<LoadedSkill> {
     const entry =
       typeof skill === 'string' ? await this.getSkill(skill, options) : this.#entry(skill);
+    const { loadSkill } = await import('./skills/load-skill.js');
     return loadSkill(
       (uri, call) => this.readResource(uri, call),
       entry,
@@ -587,12 +590,15 @@ export class McpClient implements AsyncDisposable {
     uri: string,
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<SkillFile> {
-    return readSkillFile(
-      (file, call) => this.readResource(file, call),
-      this.#entry(entry),
-      uri,
-      { serverName: this.serverName },
-      options,
+    const checked = this.#entry(entry);
+    return import('./skills/load-skill.js').then(({ readSkillFile }) =>
+      readSkillFile(
+        (file, call) => this.readResource(file, call),
+        checked,
+        uri,
+        { serverName: this.serverName },
+        options,
+      ),
     );
   }
 

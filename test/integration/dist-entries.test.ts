@@ -59,4 +59,11 @@ describe('the built entries', () => {
       expect(loaded.filter((source) => source.startsWith('src/agents'))).toEqual([]);
     },
   );
+
+  it('client.js loads the client but not its session code, which connect() loads once the server is spawning', () => {
+    const loaded = sources(loads(join(dist, 'client.js')));
+    expect(loaded).toContain('src/client/mcp-client.ts');
+    expect(loaded).not.toContain('src/client/open-session.ts');
+    expect(loaded.filter((source) => /^src\/(agents?|config|cli)\//.test(source))).toEqual([]);
+  });
 });

@@ -54,8 +54,9 @@ type WatchdogProcess = ChildProcessByStdio<Socket, null, null>;
  * so do its servers. (In the host's group, it would have to outlive such a signal by its traps,
  * which a SIGKILL to the group or a Ctrl-C before the shell had set them would defeat.)
  *
- * Started on first need, before the first server is spawned, so a group is told to it right
- * after `spawn()` returns and before the host reads anything from the server. It is unref'd: it
+ * Started on first need, right after the first server is spawned (in the same turn, so the server's
+ * start is not held up by the watchdog's): told the group as it starts, before the host reads
+ * anything from the server. It is unref'd: it
  * never keeps the host alive. If it dies, it is started again at once with every group it held
  * (at most 5 starts a minute; after that it is given up, said once in the log). Windows has no
  * watchdog. The exit hook of `ServerTree` still kills known trees when the host exits normally.

@@ -154,8 +154,8 @@ export class StdioTransport implements Transport {
     env[TREE_MARKER_ENV] = this.#tree.marker;
     this.#envSecrets.register();
     if (signal?.aborted) throw this.#failStart(this.#abortedError(signal));
-    // The watchdog starts before the server, so it can be told the server's group at once.
-    this.#watchdog?.start(this.#logger);
+    // The server first: the watchdog (a `sh` of its own, a few milliseconds to spawn) is started
+    // by `setRoot()` right after, in the same turn, and told the server's group as it starts.
     let child: ChildProcessWithoutNullStreams;
     try {
       child = await spawnServer({

@@ -13,7 +13,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leakGuard } from '../helpers/leak-guard.js';
-import { isOrphanWatchdog, runningDescendants, waitUntilGone } from '../helpers/processes.js';
+import {
+  commandLine,
+  isOrphanWatchdog,
+  runningDescendants,
+  waitUntilGone,
+} from '../helpers/processes.js';
 import { tempDir } from '../helpers/scratch.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -412,8 +417,13 @@ describe('input, timeouts, signals and pipes', () => {
     guard.trackPid(child.pid);
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    // Both servers spawned (the hanging one keeps the command connecting): then interrupt.
-    const servers = () => runningDescendants(child.pid!).filter((p) => !isOrphanWatchdog(p.pid));
+    // Both servers spawned (the hanging one keeps the command connecting): then interrupt. Known
+    // by their scripts: a child forked a moment ago may not have exec'd its command yet.
+    const scripts = [neverAnswers, fixture];
+    const servers = () =>
+      runningDescendants(child.pid!).filter((p) =>
+        scripts.some((script) => commandLine(p.pid)?.includes(script) === true),
+      );
     const deadline = Date.now() + 10_000;
     while (servers().length < 2 && Date.now() < deadline)
       await new Promise((resolve) => setImmediate(resolve));

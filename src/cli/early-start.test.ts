@@ -5,15 +5,7 @@ import type { HostServerDefinition } from '../host/server-definition.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { HeldTransport } from '../transport/held-transport.js';
 import { startEarly } from './early-start.js';
-
-/** Everything a taker's listeners see, in order. */
-function listen(transport: Transport): string[] {
-  const seen: string[] = [];
-  transport.onMessage((m) => seen.push(`message ${JSON.stringify(m)}`));
-  transport.onProblem((p) => seen.push(`problem ${p.error.code}`));
-  transport.onClose((reason) => seen.push(`close ${reason?.code ?? 'local'}`));
-  return seen;
-}
+import { listen } from '../../test/helpers/transport-events.js';
 
 describe('startEarly', () => {
   const stdio = (name: string): HostServerDefinition => ({

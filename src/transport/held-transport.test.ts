@@ -5,6 +5,7 @@ import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import type { Transport, TransportState } from '../jsonrpc/transport.js';
 import { TransportEvents } from './transport-events.js';
 import { HeldTransport } from './held-transport.js';
+import { listen } from '../../test/helpers/transport-events.js';
 
 /** A transport the test drives by hand: it starts when told, and fires what the test fires. */
 class HandDriven implements Transport {
@@ -38,15 +39,6 @@ class HandDriven implements Transport {
 }
 
 const options = { serverName: 'early', logger: silentLogger };
-
-/** Everything a taker's listeners see, in order. */
-function listen(transport: Transport): string[] {
-  const seen: string[] = [];
-  transport.onMessage((m) => seen.push(`message ${JSON.stringify(m)}`));
-  transport.onProblem((p) => seen.push(`problem ${p.error.code}`));
-  transport.onClose((reason) => seen.push(`close ${reason?.code ?? 'local'}`));
-  return seen;
-}
 
 describe('HeldTransport', () => {
   it('keeps what arrives before the handover and gives it, in order, at start()', async () => {

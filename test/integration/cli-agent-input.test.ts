@@ -174,4 +174,30 @@ describe('mcp-host agent: input servers ask for', () => {
       expect(code).toBe(0);
     },
   );
+
+  it.runIf(hasScript)(
+    'on a terminal, a sampling request is asked yes or no before the model sees it',
+    async () => {
+      await using _guard = leakGuard();
+      using dir = tempDir();
+      await using model = await startFakeModelServer();
+      const config = configWith(dir.path, 'legacy', mcpFixtures.legacySdk);
+      model.reply(
+        chatCall('mcp__legacy__sample', { prompt: 'Say hi to Ada.' }),
+        chatText('Hi, Ada!'),
+        (request) => chatText(`The server got: ${chatToolMessage(request)}`),
+      );
+      const { code, output, asked } = await onTerminal(
+        ['--config', config, 'agent', 'Sample.', '--base-url', `${model.url}/v1`],
+        { answer: { prompt: 'Allow [y/n]', text: 'y' } },
+      );
+      expect(asked).toBe(1);
+      expect(output).toContain(
+        'Server \'legacy\' asks: wants the model to answer (up to 100 tokens): "Say hi to Ada."',
+      );
+      expect(output).toContain('The server got: Hi, Ada!');
+      expect(code).toBe(0);
+      expect(model.requests).toHaveLength(3);
+    },
+  );
 });

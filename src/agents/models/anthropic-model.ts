@@ -23,6 +23,7 @@ import {
   parsedArguments,
   postSse,
   registerKey,
+  systemText,
   streamedError,
   truncatedStream,
   type ModelClientOptions,
@@ -51,10 +52,7 @@ export function anthropicModel(options: AnthropicModelOptions): ModelClient {
     provider: 'anthropic',
     model: options.model,
     async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
-      const system = request.messages
-        .filter((message) => message.role === 'system')
-        .map((message) => message.text)
-        .join('\n\n');
+      const system = systemText(request.messages);
       const body = {
         model: options.model,
         max_tokens: request.maxOutputTokens ?? options.defaultMaxTokens ?? 4096,

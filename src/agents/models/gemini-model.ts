@@ -21,6 +21,7 @@ import {
   joinUrl,
   postSse,
   registerKey,
+  systemText,
   streamedError,
   truncatedStream,
   type ModelClientOptions,
@@ -46,10 +47,7 @@ export function geminiModel(options: ModelClientOptions): ModelClient {
     provider: 'gemini',
     model: options.model,
     async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
-      const system = request.messages
-        .filter((message) => message.role === 'system')
-        .map((message) => message.text)
-        .join('\n\n');
+      const system = systemText(request.messages);
       const body = {
         contents: geminiContents(request.messages),
         ...(system === '' ? {} : { systemInstruction: { parts: [{ text: system }] } }),

@@ -10,6 +10,7 @@ import { McpHostError } from '../../errors/mcp-host-error.js';
 import { addSecret, preview } from '../../errors/redact.js';
 import { isObject } from '../../protocol/guards.js';
 import { fetchErrno, isConnectErrno } from '../../transport/http/http-problems.js';
+import type { ModelMessage } from './model-client.js';
 
 /** Options every model client takes. */
 export interface ModelClientOptions {
@@ -286,4 +287,14 @@ export function pushTurn<Role, Item>(
   const last = turns.at(-1);
   if (last !== undefined && last.role === role) last.items.push(...items);
   else turns.push({ role, items: [...items] });
+}
+
+/**
+ * The conversation's system messages as one text (Anthropic and Gemini take it beside the turns,
+ * not as one); empty when there is none.
+ */
+export function systemText(messages: readonly ModelMessage[]): string {
+  return messages
+    .flatMap((message) => (message.role === 'system' ? [message.text] : []))
+    .join('\n\n');
 }

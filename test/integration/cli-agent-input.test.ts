@@ -101,6 +101,7 @@ describe('mcp-host agent: input servers ask for', () => {
   });
 
   it('--resume without --answer and no terminal, a file with no paused run, or a prompt too: usage errors', async () => {
+    await using _guard = leakGuard();
     using dir = tempDir();
     const config = configWith(dir.path, 'modern', mcpFixtures.modernSdk);
     const paused = join(dir.path, 'paused.json');

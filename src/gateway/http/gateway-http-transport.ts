@@ -129,6 +129,7 @@ export class GatewayHttpTransport implements Transport {
     if (requests.length === 0) {
       replyEmpty(res, 202, this.#headers());
       this.#deliver(messages);
+      for (const message of messages) this.#cancelledByClient(message);
       if (this.#options.sessionId === undefined) this.#finish(undefined);
       return;
     }
@@ -276,6 +277,25 @@ export class GatewayHttpTransport implements Transport {
       for (const held of exchange.held) this.#write(sse, held);
       sse.end();
     }
+    if (this.#options.sessionId === undefined) this.#finish(undefined);
+  }
+
+  /**
+   * The client cancelled one of its requests (`notifications/cancelled`): the gateway sends no
+   * response to it, so its POST stops waiting for one (and ends when nothing else is pending).
+   */
+  #cancelledByClient(message: JsonRpcMessage): void {
+    if (!('method' in message) || message.method !== McpMethod.Cancelled || 'id' in message) return;
+    const id = isObject(message.params) ? message.params.requestId : undefined;
+    const exchange =
+      typeof id === 'string' || typeof id === 'number' ? this.#byRequest.get(id) : undefined;
+    if (exchange === undefined || (typeof id !== 'string' && typeof id !== 'number')) return;
+    this.#byRequest.delete(id);
+    exchange.pending.delete(id);
+    if (exchange.pending.size > 0) return;
+    if (exchange.sse !== undefined || exchange.held.length > 0) return this.#answered(exchange);
+    this.#settle(exchange);
+    replyEmpty(exchange.res, 202, this.#headers());
     if (this.#options.sessionId === undefined) this.#finish(undefined);
   }
 

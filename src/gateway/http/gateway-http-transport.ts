@@ -7,7 +7,7 @@ import { isObject } from '../../protocol/guards.js';
 import { McpMethod } from '../../protocol/methods.js';
 import { SSE_RESPONSE_HEADERS, SseWriter } from '../../transport/http/sse-writer.js';
 import { TransportEvents } from '../../transport/transport-events.js';
-import { replyEmpty, replyError } from './http-replies.js';
+import { HttpJsonRpcCode, replyEmpty, replyError } from './http-replies.js';
 
 /** The header that carries a legacy session's id, both ways. */
 export const SESSION_ID_HEADER = 'mcp-session-id';
@@ -133,6 +133,11 @@ export class GatewayHttpTransport implements Transport {
       if (this.#options.sessionId === undefined) this.#finish(undefined);
       return;
     }
+    const ids = requests.map((request) => request.id);
+    if (new Set(ids).size < ids.length || ids.some((id) => this.#byRequest.has(id)))
+      return replyError(res, 400, 'Invalid Request: a request id that is in use already', {
+        code: HttpJsonRpcCode.InvalidRequest,
+      });
     const exchange: Exchange = {
       res,
       batch,

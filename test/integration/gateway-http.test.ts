@@ -467,6 +467,12 @@ describe('views by path and header, and /metrics', () => {
     expect(body).toContain('mcp_host_gateway_sessions 1');
     expect(body).toMatch(/mcp_host_gateway_http_requests_total\{status="200"\} \d+/);
     expect(body).toMatch(/mcp_host_gateway_http_requests_total\{status="401"\} 1/);
+
+    // gateway.close() ends its listeners: the port is closed, the session gone.
+    await g.gateway.close();
+    expect(g.listener.sessionCount).toBe(0);
+    await expect(fetch(g.listener.url, { method: 'POST', headers: g.auth })).rejects.toThrow();
+    await expect(g.gateway.listen()).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
 });
 

@@ -548,7 +548,17 @@ const pinned: Record<string, readonly string[]> = {
     'serverKeyProblems',
     'toProviderSafe',
   ],
-  'gateway.ts': ['DEFAULT_GATEWAY_OPTIONS', 'Gateway', 'GatewayOptions', 'createGateway'],
+  'gateway.ts': [
+    'DEFAULT_GATEWAY_OPTIONS',
+    'DEFAULT_PENDING_INPUT_OPTIONS',
+    'Gateway',
+    'GatewayOptions',
+    'PendingInputOptions',
+    'ServerInputBridge',
+    'ServerInputBridgeOptions',
+    'createGateway',
+    'createServerInputBridge',
+  ],
   'testing/index.ts': [
     'FakeMcpServer',
     'FakeMcpServerOptions',

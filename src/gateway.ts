@@ -1,7 +1,8 @@
 /**
  * `mcp-host/gateway`: a host's servers as one MCP server. `createGateway({ host, view? })` gives a
  * `Gateway`; `serve(transport)` serves one client on it (over stdio: a `StdioServerTransport`
- * from `mcp-host/stdio`), in the legacy era for now. See docs/gateway.md.
+ * from `mcp-host/stdio`), in both protocol eras (legacy and 2026-07-28). A `ServerInputBridge`
+ * carries what legacy servers ask to the client whose call it is. See docs/gateway.md.
  */
 export {
   createGateway,
@@ -9,3 +10,12 @@ export {
   Gateway,
   type GatewayOptions,
 } from './gateway/gateway.js';
+export {
+  DEFAULT_PENDING_INPUT_OPTIONS,
+  type PendingInputOptions,
+} from './gateway/pending-input.js';
+export {
+  createServerInputBridge,
+  ServerInputBridge,
+  type ServerInputBridgeOptions,
+} from './gateway/server-input-bridge.js';

@@ -6,8 +6,11 @@
  * backoff, its tools withdrawn and restored); each connects within `--timeout` before the gateway
  * answers, so its first `tools/list` lists what came up.
  */
+import { JsonRpcError, JsonRpcErrorCode } from '../../errors/json-rpc-error.js';
 import { createGateway } from '../../gateway/gateway.js';
+import { createServerInputBridge } from '../../gateway/server-input-bridge.js';
 import type { LogFields, Logger } from '../../internal/logger.js';
+import type { Root } from '../../protocol/types.js';
 import { StdioServerTransport } from '../../transport/stdio/stdio-server-transport.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Output } from '../output.js';
@@ -23,12 +26,30 @@ export interface GatewayServeOptions {
 export async function serve(cli: CliRuntime, options: GatewayServeOptions): Promise<ExitCode> {
   const logger = stderrLogger(cli.output);
   const wanted = await viewServers(cli, options.view, undefined);
+  // What the servers ask during a call goes to the gateway's client whose call it is; the
+  // config's roots answer a roots/list no client takes.
+  const known: { roots?: readonly Root[] | undefined } = {};
+  const bridge = createServerInputBridge({
+    handlers: {
+      roots: () => {
+        const roots = known.roots;
+        if (roots === undefined)
+          throw new JsonRpcError(
+            JsonRpcErrorCode.MethodNotFound,
+            'Method not found: roots/list (the gateway has no roots to give)',
+          );
+        return roots.map((root) => ({ ...root }));
+      },
+    },
+  });
   const opened = await cli.openHost({
     ...(wanted === undefined ? {} : { servers: wanted }),
     start: false,
     supervise: true,
+    handlers: bridge.handlers,
     logger,
   });
+  known.roots = opened.resolved.host.roots;
   const { host } = opened;
   cli.reportUnresolved(opened);
   await Promise.allSettled(
@@ -44,6 +65,7 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
       );
   const gateway = createGateway({
     host,
+    bridge,
     ...(options.view === undefined ? {} : { view: options.view }),
     logger,
   });

@@ -72,6 +72,14 @@ const CAPABILITIES: ServerCapabilities = {
 /** How long a call that reported progress waits for the client to have handled it. */
 const PROGRESS_PING_MS = 1_000;
 
+/**
+ * How long a modern call that reported progress holds its result back: the era has no `ping` to
+ * learn that the client handled the progress, and the official v2 client drops progress read in
+ * the same chunk as the result (it handles a notification a microtask after the response that
+ * removes its progress handler). Writes this far apart reach a reading client apart.
+ */
+const PROGRESS_FLUSH_MS = 50;
+
 /** How long a legacy client has to answer a backend's request relayed to it. */
 const RELAY_TIMEOUT_MS = 600_000;
 
@@ -423,10 +431,12 @@ export class GatewaySession {
       call = taken;
       call.answer(responses);
     }
+    let progressed = false;
     const outcome = await call.next(
       context.signal,
-      this.#progressSink(params, () => {}),
+      this.#progressSink(params, () => (progressed = true)),
     );
+    if (progressed) await new Promise((resolve) => setTimeout(resolve, PROGRESS_FLUSH_MS));
     if (outcome.kind === 'input') {
       try {
         const requestState = this.#options.pending.put(call);

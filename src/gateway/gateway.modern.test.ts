@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../test/helpers/leak-guard.js';
+import { McpClient } from '../client/mcp-client.js';
 import { echo, fake, host } from '../host/host-test-helpers.js';
 import type { McpHost } from '../host/mcp-host.js';
 import type { JsonObject } from '../jsonrpc/message.js';
@@ -270,5 +271,37 @@ describe('gateway (modern era, in memory)', () => {
     });
     controller.abort();
     await expect(listening).rejects.toThrow();
+  });
+
+  it("serves mcp-host's own client in the modern era, its handler answering the rounds", async () => {
+    await using _guard = leakGuard();
+    const { h, bridge } = await bridgedHost();
+    await using _h = h;
+    const gateway = createGateway({ host: h, bridge });
+    const [clientEnd, gatewayEnd] = createLinkedTransports();
+    const served = gateway.serve(gatewayEnd);
+    await using client = new McpClient({
+      transport: clientEnd,
+      handlers: {
+        sampling: (params) =>
+          Promise.resolve({
+            role: 'assistant',
+            content: { type: 'text', text: `seen ${params.messages.length}` },
+            model: 'm',
+          }),
+      },
+    });
+    await client.connect();
+    expect(client.era).toBe('modern');
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'mcp__alpha__echo',
+      'mcp__alpha__sample',
+    ]);
+    expect(await client.callTool('mcp__alpha__sample', {})).toMatchObject({
+      content: [{ type: 'text', text: 'got seen 1' }],
+    });
+    await client.close();
+    await gateway.close();
+    await served;
   });
 });

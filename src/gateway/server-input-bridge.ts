@@ -14,7 +14,8 @@ export interface ServerInputBridgeOptions {
   /**
    * The host's own answers, for a request no gateway client can take: none of them has a call in
    * flight on that server (or several do), or the client did not declare the capability. Without
-   * a handler for it, the server gets -32601.
+   * a handler for it, the server gets -32601. Read at each request: a handler set on this object
+   * later counts.
    */
   handlers?: ServerInputHandlers;
 }

@@ -40,7 +40,7 @@ export interface CallClient {
 }
 
 /** Where a call stands after the client's request: done, or waiting for the client's input. */
-export type CallOutcome =
+export type BridgedOutcome =
   | { kind: 'result'; result: CallToolResult }
   | { kind: 'failed'; error: unknown }
   | { kind: 'input'; inputRequests: Record<string, InputRequest> };
@@ -124,7 +124,7 @@ export class BridgedCall implements PendingEntry {
   async next(
     signal: AbortSignal,
     onProgress?: (progress: ProgressNotificationParams) => void,
-  ): Promise<CallOutcome> {
+  ): Promise<BridgedOutcome> {
     this.#progress = onProgress;
     const removeAbort = onAbort(signal, (reason) => this.cancel(reason));
     try {
@@ -302,7 +302,7 @@ export class BridgedCall implements PendingEntry {
     return wanted;
   }
 
-  #finish(outcome: CallOutcome): CallOutcome {
+  #finish(outcome: BridgedOutcome): BridgedOutcome {
     this.#finishQuietly();
     return outcome;
   }

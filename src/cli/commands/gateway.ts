@@ -8,8 +8,10 @@
  * connects within `--timeout` before the gateway answers, so its first `tools/list` lists what
  * came up. Over HTTP the bearer token is kept in the state directory (made once, mode 0600).
  */
+import type { ServerInputHandlers } from '../../client/client-options.js';
 import { addSecret } from '../../errors/redact.js';
 import { createGateway, type Gateway } from '../../gateway/gateway.js';
+import { createServerInputBridge } from '../../gateway/server-input-bridge.js';
 import type { LogFields, Logger } from '../../internal/logger.js';
 import { StdioServerTransport } from '../../transport/stdio/stdio-server-transport.js';
 import { ExitCode, usageError } from '../exit-codes.js';
@@ -38,12 +40,20 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
     throw usageError('--port, --host and --no-auth go with --transport http');
   const logger = stderrLogger(cli.output);
   const wanted = await viewServers(cli, options.view, undefined);
+  // What the servers ask during a call goes to the gateway's client whose call it is; the
+  // config's roots (read when asked, once the config is resolved) answer a roots/list no client
+  // takes.
+  const hostAnswers: ServerInputHandlers = {};
+  const bridge = createServerInputBridge({ handlers: hostAnswers });
   const opened = await cli.openHost({
     ...(wanted === undefined ? {} : { servers: wanted }),
     start: false,
     supervise: true,
+    handlers: bridge.handlers,
     logger,
   });
+  const roots = opened.resolved.host.roots;
+  if (roots !== undefined) hostAnswers.roots = () => roots.map((root) => ({ ...root }));
   const { host } = opened;
   cli.reportUnresolved(opened);
   await Promise.allSettled(
@@ -59,6 +69,7 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
       );
   const gateway = createGateway({
     host,
+    bridge,
     ...(options.view === undefined ? {} : { view: options.view }),
     logger,
   });

@@ -147,3 +147,12 @@ export {
   userConfigDir,
   type ConfigFileSpec,
 } from './config/discover.js';
+export {
+  resolveGatewaySettings,
+  defaultGatewayTokenFile,
+  DEFAULT_GATEWAY_HOST,
+  GATEWAY_TOKEN_FILE_NAME,
+  type GatewayOverrides,
+  type GatewaySettings,
+  type GatewaySettingsOptions,
+} from './config/gateway-settings.js';

@@ -4,15 +4,23 @@
  * request carrying the old `Mcp-Session-Id` gets the SDK's 404. The host's callers notice nothing:
  * the client initialises a new session (once, however many calls failed at once) and sends each
  * failed request again, the server is never marked failed or restarted, and notifications reach
- * the host on the new session's GET stream.
+ * the host on the new session's GET stream. Through the gateway (`mcp-host gateway serve`, the
+ * built CLI) the official v1 SDK client notices nothing either.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { McpHost, McpHostError } from '../../src/index.js';
 import { startHttpServer, type HttpServerProcess } from '../helpers/http-fixture-server.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
+import { cliEnv, cliPath, ensureBuiltCli } from '../helpers/run-built-cli.js';
+import { tempDir } from '../helpers/scratch.js';
 
 const portOf = (url: string): string => new URL(url).port;
 
@@ -121,5 +129,56 @@ describe('an upstream HTTP server that forgot its sessions (restarted on the sam
       refusing.close();
       await once(refusing, 'close');
     }
+  });
+});
+
+describe('through the gateway', () => {
+  beforeAll(() => ensureBuiltCli());
+
+  it('an SDK client of `gateway serve` notices nothing when the backend forgets its sessions', async () => {
+    await using guard = leakGuard();
+    using dir = tempDir();
+    const first = await legacyOverHttp();
+    const url = first.url;
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(file, `servers:\n  legacy:\n    url: ${url}\n`);
+    const client = new Client({ name: 'expiry-test', version: '1.0.0' });
+    // Closed in this order: the gateway (the client's child) before the backend.
+    await using backends = {
+      second: undefined as HttpServerProcess | undefined,
+      async [Symbol.asyncDispose]() {
+        await client.close();
+        await this.second?.[Symbol.asyncDispose]();
+      },
+    };
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath, '--config', file, 'gateway', 'serve'],
+      cwd: dir.path,
+      env: cliEnv() as Record<string, string>,
+      stderr: 'ignore',
+    });
+    await client.connect(transport);
+    guard.trackPid(transport.pid ?? undefined);
+    const call = (message: string) =>
+      client.callTool({ name: 'mcp__legacy__echo', arguments: { message } });
+    expect(JSON.stringify((await call('before')).content)).toContain('before');
+
+    await first[Symbol.asyncDispose]();
+    const second = (backends.second = await legacyOverHttp(portOf(url)));
+
+    const after = await Promise.all([call('one'), call('two'), call('three')]);
+    expect(after.map((r) => r.isError ?? false)).toEqual([false, false, false]);
+    expect(JSON.stringify(after.map((r) => r.content))).toMatch(/one.*two.*three/);
+
+    // The backend's notifications on its new session reach the gateway's client.
+    await second.waitForRecord('get-stream', (record) => record.status === 200);
+    const listed = new Promise<void>((resolve) => {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve());
+    });
+    await client.callTool({ name: 'mcp__legacy__toggle-tool', arguments: {} });
+    await listed;
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('mcp__legacy__extra');
   });
 });

@@ -151,7 +151,6 @@ export {
   resolveGatewaySettings,
   defaultGatewayTokenFile,
   DEFAULT_GATEWAY_HOST,
-  GATEWAY_TOKEN_FILE_NAME,
   type GatewayOverrides,
   type GatewaySettings,
   type GatewaySettingsOptions,

@@ -427,7 +427,6 @@ const pinned: Record<string, readonly string[]> = {
     'ExpandedServer',
     'FieldPath',
     'ForeignDialect',
-    'GATEWAY_TOKEN_FILE_NAME',
     'GatewayConfig',
     'GatewayOverrides',
     'GatewaySettings',

@@ -3,11 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, formatDiagnostic } from './diagnostics.js';
-import {
-  DEFAULT_GATEWAY_HOST,
-  GATEWAY_TOKEN_FILE_NAME,
-  resolveGatewaySettings,
-} from './gateway-settings.js';
+import { DEFAULT_GATEWAY_HOST, resolveGatewaySettings } from './gateway-settings.js';
 import { loadConfig, tryLoadConfig } from './load.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { readNativeText } from './native/native.js';
@@ -39,7 +35,7 @@ describe('the gateway: section', () => {
       host: DEFAULT_GATEWAY_HOST,
       port: undefined,
       auth: true,
-      tokenFile: join('/state', GATEWAY_TOKEN_FILE_NAME),
+      tokenFile: join('/state', 'gateway-token'),
       views: undefined,
       allowedOrigins: [],
       allowedHosts: [],

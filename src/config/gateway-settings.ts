@@ -16,7 +16,7 @@ import type { ConfigDiagnostic, McpConfig } from './model.js';
 export const DEFAULT_GATEWAY_HOST = '127.0.0.1';
 
 /** The name of the gateway's token file in the state directory (`defaultStateDir()`). */
-export const GATEWAY_TOKEN_FILE_NAME = 'gateway-token';
+const TOKEN_FILE_NAME = 'gateway-token';
 
 /**
  * The gateway's settings, resolved (`resolveGatewaySettings`). A bound left `undefined` takes the
@@ -67,7 +67,7 @@ export function defaultGatewayTokenFile(
   env: Readonly<Record<string, string | undefined>> = process.env,
   homeDir: string = homedir(),
 ): string {
-  return join(defaultStateDir(env, process.platform, homeDir), GATEWAY_TOKEN_FILE_NAME);
+  return join(defaultStateDir(env, process.platform, homeDir), TOKEN_FILE_NAME);
 }
 
 /**

@@ -5,10 +5,12 @@
  * HTTP entry carries the URL and an `Authorization` header that reads the token through the
  * client's own mechanism, never the token, unless `--show-secrets` asks for it.
  */
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
@@ -208,5 +210,67 @@ describe('config print --gateway over HTTP', () => {
     const view = await print(['--for', 'cursor', '--view', 'only-echo'], dir.path);
     expect(view.code).toBe(1);
     expect(view.stderr).toContain("the gateway does not offer the view 'only-echo' over HTTP");
+  });
+
+  it('the entry printed with --show-secrets reaches the running HTTP gateway', async () => {
+    await using guard = leakGuard();
+    using dir = tempDir();
+    config(dir.path);
+    const env = cliEnv({ MCP_HOST_STATE_DIR: join(dir.path, 'state') });
+    const gateway = spawn(
+      process.execPath,
+      [cliPath, '--config', 'mcp.yaml', 'gateway', 'serve', '--transport', 'http', '--port', '0'],
+      { cwd: dir.path, env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    guard.trackPid(gateway.pid);
+    const exited = new Promise((resolve) => gateway.once('exit', resolve));
+    await using _stop = {
+      async [Symbol.asyncDispose]() {
+        if (gateway.exitCode === null && gateway.signalCode === null) gateway.kill('SIGTERM');
+        await exited;
+      },
+    };
+    const port = await new Promise<string>((resolve, reject) => {
+      let stderr = '';
+      gateway.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const found = /gateway listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp$/m.exec(stderr);
+        if (found !== null) resolve(found[1]!);
+      });
+      void exited.then(() => reject(new Error(`the gateway exited: ${stderr}`)));
+    });
+    const run = await runCli(
+      [
+        '--config',
+        'mcp.yaml',
+        'config',
+        'print',
+        '--for',
+        'claude-code',
+        '--gateway',
+        '--port',
+        port,
+        '--show-secrets',
+      ],
+      { cwd: dir.path, env },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const entry = entryOf(run.stdout);
+    expect(entry.url).toBe(`http://127.0.0.1:${port}/mcp`);
+    const client = new Client({ name: 'snippet-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(entry.url!), {
+        requestInit: { headers: entry.headers! },
+      }),
+    );
+    try {
+      const result = await client.callTool({
+        name: 'mcp__legacy__echo',
+        arguments: { message: 'pasted' },
+      });
+      expect(JSON.stringify(result.content)).toContain('pasted');
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -5,7 +5,8 @@
  * the client initialises a new session (once, however many calls failed at once) and sends each
  * failed request again, the server is never marked failed or restarted, and notifications reach
  * the host on the new session's GET stream. Through the gateway (`mcp-host gateway serve`, the
- * built CLI) the official v1 SDK client notices nothing either.
+ * built CLI, over stdio; `gateway.listen()` over HTTP) the official v1 SDK client notices nothing
+ * either.
  */
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -13,8 +14,10 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createGateway } from '../../src/gateway.js';
 import { McpHost, McpHostError } from '../../src/index.js';
 import { startHttpServer, type HttpServerProcess } from '../helpers/http-fixture-server.js';
 import { leakGuard } from '../helpers/leak-guard.js';
@@ -180,5 +183,53 @@ describe('through the gateway', () => {
     await listed;
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('mcp__legacy__extra');
+  });
+
+  it('an SDK client of the gateway over HTTP notices nothing either', async () => {
+    await using _guard = leakGuard();
+    const first = await legacyOverHttp();
+    const url = first.url;
+    await using host = new McpHost({
+      servers: [{ name: 'legacy', transport: { type: 'http', url } }],
+    });
+    await host.start();
+    await using gateway = createGateway({ host });
+    const token = 'session-expiry-test-token';
+    const listener = await gateway.listen({ auth: { bearerToken: token } });
+    const client = new Client({ name: 'expiry-test', version: '1.0.0' });
+    // Closed in this order: the client, then the backend (the gateway and host after).
+    await using backends = {
+      second: undefined as HttpServerProcess | undefined,
+      async [Symbol.asyncDispose]() {
+        await client.close();
+        await this.second?.[Symbol.asyncDispose]();
+      },
+    };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(listener.url), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    const call = (message: string) =>
+      client.callTool({ name: 'mcp__legacy__echo', arguments: { message } });
+    expect(JSON.stringify((await call('before')).content)).toContain('before');
+
+    await first[Symbol.asyncDispose]();
+    const second = (backends.second = await legacyOverHttp(portOf(url)));
+
+    const after = await Promise.all([call('one'), call('two'), call('three')]);
+    expect(after.map((r) => r.isError ?? false)).toEqual([false, false, false]);
+    expect(JSON.stringify(after.map((r) => r.content))).toMatch(/one.*two.*three/);
+
+    await second.waitForRecord('get-stream', (record) => record.status === 200);
+    const listed = new Promise<void>((resolve) => {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve());
+    });
+    await client.callTool({ name: 'mcp__legacy__toggle-tool', arguments: {} });
+    await listed;
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain(
+      'mcp__legacy__extra',
+    );
+    expect(host.status().find((s) => s.name === 'legacy')!.restartCount).toBe(0);
   });
 });

@@ -345,6 +345,10 @@ describe('the gateway over HTTP refuses, and nothing reaches a backend', () => {
     expect((await post({ 'mcp-session-id': 'no-such-session' })).status).toBe(404);
     expect((await post({ 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
     expect((await post({}, `[${Array(40).fill(callTarget).join(',')}]`)).status).toBe(400);
+    expect((await post({}, `[${callTarget},${callTarget}]`)).status).toBe(400);
+    expect((await post({ 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await post({}, '{"not": "json-rpc"}')).status).toBe(400);
+    expect((await post({}, '{ nope')).status).toBe(400);
     expect(await rawStatus(g.listener.port, { host: `evil.example:${g.listener.port}` })).toBe(403);
     expect(
       await rawStatus(g.listener.port, {

@@ -459,16 +459,16 @@ export class StreamableHttpTransport implements Transport {
     let failures = 0;
     const session = this.#session.id;
     for (let first = true; this.#state === 'open'; first = false) {
-      if (requestId === undefined && this.#session.id !== session) {
-        this.#debug('GET stream ended with its session');
-        return false;
-      }
       if (!first || requestId !== undefined) {
         if (failures >= this.#maxReconnects) {
           this.#debug(`SSE stream given up: ${failures} reconnects brought no event`);
           return false;
         }
         if (!(await this.#waitOpen(outcome.retryMs, cancel))) return false;
+      }
+      if (requestId === undefined && this.#session.id !== session) {
+        this.#debug('GET stream ended with its session');
+        return false;
       }
       let response: HttpResponse;
       try {

@@ -84,8 +84,11 @@ const HTTP_SCENARIOS = [
   { id: 'hr10m', label: 'HTTP 10 MiB result', inFlight: 1, calls: 5, warmup: 2, size: 10 * MIB },
 ].map((s) => ({ ...s, transport: 'http' }));
 
-/** `--only` values: which scenarios run (startup probes are stdio's; `host` is McpHost's own). */
-export const SUITES = ['stdio', 'http', 'host'];
+/**
+ * `--only` values: which scenarios run (startup probes are stdio's; `host` is McpHost's own,
+ * `gateway` the gateway's, bench/gateway-worker.mjs).
+ */
+export const SUITES = ['stdio', 'http', 'host', 'gateway'];
 
 /** stdio or http. */
 export const transportOf = (scenario) => scenario.transport ?? 'stdio';
@@ -274,4 +277,57 @@ export const HOST_TARGETS = [
 /** "min-max a-b" of a { median, min, max } range. */
 function span({ min, max }, digits = 2) {
   return `min-max ${min.toFixed(digits)}-${max.toFixed(digits)}`;
+}
+
+// ---- the gateway (mcp-host gateway serve), bench/gateway-worker.mjs -------------------------------
+
+/**
+ * The gateway's scenarios (issue 17): an McpClient calls the echo tool directly and through the
+ * gateway (the built CLI, a process of its own, the echo server its one backend), `inFlight`
+ * outstanding, each in a fresh process; over stdio, and over HTTP where the build has the HTTP
+ * gateway (gateway serve --transport http; the HTTP rows are left out otherwise).
+ */
+const GATEWAY_SCENARIOS = [
+  {
+    id: 'gc1',
+    transport: 'stdio',
+    label: 'stdio, 1 in flight',
+    inFlight: 1,
+    calls: 3000,
+    warmup: 1000,
+  },
+  {
+    id: 'gc256',
+    transport: 'stdio',
+    label: 'stdio, 256 in flight',
+    inFlight: 256,
+    calls: 30_000,
+    warmup: 10_000,
+  },
+  {
+    id: 'ghc1',
+    transport: 'http',
+    label: 'HTTP, 1 in flight',
+    inFlight: 1,
+    calls: 1000,
+    warmup: 500,
+  },
+  {
+    id: 'ghc256',
+    transport: 'http',
+    label: 'HTTP, 256 in flight',
+    inFlight: 256,
+    calls: 8000,
+    warmup: 3000,
+  },
+];
+
+/** Rounds of the gateway scenarios (direct and gateway swap places each round). */
+export const GATEWAY_FULL_ROUNDS = 4;
+export const GATEWAY_QUICK_ROUNDS = 2;
+
+/** The gateway scenarios; `quick` times a quarter of the calls (the warm-up stays). */
+export function gatewayScenarios(quick) {
+  if (!quick) return GATEWAY_SCENARIOS;
+  return GATEWAY_SCENARIOS.map((s) => ({ ...s, calls: Math.max(4, Math.round(s.calls / 4)) }));
 }

@@ -5,6 +5,7 @@
 //   node bench/run.mjs --quick    a short run (fewer calls and rounds) for a smoke test
 //   node bench/run.mjs --only http   only the HTTP scenarios (--only stdio: only stdio + startup)
 //   node bench/run.mjs --only host   only McpHost: routing overhead, listing, 20 stdio connects
+//   node bench/run.mjs --only gateway   only the gateway: added latency and calls/s over direct
 //   node bench/run.mjs --rounds 3 --out /tmp/result.json
 //   node bench/run.mjs --from bench/results/<file>.json   print a saved run's report again
 //
@@ -21,6 +22,9 @@ import { parseArgs } from 'node:util';
 import {
   FULL_ROUNDS,
   FULL_STARTUP_RUNS,
+  GATEWAY_FULL_ROUNDS,
+  GATEWAY_QUICK_ROUNDS,
+  gatewayScenarios,
   HOST_FULL_ROUNDS,
   HOST_QUICK_ROUNDS,
   HTTP_FULL_ROUNDS,
@@ -31,6 +35,7 @@ import {
   scenarios as scenariosFor,
   transportOf,
 } from './config.mjs';
+import { measureGateway } from './lib/gateway.mjs';
 import { measureHost } from './lib/host.mjs';
 import { runNodeJson } from './lib/child.mjs';
 import { measureScenarios, measureStartup } from './lib/measure.mjs';
@@ -101,6 +106,17 @@ async function measureAndReport() {
       : Number(flags.rounds);
   const host =
     hostRounds === 0 ? [] : await measureHost(hostMeasurements(quick), hostRounds, leaks);
+  const gatewayRounds = !only.includes('gateway')
+    ? 0
+    : flags.rounds === undefined
+      ? quick
+        ? GATEWAY_QUICK_ROUNDS
+        : GATEWAY_FULL_ROUNDS
+      : Number(flags.rounds);
+  const gateway =
+    gatewayRounds === 0
+      ? undefined
+      : await measureGateway(gatewayScenarios(quick), gatewayRounds, leaks);
 
   const record = {
     date: started.toISOString(),
@@ -120,6 +136,8 @@ async function measureAndReport() {
       httpRounds,
       startupRuns,
       hostRounds,
+      gatewayRounds,
+      gatewayScenarios: gatewayRounds === 0 ? [] : gatewayScenarios(quick),
       pinCpu,
       sdkVersion: sdkVersion(),
       scenarios,
@@ -129,6 +147,7 @@ async function measureAndReport() {
     startupRuns: startupResults,
     cli,
     host,
+    gateway,
   };
   const { text, targets, summary } = renderReport(record);
   console.log(`\n${text}`);

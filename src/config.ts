@@ -147,3 +147,11 @@ export {
   userConfigDir,
   type ConfigFileSpec,
 } from './config/discover.js';
+export {
+  resolveGatewaySettings,
+  defaultGatewayTokenFile,
+  DEFAULT_GATEWAY_HOST,
+  type GatewayOverrides,
+  type GatewaySettings,
+  type GatewaySettingsOptions,
+} from './config/gateway-settings.js';

@@ -9,6 +9,7 @@ import {
   implsOf,
   transportOf,
 } from '../config.mjs';
+import { renderGateway } from './gateway.mjs';
 import { renderHost } from './host.mjs';
 import { summarize } from './summary.mjs';
 import { fixed, formatTable } from './table.mjs';
@@ -28,6 +29,7 @@ export function renderReport(record) {
   const { config, machine } = record;
   const s = summarize(record.runs, record.startupRuns);
   const host = renderHost(record.host ?? []);
+  const gateway = renderGateway(record.gateway, config.gatewayScenarios ?? []);
   const targets = [...evaluateTargets(s), ...cliTargets(record.cli), ...host.targets];
   const stdioScenarios = config.scenarios.filter((sc) => transportOf(sc) === 'stdio');
   const httpScenarios = config.scenarios.filter((sc) => transportOf(sc) === 'http');
@@ -35,7 +37,9 @@ export function renderReport(record) {
     `mcp-host benchmark, ${record.date}`,
     `Node ${machine.node}, ${machine.platform}, ${machine.cpus} x ${machine.cpuModel}; src at ${record.sourceRevision}`,
     ...(config.scenarios.length === 0
-      ? [`${config.quick ? 'QUICK run, ' : ''}host part only.`]
+      ? [
+          `${config.quick ? 'QUICK run, ' : ''}${[record.host?.length > 0 ? 'host' : undefined, gateway.text === '' ? undefined : 'gateway'].filter(Boolean).join(' and ') || 'no'} part only.`,
+        ]
       : [
           `${config.quick ? 'QUICK run, ' : ''}${config.rounds} rounds of fresh processes, order rotated each round; medians over rounds,`,
           'ratios are medians of same-round ratios.',
@@ -80,6 +84,7 @@ export function renderReport(record) {
         ]),
     ...(record.cli === undefined ? [] : ['', cliText(record.cli)]),
     ...(host.text === '' ? [] : [host.text]),
+    ...(gateway.text === '' ? [] : [gateway.text]),
     '',
     'Targets:',
     ...targets.map((t) => `${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.detail}`),
@@ -113,6 +118,7 @@ export function renderReport(record) {
     ]),
   );
   if (record.host !== undefined && record.host.length > 0) summary.host = host.summary;
+  if (gateway.summary !== undefined) summary.gateway = gateway.summary;
   return { text, targets, summary };
 }
 

@@ -295,13 +295,35 @@ function addConfig(program: Command): void {
     )
     .option('--show-secrets', 'secret values as written (needed for a file to use)')
     .option('--allow-partial', 'exit 0 although servers the format cannot hold were left out')
+    .option(
+      '--gateway',
+      "instead: the client's entry for mcp-host's gateway as its one server (see docs/gateway.md)",
+    )
+    .addOption(
+      new Option('--transport <transport>', 'with --gateway: how the client reaches it').choices([
+        'stdio',
+        'http',
+      ]),
+    )
+    .option('--port <n>', "with --gateway: the HTTP gateway's port", parsePort)
+    .option('--host <address>', "with --gateway: the HTTP gateway's address")
+    .option('--view <name>', "with --gateway: only this view of the config ('views:')")
     .action(
-      action<{ for: string; showSecrets?: boolean; allowPartial?: boolean }>(
-        async (cli, _args, options) =>
-          (await configCommand()).print(cli, options.for, {
-            reveal: options.showSecrets === true,
-            allowPartial: options.allowPartial === true,
-          }),
+      action<{
+        for: string;
+        showSecrets?: boolean;
+        allowPartial?: boolean;
+        gateway?: boolean;
+        transport?: 'stdio' | 'http';
+        port?: number;
+        host?: string;
+        view?: string;
+      }>(async (cli, _args, { for: dialect, showSecrets, allowPartial, ...gateway }) =>
+        (await configCommand()).print(cli, dialect, {
+          reveal: showSecrets === true,
+          allowPartial: allowPartial === true,
+          gateway,
+        }),
       ),
     );
 }

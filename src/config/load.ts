@@ -13,6 +13,8 @@
  * - **views**: by name, the later one wins whole. A view naming a server no file defines is an
  *   error of the file that wrote it (`views.<name>.servers[i]`).
  * - **roots**: one list in file order; a root pointing where an earlier one does is dropped.
+ * - **gateway**: the later file's `gateway:` wins whole. A view it offers that no file defines is
+ *   an error of the file that wrote it (`gateway.views[i]`).
  *
  * File-level problems (unreadable file, syntax error, invalid top level, defaults or inputs) make
  * `loadConfig` throw a `ConfigError` with every diagnostic; `tryLoadConfig` returns them with
@@ -30,6 +32,7 @@ import { discoverConfigFiles, type ConfigFileSpec, type Env } from './discover.j
 import type {
   ConfigDiagnostic,
   ConfigDialect,
+  GatewayConfig,
   HostDefaultsConfig,
   InputConfig,
   McpConfig,
@@ -235,6 +238,7 @@ export function mergeConfigs(
   let extra: Record<string, unknown> | undefined;
   const views = new Map<string, ViewConfig>();
   const roots: RootConfig[] = [];
+  let gateway: GatewayConfig | undefined;
   const files: McpConfig['files'] = [];
 
   for (const { config, diagnostics: own } of parts) {
@@ -279,6 +283,7 @@ export function mergeConfigs(
     for (const input of config.inputs ?? []) inputs.set(input.id, input);
     for (const [name, view] of Object.entries(config.views ?? {})) views.set(name, view);
     roots.push(...(config.roots ?? []));
+    if (config.gateway !== undefined) gateway = config.gateway;
     if (config.extra !== undefined) extra = { ...extra, ...config.extra };
   }
 
@@ -293,6 +298,10 @@ export function mergeConfigs(
     for (const d of diagnostics) if (d.server !== undefined) defined.add(d.server);
     merged.views = Object.fromEntries(views);
     for (const [name, view] of views) diagnostics.push(...unknownViewServers(name, view, defined));
+  }
+  if (gateway !== undefined) {
+    merged.gateway = gateway;
+    diagnostics.push(...unknownGatewayViews(gateway, new Set(views.keys())));
   }
 
   // Names that clash only once servers of several files are together (`a.b` and `a_b`).
@@ -336,6 +345,26 @@ function unknownViewServers(
       kind: 'unknown-server',
       message: `the view '${name}' names the server '${server}', which no config file defines`,
       location: { ...view.source, path: [...view.source.path, 'servers', index] },
+      ...(suggestion === undefined ? {} : { suggestion }),
+    });
+  });
+  return problems;
+}
+
+/** An error per entry of `gateway.views` that names no view of the config. */
+function unknownGatewayViews(
+  gateway: GatewayConfig,
+  defined: ReadonlySet<string>,
+): ConfigDiagnostic[] {
+  const problems: ConfigDiagnostic[] = [];
+  (gateway.views ?? []).forEach((view, index) => {
+    if (defined.has(view)) return;
+    const suggestion = closestKey(view, defined);
+    problems.push({
+      severity: 'error',
+      kind: 'unknown-view',
+      message: `the gateway offers the view '${view}', which no config file defines under \`views:\``,
+      location: { ...gateway.source, path: [...gateway.source.path, 'views', index] },
       ...(suggestion === undefined ? {} : { suggestion }),
     });
   });

@@ -210,6 +210,36 @@ export interface RootConfig {
   source: SourceLocation;
 }
 
+/**
+ * The gateway's settings (`gateway:` in mcp.yaml, native format only): how `mcp-host gateway
+ * serve` listens over HTTP and what it offers there, as written (see `resolveGatewaySettings`
+ * for the settings with their defaults). Strings are taken as written (no `${VAR}` expansion).
+ */
+export interface GatewayConfig {
+  /** The address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** The TCP port; naming one makes HTTP the gateway's transport (0: a free port). */
+  port?: number;
+  /** The bearer token's file: relative to the folder of the file that wrote it; `~` is home. */
+  tokenFile?: string;
+  /** Bearer-token authentication (default on); `false` only on a loopback `host`. */
+  auth?: boolean;
+  /** The views (names under `views:`) offered over HTTP at `/mcp/<view>` (default: every one). */
+  views?: string[];
+  /** `Origin`s accepted besides the listener's own (`http://localhost:3000`). */
+  allowedOrigins?: string[];
+  /** `Host` header values accepted besides loopback names with the port (`gateway.internal:8080`). */
+  allowedHosts?: string[];
+  /** Concurrent MCP sessions at most. */
+  maxSessions?: number;
+  /** The largest request body, in bytes. */
+  maxBodyBytes?: number;
+  /** An idle session ends after this many milliseconds. */
+  sessionIdleMs?: number;
+  /** Where it was written (the `gateway` key). */
+  source: SourceLocation;
+}
+
 /** A VS Code style input (`${input:id}`): what to ask for. */
 export interface InputConfig {
   id: string;
@@ -229,6 +259,8 @@ export interface McpConfig {
   views?: Record<string, ViewConfig>;
   /** The host's roots (several files: concatenated in order, duplicates dropped). */
   roots?: RootConfig[];
+  /** The gateway's settings (several files: the last file's `gateway:` wins whole). */
+  gateway?: GatewayConfig;
   /** The files it was read from, in merge order. */
   files: { file: string; dialect: ConfigDialect }[];
   /** Top-level keys the model does not know, per file (kept, with a warning). */

@@ -1,8 +1,12 @@
 /**
  * `mcp-host config validate [files] | show [--show-secrets] | import --from <tool> [file] |
- * print --for <dialect>`: the config files, checked, merged, converted (see config-tasks.ts).
+ * print --for <dialect> [--gateway]`: the config files, checked, merged, converted (see
+ * config-tasks.ts); with `--gateway`, the client entry that uses mcp-host's gateway.
  */
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { isForeignDialect } from '../../config/dialects/registry.js';
+import { resolveGatewaySettings } from '../../config/gateway-settings.js';
 import type { ConfigDialect } from '../../config/model.js';
 import {
   describeDropped,
@@ -13,6 +17,7 @@ import {
   type CliDiagnostic,
 } from '../config-tasks.js';
 import { importDialects, printDialects } from '../dialect-choices.js';
+import { GATEWAY_CLIENTS, gatewaySnippet, isGatewayClient } from '../gateway-snippet.js';
 import { ExitCode, usageError } from '../exit-codes.js';
 import type { CliRuntime } from '../runtime.js';
 
@@ -99,8 +104,12 @@ export async function importCommand(
 export async function print(
   cli: CliRuntime,
   dialect: string,
-  options: { reveal: boolean; allowPartial: boolean },
+  options: { reveal: boolean; allowPartial: boolean; gateway?: GatewayPrintOptions },
 ): Promise<ExitCode> {
+  const { gateway: wanted, ...flags } = options.gateway ?? {};
+  if (wanted === true) return printGateway(cli, dialect, { ...flags, reveal: options.reveal });
+  if (Object.values(flags).some((flag) => flag !== undefined))
+    throw usageError('--transport, --port, --host and --view go with --gateway');
   const { config } = await cli.loadConfig();
   if (!(printDialects as string[]).includes(dialect))
     throw usageError(`--for must be one of ${printDialects.join(', ')}`);
@@ -116,4 +125,88 @@ export async function print(
     ),
   );
   return ExitCode.usage;
+}
+
+/** `config print --gateway`'s own options. */
+export interface GatewayPrintOptions {
+  /** Print the gateway's entry (the other options need it). */
+  gateway?: boolean;
+  transport?: 'stdio' | 'http';
+  port?: number;
+  host?: string;
+  view?: string;
+}
+
+/**
+ * `config print --for <client> --gateway`: the entry that makes the client use this gateway (see
+ * gateway-snippet.ts), on stdout; where it goes and where the token is, on stderr.
+ */
+async function printGateway(
+  cli: CliRuntime,
+  dialect: string,
+  options: Omit<GatewayPrintOptions, 'gateway'> & { reveal: boolean },
+): Promise<ExitCode> {
+  if (options.transport === 'stdio' && (options.port !== undefined || options.host !== undefined))
+    throw usageError('--port and --host are for --transport http');
+  if (!isGatewayClient(dialect))
+    throw usageError(`with --gateway, --for must be one of ${GATEWAY_CLIENTS.join(', ')}`);
+  const loaded = await cli.loadConfig();
+  if (loaded.embedded)
+    throw usageError(
+      'no config file found: the gateway serves the servers of one (give --config <file>)',
+    );
+  const { config } = loaded;
+  if (options.view !== undefined) await cli.view(options.view);
+  let settings;
+  try {
+    settings = resolveGatewaySettings(config, {
+      env: cli.env,
+      overrides: {
+        // A port asks for HTTP.
+        ...(options.transport === undefined && options.port === undefined
+          ? {}
+          : { transport: options.transport ?? 'http' }),
+        ...(options.port === undefined ? {} : { port: options.port }),
+        ...(options.host === undefined ? {} : { host: options.host }),
+      },
+    });
+  } catch (error) {
+    throw usageError(error instanceof Error ? error.message : String(error));
+  }
+  if (
+    options.view !== undefined &&
+    settings.transport === 'http' &&
+    settings.views !== undefined &&
+    !settings.views.includes(options.view)
+  )
+    throw usageError(
+      `the gateway does not offer the view '${options.view}' over HTTP (gateway.views: ${settings.views.join(', ') || 'none'})`,
+    );
+  const snippet = await gatewaySnippet(dialect, {
+    settings,
+    configFiles: config.files.map((f) => f.file),
+    launcher: await cliLauncher(),
+    ...(options.view === undefined ? {} : { view: options.view }),
+    reveal: options.reveal,
+  }).catch((error: unknown) => {
+    throw usageError(error instanceof Error ? error.message : String(error));
+  });
+  if (options.reveal && snippet.tokenFile !== undefined)
+    cli.output.warn('--show-secrets: the output holds the gateway token');
+  for (const note of snippet.notes) cli.output.notice(note);
+  cli.output.result(snippet, () => process.stdout.write(snippet.text));
+  return ExitCode.ok;
+}
+
+/**
+ * How a client starts this mcp-host: this Node and this CLI script, by absolute path (a client
+ * started from a desktop has a short PATH); `npx -y mcp-host` when it runs from npx's cache,
+ * which does not last.
+ */
+async function cliLauncher(): Promise<{ command: string; args: string[] }> {
+  const script = process.argv[1];
+  if (script === undefined) return { command: 'npx', args: ['-y', 'mcp-host'] };
+  const path = await realpath(script).catch(() => resolve(script));
+  if (/[\\/]_npx[\\/]/.test(path)) return { command: 'npx', args: ['-y', 'mcp-host'] };
+  return { command: process.execPath, args: [path] };
 }

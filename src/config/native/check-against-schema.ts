@@ -215,6 +215,12 @@ function describeSchema(schema: SchemaNode): string {
   }
   const type = types[0];
   if (type === undefined) return 'a value';
+  if (
+    (type === 'integer' || type === 'number') &&
+    schema.minimum !== undefined &&
+    schema.maximum !== undefined
+  )
+    return `${TYPE_WORDS[type]} from ${schema.minimum} to ${schema.maximum}`;
   if ((type === 'integer' || type === 'number') && schema.minimum !== undefined)
     return `${TYPE_WORDS[type]} ≥ ${schema.minimum}`;
   if (type === 'string' && schema.pattern !== undefined)

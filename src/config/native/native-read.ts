@@ -34,6 +34,7 @@ import {
 import { type KeyPath, type TextPosition, isRecord } from '../parse.js';
 import { checkAgainstSchema } from './check-against-schema.js';
 import { readNativeRoots } from './native-roots.js';
+import { readNativeGateway } from './native-gateway.js';
 
 import { parseTemplate } from '../expand/template.js';
 
@@ -110,7 +111,7 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
 
   const top: Record<string, unknown> = { ...root };
   // `servers:` with nothing under it (a file being written) is no servers, not an error.
-  for (const key of ['servers', 'defaults', 'inputs', 'views', 'roots'] as const)
+  for (const key of ['servers', 'defaults', 'inputs', 'views', 'roots', 'gateway'] as const)
     if (top[key] === null) {
       report('warning', 'empty-value', `\`${key}:\` is empty`, [key]);
       delete top[key];
@@ -120,8 +121,8 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
   const extra = checked.extra ?? {};
 
   if (typeof clean.$schema === 'string') extra.$schema = clean.$schema;
-  // Unknown keys inside a view are warned about and dropped (views are not written back with them).
-  const { servers: serverExtras, views: _viewExtras, ...topExtra } = extra;
+  // Unknown keys inside a view or `gateway:` are warned about and dropped (not written back).
+  const { servers: serverExtras, views: _viewExtras, gateway: _gatewayExtras, ...topExtra } = extra;
   if (Object.keys(topExtra).length > 0) config.extra = topExtra;
   if (isRecord(clean.defaults) && Object.keys(clean.defaults).length > 0)
     config.defaults = clean.defaults;
@@ -139,6 +140,11 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
           configurable: true,
         });
     if (Object.keys(views).length > 0) config.views = views;
+  }
+
+  if (isRecord(clean.gateway)) {
+    const gateway = readNativeGateway(clean.gateway, location(['gateway'], true), report);
+    if (gateway !== undefined) config.gateway = gateway;
   }
 
   if (Array.isArray(clean.roots)) {

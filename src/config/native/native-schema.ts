@@ -385,6 +385,56 @@ const input: SchemaNode = {
   },
 };
 
+const gateway: SchemaNode = {
+  type: 'object',
+  description:
+    '`mcp-host gateway serve`: where it listens over HTTP and what it offers there (see docs/gateway.md).',
+  additionalProperties: false,
+  properties: {
+    host: {
+      type: 'string',
+      minLength: 1,
+      description: 'The address to listen on (default 127.0.0.1).',
+      examples: ['127.0.0.1', '::1'],
+    },
+    port: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 65535,
+      description: 'The TCP port; naming one makes HTTP the transport (0: a free port).',
+    },
+    tokenFile: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "The bearer token's file (created 0600 when missing); relative to this file's folder, `~` is the home directory.",
+    },
+    auth: {
+      type: 'boolean',
+      description: 'Bearer-token authentication (default true); false only on a loopback host.',
+    },
+    views: {
+      type: 'array',
+      description: 'The views (names under `views:`) offered at /mcp/<view> (default: every one).',
+      items: { type: 'string', minLength: 1 },
+    },
+    allowedOrigins: {
+      type: 'array',
+      description: "Origin header values accepted besides the listener's own.",
+      items: { type: 'string', pattern: '^https?://[^/]+$' },
+      examples: [['http://localhost:3000']],
+    },
+    allowedHosts: {
+      type: 'array',
+      description: 'Host header values accepted besides loopback names with the port.',
+      items: { type: 'string', minLength: 1 },
+    },
+    maxSessions: count('Concurrent MCP sessions at most.', 1),
+    maxBodyBytes: count('The largest request body, in bytes.', 1),
+    sessionIdleMs: count('An idle session ends after this many milliseconds.', 1),
+  },
+};
+
 export const nativeSchema: SchemaNode = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: NATIVE_SCHEMA_ID,
@@ -412,5 +462,6 @@ export const nativeSchema: SchemaNode = {
         'The roots every server is told about when it asks (`McpHostOptions.roots`), unless it has its own.',
       items: root,
     },
+    gateway,
   },
 };

@@ -8,6 +8,7 @@
 import {
   SERVER_SETTINGS,
   type ConfigDiagnostic,
+  type GatewayConfig,
   type InputConfig,
   type McpConfig,
   type ServerConfig,
@@ -48,6 +49,7 @@ export function toNativeDocument(config: McpConfig): Record<string, unknown> {
     ...(config.roots === undefined || config.roots.length === 0
       ? {}
       : { roots: config.roots.map(toNativeRoot) }),
+    ...(config.gateway === undefined ? {} : { gateway: toNativeGateway(config.gateway) }),
     ...extra,
   };
 }
@@ -57,6 +59,11 @@ function toNativeViews(views: Readonly<Record<string, ViewConfig>>): Record<stri
   return Object.fromEntries(
     Object.entries(views).map(([name, { source: _source, ...view }]) => [name, view]),
   );
+}
+
+/** The `gateway:` section as written, in the schema's key order, without its source. */
+function toNativeGateway({ source: _source, ...gateway }: GatewayConfig): Record<string, unknown> {
+  return orderKeys(gateway, GATEWAY_ORDER);
 }
 
 export function writeNativeConfig(
@@ -92,6 +99,19 @@ const SERVER_ORDER = [
   'maxInFlight',
   'maxQueue',
   'secret',
+];
+
+const GATEWAY_ORDER = [
+  'host',
+  'port',
+  'tokenFile',
+  'auth',
+  'views',
+  'allowedOrigins',
+  'allowedHosts',
+  'maxSessions',
+  'maxBodyBytes',
+  'sessionIdleMs',
 ];
 
 const DEFAULTS_ORDER = [

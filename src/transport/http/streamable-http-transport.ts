@@ -448,6 +448,7 @@ export class StreamableHttpTransport implements Transport {
    * `Last-Event-ID`); gives up after `maxReconnects` reconnects in a row that brought no event,
    * or when `cancel` aborts. With `requestId`, stops once that request is answered and returns
    * true. The first GET answered 400/404/405 means the server offers no such stream: not an error.
+   * The session's own stream (no `requestId`) ends with its session: a new session opens its own.
    */
   async #listen(
     start: StreamOutcome,
@@ -456,6 +457,7 @@ export class StreamableHttpTransport implements Transport {
   ): Promise<boolean> {
     let outcome = start;
     let failures = 0;
+    const session = this.#session.id;
     for (let first = true; this.#state === 'open'; first = false) {
       if (!first || requestId !== undefined) {
         if (failures >= this.#maxReconnects) {
@@ -463,6 +465,10 @@ export class StreamableHttpTransport implements Transport {
           return false;
         }
         if (!(await this.#waitOpen(outcome.retryMs, cancel))) return false;
+      }
+      if (requestId === undefined && this.#session.id !== session) {
+        this.#debug('GET stream ended with its session');
+        return false;
       }
       let response: HttpResponse;
       try {

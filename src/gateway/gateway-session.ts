@@ -76,7 +76,8 @@ const PROGRESS_PING_MS = 1_000;
  * How long a modern call that reported progress holds its result back: the era has no `ping` to
  * learn that the client handled the progress, and the official v2 client drops progress read in
  * the same chunk as the result (it handles a notification a microtask after the response that
- * removes its progress handler). Writes this far apart reach a reading client apart.
+ * removes its progress handler). Writes this far apart reach a reading client apart, so the
+ * result waits only until this long after the last progress notification.
  */
 const PROGRESS_FLUSH_MS = 50;
 
@@ -431,12 +432,15 @@ export class GatewaySession {
       call = taken;
       call.answer(responses);
     }
-    let progressed = false;
+    let lastProgress: number | undefined;
     const outcome = await call.next(
       context.signal,
-      this.#progressSink(params, () => (progressed = true)),
+      this.#progressSink(params, () => (lastProgress = performance.now())),
     );
-    if (progressed) await new Promise((resolve) => setTimeout(resolve, PROGRESS_FLUSH_MS));
+    // Only the part of PROGRESS_FLUSH_MS since the last progress is left to wait.
+    const hold =
+      lastProgress === undefined ? 0 : PROGRESS_FLUSH_MS - (performance.now() - lastProgress);
+    if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
     if (outcome.kind === 'input') {
       try {
         const requestState = this.#options.pending.put(call);

@@ -548,7 +548,16 @@ const pinned: Record<string, readonly string[]> = {
     'serverKeyProblems',
     'toProviderSafe',
   ],
-  'gateway.ts': ['DEFAULT_GATEWAY_OPTIONS', 'Gateway', 'GatewayOptions', 'createGateway'],
+  'gateway.ts': [
+    'DEFAULT_GATEWAY_LISTEN_OPTIONS',
+    'DEFAULT_GATEWAY_OPTIONS',
+    'Gateway',
+    'GatewayAuth',
+    'GatewayListenOptions',
+    'GatewayListener',
+    'GatewayOptions',
+    'createGateway',
+  ],
   'testing/index.ts': [
     'FakeMcpServer',
     'FakeMcpServerOptions',

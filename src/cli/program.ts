@@ -44,6 +44,14 @@ function parseCount(value: string): number {
   return n;
 }
 
+/** A TCP port, 0 (a free one) to 65535. */
+function parsePort(value: string): number {
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n > 65_535)
+    throw new InvalidArgumentError(`'${value}' is not a port (0 for a free one, up to 65535)`);
+  return n;
+}
+
 /** A whole number of bytes, 0 or more. */
 function parseByteCount(value: string): number {
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
@@ -381,9 +389,17 @@ function addGateway(program: Command): void {
   gateway
     .command('serve')
     .description(
-      'serve them as one MCP server on stdio until the client goes away (logs on stderr)',
+      'serve them as one MCP server, on stdio until the client goes away, or over HTTP at /mcp until Ctrl-C (logs on stderr)',
     )
     .option('--view <name>', "serve only this view of the config ('views:')")
+    .addOption(
+      new Option('--transport <transport>', 'how clients reach it')
+        .choices(['stdio', 'http'])
+        .default('stdio'),
+    )
+    .option('--port <n>', 'HTTP: the port (default 0: a free one, printed)', parsePort)
+    .option('--host <address>', 'HTTP: the address to bind (default 127.0.0.1)')
+    .option('--no-auth', 'HTTP: no bearer token (loopback addresses only)')
     .action(
       action<GatewayServeOptions>(async (cli, _args, options) =>
         (await gatewayCommand()).serve(cli, options),

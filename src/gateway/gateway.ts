@@ -6,6 +6,11 @@ import type { ViewOptions } from '../host/views/view-access.js';
 import type { Implementation } from '../protocol/types.js';
 import { GatewaySession } from './gateway-session.js';
 import { gatewaySource, type GatewaySource } from './gateway-source.js';
+import {
+  listenGateway,
+  type GatewayListener,
+  type GatewayListenOptions,
+} from './http/gateway-listener.js';
 
 /** Options of `createGateway`. */
 export interface GatewayOptions {
@@ -42,6 +47,9 @@ export class Gateway implements AsyncDisposable {
   readonly #source: GatewaySource;
   readonly #options: GatewayOptions;
   readonly #sessions = new Set<GatewaySession>();
+  /** The sources of the named views served so far (`serve(transport, { view })`). */
+  readonly #viewSources = new Map<string, GatewaySource>();
+  readonly #listeners = new Set<GatewayListener>();
   #closing: Promise<void> | undefined;
 
   /** @internal Made by `createGateway`. */
@@ -68,15 +76,26 @@ export class Gateway implements AsyncDisposable {
    * process's stdin and stdout) until the connection ends: the client went away, `signal` aborted,
    * or the gateway closed. Resolves then; rejects if the transport cannot start, or with
    * `CONNECTION_CLOSED` when the gateway is closed already. The gateway owns the transport from
-   * here on and closes it.
+   * here on and closes it. `view` serves one of the host's named views to this client instead of
+   * the gateway's own (`INVALID_ARGUMENT` when the host has none of that name).
    */
-  async serve(transport: Transport, options: { signal?: AbortSignal } = {}): Promise<void> {
+  async serve(
+    transport: Transport,
+    options: { signal?: AbortSignal; view?: string } = {},
+  ): Promise<void> {
     if (this.#closing !== undefined) {
       await transport.close();
       throw new McpHostError('CONNECTION_CLOSED', 'the gateway is closed');
     }
+    let source: GatewaySource;
+    try {
+      source = options.view === undefined ? this.#source : this.#viewSource(options.view);
+    } catch (error) {
+      await transport.close();
+      throw error;
+    }
     const session = new GatewaySession(transport, {
-      source: this.#source,
+      source,
       serverInfo: this.#options.serverInfo ?? DEFAULT_GATEWAY_OPTIONS.serverInfo,
       instructions: this.#options.instructions,
       pageSize: this.#options.pageSize ?? DEFAULT_GATEWAY_OPTIONS.pageSize,
@@ -102,12 +121,63 @@ export class Gateway implements AsyncDisposable {
     }
   }
 
-  /** Ends every connection the gateway serves and refuses new ones; the host stays open. */
-  close(): Promise<void> {
-    this.#closing ??= Promise.all([...this.#sessions].map((session) => session.close())).then(
-      () => {},
+  /**
+   * Serves the gateway over Streamable HTTP at `/mcp` (and the host's named views at
+   * `/mcp/<view>`) until the listener or the gateway is closed. Resolves once listening, with the
+   * listener (`url`, `bearerToken`, `close()`). Safe by default: bound to 127.0.0.1, a bearer
+   * token required (a random one unless `auth` gives one, or `'none'` on loopback), `Host` and
+   * `Origin` checked, bodies, batches, sessions and streams bounded. See docs/gateway.md.
+   *
+   * ```ts
+   * const listener = await gateway.listen({ port: 8808 });
+   * console.log(listener.url, listener.bearerToken); // http://127.0.0.1:8808/mcp ...
+   * ```
+   */
+  async listen(options: GatewayListenOptions = {}): Promise<GatewayListener> {
+    if (this.#closing !== undefined)
+      throw new McpHostError('CONNECTION_CLOSED', 'the gateway is closed');
+    const host = this.#options.host;
+    const listener = await listenGateway(
+      {
+        serve: (transport, serveOptions) => this.serve(transport, serveOptions),
+        hasView: (name) => {
+          try {
+            this.#viewSource(name);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        metrics: () => host.metrics(),
+        status: () => host.status(),
+        logger: this.#options.logger ?? silentLogger,
+      },
+      options,
     );
+    if (this.#closing !== undefined) {
+      await listener.close();
+      throw new McpHostError('CONNECTION_CLOSED', 'the gateway is closed');
+    }
+    this.#listeners.add(listener);
+    return listener;
+  }
+
+  /** Ends every listener and connection the gateway serves and refuses new ones; the host stays open. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await Promise.all([...this.#listeners].map((listener) => listener.close()));
+      await Promise.all([...this.#sessions].map((session) => session.close()));
+    })();
     return this.#closing;
+  }
+
+  #viewSource(name: string): GatewaySource {
+    let source = this.#viewSources.get(name);
+    if (source === undefined) {
+      source = gatewaySource(this.#options.host, this.#options.host.view(name));
+      this.#viewSources.set(name, source);
+    }
+    return source;
   }
 
   [Symbol.asyncDispose](): Promise<void> {

@@ -1,15 +1,19 @@
 /**
- * `mcp-host gateway serve [--view <name>]`: the config's servers (or one view's) as one MCP server
- * on this process's stdin and stdout, until the client goes away (stdin ends) or SIGINT/SIGTERM.
- * Nothing but protocol goes to stdout: notices, the servers' stderr and the host's log lines go to
- * stderr. The servers are supervised as in `watch` (a crashed one is restarted with the config's
- * backoff, its tools withdrawn and restored); each connects within `--timeout` before the gateway
- * answers, so its first `tools/list` lists what came up.
+ * `mcp-host gateway serve [--view <name>] [--transport stdio|http] [--port n] [--host addr]
+ * [--no-auth]`: the config's servers (or one view's) as one MCP server, on this process's stdin
+ * and stdout until the client goes away (stdin ends) or SIGINT/SIGTERM, or over Streamable HTTP
+ * at `/mcp` until SIGINT/SIGTERM. Nothing but protocol goes to stdout: notices, the servers'
+ * stderr and the host's log lines go to stderr. The servers are supervised as in `watch` (a
+ * crashed one is restarted with the config's backoff, its tools withdrawn and restored); each
+ * connects within `--timeout` before the gateway answers, so its first `tools/list` lists what
+ * came up. Over HTTP the bearer token is kept in the state directory (made once, mode 0600).
  */
-import { createGateway } from '../../gateway/gateway.js';
+import { addSecret } from '../../errors/redact.js';
+import { createGateway, type Gateway } from '../../gateway/gateway.js';
 import type { LogFields, Logger } from '../../internal/logger.js';
 import { StdioServerTransport } from '../../transport/stdio/stdio-server-transport.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, usageError } from '../exit-codes.js';
+import { loadGatewayToken } from '../gateway-token.js';
 import type { Output } from '../output.js';
 import type { CliRuntime } from '../runtime.js';
 import { viewServers } from './tools.js';
@@ -18,9 +22,20 @@ import { viewServers } from './tools.js';
 export interface GatewayServeOptions {
   /** Serve only this view of the config (`views:`). */
   view?: string;
+  /** How clients reach the gateway (default `stdio`). */
+  transport?: 'stdio' | 'http';
+  /** HTTP: the port (default 0: a free one). */
+  port?: number;
+  /** HTTP: the address to bind (default 127.0.0.1). */
+  host?: string;
+  /** HTTP: false with `--no-auth` (loopback addresses only). */
+  auth?: boolean;
 }
 
 export async function serve(cli: CliRuntime, options: GatewayServeOptions): Promise<ExitCode> {
+  const http = options.transport === 'http';
+  if (!http && (options.port !== undefined || options.host !== undefined || options.auth === false))
+    throw usageError('--port, --host and --no-auth go with --transport http');
   const logger = stderrLogger(cli.output);
   const wanted = await viewServers(cli, options.view, undefined);
   const opened = await cli.openHost({
@@ -49,10 +64,51 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
   });
   cli.onClose(() => gateway.close());
   const ready = host.status().filter((s) => s.state === 'ready' || s.state === 'degraded');
-  cli.output.notice(
-    `mcp-host gateway: serving ${ready.length} server(s) on stdio${options.view === undefined ? '' : ` (view '${options.view}')`}`,
-  );
+  const what = `${ready.length} server(s)${options.view === undefined ? '' : ` (view '${options.view}')`}`;
+  if (http) return serveHttp(cli, gateway, options, what);
+  cli.output.notice(`mcp-host gateway: serving ${what} on stdio`);
   await gateway.serve(new StdioServerTransport({ logger, peerName: 'gateway client' }));
+  return ExitCode.ok;
+}
+
+/** Listens over HTTP, says where (and where the token is) on stderr, serves until the run closes. */
+async function serveHttp(
+  cli: CliRuntime,
+  gateway: Gateway,
+  options: GatewayServeOptions,
+  what: string,
+): Promise<ExitCode> {
+  const token = options.auth === false ? undefined : await loadGatewayToken(cli.env);
+  if (token !== undefined) {
+    const secret = addSecret(token.token);
+    cli.onClose(() => Promise.resolve(secret.dispose()));
+  }
+  const listener = await gateway.listen({
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.host === undefined ? {} : { hostname: options.host }),
+    auth: token === undefined ? 'none' : { bearerToken: token.token },
+    // With --view, the config's other views' servers are not started: only the view is served.
+    ...(options.view === undefined ? {} : { views: [] }),
+  });
+  const closed = new Promise<void>((resolve) =>
+    cli.onClose(async () => {
+      await listener.close();
+      resolve();
+    }),
+  );
+  // Other tools read the first line to find the gateway: keep it exactly so. One write, so a
+  // reader that sees it sees where the token is too.
+  const where =
+    token === undefined
+      ? 'mcp-host: authentication is off (--no-auth): any local process can connect'
+      : `mcp-host: bearer token ${token.created ? 'made and ' : ''}kept in ${token.path} (send it as 'Authorization: Bearer <token>')`;
+  process.stderr.write(`mcp-host: gateway listening on ${listener.url}\n${where}\n`);
+  if (token?.exposed === true)
+    cli.output.warn(
+      `the gateway token file ${token.path} can be read by other users: chmod 600 it`,
+    );
+  cli.output.notice(`mcp-host gateway: serving ${what} over HTTP; Ctrl-C to stop`);
+  await closed;
   return ExitCode.ok;
 }
 

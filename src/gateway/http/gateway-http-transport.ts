@@ -1,0 +1,368 @@
+import type { ServerResponse } from 'node:http';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import type { Logger } from '../../internal/logger.js';
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../jsonrpc/message.js';
+import type { Transport, TransportState } from '../../jsonrpc/transport.js';
+import { isObject } from '../../protocol/guards.js';
+import { McpMethod } from '../../protocol/methods.js';
+import { SSE_RESPONSE_HEADERS, SseWriter } from '../../transport/http/sse-writer.js';
+import { TransportEvents } from '../../transport/transport-events.js';
+import { replyEmpty, replyError } from './http-replies.js';
+
+/** The header that carries a legacy session's id, both ways. */
+export const SESSION_ID_HEADER = 'mcp-session-id';
+
+/** Options of a `GatewayHttpTransport`. */
+export interface GatewayHttpTransportOptions {
+  /** A legacy session's id (sent back on every response); undefined for a one-shot exchange. */
+  sessionId?: string;
+  /** A session with no open exchange or stream for this long closes (`SESSION_EXPIRED`). */
+  idleMs: number;
+  /** Open GET streams per session; one more is refused with 409. */
+  maxStreams: number;
+  /** An SSE response with more than this waiting unread is dropped (the client stopped reading). */
+  maxBufferedBytes: number;
+  logger: Logger;
+}
+
+/** How a POST may be answered, from its `Accept` header. */
+export interface PostAccepts {
+  json: boolean;
+  sse: boolean;
+}
+
+/** One POST whose requests wait for their responses. */
+interface Exchange {
+  readonly res: ServerResponse;
+  readonly batch: boolean;
+  readonly accepts: PostAccepts;
+  /** Its requests not answered yet. */
+  readonly pending: Set<RequestId>;
+  /** The progress tokens its requests carry. */
+  readonly progressTokens: Array<string | number>;
+  /** Responses held for a JSON answer (a batch is answered with all of them at once). */
+  readonly held: JsonRpcMessage[];
+  sse: SseWriter | undefined;
+  done: boolean;
+}
+
+/**
+ * The messages of one gateway client over Streamable HTTP, as a `Transport` the gateway serves
+ * like any other: what the client POSTs arrives as messages; what the gateway sends goes out on
+ * the right HTTP response. A response goes to the POST that carried its request (JSON, or SSE
+ * once something was streamed before it); a progress notification to the POST whose request
+ * carries its token (turning that answer into an SSE stream); a server-to-client request to a POST
+ * already streaming, else the session's GET stream, else any POST that accepts SSE; any other
+ * notification (`list_changed`) to the GET stream, or nowhere when none is open.
+ *
+ * Two kinds. A **session** (`sessionId` set; the legacy era): lives across POSTs until DELETE,
+ * `close()`, or `idleMs` without an open exchange or stream; a POST whose client goes away before
+ * its answer cancels its requests (a `notifications/cancelled` handed to the gateway, so the
+ * backend call is cancelled). A **one-shot** exchange (no id; a session-less POST, the 2026-07-28
+ * era): carries one POST and closes once it is answered, or when its client goes away (which
+ * aborts the call: how 2026-07-28 HTTP cancels).
+ */
+export class GatewayHttpTransport implements Transport {
+  readonly #options: GatewayHttpTransportOptions;
+  readonly #events: TransportEvents;
+  readonly #exchanges = new Set<Exchange>();
+  readonly #byRequest = new Map<RequestId, Exchange>();
+  readonly #byProgressToken = new Map<string | number, Exchange>();
+  readonly #streams: SseWriter[] = [];
+  #state: TransportState = 'new';
+  /** Messages that arrived before `start()`. */
+  #early: unknown[] | undefined = [];
+  #idleTimer: NodeJS.Timeout | undefined;
+
+  readonly onMessage;
+  readonly onProblem;
+  readonly onClose;
+
+  constructor(options: GatewayHttpTransportOptions) {
+    this.#options = options;
+    this.#events = new TransportEvents(options.logger, 'gateway client');
+    this.onMessage = this.#events.message.event;
+    this.onProblem = this.#events.problem.event;
+    this.onClose = this.#events.close.event;
+    this.#armIdle();
+  }
+
+  get state(): TransportState {
+    return this.#state;
+  }
+
+  /** The session's id; undefined for a one-shot exchange. */
+  get sessionId(): string | undefined {
+    return this.#options.sessionId;
+  }
+
+  /** Open GET streams and POSTs waiting for their answer. */
+  get openExchanges(): number {
+    return this.#exchanges.size + this.#streams.length;
+  }
+
+  start(): Promise<void> {
+    if (this.#state === 'new') {
+      this.#state = 'open';
+      const early = this.#early ?? [];
+      this.#early = undefined;
+      for (const message of early) this.#events.message.fire(message);
+    }
+    return Promise.resolve();
+  }
+
+  /**
+   * A POST's messages (checked JSON-RPC messages; `batch` when the body was an array). Without a
+   * request among them it is answered 202 at once; else `res` answers its requests.
+   */
+  post(
+    messages: JsonRpcMessage[],
+    batch: boolean,
+    accepts: PostAccepts,
+    res: ServerResponse,
+  ): void {
+    if (this.#state === 'closing' || this.#state === 'closed')
+      return replyError(res, 404, 'the session ended');
+    const requests = messages.filter(
+      (message): message is JsonRpcRequest => 'method' in message && 'id' in message,
+    );
+    if (requests.length === 0) {
+      replyEmpty(res, 202, this.#headers());
+      this.#deliver(messages);
+      if (this.#options.sessionId === undefined) this.#finish(undefined);
+      return;
+    }
+    const exchange: Exchange = {
+      res,
+      batch,
+      accepts,
+      pending: new Set(),
+      progressTokens: [],
+      held: [],
+      sse: undefined,
+      done: false,
+    };
+    for (const request of requests) {
+      exchange.pending.add(request.id);
+      this.#byRequest.set(request.id, exchange);
+      const token = progressTokenOf(request);
+      if (token !== undefined) {
+        exchange.progressTokens.push(token);
+        this.#byProgressToken.set(token, exchange);
+      }
+    }
+    this.#exchanges.add(exchange);
+    this.#disarmIdle();
+    res.once('close', () => {
+      if (!exchange.done) this.#abandoned(exchange);
+    });
+    this.#deliver(messages);
+  }
+
+  /** A GET: the session's stream for messages not tied to a request. */
+  openStream(res: ServerResponse): void {
+    if (this.#state === 'closing' || this.#state === 'closed')
+      return replyError(res, 404, 'the session ended');
+    if (this.#streams.length >= this.#options.maxStreams)
+      return replyError(
+        res,
+        409,
+        `this session has ${this.#streams.length} stream(s) open already (maxStreamsPerSession)`,
+      );
+    res.writeHead(200, { ...SSE_RESPONSE_HEADERS, ...this.#headers() });
+    res.flushHeaders();
+    const stream = new SseWriter(res, this.#options.maxBufferedBytes);
+    this.#streams.push(stream);
+    this.#disarmIdle();
+    res.once('close', () => {
+      const at = this.#streams.indexOf(stream);
+      if (at !== -1) this.#streams.splice(at, 1);
+      this.#armIdle();
+    });
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (this.#state !== 'open')
+      throw new McpHostError(
+        this.#state === 'new' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED',
+        `cannot send: the connection is ${this.#state}`,
+        { serverName: 'gateway client' },
+      );
+    if (!('method' in message)) return this.#sendResponse(message);
+    if ('id' in message) return this.#sendRequest(message);
+    if (message.method === McpMethod.Progress) {
+      const token = isObject(message.params) ? message.params.progressToken : undefined;
+      const exchange =
+        typeof token === 'string' || typeof token === 'number'
+          ? this.#byProgressToken.get(token)
+          : undefined;
+      if (exchange !== undefined && exchange.accepts.sse) this.#stream(exchange, message);
+      return;
+    }
+    const stream = this.#streams.at(-1);
+    if (stream !== undefined) this.#write(stream, message);
+  }
+
+  /** Ends every exchange and stream; the gateway's session then ends. Idempotent. */
+  close(): Promise<void> {
+    this.#finish(undefined);
+    return Promise.resolve();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  // ---- outgoing ---------------------------------------------------------------------------------
+
+  #sendResponse(message: JsonRpcMessage & { id: RequestId | null }): void {
+    const exchange = message.id === null ? undefined : this.#byRequest.get(message.id);
+    if (exchange === undefined || message.id === null) return;
+    this.#byRequest.delete(message.id);
+    exchange.pending.delete(message.id);
+    if (exchange.sse !== undefined) this.#write(exchange.sse, message);
+    else exchange.held.push(message);
+    if (exchange.pending.size === 0) this.#answered(exchange);
+  }
+
+  #sendRequest(message: JsonRpcRequest): void {
+    const exchanges = [...this.#exchanges].reverse();
+    const streaming = exchanges.find((exchange) => exchange.sse !== undefined);
+    if (streaming !== undefined) return this.#stream(streaming, message);
+    const stream = this.#streams.at(-1);
+    if (stream !== undefined) return void this.#write(stream, message);
+    const open = exchanges.find((exchange) => exchange.accepts.sse);
+    if (open !== undefined) return this.#stream(open, message);
+    throw new McpHostError(
+      'NOT_CONNECTED',
+      `no stream to the client is open to send '${message.method}' on`,
+      { serverName: 'gateway client', method: message.method },
+    );
+  }
+
+  /** Sends `message` on the exchange's answer, turning it into an SSE stream first. */
+  #stream(exchange: Exchange, message: JsonRpcMessage): void {
+    if (exchange.sse === undefined) {
+      exchange.res.writeHead(200, { ...SSE_RESPONSE_HEADERS, ...this.#headers() });
+      exchange.sse = new SseWriter(exchange.res, this.#options.maxBufferedBytes);
+      for (const held of exchange.held.splice(0)) this.#write(exchange.sse, held);
+    }
+    this.#write(exchange.sse, message);
+  }
+
+  #write(stream: SseWriter, message: JsonRpcMessage): void {
+    if (stream.write({ event: 'message', data: JSON.stringify(message) })) return;
+    // Gone, or over its bound: the client does not read. The stream is dropped.
+    this.#options.logger.debug('gateway: dropped an HTTP stream the client did not read');
+    stream.destroy();
+  }
+
+  /** Every request of the exchange is answered: its answer ends. */
+  #answered(exchange: Exchange): void {
+    this.#settle(exchange);
+    if (exchange.sse !== undefined) {
+      exchange.sse.end();
+    } else if (exchange.accepts.json || !exchange.accepts.sse) {
+      const body = JSON.stringify(exchange.batch ? exchange.held : exchange.held[0]);
+      exchange.res.writeHead(200, {
+        ...this.#headers(),
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      });
+      exchange.res.end(body);
+    } else {
+      exchange.res.writeHead(200, { ...SSE_RESPONSE_HEADERS, ...this.#headers() });
+      const sse = new SseWriter(exchange.res, this.#options.maxBufferedBytes);
+      for (const held of exchange.held) this.#write(sse, held);
+      sse.end();
+    }
+    if (this.#options.sessionId === undefined) this.#finish(undefined);
+  }
+
+  /** The client went away before the answer: its requests are cancelled. */
+  #abandoned(exchange: Exchange): void {
+    const pending = [...exchange.pending];
+    this.#settle(exchange);
+    if (this.#options.sessionId === undefined) {
+      this.#finish(
+        new McpHostError('CONNECTION_CLOSED', 'the client closed its HTTP request', {
+          serverName: 'gateway client',
+        }),
+      );
+      return;
+    }
+    if (this.#state !== 'open') return;
+    for (const requestId of pending)
+      this.#events.message.fire({
+        jsonrpc: '2.0',
+        method: McpMethod.Cancelled,
+        params: { requestId, reason: 'the client closed its HTTP request' },
+      });
+  }
+
+  #settle(exchange: Exchange): void {
+    exchange.done = true;
+    this.#exchanges.delete(exchange);
+    for (const id of exchange.pending) this.#byRequest.delete(id);
+    exchange.pending.clear();
+    for (const token of exchange.progressTokens)
+      if (this.#byProgressToken.get(token) === exchange) this.#byProgressToken.delete(token);
+    this.#armIdle();
+  }
+
+  // ---- incoming, idleness, closing ---------------------------------------------------------------
+
+  #deliver(messages: unknown[]): void {
+    if (this.#early !== undefined) this.#early.push(...messages);
+    else if (this.#state === 'open')
+      for (const message of messages) this.#events.message.fire(message);
+  }
+
+  #headers(): Record<string, string> {
+    const id = this.#options.sessionId;
+    return id === undefined ? {} : { [SESSION_ID_HEADER]: id };
+  }
+
+  #armIdle(): void {
+    if (this.#options.sessionId === undefined || this.openExchanges > 0) return;
+    if (this.#state === 'closing' || this.#state === 'closed') return;
+    if (this.#idleTimer !== undefined) return void this.#idleTimer.refresh();
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = undefined;
+      this.#finish(
+        new McpHostError(
+          'SESSION_EXPIRED',
+          `the session was idle for ${this.#options.idleMs} ms (sessionIdleMs)`,
+          { serverName: 'gateway client' },
+        ),
+      );
+    }, this.#options.idleMs);
+    this.#idleTimer.unref();
+  }
+
+  #disarmIdle(): void {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
+  }
+
+  #finish(reason: McpHostError | undefined): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#early = undefined;
+    this.#disarmIdle();
+    for (const exchange of [...this.#exchanges]) {
+      this.#settle(exchange);
+      if (exchange.sse !== undefined) exchange.sse.end();
+      else replyError(exchange.res, 404, 'the session ended');
+    }
+    for (const stream of this.#streams.splice(0)) stream.end();
+    this.#disarmIdle();
+    this.#events.closed(reason);
+  }
+}
+
+function progressTokenOf(request: JsonRpcRequest): string | number | undefined {
+  const meta = isObject(request.params) ? request.params._meta : undefined;
+  const token = isObject(meta) ? meta.progressToken : undefined;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}

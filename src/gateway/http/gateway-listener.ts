@@ -1,0 +1,596 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import { toMcpHostError } from '../../errors/to-mcp-host-error.js';
+import type { MetricsSnapshot } from '../../host/observe/metrics.js';
+import type { ServerStatus } from '../../host/slot/server-status.js';
+import type { Logger } from '../../internal/logger.js';
+import { isJsonRpcMessage, isJsonRpcRequest, type JsonRpcMessage } from '../../jsonrpc/message.js';
+import type { Transport } from '../../jsonrpc/transport.js';
+import { McpMethod } from '../../protocol/methods.js';
+import {
+  eraOf,
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSIONS,
+} from '../../protocol/versions.js';
+import {
+  GatewayHttpTransport,
+  SESSION_ID_HEADER,
+  type PostAccepts,
+} from './gateway-http-transport.js';
+import { HttpJsonRpcCode, replyEmpty, replyError } from './http-replies.js';
+import { PROMETHEUS_CONTENT_TYPE, prometheusText } from './prometheus-text.js';
+import { RequestGuard } from './request-guard.js';
+
+/** How a listener authenticates its clients. */
+export type GatewayAuth =
+  /** Every request carries `Authorization: Bearer <bearerToken>`. */
+  | { bearerToken: string }
+  /** No authentication: allowed only on a loopback address. */
+  | 'none';
+
+/** Options of `gateway.listen()`. */
+export interface GatewayListenOptions {
+  /** The port (default 0: a free one; see `listener.url`). */
+  port?: number;
+  /** The address to bind (default `127.0.0.1`). */
+  hostname?: string;
+  /**
+   * Default: a random bearer token made for this listener (`listener.bearerToken`). `'none'`
+   * turns authentication off, on a loopback address only.
+   */
+  auth?: GatewayAuth;
+  /** Origins allowed besides the listener's own (`http://localhost:<port>`, ...). */
+  allowedOrigins?: readonly string[];
+  /** `Host` values allowed besides `localhost`, `127.0.0.1`, `[::1]` and the bound address with the port. */
+  allowedHosts?: readonly string[];
+  /**
+   * The host's named views served at `/mcp/<view>` (or with the `Mcp-Host-View` header). Default:
+   * every named view of the host. `/mcp` itself serves the gateway's own view (or the whole host).
+   */
+  views?: readonly string[];
+  /** A larger request body is refused with 413 (default 4 MiB). */
+  maxBodyBytes?: number;
+  /** A JSON-RPC batch (2025-03-26) of more messages is refused with 400 (default 32). */
+  maxBatchMessages?: number;
+  /** Sessions open at once; one more `initialize` is refused with 503 (default 64). */
+  maxSessions?: number;
+  /** Session-less requests answered at once; one more is refused with 503 (default 256). */
+  maxStatelessRequests?: number;
+  /** GET streams open per session; one more is refused with 409 (default 1). */
+  maxStreamsPerSession?: number;
+  /** A session with no request and no stream open for this long ends (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** An SSE response with more than this waiting unread is dropped (default 16 MiB). */
+  maxStreamBufferedBytes?: number;
+}
+
+/** The defaults of `GatewayListenOptions`. */
+export const DEFAULT_GATEWAY_LISTEN_OPTIONS = Object.freeze({
+  port: 0,
+  hostname: '127.0.0.1',
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxBatchMessages: 32,
+  maxSessions: 64,
+  maxStatelessRequests: 256,
+  maxStreamsPerSession: 1,
+  sessionIdleMs: 30 * 60_000,
+  maxStreamBufferedBytes: 16 * 1024 * 1024,
+});
+
+/** The path of the MCP endpoint. */
+export const MCP_PATH = '/mcp';
+/** The path of the Prometheus metrics. */
+export const METRICS_PATH = '/metrics';
+/** The request header that selects a named view (as `/mcp/<view>` does). */
+export const VIEW_HEADER = 'mcp-host-view';
+
+/** What a listener needs of its gateway (the gateway gives it; the listener knows no more). */
+export interface GatewayEndpoint {
+  /** Serves one client on `transport` until the connection ends. */
+  serve(transport: Transport, options: { view?: string }): Promise<void>;
+  /** Whether the host has a named view `name`. */
+  hasView(name: string): boolean;
+  metrics(): MetricsSnapshot;
+  status(): ServerStatus[];
+  logger: Logger;
+}
+
+const SUPPORTED_VERSIONS: readonly string[] = [
+  ...MODERN_PROTOCOL_VERSIONS,
+  ...LEGACY_PROTOCOL_VERSIONS,
+];
+
+interface Session {
+  readonly transport: GatewayHttpTransport;
+  readonly view: string | undefined;
+}
+
+/**
+ * A gateway served over Streamable HTTP at `/mcp` (made by `gateway.listen()`): each legacy
+ * client's `initialize` opens a session (its id in `Mcp-Session-Id`), each session-less POST is
+ * served as a one-shot connection (the 2026-07-28 era is stateless), and `/mcp/<view>` serves a
+ * named view of the host. Every request passes the `Host`, `Origin` and bearer-token checks
+ * first; bodies, batches, sessions and streams are bounded. `GET /metrics` gives the host's and
+ * the gateway's metrics in the Prometheus text format. `close()` ends every session and the
+ * server. See docs/gateway.md.
+ */
+export class GatewayListener implements AsyncDisposable {
+  readonly #server: Server;
+  readonly #endpoint: GatewayEndpoint;
+  readonly #guard: RequestGuard;
+  readonly #options: Required<Omit<GatewayListenOptions, 'auth' | 'views'>> & {
+    views: readonly string[] | undefined;
+  };
+  readonly #sessions = new Map<string, Session>();
+  readonly #stateless = new Set<GatewayHttpTransport>();
+  readonly #serving = new Set<Promise<void>>();
+  readonly #byStatus = new Map<number, number>();
+  #closing: Promise<void> | undefined;
+
+  /** The MCP endpoint's URL (`http://127.0.0.1:<port>/mcp`). */
+  readonly url: string;
+  /** The port the listener is bound to. */
+  readonly port: number;
+  /** The bearer token clients must send; undefined when authentication is off. */
+  readonly bearerToken: string | undefined;
+
+  /** @internal Made by `gateway.listen()`, once the server listens. */
+  constructor(
+    server: Server,
+    endpoint: GatewayEndpoint,
+    options: GatewayListenOptions,
+    bearerToken: string | undefined,
+  ) {
+    this.#server = server;
+    this.#endpoint = endpoint;
+    this.bearerToken = bearerToken;
+    const hostname = options.hostname ?? DEFAULT_GATEWAY_LISTEN_OPTIONS.hostname;
+    this.port = (server.address() as AddressInfo).port;
+    this.url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${this.port}${MCP_PATH}`;
+    this.#options = {
+      ...DEFAULT_GATEWAY_LISTEN_OPTIONS,
+      allowedOrigins: [],
+      allowedHosts: [],
+      ...definedOnly(options),
+      hostname,
+      port: this.port,
+      views: options.views,
+    };
+    this.#guard = new RequestGuard({
+      bearerToken,
+      hostname,
+      port: this.port,
+      allowedOrigins: this.#options.allowedOrigins,
+      allowedHosts: this.#options.allowedHosts,
+    });
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.#onRequest(req, res));
+  }
+
+  /** Legacy sessions open now. */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /** Stops listening and ends every session and exchange (their backend calls are cancelled). */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    const transports = [
+      ...[...this.#sessions.values()].map((s) => s.transport),
+      ...this.#stateless,
+    ];
+    await Promise.all(transports.map((transport) => transport.close()));
+    await Promise.allSettled([...this.#serving]);
+    this.#server.closeAllConnections();
+    await closed;
+  }
+
+  // ---- routing ----------------------------------------------------------------------------------
+
+  #onRequest(req: IncomingMessage, res: ServerResponse): void {
+    res.once('close', () =>
+      this.#byStatus.set(res.statusCode, (this.#byStatus.get(res.statusCode) ?? 0) + 1),
+    );
+    if (this.#closing !== undefined)
+      return replyError(res, 503, 'the gateway is closing', { headers: { connection: 'close' } });
+    const refusal = this.#guard.check(req);
+    if (refusal !== undefined)
+      return replyError(res, refusal.status, refusal.message, {
+        ...(refusal.headers === undefined ? {} : { headers: refusal.headers }),
+      });
+    const path = pathOf(req.url);
+    if (path === METRICS_PATH) return this.#metrics(req, res);
+    const view = this.#viewOf(path, req);
+    if (view === null) return replyError(res, 404, 'Not found');
+    if (view !== undefined && !this.#offers(view))
+      return replyError(res, 404, `no view is named '${view}' here`);
+    switch (req.method ?? '') {
+      case 'POST':
+        return void this.#post(req, res, view).catch((error: unknown) => {
+          this.#endpoint.logger.warn('gateway: an HTTP request failed', {
+            error: toMcpHostError(error).message,
+          });
+          replyError(res, 500, 'internal error');
+        });
+      case 'GET':
+        return this.#get(req, res, view);
+      case 'DELETE':
+        return this.#delete(req, res, view);
+      default:
+        return replyError(res, 405, 'Method not allowed', {
+          headers: { allow: 'GET, POST, DELETE' },
+        });
+    }
+  }
+
+  /** The view a path (`/mcp/<view>`) or the header selects; undefined: the default; null: no MCP path. */
+  #viewOf(path: string, req: IncomingMessage): string | undefined | null {
+    let fromPath: string | undefined;
+    if (path === MCP_PATH || path === `${MCP_PATH}/`) fromPath = undefined;
+    else if (path.startsWith(`${MCP_PATH}/`) && !path.slice(MCP_PATH.length + 1).includes('/'))
+      try {
+        fromPath = decodeURIComponent(path.slice(MCP_PATH.length + 1));
+      } catch {
+        return null;
+      }
+    else return null;
+    const header = req.headers[VIEW_HEADER];
+    return fromPath ?? (typeof header === 'string' && header !== '' ? header : undefined);
+  }
+
+  #offers(view: string): boolean {
+    const offered = this.#options.views;
+    return (offered === undefined || offered.includes(view)) && this.#endpoint.hasView(view);
+  }
+
+  #metrics(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET')
+      return replyError(res, 405, 'Method not allowed', { headers: { allow: 'GET' } });
+    const body = prometheusText(this.#endpoint.metrics(), this.#endpoint.status(), {
+      sessions: this.#sessions.size,
+      statelessInFlight: this.#stateless.size,
+      requestsByStatus: this.#byStatus,
+    });
+    res.writeHead(200, {
+      'content-type': PROMETHEUS_CONTENT_TYPE,
+      'content-length': String(Buffer.byteLength(body)),
+    });
+    res.end(body);
+  }
+
+  // ---- POST: messages ---------------------------------------------------------------------------
+
+  async #post(req: IncomingMessage, res: ServerResponse, view: string | undefined): Promise<void> {
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+      return replyError(res, 415, 'Unsupported Media Type: send application/json');
+    const accepts = acceptsOf(req.headers.accept);
+    if (!accepts.json && !accepts.sse)
+      return replyError(res, 406, 'Not Acceptable: accept application/json or text/event-stream');
+    const versionRefusal = checkVersionHeader(req);
+    if (versionRefusal !== undefined)
+      return replyError(res, 400, versionRefusal.message, versionRefusal);
+    const sessionId = headerOf(req, SESSION_ID_HEADER);
+    const session = sessionId === undefined ? undefined : this.#sessions.get(sessionId);
+    if (sessionId !== undefined && (session === undefined || session.view !== view))
+      return replyError(res, 404, 'Session not found: initialize a new one');
+
+    const body = await readBody(req, this.#options.maxBodyBytes);
+    if (body === 'too-large')
+      return replyError(
+        res,
+        413,
+        `Payload Too Large: the body is over ${this.#options.maxBodyBytes} bytes (maxBodyBytes)`,
+        { headers: { connection: 'close' } },
+      );
+    if (body === 'aborted') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      return replyError(res, 400, 'Parse error: the body is not JSON', {
+        code: HttpJsonRpcCode.ParseError,
+      });
+    }
+    const batch = Array.isArray(parsed);
+    const messages: unknown[] = batch ? (parsed as unknown[]) : [parsed];
+    if (messages.length === 0)
+      return replyError(res, 400, 'Invalid Request: an empty batch', {
+        code: HttpJsonRpcCode.InvalidRequest,
+      });
+    if (messages.length > this.#options.maxBatchMessages)
+      return replyError(
+        res,
+        400,
+        `Invalid Request: a batch of ${messages.length} messages, over ${this.#options.maxBatchMessages} (maxBatchMessages)`,
+        { code: HttpJsonRpcCode.InvalidRequest },
+      );
+    if (!messages.every(isJsonRpcMessage))
+      return replyError(res, 400, 'Invalid Request: not a JSON-RPC message', {
+        code: HttpJsonRpcCode.InvalidRequest,
+      });
+    const checked: JsonRpcMessage[] = messages;
+    const initialize = checked.some(
+      (message) => isJsonRpcRequest(message) && message.method === McpMethod.Initialize,
+    );
+    if (initialize && (batch || session !== undefined))
+      return replyError(
+        res,
+        400,
+        session !== undefined
+          ? 'Invalid Request: the session is initialized already'
+          : "Invalid Request: 'initialize' must be sent alone",
+        { code: HttpJsonRpcCode.InvalidRequest },
+      );
+    if (session !== undefined) return session.transport.post(checked, batch, accepts, res);
+    if (initialize) return this.#openSession(checked, accepts, res, view);
+    if (batch)
+      return replyError(res, 400, 'Bad Request: a batch needs a session (Mcp-Session-Id)', {
+        code: HttpJsonRpcCode.InvalidRequest,
+      });
+    if (!isJsonRpcRequest(checked[0]))
+      // A session-less notification or response belongs to no exchange: nothing to do.
+      return replyEmpty(res, 202);
+    this.#serveStateless(checked, accepts, res, view);
+  }
+
+  #openSession(
+    messages: JsonRpcMessage[],
+    accepts: PostAccepts,
+    res: ServerResponse,
+    view: string | undefined,
+  ): void {
+    if (this.#sessions.size >= this.#options.maxSessions)
+      return replyError(
+        res,
+        503,
+        `Service Unavailable: ${this.#sessions.size} sessions are open (maxSessions)`,
+        { headers: { 'retry-after': '5' } },
+      );
+    const sessionId = randomBytes(24).toString('base64url');
+    const transport = this.#transport(sessionId);
+    this.#sessions.set(sessionId, { transport, view });
+    transport.onClose(() => this.#sessions.delete(sessionId));
+    this.#serve(transport, view);
+    transport.post(messages, false, accepts, res);
+  }
+
+  #serveStateless(
+    messages: JsonRpcMessage[],
+    accepts: PostAccepts,
+    res: ServerResponse,
+    view: string | undefined,
+  ): void {
+    if (this.#stateless.size >= this.#options.maxStatelessRequests)
+      return replyError(
+        res,
+        503,
+        `Service Unavailable: ${this.#stateless.size} requests in flight (maxStatelessRequests)`,
+        { headers: { 'retry-after': '1' } },
+      );
+    const transport = this.#transport(undefined);
+    this.#stateless.add(transport);
+    transport.onClose(() => this.#stateless.delete(transport));
+    this.#serve(transport, view);
+    transport.post(messages, false, accepts, res);
+  }
+
+  #transport(sessionId: string | undefined): GatewayHttpTransport {
+    return new GatewayHttpTransport({
+      ...(sessionId === undefined ? {} : { sessionId }),
+      idleMs: this.#options.sessionIdleMs,
+      maxStreams: this.#options.maxStreamsPerSession,
+      maxBufferedBytes: this.#options.maxStreamBufferedBytes,
+      logger: this.#endpoint.logger,
+    });
+  }
+
+  #serve(transport: GatewayHttpTransport, view: string | undefined): void {
+    const serving = this.#endpoint
+      .serve(transport, view === undefined ? {} : { view })
+      .catch((error: unknown) => {
+        this.#endpoint.logger.debug('gateway: an HTTP connection ended with an error', {
+          error: toMcpHostError(error).message,
+        });
+        return transport.close();
+      })
+      .finally(() => this.#serving.delete(serving));
+    this.#serving.add(serving);
+  }
+
+  // ---- GET: the session's stream; DELETE: the end of a session -----------------------------------
+
+  #get(req: IncomingMessage, res: ServerResponse, view: string | undefined): void {
+    const session = this.#sessionOf(req, res, view, 'GET');
+    if (session === undefined) return;
+    if (!acceptsOf(req.headers.accept).sse)
+      return replyError(res, 406, 'Not Acceptable: accept text/event-stream');
+    session.transport.openStream(res);
+  }
+
+  #delete(req: IncomingMessage, res: ServerResponse, view: string | undefined): void {
+    const session = this.#sessionOf(req, res, view, 'DELETE');
+    if (session === undefined) return;
+    this.#sessions.delete(session.transport.sessionId!);
+    void session.transport.close();
+    replyEmpty(res, 200);
+  }
+
+  /** The session a GET or DELETE names; undefined (answered) when it names none. */
+  #sessionOf(
+    req: IncomingMessage,
+    res: ServerResponse,
+    view: string | undefined,
+    method: string,
+  ): Session | undefined {
+    const versionRefusal = checkVersionHeader(req);
+    if (versionRefusal !== undefined) {
+      replyError(res, 400, versionRefusal.message, versionRefusal);
+      return undefined;
+    }
+    const sessionId = headerOf(req, SESSION_ID_HEADER);
+    if (sessionId === undefined) {
+      replyError(res, 405, `Method not allowed: ${method} needs a session (Mcp-Session-Id)`, {
+        headers: { allow: 'POST' },
+      });
+      return undefined;
+    }
+    const session = this.#sessions.get(sessionId);
+    if (session === undefined || session.view !== view) {
+      replyError(res, 404, 'Session not found');
+      return undefined;
+    }
+    return session;
+  }
+}
+
+/**
+ * Binds a listener for `endpoint` (what `gateway.listen()` does): checks the options, listens,
+ * resolves once listening. `INVALID_ARGUMENT` for bad options or an address that cannot be bound.
+ */
+export async function listenGateway(
+  endpoint: GatewayEndpoint,
+  options: GatewayListenOptions = {},
+): Promise<GatewayListener> {
+  const hostname = options.hostname ?? DEFAULT_GATEWAY_LISTEN_OPTIONS.hostname;
+  const port = options.port ?? DEFAULT_GATEWAY_LISTEN_OPTIONS.port;
+  if (!Number.isSafeInteger(port) || port < 0 || port > 65_535)
+    throw new McpHostError('INVALID_ARGUMENT', `port must be a whole number from 0 to 65535`, {
+      details: { port },
+    });
+  for (const key of [
+    'maxBodyBytes',
+    'maxBatchMessages',
+    'maxSessions',
+    'maxStatelessRequests',
+    'maxStreamsPerSession',
+    'sessionIdleMs',
+    'maxStreamBufferedBytes',
+  ] as const) {
+    const value = options[key];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1))
+      throw new McpHostError('INVALID_ARGUMENT', `${key} must be a whole number of 1 or more`, {
+        details: { [key]: value },
+      });
+  }
+  const auth = options.auth;
+  if (auth === 'none' && !isLoopback(hostname))
+    throw new McpHostError(
+      'INVALID_ARGUMENT',
+      `auth 'none' is allowed only on a loopback address, not on ${hostname}`,
+      { details: { hostname } },
+    );
+  if (auth !== undefined && auth !== 'none' && !/^[\x21-\x7e]{16,}$/.test(auth.bearerToken))
+    throw new McpHostError(
+      'INVALID_ARGUMENT',
+      'the bearer token must be 16 or more visible ASCII characters',
+    );
+  const bearerToken =
+    auth === 'none'
+      ? undefined
+      : auth === undefined
+        ? randomBytes(32).toString('base64url')
+        : auth.bearerToken;
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error) => {
+      server.off('listening', onListening);
+      reject(
+        new McpHostError(
+          'INVALID_ARGUMENT',
+          `the gateway cannot listen on ${hostname}:${port}: ${error.message}`,
+          { cause: error, details: { hostname, port } },
+        ),
+      );
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, hostname);
+  });
+  return new GatewayListener(server, endpoint, { ...options, hostname }, bearerToken);
+}
+
+function isLoopback(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+function pathOf(url: string | undefined): string {
+  const path = (url ?? '/').split('?', 1)[0]!;
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function acceptsOf(accept: string | undefined): PostAccepts {
+  if (accept === undefined || accept.trim() === '') return { json: true, sse: true };
+  const types = accept.split(',').map((part) => part.split(';', 1)[0]!.trim().toLowerCase());
+  const any = types.includes('*/*');
+  return {
+    json: any || types.includes('application/json') || types.includes('application/*'),
+    sse: any || types.includes('text/event-stream') || types.includes('text/*'),
+  };
+}
+
+/** A refusal for an unsupported `MCP-Protocol-Version` header (absent is fine: 2025-03-26). */
+function checkVersionHeader(req: IncomingMessage): { message: string; code: number } | undefined {
+  const version = headerOf(req, 'mcp-protocol-version');
+  if (version === undefined || eraOf(version) !== undefined) return undefined;
+  return {
+    message: `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_VERSIONS.join(', ')})`,
+    code: HttpJsonRpcCode.InvalidRequest,
+  };
+}
+
+/** The whole body, or `too-large` past `maxBytes` (read no further), or `aborted`. */
+function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+): Promise<Buffer | 'too-large' | 'aborted'> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve('too-large');
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const done = (result: Buffer | 'too-large' | 'aborted') => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAborted);
+      req.off('close', onAborted);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > maxBytes) return done('too-large');
+      chunks.push(chunk);
+    };
+    const onEnd = () => done(Buffer.concat(chunks, total));
+    const onAborted = () => done('aborted');
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onAborted);
+    req.once('close', onAborted);
+  });
+}
+
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
+}

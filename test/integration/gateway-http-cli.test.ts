@@ -1,0 +1,115 @@
+/**
+ * `mcp-host gateway serve --transport http` (the built CLI): the line it prints once listening,
+ * the bearer token file it makes (mode 0600) and reuses on the next start, the v1 SDK client
+ * through it to a real backend, and `--no-auth`.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { leakGuard } from '../helpers/leak-guard.js';
+import { mcpFixtures } from '../helpers/mcp-fixtures.js';
+import { cliEnv, cliPath, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
+import { tempDir } from '../helpers/scratch.js';
+
+beforeAll(() => ensureBuiltCli());
+
+const LISTENING = /^mcp-host: gateway listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m;
+
+/** `mcp-host gateway serve --transport http ...` until its listening line; disposing stops it. */
+async function startGateway(file: string, stateDir: string, ...extra: string[]) {
+  const child = spawn(
+    process.execPath,
+    [cliPath, '--config', file, 'gateway', 'serve', '--transport', 'http', '--port', '0', ...extra],
+    { env: cliEnv({ MCP_HOST_STATE_DIR: stateDir }), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = LISTENING.exec(stderr);
+      if (match !== null) resolve(match[1]!);
+    });
+    void exited.then((code) => reject(new Error(`the gateway exited (${code}): ${stderr}`)));
+  });
+  return {
+    url,
+    stderr: () => stderr,
+    /** Stops it with SIGTERM; resolves with its exit code. */
+    stop(): Promise<number | null> {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    async [Symbol.asyncDispose]() {
+      if (child.exitCode === null && child.signalCode === null) await this.stop();
+    },
+  };
+}
+
+async function echoThrough(url: string, headers: Record<string, string>): Promise<string> {
+  const client = new Client({ name: 'gateway-cli-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+  );
+  try {
+    const result = await client.callTool({
+      name: 'mcp__legacy__echo',
+      arguments: { message: 'through the CLI' },
+    });
+    return JSON.stringify(result.content);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('mcp-host gateway serve --transport http', () => {
+  it('prints where it listens and where the token is; the token file is 0600 and reused', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(
+      file,
+      `servers:\n  legacy:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(mcpFixtures.legacySdk)}]\n`,
+    );
+    const stateDir = join(dir.path, 'state');
+    const tokenFile = join(stateDir, 'gateway-token');
+    let token: string;
+    {
+      await using gateway = await startGateway(file, stateDir);
+      expect(gateway.stderr()).toContain(`bearer token made and kept in ${tokenFile}`);
+      expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+      token = readFileSync(tokenFile, 'utf8').trim();
+      expect(token.length).toBeGreaterThanOrEqual(32);
+      expect(gateway.stderr()).not.toContain(token);
+      expect(await echoThrough(gateway.url, { authorization: `Bearer ${token}` })).toContain(
+        'through the CLI',
+      );
+      const refused = await fetch(gateway.url, { method: 'POST', body: '{}' });
+      expect(refused.status).toBe(401);
+      expect(await gateway.stop()).toBe(143);
+    }
+    {
+      await using gateway = await startGateway(file, stateDir);
+      expect(gateway.stderr()).toContain(`bearer token kept in ${tokenFile}`);
+      expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
+      expect(await echoThrough(gateway.url, { authorization: `Bearer ${token}` })).toContain(
+        'through the CLI',
+      );
+    }
+    {
+      await using gateway = await startGateway(file, stateDir, '--no-auth');
+      expect(gateway.stderr()).toContain('authentication is off');
+      expect(await echoThrough(gateway.url, {})).toContain('through the CLI');
+    }
+    const misused = await runCli(['--config', file, 'gateway', 'serve', '--port', '0'], {
+      env: cliEnv({ MCP_HOST_STATE_DIR: stateDir }),
+    });
+    expect(misused.code).not.toBe(0);
+    expect(misused.stderr).toContain('--transport http');
+  });
+});

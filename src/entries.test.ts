@@ -551,12 +551,17 @@ const pinned: Record<string, readonly string[]> = {
   'gateway.ts': [
     'DEFAULT_GATEWAY_LISTEN_OPTIONS',
     'DEFAULT_GATEWAY_OPTIONS',
+    'DEFAULT_PENDING_INPUT_OPTIONS',
     'Gateway',
     'GatewayAuth',
     'GatewayListenOptions',
     'GatewayListener',
     'GatewayOptions',
+    'PendingInputOptions',
+    'ServerInputBridge',
+    'ServerInputBridgeOptions',
     'createGateway',
+    'createServerInputBridge',
   ],
   'testing/index.ts': [
     'FakeMcpServer',

@@ -1,8 +1,9 @@
 /**
  * `mcp-host/gateway`: a host's servers as one MCP server. `createGateway({ host, view? })` gives a
  * `Gateway`; `serve(transport)` serves one client on it (over stdio: a `StdioServerTransport`
- * from `mcp-host/stdio`), `listen({ port? })` serves every client over Streamable HTTP at `/mcp`.
- * See docs/gateway.md.
+ * from `mcp-host/stdio`), in both protocol eras (legacy and 2026-07-28); `listen({ port? })`
+ * serves every client over Streamable HTTP at `/mcp`. A `ServerInputBridge` carries what legacy
+ * servers ask to the client whose call it is. See docs/gateway.md.
  */
 export {
   createGateway,
@@ -16,3 +17,12 @@ export {
   type GatewayAuth,
   type GatewayListenOptions,
 } from './gateway/http/gateway-listener.js';
+export {
+  DEFAULT_PENDING_INPUT_OPTIONS,
+  type PendingInputOptions,
+} from './gateway/pending-input.js';
+export {
+  createServerInputBridge,
+  ServerInputBridge,
+  type ServerInputBridgeOptions,
+} from './gateway/server-input-bridge.js';

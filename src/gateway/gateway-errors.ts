@@ -32,20 +32,27 @@ export function toolCallFailure(error: unknown, tool: string): CallToolResult {
 
 /**
  * A failed `resources/read` or `prompts/get` as a JSON-RPC error: the server's own error passed on
- * (its code, its message prefixed with the server's name), an unknown resource -32002, an unknown
+ * (its code, its message prefixed with the server's name), an unknown resource -32002 (-32602 in
+ * the modern era, which retired -32002, and so does a server's own -32002 passed on), an unknown
  * prompt -32602, any other local failure -32603 with its message (which names the server).
  */
-export function toRequestError(error: unknown, kind: 'resource' | 'prompt'): JsonRpcError {
+export function toRequestError(
+  error: unknown,
+  kind: 'resource' | 'prompt',
+  era: 'legacy' | 'modern' = 'legacy',
+): JsonRpcError {
+  const notFound =
+    era === 'modern' ? JsonRpcErrorCode.InvalidParams : McpErrorCode.ResourceNotFound;
   const local = toMcpHostError(error);
   if (local instanceof JsonRpcError)
-    return new JsonRpcError(local.code, aboutServer(local.serverName, local.message), {
-      data: local.data,
-    });
+    return new JsonRpcError(
+      local.code === McpErrorCode.ResourceNotFound ? notFound : local.code,
+      aboutServer(local.serverName, local.message),
+      { data: local.data },
+    );
   if (local.code === 'INVALID_ARGUMENT')
     return kind === 'resource'
-      ? new JsonRpcError(McpErrorCode.ResourceNotFound, 'Resource not found', {
-          data: local.details,
-        })
+      ? new JsonRpcError(notFound, 'Resource not found', { data: local.details })
       : new JsonRpcError(JsonRpcErrorCode.InvalidParams, local.message, { data: local.details });
   return new JsonRpcError(JsonRpcErrorCode.InternalError, `${local.code}: ${local.message}`);
 }

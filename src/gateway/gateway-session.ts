@@ -1,29 +1,49 @@
+import type { ServerInputHandlers } from '../client/client-options.js';
 import { JsonRpcError, JsonRpcErrorCode } from '../errors/json-rpc-error.js';
 import type { McpHostError } from '../errors/mcp-host-error.js';
 import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { Logger } from '../internal/logger.js';
+import { onAbort } from '../internal/signals.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestContext } from '../jsonrpc/peer-options.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import { mcpPeerConventions } from '../protocol/conventions.js';
 import { isObject } from '../protocol/guards.js';
-import { McpMethod } from '../protocol/methods.js';
+import { McpMethod, MetaKey } from '../protocol/methods.js';
 import type {
+  ClientCapabilities,
   Implementation,
   InitializeResult,
   ProgressNotificationParams,
   ServerCapabilities,
 } from '../protocol/types.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
+import { BridgedCall, type CallClient, type CallOutcome } from './bridged-call.js';
 import { toolCallFailure, toRequestError } from './gateway-errors.js';
 import type { GatewaySource } from './gateway-source.js';
+import {
+  ListChanges,
+  wirePrompts,
+  wireResources,
+  wireTools,
+  type ListKind,
+} from './list-changes.js';
+import {
+  completeResult,
+  GATEWAY_PROTOCOL_VERSIONS,
+  isModernRequest,
+  modernEnvelope,
+  type ModernEnvelope,
+} from './modern-request.js';
 import { pageOf } from './pagination.js';
+import type { PendingInputStore } from './pending-input.js';
 
 /**
- * Where one connection stands: `new` until the client's `initialize`, `initializing` until its
- * `notifications/initialized`, `ready` while it is served, `closed` for good.
+ * Where one connection stands in the legacy era: `new` until the client's `initialize`,
+ * `initializing` until its `notifications/initialized`, `ready` while it is served, `closed` for
+ * good. Modern requests change nothing: each is served on its own.
  */
 export type GatewaySessionState = 'new' | 'initializing' | 'ready' | 'closed';
 
@@ -34,6 +54,12 @@ export interface GatewaySessionOptions {
   instructions: string | undefined;
   pageSize: number;
   logger: Logger;
+  /** The gateway's calls in flight (what `ServerInputBridge` routes by). */
+  calls: Set<BridgedCall>;
+  /** Modern clients' calls waiting for their retry, shared by every connection. */
+  pending: PendingInputStore<BridgedCall>;
+  /** The host's own answers to what backends ask, for what a client cannot answer. */
+  fallback: ServerInputHandlers | undefined;
 }
 
 /** The capabilities the gateway declares: lists that change, and say so. */
@@ -43,10 +69,19 @@ const CAPABILITIES: ServerCapabilities = {
   prompts: { listChanged: true },
 };
 
-type ListKind = 'tools' | 'resources' | 'prompts';
-
 /** How long a call that reported progress waits for the client to have handled it. */
 const PROGRESS_PING_MS = 1_000;
+
+/**
+ * How long a modern call that reported progress holds its result back: the era has no `ping` to
+ * learn that the client handled the progress, and the official v2 client drops progress read in
+ * the same chunk as the result (it handles a notification a microtask after the response that
+ * removes its progress handler). Writes this far apart reach a reading client apart.
+ */
+const PROGRESS_FLUSH_MS = 50;
+
+/** How long a legacy client has to answer a backend's request relayed to it. */
+const RELAY_TIMEOUT_MS = 600_000;
 
 const LIST_CHANGED: Record<ListKind, string> = {
   tools: McpMethod.ToolsListChanged,
@@ -54,28 +89,41 @@ const LIST_CHANGED: Record<ListKind, string> = {
   prompts: McpMethod.PromptsListChanged,
 };
 
+/** The `subscriptions/listen` filter field of each list. */
+const LISTEN_FLAG: Record<ListKind, string> = {
+  tools: 'toolsListChanged',
+  resources: 'resourcesListChanged',
+  prompts: 'promptsListChanged',
+};
+
+type Handler = (params: unknown, context: RequestContext) => unknown;
+type ModernHandler = (
+  params: JsonObject,
+  context: RequestContext,
+  envelope: ModernEnvelope,
+) => unknown;
+
 /**
- * One client of the gateway, in the legacy era (2024-11-05 to 2025-11-25), over one transport: the
- * `initialize` handshake with version negotiation, `ping`, the tools, resources and prompts of the
- * gateway's source (paginated), progress passed on from the backend to the client and the
- * client's `notifications/cancelled` aborting the backend call. A `list_changed` notification is
- * sent when what this client is offered really changed: each list is compared with what the
- * client was last told of, so a change elsewhere in the host (another view's tools, a server
- * restarting to the same tools) sends nothing.
+ * One client connection of the gateway, over one transport, in either era.
+ *
+ * **Legacy** (2024-11-05 to 2025-11-25): the `initialize` handshake with version negotiation,
+ * `ping`, the tools, resources and prompts of the gateway's source (paginated), progress passed on
+ * from the backend to the client and the client's `notifications/cancelled` aborting the backend
+ * call. A `list_changed` notification is sent when what this client is offered really changed.
+ *
+ * **Modern** (2026-07-28): a request whose `_meta` names a protocol version is served on its own,
+ * whatever came before on the connection: `server/discover`, the same lists and calls with
+ * `resultType` and caching hints, `subscriptions/listen` streams, and `input_required` rounds for
+ * what a backend asks during a call (the pending call kept in the gateway, so the retry may come
+ * on any connection).
  */
 export class GatewaySession {
   readonly #peer: JsonRpcPeer;
   readonly #options: GatewaySessionOptions;
-  readonly #subscriptions: Disposable[] = [];
+  readonly #changes: ListChanges;
   #state: GatewaySessionState = 'new';
-  /** What the client was last told of each list (its JSON), when known. */
-  readonly #known = new Map<ListKind, string>();
-  /** The servers connected when the resources and prompts were last compared (none yet). */
-  #connected: string | undefined;
-  /** One comparison of resources and prompts at a time (each lists every server). */
-  #compare: Promise<void> = Promise.resolve();
-  #compareQueued = false;
-  #toolsCheckQueued = false;
+  /** The legacy client, as calls reach it (set by `initialize`). */
+  #client: CallClient | undefined;
 
   constructor(transport: Transport, options: GatewaySessionOptions) {
     this.#options = options;
@@ -83,6 +131,9 @@ export class GatewaySession {
       conventions: mcpPeerConventions,
       logger: options.logger,
     });
+    this.#changes = new ListChanges(options.source, options.logger, (kind) =>
+      this.#notify(LIST_CHANGED[kind]),
+    );
     this.#peer.onClose(() => this.#closed());
     this.#handle();
   }
@@ -109,7 +160,7 @@ export class GatewaySession {
 
   #closed(): void {
     this.#state = 'closed';
-    for (const subscription of this.#subscriptions.splice(0)) subscription.dispose();
+    this.#changes.close();
   }
 
   #handle(): void {
@@ -117,38 +168,76 @@ export class GatewaySession {
     peer.setRequestHandler(McpMethod.Initialize, (params) => this.#initialize(params));
     peer.setNotificationHandler(McpMethod.Initialized, () => this.#initialized());
     peer.setRequestHandler(McpMethod.Ping, () => ({}));
-    const serve = (
-      method: string,
-      handler: (params: unknown, context: RequestContext) => unknown,
-    ) =>
-      peer.setRequestHandler(method, (params, context) => {
-        if (this.#state === 'new')
-          throw new JsonRpcError(
-            JsonRpcErrorCode.InvalidRequest,
-            `'${method}' before 'initialize': initialize the session first`,
-          );
-        return handler(params, context);
-      });
-    serve(McpMethod.ToolsList, (params) => this.#page('tools', this.#tools(), params));
-    serve(McpMethod.ToolsCall, (params, context) => this.#callTool(params, context));
-    serve(McpMethod.ResourcesList, async (params) =>
-      this.#page('resources', await this.#resources(), params),
+    const source = this.#options.source;
+    const info = this.#options.serverInfo;
+    const listed = (result: JsonObject) => completeResult(result, info, true);
+    this.#serve(
+      McpMethod.ToolsList,
+      (params) => this.#page('tools', wireTools(source), params),
+      (params) => listed(this.#page('tools', wireTools(source), params)),
     );
-    serve(McpMethod.ResourceTemplatesList, async (params) => {
-      const templates = (await this.#options.source.resourceTemplates()).map(
-        ({ server: _server, ...template }) => template,
-      );
-      const page = pageOf(templates, params, this.#options.pageSize);
-      return { resourceTemplates: page.items, ...cursor(page.nextCursor) };
-    });
-    serve(McpMethod.ResourcesRead, (params, context) => this.#readResource(params, context));
-    serve(McpMethod.PromptsList, async (params) =>
-      this.#page('prompts', await this.#prompts(), params),
+    this.#serve(
+      McpMethod.ToolsCall,
+      (params, context) => this.#callTool(params, context),
+      (params, context, envelope) => this.#callToolModern(params, context, envelope),
     );
-    serve(McpMethod.PromptsGet, (params, context) => this.#getPrompt(params, context));
+    this.#serve(
+      McpMethod.ResourcesList,
+      async (params) => this.#page('resources', await wireResources(source), params),
+      async (params) => listed(this.#page('resources', await wireResources(source), params)),
+    );
+    this.#serve(
+      McpMethod.ResourceTemplatesList,
+      (params) => this.#templates(params),
+      async (params) => listed(await this.#templates(params)),
+    );
+    this.#serve(
+      McpMethod.ResourcesRead,
+      (params, context) => this.#readResource(params, context, 'legacy'),
+      async (params, context) => listed(await this.#readResource(params, context, 'modern')),
+    );
+    this.#serve(
+      McpMethod.PromptsList,
+      async (params) => this.#page('prompts', await wirePrompts(source), params),
+      async (params) => listed(this.#page('prompts', await wirePrompts(source), params)),
+    );
+    this.#serve(
+      McpMethod.PromptsGet,
+      (params, context) => this.#getPrompt(params, context, 'legacy'),
+      async (params, context) => listed(await this.#getPrompt(params, context, 'modern')),
+    );
+    this.#serve(McpMethod.Discover, undefined, () => this.#discover());
+    this.#serve(McpMethod.SubscriptionsListen, undefined, (params, context) =>
+      this.#listen(params, context),
+    );
   }
 
-  // ---- the handshake ----------------------------------------------------------------------------
+  /**
+   * Serves `method` in both eras: a request whose `_meta` names a protocol version is modern
+   * (its envelope checked: -32602 when malformed, -32022 for a version the gateway does not
+   * speak), any other is legacy (refused with -32600 before `initialize`). An era without a
+   * handler answers -32601.
+   */
+  #serve(method: string, legacy: Handler | undefined, modern: ModernHandler | undefined): void {
+    const notFound = () =>
+      new JsonRpcError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
+    this.#peer.setRequestHandler(method, (params, context) => {
+      if (isModernRequest(params)) {
+        const envelope = modernEnvelope(params);
+        if (modern === undefined) throw notFound();
+        return modern(params as JsonObject, context, envelope);
+      }
+      if (legacy === undefined) throw notFound();
+      if (this.#state === 'new')
+        throw new JsonRpcError(
+          JsonRpcErrorCode.InvalidRequest,
+          `'${method}' before 'initialize': initialize the session first`,
+        );
+      return legacy(params, context);
+    });
+  }
+
+  // ---- the handshake (legacy) -------------------------------------------------------------------
 
   #initialize(params: unknown): InitializeResult {
     if (this.#state !== 'new')
@@ -164,7 +253,16 @@ export class GatewaySession {
       ? asked
       : LATEST_LEGACY_PROTOCOL_VERSION;
     this.#state = 'initializing';
-    this.#known.set('tools', fingerprint(this.#tools()));
+    const capabilities = isObject(params.capabilities)
+      ? (params.capabilities as ClientCapabilities)
+      : {};
+    this.#client = {
+      era: 'legacy',
+      capabilities,
+      request: (method, requestParams, signal) =>
+        this.#peer.request(method, requestParams, { signal, timeoutMs: RELAY_TIMEOUT_MS }),
+    };
+    this.#changes.learn('tools', wireTools(this.#options.source));
     const { serverInfo, instructions } = this.#options;
     return {
       protocolVersion,
@@ -177,97 +275,64 @@ export class GatewaySession {
   #initialized(): void {
     if (this.#state !== 'initializing') return;
     this.#state = 'ready';
-    const source = this.#options.source;
-    this.#subscriptions.push(
-      source.onToolsChanged(() => this.#toolsMayHaveChanged()),
-      source.onServersChanged(() => this.#serversMayHaveChanged()),
-      source.onListsChanged(() => this.#compareLists()),
-    );
     // A change between the handshake and now is announced as any other.
-    this.#toolsMayHaveChanged();
-    this.#serversMayHaveChanged();
+    this.#changes.start();
   }
 
-  // ---- lists and list_changed -------------------------------------------------------------------
+  // ---- discovery and subscriptions (modern) ---------------------------------------------------
 
-  #tools(): JsonObject[] {
-    return this.#options.source.tools().map((tool) => {
-      const wire: JsonObject = { name: tool.name, inputSchema: tool.inputSchema };
-      if (tool.title !== undefined) wire.title = tool.title;
-      if (tool.description !== undefined) wire.description = tool.description;
-      if (tool.outputSchema !== undefined) wire.outputSchema = tool.outputSchema;
-      if (tool.annotations !== undefined) wire.annotations = tool.annotations;
-      return wire;
-    });
-  }
-
-  async #resources(): Promise<JsonObject[]> {
-    return (await this.#options.source.resources()).map(({ server: _server, ...resource }) => ({
-      ...resource,
-    }));
-  }
-
-  async #prompts(): Promise<JsonObject[]> {
-    return (await this.#options.source.prompts()).map(
-      ({ server: _server, originalName: _originalName, ...prompt }) => ({ ...prompt }),
+  #discover(): JsonObject {
+    const { serverInfo, instructions } = this.#options;
+    return completeResult(
+      {
+        supportedVersions: [...GATEWAY_PROTOCOL_VERSIONS],
+        capabilities: CAPABILITIES,
+        ...(instructions === undefined ? {} : { instructions }),
+      },
+      serverInfo,
+      true,
     );
-  }
-
-  /** A page of a list; the whole list is what the client now knows of (for list_changed). */
-  #page(kind: ListKind, items: JsonObject[], params: unknown): JsonObject {
-    const page = pageOf(items, params, this.#options.pageSize);
-    if (this.#state === 'ready' && !this.#known.has(kind))
-      this.#known.set(kind, fingerprint(items));
-    return { [kind]: page.items, ...cursor(page.nextCursor) };
-  }
-
-  /** The source's tools changed: compared once the current burst of events is over. */
-  #toolsMayHaveChanged(): void {
-    if (this.#toolsCheckQueued) return;
-    this.#toolsCheckQueued = true;
-    queueMicrotask(() => {
-      this.#toolsCheckQueued = false;
-      if (this.#state === 'ready') this.#announceIf('tools', fingerprint(this.#tools()));
-    });
-  }
-
-  /** A server came or went: its resources and prompts may have too, when the set really changed. */
-  #serversMayHaveChanged(): void {
-    const connected = this.#options.source.connectedServers().join('\n');
-    if (connected === this.#connected) return;
-    this.#connected = connected;
-    this.#compareLists();
   }
 
   /**
-   * Lists the resources and prompts and compares them with what the client knows: one comparison
-   * at a time (each lists every server), and at most one more queued behind it.
+   * A `subscriptions/listen` stream: acknowledged with the list changes the gateway honours of
+   * those asked for (resource subscriptions are not among them), then each real change of what
+   * this client is offered, until the client cancels it or the connection ends. Each stream
+   * compares the lists with what it last told of, as a legacy session does.
    */
-  #compareLists(): void {
-    if (this.#compareQueued) return;
-    this.#compareQueued = true;
-    this.#compare = this.#compare
-      .then(async () => {
-        this.#compareQueued = false;
-        if (this.#state !== 'ready') return;
-        const [resources, prompts] = await Promise.all([this.#resources(), this.#prompts()]);
-        if (this.#state !== 'ready') return;
-        this.#announceIf('resources', fingerprint(resources));
-        this.#announceIf('prompts', fingerprint(prompts));
-      })
-      .catch((error: unknown) =>
-        this.#options.logger.warn('gateway: comparing resources and prompts failed', {
-          error: toMcpHostError(error).message,
-        }),
-      );
+  async #listen(params: JsonObject, context: RequestContext): Promise<JsonObject> {
+    const asked = isObject(params.notifications) ? params.notifications : {};
+    const agreed: JsonObject = {};
+    for (const flag of Object.values(LISTEN_FLAG)) if (asked[flag] === true) agreed[flag] = true;
+    const meta = { [MetaKey.SubscriptionId]: context.id };
+    this.#notify(McpMethod.SubscriptionsAcknowledged, { _meta: meta, notifications: agreed });
+    const changes = new ListChanges(this.#options.source, this.#options.logger, (kind) => {
+      if (agreed[LISTEN_FLAG[kind]] === true) this.#notify(LIST_CHANGED[kind], { _meta: meta });
+    });
+    changes.start();
+    try {
+      await new Promise<void>((resolve) => onAbort(context.signal, () => resolve()));
+    } finally {
+      changes.close();
+    }
+    return completeResult({ _meta: meta }, this.#options.serverInfo, false);
   }
 
-  /** Sends `list_changed` when `now` differs from what the client knows (first time: learns it). */
-  #announceIf(kind: ListKind, now: string): void {
-    const known = this.#known.get(kind);
-    this.#known.set(kind, now);
-    if (known === undefined || known === now) return;
-    this.#notify(LIST_CHANGED[kind]);
+  // ---- lists ------------------------------------------------------------------------------------
+
+  /** A page of a list; the whole list is what a legacy client now knows of (for list_changed). */
+  #page(kind: ListKind, items: JsonObject[], params: unknown): JsonObject {
+    const page = pageOf(items, params, this.#options.pageSize);
+    if (this.#state === 'initializing' || this.#state === 'ready') this.#changes.learn(kind, items);
+    return { [kind]: page.items, ...cursor(page.nextCursor) };
+  }
+
+  async #templates(params: unknown): Promise<JsonObject> {
+    const templates = (await this.#options.source.resourceTemplates()).map(
+      ({ server: _server, ...template }) => template,
+    );
+    const page = pageOf(templates, params, this.#options.pageSize);
+    return { resourceTemplates: page.items, ...cursor(page.nextCursor) };
   }
 
   #notify(method: string, params?: JsonObject): void {
@@ -283,37 +348,119 @@ export class GatewaySession {
 
   // ---- calls ------------------------------------------------------------------------------------
 
-  async #callTool(params: unknown, context: RequestContext): Promise<JsonObject> {
-    if (!isObject(params) || typeof params.name !== 'string')
-      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'tools/call' needs a tool name");
-    const args = params.arguments ?? {};
-    if (!isObject(args))
-      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'the arguments must be an object');
+  /** A new call of this gateway, registered as in flight until it is over. */
+  #newCall(name: string, params: JsonObject, args: JsonObject, client: CallClient): BridgedCall {
+    const { source, calls, fallback } = this.#options;
+    const call = new BridgedCall({
+      source,
+      name,
+      args,
+      progress: progressTokenOf(params) !== undefined,
+      server: source.tools().find((tool) => tool.name === name)?.server,
+      client,
+      fallback,
+      onDone: (done) => calls.delete(done),
+    });
+    calls.add(call);
+    call.start();
+    return call;
+  }
+
+  /** The progress sink of a request: its token's notifications, or none without a token. */
+  #progressSink(
+    params: JsonObject,
+    onSent: () => void,
+  ): ((progress: ProgressNotificationParams) => void) | undefined {
     const token = progressTokenOf(params);
-    let progressed = false;
-    const onProgress =
-      token === undefined
-        ? undefined
-        : (progress: ProgressNotificationParams) => {
-            progressed = true;
-            this.#notify(McpMethod.Progress, {
-              progressToken: token,
-              progress: progress.progress,
-              ...(progress.total === undefined ? {} : { total: progress.total }),
-              ...(progress.message === undefined ? {} : { message: progress.message }),
-            });
-          };
-    let result: JsonObject;
-    try {
-      result = await this.#options.source.callTool(params.name, args, {
-        signal: context.signal,
-        ...(onProgress === undefined ? {} : { onProgress }),
+    if (token === undefined) return undefined;
+    return (progress) => {
+      onSent();
+      this.#notify(McpMethod.Progress, {
+        progressToken: token,
+        progress: progress.progress,
+        ...(progress.total === undefined ? {} : { total: progress.total }),
+        ...(progress.message === undefined ? {} : { message: progress.message }),
       });
-    } catch (error) {
-      result = toolCallFailure(error, params.name);
-    }
+    };
+  }
+
+  async #callTool(params: unknown, context: RequestContext): Promise<JsonObject> {
+    const { name, args } = callParams(params);
+    let progressed = false;
+    const call = this.#newCall(name, params as JsonObject, args, this.#client!);
+    const outcome = await call.next(
+      context.signal,
+      this.#progressSink(params as JsonObject, () => (progressed = true)),
+    );
+    const result = this.#final(call, outcome);
     if (progressed) await this.#progressDelivered();
     return result;
+  }
+
+  /**
+   * A modern `tools/call`: a new call, or with a `requestState` the retry of one that answered
+   * `input_required` (its `inputResponses` given to it). The call's next outcome is the answer:
+   * its result, or another `input_required` round under a new `requestState`. An unknown or
+   * expired state is -32602.
+   */
+  async #callToolModern(
+    params: JsonObject,
+    context: RequestContext,
+    envelope: ModernEnvelope,
+  ): Promise<JsonObject> {
+    const { name, args } = callParams(params);
+    let call: BridgedCall;
+    if (params.requestState === undefined) {
+      call = this.#newCall(name, params, args, {
+        era: 'modern',
+        capabilities: envelope.capabilities,
+        request: () => Promise.reject(new Error('a modern client gets no server requests')),
+      });
+    } else {
+      const responses = params.inputResponses ?? {};
+      if (!isObject(responses))
+        throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'inputResponses must be an object');
+      const taken = this.#options.pending.take(params.requestState);
+      if (taken === undefined || taken.name !== name) {
+        taken?.cancel(new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'requestState misused'));
+        throw new JsonRpcError(
+          JsonRpcErrorCode.InvalidParams,
+          'Unknown or expired requestState: call the tool again',
+        );
+      }
+      call = taken;
+      call.answer(responses);
+    }
+    let progressed = false;
+    const outcome = await call.next(
+      context.signal,
+      this.#progressSink(params, () => (progressed = true)),
+    );
+    if (progressed) await new Promise((resolve) => setTimeout(resolve, PROGRESS_FLUSH_MS));
+    if (outcome.kind === 'input') {
+      try {
+        const requestState = this.#options.pending.put(call);
+        return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState };
+      } catch (error) {
+        call.cancel(error);
+        return completeResult(toolCallFailure(error, name), this.#options.serverInfo, false);
+      }
+    }
+    return completeResult(this.#final(call, outcome), this.#options.serverInfo, false);
+  }
+
+  /** The result a call's outcome gives the client (a failure as an error result, or -32602). */
+  #final(call: BridgedCall, outcome: CallOutcome): JsonObject {
+    switch (outcome.kind) {
+      case 'result':
+        return outcome.result;
+      case 'failed':
+        return toolCallFailure(outcome.error, call.name);
+      case 'input':
+        // Only a modern client is asked for input in rounds; a legacy client is asked live.
+        call.cancel(new Error('unexpected input round'));
+        return toolCallFailure(new Error('unexpected input round'), call.name);
+    }
   }
 
   /**
@@ -334,17 +481,25 @@ export class GatewaySession {
     }
   }
 
-  async #readResource(params: unknown, context: RequestContext): Promise<JsonObject> {
+  async #readResource(
+    params: unknown,
+    context: RequestContext,
+    era: 'legacy' | 'modern',
+  ): Promise<JsonObject> {
     if (!isObject(params) || typeof params.uri !== 'string')
       throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'resources/read' needs a uri");
     try {
       return await this.#options.source.readResource(params.uri, { signal: context.signal });
     } catch (error) {
-      throw toRequestError(error, 'resource');
+      throw toRequestError(error, 'resource', era);
     }
   }
 
-  async #getPrompt(params: unknown, context: RequestContext): Promise<JsonObject> {
+  async #getPrompt(
+    params: unknown,
+    context: RequestContext,
+    era: 'legacy' | 'modern',
+  ): Promise<JsonObject> {
     if (!isObject(params) || typeof params.name !== 'string')
       throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'prompts/get' needs a name");
     const args = params.arguments ?? {};
@@ -358,9 +513,18 @@ export class GatewaySession {
         signal: context.signal,
       });
     } catch (error) {
-      throw toRequestError(error, 'prompt');
+      throw toRequestError(error, 'prompt', era);
     }
   }
+}
+
+function callParams(params: unknown): { name: string; args: JsonObject } {
+  if (!isObject(params) || typeof params.name !== 'string')
+    throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'tools/call' needs a tool name");
+  const args = params.arguments ?? {};
+  if (!isObject(args))
+    throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'the arguments must be an object');
+  return { name: params.name, args };
 }
 
 function cursor(nextCursor: string | undefined): { nextCursor?: string } {
@@ -370,9 +534,4 @@ function cursor(nextCursor: string | undefined): { nextCursor?: string } {
 function progressTokenOf(params: JsonObject): string | number | undefined {
   const token = isObject(params._meta) ? params._meta.progressToken : undefined;
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;
-}
-
-/** A list as text, for "did it change": its JSON, in its order. */
-function fingerprint(items: readonly unknown[]): string {
-  return JSON.stringify(items);
 }

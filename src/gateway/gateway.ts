@@ -1,9 +1,11 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
+import type { Disposable } from '../internal/disposable.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { McpHost } from '../host/mcp-host.js';
 import type { ViewOptions } from '../host/views/view-access.js';
 import type { Implementation } from '../protocol/types.js';
+import type { BridgedCall } from './bridged-call.js';
 import { GatewaySession } from './gateway-session.js';
 import { gatewaySource, type GatewaySource } from './gateway-source.js';
 import {
@@ -11,6 +13,8 @@ import {
   type GatewayListener,
   type GatewayListenOptions,
 } from './http/gateway-listener.js';
+import { PendingInputStore, type PendingInputOptions } from './pending-input.js';
+import type { ServerInputBridge } from './server-input-bridge.js';
 
 /** Options of `createGateway`. */
 export interface GatewayOptions {
@@ -27,6 +31,18 @@ export interface GatewayOptions {
   instructions?: string;
   /** Items per page of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`. */
   pageSize?: number;
+  /**
+   * Carries what the host's legacy servers ask (sampling, elicitation, roots) to the gateway
+   * client whose call it is (see `createServerInputBridge`); its `handlers` answer what no client
+   * can. Without it a legacy server's requests are answered by the host's own handlers, if any;
+   * modern servers' `input_required` rounds reach the call's client either way.
+   */
+  bridge?: ServerInputBridge;
+  /**
+   * Bounds on the calls of modern clients waiting for their retry after `input_required`:
+   * `maxPending` (default 256) at once, each `ttlMs` (default 10 minutes) at most.
+   */
+  pendingInput?: PendingInputOptions;
   logger?: Logger;
 }
 
@@ -39,7 +55,8 @@ export const DEFAULT_GATEWAY_OPTIONS = Object.freeze({
 /**
  * A host's servers as one MCP server: the host's aggregated, filtered and namespaced tools,
  * resources and prompts (or one view's), served to each client over its own transport, in the
- * legacy era (2024-11-05 to 2025-11-25). Made by `createGateway`. The gateway holds no server
+ * legacy era (2024-11-05 to 2025-11-25) and the modern one (2026-07-28) at once, what the servers
+ * ask during a call bridged to the call's client in its era's form. Made by `createGateway`. The gateway holds no server
  * connection of its own: the host's are shared by every client. `close()` ends every connection
  * it serves; the host stays open (whoever made it closes it).
  */
@@ -50,6 +67,9 @@ export class Gateway implements AsyncDisposable {
   /** The sources of the named views served so far (`serve(transport, { view })`). */
   readonly #viewSources = new Map<string, GatewaySource>();
   readonly #listeners = new Set<GatewayListener>();
+  readonly #calls = new Set<BridgedCall>();
+  readonly #pending: PendingInputStore<BridgedCall>;
+  readonly #attached: Disposable | undefined;
   #closing: Promise<void> | undefined;
 
   /** @internal Made by `createGateway`. */
@@ -60,10 +80,12 @@ export class Gateway implements AsyncDisposable {
         details: { pageSize },
       });
     this.#options = options;
+    this.#pending = new PendingInputStore(options.pendingInput);
     this.#source = gatewaySource(
       options.host,
       options.view === undefined ? undefined : options.host.view(options.view),
     );
+    this.#attached = options.bridge?.attach(this.#calls);
   }
 
   /** Clients being served now. */
@@ -100,6 +122,9 @@ export class Gateway implements AsyncDisposable {
       instructions: this.#options.instructions,
       pageSize: this.#options.pageSize ?? DEFAULT_GATEWAY_OPTIONS.pageSize,
       logger: this.#options.logger ?? silentLogger,
+      calls: this.#calls,
+      pending: this.#pending,
+      fallback: this.#options.bridge?.fallback,
     });
     const ended = new Promise<void>((resolve) => session.onClose(() => resolve()));
     const signal = options.signal;
@@ -162,9 +187,14 @@ export class Gateway implements AsyncDisposable {
     return listener;
   }
 
-  /** Ends every listener and connection the gateway serves and refuses new ones; the host stays open. */
+  /**
+   * Ends every listener and connection the gateway serves, gives up the calls waiting for a modern
+   * client's retry (cancelled on their servers) and refuses new ones; the host stays open.
+   */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      this.#attached?.dispose();
+      this.#pending.close(new McpHostError('CONNECTION_CLOSED', 'the gateway closed'));
       await Promise.all([...this.#listeners].map((listener) => listener.close()));
       await Promise.all([...this.#sessions].map((session) => session.close()));
     })();

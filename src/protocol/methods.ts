@@ -43,6 +43,8 @@ export const MetaKey = {
   ClientInfo: 'io.modelcontextprotocol/clientInfo',
   LogLevel: 'io.modelcontextprotocol/logLevel',
   ServerInfo: 'io.modelcontextprotocol/serverInfo',
+  /** On a `subscriptions/listen` stream's messages: the id of the request that opened it. */
+  SubscriptionId: 'io.modelcontextprotocol/subscriptionId',
   ProgressToken: 'progressToken',
 } as const;
 

@@ -9,8 +9,11 @@
  * came up. Over HTTP the bearer token is kept in the state directory (made once, mode 0600).
  */
 import { addSecret } from '../../errors/redact.js';
+import { JsonRpcError, JsonRpcErrorCode } from '../../errors/json-rpc-error.js';
 import { createGateway, type Gateway } from '../../gateway/gateway.js';
+import { createServerInputBridge } from '../../gateway/server-input-bridge.js';
 import type { LogFields, Logger } from '../../internal/logger.js';
+import type { Root } from '../../protocol/types.js';
 import { StdioServerTransport } from '../../transport/stdio/stdio-server-transport.js';
 import { ExitCode, usageError } from '../exit-codes.js';
 import { loadGatewayToken } from '../gateway-token.js';
@@ -38,12 +41,30 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
     throw usageError('--port, --host and --no-auth go with --transport http');
   const logger = stderrLogger(cli.output);
   const wanted = await viewServers(cli, options.view, undefined);
+  // What the servers ask during a call goes to the gateway's client whose call it is; the
+  // config's roots answer a roots/list no client takes.
+  const known: { roots?: readonly Root[] | undefined } = {};
+  const bridge = createServerInputBridge({
+    handlers: {
+      roots: () => {
+        const roots = known.roots;
+        if (roots === undefined)
+          throw new JsonRpcError(
+            JsonRpcErrorCode.MethodNotFound,
+            'Method not found: roots/list (the gateway has no roots to give)',
+          );
+        return roots.map((root) => ({ ...root }));
+      },
+    },
+  });
   const opened = await cli.openHost({
     ...(wanted === undefined ? {} : { servers: wanted }),
     start: false,
     supervise: true,
+    handlers: bridge.handlers,
     logger,
   });
+  known.roots = opened.resolved.host.roots;
   const { host } = opened;
   cli.reportUnresolved(opened);
   await Promise.allSettled(
@@ -59,6 +80,7 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
       );
   const gateway = createGateway({
     host,
+    bridge,
     ...(options.view === undefined ? {} : { view: options.view }),
     logger,
   });

@@ -38,6 +38,9 @@ const VERSIONS = [
 /** Client scenarios test our client program; server scenarios test a server (--target). */
 const SIDES = ['client', 'server'];
 
+/** The tool's timeout per scenario, by side (a server scenario takes 1-3 s on 2 cores). */
+const DEFAULT_TIMEOUT_MS = { client: 30_000, server: 15_000 };
+
 /** Each side's expected failures: { version: { scenario: reason } } (server: per target first). */
 const EXPECTED = {
   client: 'expected-failures.json',
@@ -60,14 +63,14 @@ const USAGE = `usage: node test/conformance/run.mjs [options]
   --list             list the scenarios and their expected status, run nothing
   --details          print the failed and warned checks of every failing scenario (XFAIL too)
   --keep <dir>       keep each scenario's results under <dir>/<version>/ (default: a temp dir, removed)
-  --timeout-ms <n>   the tool's own client timeout (default 30000)
+  --timeout-ms <n>   the tool's own timeout per scenario (default 30000 for a client scenario,
+                     15000 for a server one: they take 1-3 s)
   --command <cmd>    the client command (default: "exec " + the conformance:client npm script)`;
 
 function parseArgs(argv) {
   const options = { versions: [], scenarios: [], list: false, details: false, keep: undefined };
   options.sides = [];
-  options.target = 'fixture';
-  options.timeoutMs = 30_000;
+  options.target = 'gateway';
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -392,7 +395,7 @@ async function main() {
           against,
           item.scenario,
           outDir,
-          options.timeoutMs,
+          options.timeoutMs ?? DEFAULT_TIMEOUT_MS[side],
         );
         const gone = target?.exited();
         if (side === 'server' && gone !== undefined) {

@@ -4,11 +4,14 @@
  * through it to a real backend, and `--no-auth`.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { codeBlockAfter, repoRoot } from '../helpers/doc-examples.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
 import { cliEnv, cliPath, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
@@ -19,11 +22,15 @@ beforeAll(() => ensureBuiltCli());
 const LISTENING = /^mcp-host: gateway listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m;
 
 /** `mcp-host gateway serve --transport http ...` until its listening line; disposing stops it. */
-async function startGateway(file: string, stateDir: string, ...extra: string[]) {
+async function startGateway(
+  file: string,
+  env: Record<string, string | undefined>,
+  ...extra: string[]
+) {
   const child = spawn(
     process.execPath,
     [cliPath, '--config', file, 'gateway', 'serve', '--transport', 'http', '--port', '0', ...extra],
-    { env: cliEnv({ MCP_HOST_STATE_DIR: stateDir }), stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
   const exited = new Promise<number | null>((resolve) =>
@@ -80,7 +87,7 @@ describe('mcp-host gateway serve --transport http', () => {
     const tokenFile = join(stateDir, 'gateway-token');
     let token: string;
     {
-      await using gateway = await startGateway(file, stateDir);
+      await using gateway = await startGateway(file, { MCP_HOST_STATE_DIR: stateDir });
       expect(gateway.stderr()).toContain(`bearer token made and kept in ${tokenFile}`);
       expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
       token = readFileSync(tokenFile, 'utf8').trim();
@@ -94,7 +101,7 @@ describe('mcp-host gateway serve --transport http', () => {
       expect(await gateway.stop()).toBe(143);
     }
     {
-      await using gateway = await startGateway(file, stateDir);
+      await using gateway = await startGateway(file, { MCP_HOST_STATE_DIR: stateDir });
       expect(gateway.stderr()).toContain(`bearer token kept in ${tokenFile}`);
       expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
       expect(await echoThrough(gateway.url, { authorization: `Bearer ${token}` })).toContain(
@@ -102,7 +109,7 @@ describe('mcp-host gateway serve --transport http', () => {
       );
     }
     {
-      await using gateway = await startGateway(file, stateDir, '--no-auth');
+      await using gateway = await startGateway(file, { MCP_HOST_STATE_DIR: stateDir }, '--no-auth');
       expect(gateway.stderr()).toContain('authentication is off');
       expect(await echoThrough(gateway.url, {})).toContain('through the CLI');
     }
@@ -111,5 +118,39 @@ describe('mcp-host gateway serve --transport http', () => {
     });
     expect(misused.code).not.toBe(0);
     expect(misused.stderr).toContain('--transport http');
+  });
+
+  it('runs the SDK client example of docs/gateway.md against it (the token from its default place)', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(
+      file,
+      `servers:\n  legacy:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(mcpFixtures.legacySdk)}]\n`,
+    );
+    const markdown = readFileSync(join(repoRoot, 'docs/gateway.md'), 'utf8');
+    const config = JSON.parse(codeBlockAfter(markdown, '## Over HTTP', 0, 'json')) as {
+      mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
+    };
+    expect(config.mcpServers['mcp-host']).toMatchObject({ type: 'http' });
+    // Linux's default state directory, under a home of the test's own.
+    const env = { HOME: dir.path, XDG_STATE_HOME: undefined };
+    await using gateway = await startGateway(file, env);
+    const port = new URL(gateway.url).port;
+    const code = codeBlockAfter(markdown, '## Over HTTP').replaceAll('8808', port);
+    const example = join(repoRoot, `test/.docs-example-gateway-http-${process.pid}.mts`);
+    writeFileSync(
+      example,
+      `${code}\nconsole.log(JSON.stringify(tools.map((tool) => tool.name)));\nawait client.close();\n`,
+    );
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', example], {
+        cwd: repoRoot,
+        env: cliEnv(env),
+      });
+      expect(JSON.parse(stdout)).toContain('mcp__legacy__echo');
+    } finally {
+      rmSync(example, { force: true });
+    }
   });
 });

@@ -257,6 +257,33 @@ describe('the gateway over Streamable HTTP, with the official clients', () => {
       controller.abort();
       await expect(call).rejects.toThrow();
       await g.stderr.wait('legacy', '"event":"cancelled"');
+
+      // A client's notifications/cancelled cancels it too, and its POST stops waiting.
+      const second = g.fetch('/mcp', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'mcp__legacy__sleep', arguments: { ms: 60_000 } },
+        }),
+      });
+      await g.stderr.wait('legacy', '"event":"sleeping"', 2);
+      const cancel = await g.fetch('/mcp', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: 3, reason: 'changed my mind' },
+        }),
+      });
+      expect(cancel.status).toBe(202);
+      await g.stderr.wait('legacy', '"event":"cancelled"', 2);
+      const ended = await second;
+      expect(ended.status).toBe(202);
+      expect(await ended.text()).toBe('');
     }
   });
 
@@ -318,6 +345,10 @@ describe('the gateway over HTTP refuses, and nothing reaches a backend', () => {
     expect((await post({ 'mcp-session-id': 'no-such-session' })).status).toBe(404);
     expect((await post({ 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
     expect((await post({}, `[${Array(40).fill(callTarget).join(',')}]`)).status).toBe(400);
+    expect((await post({}, `[${callTarget},${callTarget}]`)).status).toBe(400);
+    expect((await post({ 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await post({}, '{"not": "json-rpc"}')).status).toBe(400);
+    expect((await post({}, '{ nope')).status).toBe(400);
     expect(await rawStatus(g.listener.port, { host: `evil.example:${g.listener.port}` })).toBe(403);
     expect(
       await rawStatus(g.listener.port, {
@@ -339,7 +370,7 @@ describe('the gateway over HTTP refuses, and nothing reaches a backend', () => {
     expect(calls()).toHaveLength(1);
   });
 
-  it('too many sessions: 503, the sessions open keep working; idle sessions expire', async () => {
+  it('too many sessions: 503, too many streams: 409; the sessions open keep working', async () => {
     await using _guard = leakGuard();
     await using g = await gatewayOver([stdio('mutable', mcpFixtures.mutableSdk)], {
       maxSessions: 2,
@@ -355,6 +386,18 @@ describe('the gateway over HTTP refuses, and nothing reaches a backend', () => {
       arguments: { text: 'ok' },
     });
     expect(text(target)).toContain('ok');
+    expect(g.stderr.of('mutable', '"method":"tools/call"')).toHaveLength(1);
+    const metrics = await (await g.fetch('/metrics')).text();
+    expect(metrics).toContain('mcp_host_gateway_sessions 2\n');
+
+    // The v1 client holds its session's one GET stream: a second is refused.
+    const { sessionId } = first.transport as StreamableHTTPClientTransport;
+    const stream = await g.fetch('/mcp', {
+      method: 'GET',
+      headers: { 'mcp-session-id': sessionId!, accept: 'text/event-stream' },
+    });
+    expect(stream.status).toBe(409);
+    await stream.text();
   });
 
   it('an idle session expires (sessionIdleMs); a session-less ping is answered', async () => {

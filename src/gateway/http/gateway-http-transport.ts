@@ -7,7 +7,7 @@ import { isObject } from '../../protocol/guards.js';
 import { McpMethod } from '../../protocol/methods.js';
 import { SSE_RESPONSE_HEADERS, SseWriter } from '../../transport/http/sse-writer.js';
 import { TransportEvents } from '../../transport/transport-events.js';
-import { replyEmpty, replyError } from './http-replies.js';
+import { HttpJsonRpcCode, replyEmpty, replyError } from './http-replies.js';
 
 /** The header that carries a legacy session's id, both ways. */
 export const SESSION_ID_HEADER = 'mcp-session-id';
@@ -59,8 +59,9 @@ interface Exchange {
  * `close()`, or `idleMs` without an open exchange or stream; a POST whose client goes away before
  * its answer cancels its requests (a `notifications/cancelled` handed to the gateway, so the
  * backend call is cancelled). A **one-shot** exchange (no id; a session-less POST, the 2026-07-28
- * era): carries one POST and closes once it is answered, or when its client goes away (which
- * aborts the call: how 2026-07-28 HTTP cancels).
+ * era): carries one POST, sends everything on its answer (progress, a listen stream's
+ * notifications), and closes once it is answered, or when its client goes away (which aborts the
+ * call: how 2026-07-28 HTTP cancels).
  */
 export class GatewayHttpTransport implements Transport {
   readonly #options: GatewayHttpTransportOptions;
@@ -129,9 +130,15 @@ export class GatewayHttpTransport implements Transport {
     if (requests.length === 0) {
       replyEmpty(res, 202, this.#headers());
       this.#deliver(messages);
+      for (const message of messages) this.#cancelledByClient(message);
       if (this.#options.sessionId === undefined) this.#finish(undefined);
       return;
     }
+    const ids = requests.map((request) => request.id);
+    if (new Set(ids).size < ids.length || ids.some((id) => this.#byRequest.has(id)))
+      return replyError(res, 400, 'Invalid Request: a request id that is in use already', {
+        code: HttpJsonRpcCode.InvalidRequest,
+      });
     const exchange: Exchange = {
       res,
       batch,
@@ -189,6 +196,7 @@ export class GatewayHttpTransport implements Transport {
         { serverName: 'gateway client' },
       );
     if (!('method' in message)) return this.#sendResponse(message);
+    if (this.#options.sessionId === undefined) return this.#sendOneShot(message);
     if ('id' in message) return this.#sendRequest(message);
     if (message.method === McpMethod.Progress) {
       const token = isObject(message.params) ? message.params.progressToken : undefined;
@@ -223,6 +231,21 @@ export class GatewayHttpTransport implements Transport {
     if (exchange.sse !== undefined) this.#write(exchange.sse, message);
     else exchange.held.push(message);
     if (exchange.pending.size === 0) this.#answered(exchange);
+  }
+
+  /**
+   * A one-shot connection has one exchange, and everything it sends relates to its request (a
+   * 2026-07-28 `subscriptions/listen` stream's notifications, say): it goes there, as SSE.
+   */
+  #sendOneShot(message: JsonRpcMessage & { method: string }): void {
+    const [exchange] = this.#exchanges;
+    if (exchange !== undefined && exchange.accepts.sse) return this.#stream(exchange, message);
+    if ('id' in message)
+      throw new McpHostError(
+        'NOT_CONNECTED',
+        `no stream to the client is open to send '${message.method}' on`,
+        { serverName: 'gateway client', method: message.method },
+      );
   }
 
   #sendRequest(message: JsonRpcRequest): void {
@@ -276,6 +299,25 @@ export class GatewayHttpTransport implements Transport {
       for (const held of exchange.held) this.#write(sse, held);
       sse.end();
     }
+    if (this.#options.sessionId === undefined) this.#finish(undefined);
+  }
+
+  /**
+   * The client cancelled one of its requests (`notifications/cancelled`): the gateway sends no
+   * response to it, so its POST stops waiting for one (and ends when nothing else is pending).
+   */
+  #cancelledByClient(message: JsonRpcMessage): void {
+    if (!('method' in message) || message.method !== McpMethod.Cancelled || 'id' in message) return;
+    const id = isObject(message.params) ? message.params.requestId : undefined;
+    const exchange =
+      typeof id === 'string' || typeof id === 'number' ? this.#byRequest.get(id) : undefined;
+    if (exchange === undefined || (typeof id !== 'string' && typeof id !== 'number')) return;
+    this.#byRequest.delete(id);
+    exchange.pending.delete(id);
+    if (exchange.pending.size > 0) return;
+    if (exchange.sse !== undefined || exchange.held.length > 0) return this.#answered(exchange);
+    this.#settle(exchange);
+    replyEmpty(exchange.res, 202, this.#headers());
     if (this.#options.sessionId === undefined) this.#finish(undefined);
   }
 

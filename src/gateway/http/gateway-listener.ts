@@ -198,6 +198,11 @@ export class GatewayListener implements AsyncDisposable {
   // ---- routing ----------------------------------------------------------------------------------
 
   #onRequest(req: IncomingMessage, res: ServerResponse): void {
+    // A connection reset while a body or an answer is on its way is the client's business.
+    const onStreamError = (error: Error) =>
+      this.#endpoint.logger.debug('gateway: an HTTP exchange failed', { error: error.message });
+    req.on('error', onStreamError);
+    res.on('error', onStreamError);
     res.once('close', () =>
       this.#byStatus.set(res.statusCode, (this.#byStatus.get(res.statusCode) ?? 0) + 1),
     );

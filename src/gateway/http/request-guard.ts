@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /** Why a request is refused before anything reads its body: the status, a short reason, headers. */
-export interface Refusal {
+export interface GuardRefusal {
   status: number;
   message: string;
   headers?: Record<string, string>;
@@ -51,7 +51,7 @@ export class RequestGuard {
   }
 
   /** The refusal of `req`, or undefined when it may go on. */
-  check(req: IncomingMessage): Refusal | undefined {
+  check(req: IncomingMessage): GuardRefusal | undefined {
     const host = req.headers.host?.toLowerCase();
     if (host === undefined || !this.#hosts.has(host))
       return { status: 403, message: 'Forbidden: this Host is not allowed (DNS rebinding guard)' };

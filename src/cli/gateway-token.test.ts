@@ -1,0 +1,42 @@
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/helpers/scratch.js';
+import { loadGatewayToken } from './gateway-token.js';
+
+describe('the gateway token file', () => {
+  it('is made once, mode 0600 in a 0700 directory, and read again after', async () => {
+    using dir = tempDir();
+    const state = join(dir.path, 'nested', 'state');
+    const env = { MCP_HOST_STATE_DIR: state };
+    const made = await loadGatewayToken(env);
+    expect(made).toMatchObject({
+      path: join(state, 'gateway-token'),
+      created: true,
+      exposed: false,
+    });
+    expect(made.token).toMatch(/^[\w-]{43}$/);
+    expect(statSync(made.path).mode & 0o777).toBe(0o600);
+    expect(statSync(state).mode & 0o777).toBe(0o700);
+    expect(readFileSync(made.path, 'utf8')).toBe(`${made.token}\n`);
+    const again = await loadGatewayToken(env);
+    expect(again).toEqual({ ...made, created: false });
+  });
+
+  it('says when the file is readable by others, and refuses a file without a token', async () => {
+    using dir = tempDir();
+    mkdirSync(dir.path, { recursive: true });
+    const path = join(dir.path, 'gateway-token');
+    writeFileSync(path, 'a-token-someone-configured\n');
+    chmodSync(path, 0o644);
+    expect(await loadGatewayToken({ MCP_HOST_STATE_DIR: dir.path })).toMatchObject({
+      token: 'a-token-someone-configured',
+      exposed: true,
+    });
+    writeFileSync(path, 'short\n');
+    await expect(loadGatewayToken({ MCP_HOST_STATE_DIR: dir.path })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining('delete it') as unknown,
+    });
+  });
+});

@@ -40,7 +40,7 @@ export interface CallClient {
 }
 
 /** Where a call stands after the client's request: done, or waiting for the client's input. */
-export type CallOutcome =
+export type BridgedOutcome =
   | { kind: 'result'; result: CallToolResult }
   | { kind: 'failed'; error: unknown }
   | { kind: 'input'; inputRequests: Record<string, InputRequest> };
@@ -96,12 +96,19 @@ export class BridgedCall implements PendingEntry {
   #progress: ((progress: ProgressNotificationParams) => void) | undefined;
   #keys = 0;
   #done = false;
+  /** The backend's live requests this call is answering now. */
+  #answering = 0;
 
   constructor(init: BridgedCallInit) {
     this.#init = init;
     this.name = init.name;
     this.server = init.server;
     this.client = init.client;
+  }
+
+  /** Whether the backend's tool waits on a request of its own this call is answering. */
+  get waiting(): boolean {
+    return this.#answering > 0;
   }
 
   /** Sends the call to the backend. */
@@ -117,7 +124,7 @@ export class BridgedCall implements PendingEntry {
   async next(
     signal: AbortSignal,
     onProgress?: (progress: ProgressNotificationParams) => void,
-  ): Promise<CallOutcome> {
+  ): Promise<BridgedOutcome> {
     this.#progress = onProgress;
     const removeAbort = onAbort(signal, (reason) => this.cancel(reason));
     try {
@@ -193,10 +200,15 @@ export class BridgedCall implements PendingEntry {
    */
   async serve(method: string, params: unknown, context: ServerInputContext): Promise<unknown> {
     if (clientCan(this.client.capabilities, method, params)) {
-      if (this.client.era === 'legacy')
-        return this.client.request(method, asParams(params), context.signal);
-      if (context.defer !== undefined) context.defer();
-      return this.#ask(method, params, context.signal);
+      if (this.client.era === 'modern' && context.defer !== undefined) context.defer();
+      this.#answering++;
+      try {
+        return await (this.client.era === 'legacy'
+          ? this.client.request(method, asParams(params), context.signal)
+          : this.#ask(method, params, context.signal));
+      } finally {
+        this.#answering--;
+      }
     }
     return answerWith(this.#init.fallback, method, params, context, this.server);
   }
@@ -290,7 +302,7 @@ export class BridgedCall implements PendingEntry {
     return wanted;
   }
 
-  #finish(outcome: CallOutcome): CallOutcome {
+  #finish(outcome: BridgedOutcome): BridgedOutcome {
     this.#finishQuietly();
     return outcome;
   }

@@ -20,7 +20,7 @@ import type {
   ServerCapabilities,
 } from '../protocol/types.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import { BridgedCall, type CallClient, type CallOutcome } from './bridged-call.js';
+import { BridgedCall, type CallClient, type BridgedOutcome } from './bridged-call.js';
 import { toolCallFailure, toRequestError } from './gateway-errors.js';
 import type { GatewaySource } from './gateway-source.js';
 import {
@@ -450,7 +450,7 @@ export class GatewaySession {
   }
 
   /** The result a call's outcome gives the client (a failure as an error result, or -32602). */
-  #final(call: BridgedCall, outcome: CallOutcome): JsonObject {
+  #final(call: BridgedCall, outcome: BridgedOutcome): JsonObject {
     switch (outcome.kind) {
       case 'result':
         return outcome.result;

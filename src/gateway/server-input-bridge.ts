@@ -14,7 +14,8 @@ export interface ServerInputBridgeOptions {
   /**
    * The host's own answers, for a request no gateway client can take: none of them has a call in
    * flight on that server (or several do), or the client did not declare the capability. Without
-   * a handler for it, the server gets -32601.
+   * a handler for it, the server gets -32601. Read at each request: a handler set on this object
+   * later counts.
    */
   handlers?: ServerInputHandlers;
 }
@@ -30,9 +31,11 @@ export interface ServerInputBridgeOptions {
  *
  * **Which client a request belongs to.** Over stdio a server's request names no call, and the
  * client does not know which of its HTTP response streams a request came on, so the bridge goes
- * by what is in flight: the request goes to the call's client when exactly one gateway call is
- * running on that server, or when every call running there belongs to the same legacy client;
- * otherwise (no call, or calls of several clients) to `options.handlers`. Modern backends need
+ * by what is in flight on that server: the request goes to the call's client when exactly one
+ * gateway call is running there, or when every call running there belongs to the same legacy
+ * client; otherwise (no call, or calls of several clients) to `options.handlers`. A call whose
+ * tool is waiting on a request it sent already (its client has not answered yet) is left out
+ * when another call is running there: a tool asks one thing at a time, as a rule. Modern backends need
  * none of this: their `input_required` rounds belong to the call that got them.
  */
 export class ServerInputBridge {
@@ -79,13 +82,20 @@ export class ServerInputBridge {
     const running: BridgedCall[] = [];
     for (const calls of this.#calls)
       for (const call of calls) if (call.server === server) running.push(call);
-    const [first] = running;
-    if (first === undefined) return undefined;
-    if (running.length === 1) return first;
-    const oneLegacyClient =
-      first.client.era === 'legacy' && running.every((call) => call.client === first.client);
-    return oneLegacyClient ? first : undefined;
+    // A call whose tool waits on a request it asked already is not the one asking now, as a rule.
+    const free = running.filter((call) => !call.waiting);
+    return oneOwner(free.length > 0 ? free : running);
   }
+}
+
+/** The only call, or the first when they all belong to one legacy client; else undefined. */
+function oneOwner(calls: readonly BridgedCall[]): BridgedCall | undefined {
+  const [first] = calls;
+  if (first === undefined) return undefined;
+  if (calls.length === 1) return first;
+  const oneLegacyClient =
+    first.client.era === 'legacy' && calls.every((call) => call.client === first.client);
+  return oneLegacyClient ? first : undefined;
 }
 
 /**

@@ -8,12 +8,11 @@
  * connects within `--timeout` before the gateway answers, so its first `tools/list` lists what
  * came up. Over HTTP the bearer token is kept in the state directory (made once, mode 0600).
  */
+import type { ServerInputHandlers } from '../../client/client-options.js';
 import { addSecret } from '../../errors/redact.js';
-import { JsonRpcError, JsonRpcErrorCode } from '../../errors/json-rpc-error.js';
 import { createGateway, type Gateway } from '../../gateway/gateway.js';
 import { createServerInputBridge } from '../../gateway/server-input-bridge.js';
 import type { LogFields, Logger } from '../../internal/logger.js';
-import type { Root } from '../../protocol/types.js';
 import { StdioServerTransport } from '../../transport/stdio/stdio-server-transport.js';
 import { ExitCode, usageError } from '../exit-codes.js';
 import { loadGatewayToken } from '../gateway-token.js';
@@ -42,21 +41,10 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
   const logger = stderrLogger(cli.output);
   const wanted = await viewServers(cli, options.view, undefined);
   // What the servers ask during a call goes to the gateway's client whose call it is; the
-  // config's roots answer a roots/list no client takes.
-  const known: { roots?: readonly Root[] | undefined } = {};
-  const bridge = createServerInputBridge({
-    handlers: {
-      roots: () => {
-        const roots = known.roots;
-        if (roots === undefined)
-          throw new JsonRpcError(
-            JsonRpcErrorCode.MethodNotFound,
-            'Method not found: roots/list (the gateway has no roots to give)',
-          );
-        return roots.map((root) => ({ ...root }));
-      },
-    },
-  });
+  // config's roots (read when asked, once the config is resolved) answer a roots/list no client
+  // takes.
+  const hostAnswers: ServerInputHandlers = {};
+  const bridge = createServerInputBridge({ handlers: hostAnswers });
   const opened = await cli.openHost({
     ...(wanted === undefined ? {} : { servers: wanted }),
     start: false,
@@ -64,7 +52,8 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
     handlers: bridge.handlers,
     logger,
   });
-  known.roots = opened.resolved.host.roots;
+  const roots = opened.resolved.host.roots;
+  if (roots !== undefined) hostAnswers.roots = () => roots.map((root) => ({ ...root }));
   const { host } = opened;
   cli.reportUnresolved(opened);
   await Promise.allSettled(

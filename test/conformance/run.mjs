@@ -2,8 +2,9 @@
 // Runs the official MCP conformance suite, one scenario at a time, against our client program
 // (its client scenarios) and against the gateway fronting one backend (its server scenarios), and
 // judges every scenario strictly (see test/conformance/README.md):
-//   PASS   the tool exited 0, the results hold at least one SUCCESS check of the scenario's own, none
-//          FAILURE or WARNING
+//   PASS   the tool exited 0 (when the scenario ran on its own: a whole version of server scenarios
+//          runs in one run of the tool), the results hold at least one SUCCESS check of the
+//          scenario's own, none FAILURE or WARNING
 //   FAIL   anything else, and the scenario is not in its expected-failures file
 //   XFAIL  it failed and the expected-failures file lists it (with a one-line reason)
 //   STALE  it passed but the expected-failures file still lists it: remove the entry
@@ -62,7 +63,8 @@ const USAGE = `usage: node test/conformance/run.mjs [options]
   --scenario <s>     only this scenario (exact name, or a glob with *, e.g. 'auth/*'); repeatable
   --list             list the scenarios and their expected status, run nothing
   --details          print the failed and warned checks of every failing scenario (XFAIL too)
-  --keep <dir>       keep each scenario's results under <dir>/<version>/ (default: a temp dir, removed)
+  --keep <dir>       keep each scenario's results under <dir>/<side>/<version>/ (default: a temp
+                     dir, removed)
   --timeout-ms <n>   the tool's own timeout per scenario (default 30000 for a client scenario,
                      15000 for a server one: they take 1-3 s)
   --command <cmd>    the client command (default: "exec " + the conformance:client npm script)`;

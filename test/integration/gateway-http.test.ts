@@ -287,11 +287,12 @@ describe('the gateway over Streamable HTTP, with the official clients', () => {
     }
   });
 
-  it('serves the v2 client (@modelcontextprotocol/client, legacy mode)', async () => {
+  it('serves the v2 client (@modelcontextprotocol/client, legacy mode): lists, calls, progress, cancel, list_changed', async () => {
     await using _guard = leakGuard();
     await using g = await gatewayOver([
       stdio('legacy', mcpFixtures.legacySdk),
       stdio('everything', everything, 'stdio'),
+      stdio('mutable', mcpFixtures.mutableSdk),
     ]);
     const client = new ClientV2({ name: 'gateway-http-v2', version: '1.0.0' });
     await client.connect(
@@ -311,6 +312,32 @@ describe('the gateway over Streamable HTTP, with the official clients', () => {
       expect(resources.length).toBeGreaterThan(0);
       const { prompts } = await client.listPrompts();
       expect(prompts.map((p) => p.name)).toContain('mcp__everything__simple-prompt');
+
+      const progress: number[] = [];
+      const stepped = await client.callTool(
+        { name: 'mcp__legacy__progress', arguments: { steps: 2 } },
+        { onprogress: (p) => void progress.push(p.progress) },
+      );
+      expect(stepped.isError).not.toBe(true);
+      expect(progress).toHaveLength(2);
+
+      const controller = new AbortController();
+      const sleeping = client.callTool(
+        { name: 'mcp__legacy__sleep', arguments: { ms: 60_000 } },
+        { signal: controller.signal },
+      );
+      await g.stderr.wait('legacy', '"event":"sleeping"');
+      controller.abort(new Error('no longer needed'));
+      await expect(sleeping).rejects.toThrow();
+      await g.stderr.wait('legacy', '"event":"cancelled"');
+
+      const announced = new Promise<void>((resolve) =>
+        client.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
+      );
+      await client.callTool({ name: 'mcp__mutable__mutate', arguments: { kind: 'newTool' } });
+      await announced;
+      const after = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(after).toContain('mcp__mutable__fresh');
     } finally {
       await client.close();
     }
@@ -467,6 +494,12 @@ describe('views by path and header, and /metrics', () => {
     expect(body).toContain('mcp_host_gateway_sessions 1');
     expect(body).toMatch(/mcp_host_gateway_http_requests_total\{status="200"\} \d+/);
     expect(body).toMatch(/mcp_host_gateway_http_requests_total\{status="401"\} 1/);
+
+    // gateway.close() ends its listeners: the port is closed, the session gone.
+    await g.gateway.close();
+    expect(g.listener.sessionCount).toBe(0);
+    await expect(fetch(g.listener.url, { method: 'POST', headers: g.auth })).rejects.toThrow();
+    await expect(g.gateway.listen()).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
 });
 

@@ -172,7 +172,7 @@ export interface HostDefaultsConfig {
   toolsTtlMs?: number;
   restart?: RestartConfig;
   health?: { intervalMs?: number; timeoutMs?: number; failuresBeforeRestart?: number };
-  naming?: { prefix?: string; separator?: string; providerSafe?: boolean };
+  naming?: { prefix?: string; separator?: string; providerSafe?: boolean; passThrough?: boolean };
   maxResultBytes?: number;
   pins?: 'trust-on-first-use' | 'strict' | false;
 }

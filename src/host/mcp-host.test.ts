@@ -132,6 +132,24 @@ describe('McpHost', () => {
     ]);
   });
 
+  it("passes one server's names through, and refuses a second server naming both", async () => {
+    await using _guard = leakGuard();
+    const a = fake('alpha');
+    await using h = await host({ servers: [a.definition], naming: { passThrough: true } });
+    expect(h.tools().map((t) => t.name)).toEqual(['echo']);
+    expect((await h.callTool('echo', { text: 'n' })).content).toEqual([
+      { type: 'text', text: 'echo:n' },
+    ]);
+    const refused = h.addServer(fake('beta').definition);
+    await expect(refused).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      serverName: 'beta',
+      details: { reason: 'pass-through' },
+    });
+    await expect(refused).rejects.toThrow(/"alpha", "beta"/);
+    expect(h.tools().map((t) => t.name)).toEqual(['echo']);
+  });
+
   it('refuses a server key that cannot namespace tools', async () => {
     await using _guard = leakGuard();
     await using h = await host({});

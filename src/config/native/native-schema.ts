@@ -303,6 +303,11 @@ const defaults: SchemaNode = {
           type: 'boolean',
           description: 'Keep names within ^[a-zA-Z0-9_-]{1,64}$ (default true).',
         },
+        passThrough: {
+          type: 'boolean',
+          description:
+            "Expose tools and prompts under the server's own names, no prefix or namespace (default false); one server only.",
+        },
       },
     },
     maxResultBytes: count('Largest tool result passed on, in bytes.', 1),

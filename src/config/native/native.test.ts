@@ -227,3 +227,25 @@ describe('native format: empty values', () => {
     expect(value).toEqual({ servers: null, defaults: null }); // the document is not changed
   });
 });
+
+describe('native format: names passed through', () => {
+  it('reads defaults.naming.passThrough, and fails every server when there are two', () => {
+    const one = readNativeText(
+      'servers:\n  only:\n    command: server\ndefaults:\n  naming: { passThrough: true }\n',
+      'mcp.yaml',
+    );
+    expect(one.diagnostics).toEqual([]);
+    expect(one.config.defaults?.naming).toEqual({ passThrough: true });
+
+    const two = readNativeText(
+      'servers:\n  a:\n    command: x\n  b:\n    command: y\ndefaults:\n  naming: { passThrough: true }\n',
+      'mcp.yaml',
+    );
+    expect(two.config.servers).toEqual([]);
+    expect(two.diagnostics.map((d) => [d.severity, d.kind, d.server])).toEqual([
+      ['error', 'invalid-server-name', 'a'],
+      ['error', 'invalid-server-name', 'b'],
+    ]);
+    expect(two.diagnostics[0]?.message).toContain('"a", "b"');
+  });
+});

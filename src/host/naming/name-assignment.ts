@@ -116,6 +116,18 @@ function findServerProblems(namer: Namer, sortedServers: readonly string[]): Ser
         others: group.filter((other) => other !== server),
       });
   }
+  if (namer.passThrough && sortedServers.length > 1) {
+    // Each server's names are its own: two servers could offer the same one.
+    const list = sortedServers.map((s) => JSON.stringify(s)).join(', ');
+    for (const server of sortedServers)
+      if (!problems.has(server))
+        problems.set(server, {
+          server,
+          reason: 'pass-through',
+          message: `tool naming passes names through (naming.passThrough), so it serves one server only, and there are ${sortedServers.length}: ${list}`,
+          others: sortedServers.filter((other) => other !== server),
+        });
+  }
   return [...problems.values()].sort((a, b) => compare(a.server, b.server));
 }
 

@@ -25,6 +25,15 @@ export interface ToolNamingOptions {
   providerSafe?: boolean;
   /** Longest exposed name, in UTF-16 code units (default 64; at most 64 when provider-safe). */
   maxLength?: number;
+  /**
+   * Expose every tool (and prompt) under its server's own name, with no prefix or namespace
+   * (default false): for a host of **one** server, such as a gateway that stands in for it. Names
+   * are still sanitised, bounded and made unique (so a name that is not provider-safe still
+   * changes); `prefix` and `separator` are not used, and `format` may not be given too. With
+   * names of their own, two servers' tools could clash: a second server is refused
+   * (`serverKeyProblems` reason `pass-through`; `McpHost` throws `INVALID_ARGUMENT` naming both).
+   */
+  passThrough?: boolean;
 }
 
 export const DEFAULT_TOOL_NAMING = {
@@ -61,14 +70,20 @@ export interface ToolRef {
   readonly tool: string;
 }
 
-export type ServerKeyProblemReason = 'empty' | 'separator' | 'too-long' | 'same-as-another';
+export type ServerKeyProblemReason =
+  | 'empty'
+  | 'separator'
+  | 'too-long'
+  | 'same-as-another'
+  /** `passThrough` names and more than one server. */
+  | 'pass-through';
 
 /** A server key that cannot be used as a namespace; that server's tools get no names. */
 export interface ServerKeyProblem {
   readonly server: string;
   readonly reason: ServerKeyProblemReason;
   readonly message: string;
-  /** For `same-as-another`: the other keys that sanitise to the same namespace. */
+  /** For `same-as-another` and `pass-through`: the other keys it clashes with. */
   readonly others?: readonly string[];
 }
 
@@ -129,6 +144,7 @@ export class Namer {
   readonly prefix: string;
   readonly separator: string;
   readonly format: ((server: string, tool: string) => string) | undefined;
+  readonly passThrough: boolean;
   readonly providerSafe: boolean;
   readonly maxLength: number;
 
@@ -137,7 +153,13 @@ export class Namer {
     this.providerSafe = options.providerSafe ?? DEFAULT_TOOL_NAMING.providerSafe;
     this.prefix = options.prefix ?? DEFAULT_TOOL_NAMING.prefix;
     this.separator = options.separator ?? DEFAULT_TOOL_NAMING.separator;
-    this.format = options.format;
+    this.passThrough = options.passThrough ?? false;
+    if (typeof this.passThrough !== 'boolean')
+      throw invalid('tool naming: passThrough must be true or false');
+    if (this.passThrough && options.format !== undefined)
+      throw invalid('tool naming: give passThrough or format, not both');
+    // Passing names through is the format that keeps the tool's own name.
+    this.format = this.passThrough ? passTool : options.format;
     this.maxLength = options.maxLength ?? DEFAULT_TOOL_NAMING.maxLength;
     if (typeof this.prefix !== 'string') throw invalid('tool naming: prefix must be a string');
     if (typeof this.separator !== 'string' || this.separator === '')
@@ -260,6 +282,10 @@ export class Namer {
   hashed(candidate: Candidate, attempt: number): string {
     return `${candidate.stem}_${hash8(JSON.stringify([candidate.ref.server, candidate.ref.tool]), attempt)}`;
   }
+}
+
+function passTool(_server: string, tool: string): string {
+  return tool;
 }
 
 /** The first `length` code units of `text`, never ending in half a surrogate pair. */

@@ -292,6 +292,63 @@ describe('server keys', () => {
   });
 });
 
+describe('passing names through (passThrough)', () => {
+  const through: ToolNamingOptions = { passThrough: true };
+
+  it("exposes one server's tools and prompts under their own names, and maps them back", () => {
+    const names = new ToolNames(through);
+    names.setServer('conformance', ['test_simple_text', 'json_schema_2020_12_tool']);
+    expect(names.exposed('conformance', 'test_simple_text')).toBe('test_simple_text');
+    expect(names.resolve('json_schema_2020_12_tool')).toEqual({
+      server: 'conformance',
+      tool: 'json_schema_2020_12_tool',
+    });
+    expect(exposedName('fs', 'read_file', { ...through, prefix: 'x', separator: '-' })).toBe(
+      'read_file',
+    );
+  });
+
+  it('still sanitises and bounds a name that is not provider-safe', () => {
+    expect(exposedName('fs', 'file.read', through)).toBe('file_read');
+    const long = exposedName('fs', 'x'.repeat(100), through);
+    expect(long).toHaveLength(64);
+    expect(long).toMatch(HASHED);
+    expect(exposedName('fs', 'file.read', { ...through, providerSafe: false })).toBe('file.read');
+  });
+
+  it('refuses a second server, naming every server, rather than letting names clash', () => {
+    const problems = serverKeyProblems(['beta', 'alpha'], through);
+    expect(problems).toEqual([
+      expect.objectContaining({ server: 'alpha', reason: 'pass-through', others: ['beta'] }),
+      expect.objectContaining({ server: 'beta', reason: 'pass-through', others: ['alpha'] }),
+    ]);
+    expect(problems[0]?.message).toContain('"alpha", "beta"');
+    expect(problems[0]?.message).toContain('naming.passThrough');
+    expect(serverKeyProblems(['alpha'], through)).toEqual([]);
+    // Two servers offering the same tool never get names.
+    const result = assignNames(
+      [
+        { server: 'alpha', tool: 'read' },
+        { server: 'beta', tool: 'read' },
+      ],
+      through,
+    );
+    expect(result.names.size).toBe(0);
+  });
+
+  it('refuses passThrough with a format, or one that is not a boolean', () => {
+    const both = catchError(() =>
+      exposedName('fs', 'x', { passThrough: true, format: (_s: string, t: string) => t }),
+    );
+    expect(both).toBeInstanceOf(McpHostError);
+    expect((both as McpHostError).code).toBe('INVALID_ARGUMENT');
+    const notBoolean = catchError(() =>
+      exposedName('fs', 'x', { passThrough: 'yes' as unknown as boolean }),
+    );
+    expect((notBoolean as McpHostError).code).toBe('INVALID_ARGUMENT');
+  });
+});
+
 describe('opting out of provider-safe names', () => {
   const seedStyle: ToolNamingOptions = { providerSafe: false, prefix: 'mcp', separator: ':' };
 

@@ -59,4 +59,10 @@ describe.skipIf(process.platform === 'win32')('ServerTree and the orphan watchdo
     tree.release();
     await end();
   });
+
+  it('gives every tree a marker of its own, naming this process', () => {
+    const markers = Array.from({ length: 1000 }, () => new ServerTree().marker);
+    expect(new Set(markers).size).toBe(markers.length);
+    for (const marker of markers) expect(marker).toMatch(new RegExp(`^${process.pid}-[0-9a-z-]+$`));
+  });
 });

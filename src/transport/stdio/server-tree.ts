@@ -30,8 +30,7 @@ export interface ServerTreeOptions {
  * the watchdog holds its process group, to kill it if this process dies without an exit hook.
  */
 export class ServerTree {
-  // The global Web Crypto (Node 19+) rather than node:crypto, which costs import time.
-  readonly marker = globalThis.crypto.randomUUID();
+  readonly marker = treeMarker();
   readonly #known = new Set<number>();
   #rootPid: number | undefined;
   /** The root's start (clock ticks since boot): no member of the tree started before it. */
@@ -110,6 +109,19 @@ export class ServerTree {
     liveTrees.delete(this);
     if (this.#rootPid !== undefined) this.#watchdog?.release(this.#rootPid);
   }
+}
+
+let treesMade = 0;
+
+/**
+ * A mark no other tree on the machine carries: this process's id, the monotonic clock (no later
+ * process with the same id reads the same time), a count, and 64 random bits. Made without
+ * crypto, whose first use loads Web Crypto's modules (about 1.5 ms of CPU) just before a spawn:
+ * the mark names the tree, it guards nothing (any process may set any variable on its children).
+ */
+function treeMarker(): string {
+  const random = () => Math.floor(Math.random() * 0x1_0000_0000).toString(16);
+  return `${process.pid}-${process.hrtime.bigint().toString(36)}-${++treesMade}-${random()}${random()}`;
 }
 
 /** What every copy of this module in the process shares: one set of live trees, one exit hook. */

@@ -60,9 +60,13 @@ describe.skipIf(process.platform === 'win32')('ServerTree and the orphan watchdo
     await end();
   });
 
-  it('gives every tree a marker of its own, naming this process', () => {
+  it('gives every tree a marker of its own, shaped as a UUID, naming this process', () => {
     const markers = Array.from({ length: 1000 }, () => new ServerTree().marker);
     expect(new Set(markers).size).toBe(markers.length);
-    for (const marker of markers) expect(marker).toMatch(new RegExp(`^${process.pid}-[0-9a-z-]+$`));
+    const pid = process.pid.toString(16).padStart(8, '0');
+    for (const marker of markers)
+      expect(marker).toMatch(
+        new RegExp(`^${pid}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`),
+      );
   });
 });

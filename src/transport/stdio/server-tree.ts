@@ -111,17 +111,25 @@ export class ServerTree {
   }
 }
 
-let treesMade = 0;
+let lastClock = 0n;
 
 /**
- * A mark no other tree on the machine carries: this process's id, the monotonic clock (no later
- * process with the same id reads the same time), a count, and 64 random bits. Made without
+ * A mark no other tree on the machine carries, in a UUID's shape (8-4-4-4-12 hex digits, as the
+ * `crypto.randomUUID()` it replaces): this process's id, the monotonic clock (strictly increasing
+ * here; no later process with the same id reads the same time) and 32 random bits. Made without
  * crypto, whose first use loads Web Crypto's modules (about 1.5 ms of CPU) just before a spawn:
  * the mark names the tree, it guards nothing (any process may set any variable on its children).
  */
 function treeMarker(): string {
-  const random = () => Math.floor(Math.random() * 0x1_0000_0000).toString(16);
-  return `${process.pid}-${process.hrtime.bigint().toString(36)}-${++treesMade}-${random()}${random()}`;
+  let clock = process.hrtime.bigint();
+  if (clock <= lastClock) clock = lastClock + 1n;
+  lastClock = clock;
+  const hex = (value: number | bigint, digits: number) =>
+    value.toString(16).padStart(digits, '0').slice(-digits);
+  const pid = hex(process.pid, 8);
+  const time = hex(clock, 16);
+  const random = hex(Math.floor(Math.random() * 0x1_0000_0000), 8);
+  return `${pid}-${time.slice(0, 4)}-${time.slice(4, 8)}-${time.slice(8, 12)}-${time.slice(12)}${random}`;
 }
 
 /** What every copy of this module in the process shares: one set of live trees, one exit hook. */

@@ -9,4 +9,5 @@
 import * as nodeModule from 'node:module';
 
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-await import('./run.js');
+const { runCommandLine } = await import('./run.js');
+await runCommandLine();

@@ -1,27 +1,35 @@
-/** The `mcp-host` command (see README "Command line"), loaded by its entry (main.ts). */
+/**
+ * The `mcp-host` command (see README "Command line"), run by its entry (main.ts). A function, not
+ * top-level code: a module awaiting at its top level must be a chunk nothing else imports (a
+ * command's chunk importing it would wait for it, which waits for the command), and the build
+ * merges small shared chunks into others (scripts/build.mjs).
+ */
 import { CommanderError } from 'commander';
 import { installSignalHandlers } from './command.js';
 import { ExitCode } from './exit-codes.js';
 import { createProgram } from './program.js';
 import { usageErrorLine, wantsJsonErrors } from './usage-errors.js';
 
-installSignalHandlers();
-// A reader that went away (`mcp-host tools | head`) is not a failure: stop writing, still close
-// every server. Anything else on our own output is a bug worth seeing.
-for (const stream of [process.stdout, process.stderr])
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
-  });
-const program = createProgram();
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) {
-    // Help and version exit 0; any other parse error is a usage error (commander printed it as
-    // text, or in JSON mode held it back for its one JSON line).
-    process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    const argv = process.argv.slice(2);
-    if (error.exitCode !== 0 && wantsJsonErrors(program, argv))
-      process.stderr.write(usageErrorLine(error, program, argv));
-  } else throw error;
+/** Parses the command line and runs the command; sets `process.exitCode`. */
+export async function runCommandLine(): Promise<void> {
+  installSignalHandlers();
+  // A reader that went away (`mcp-host tools | head`) is not a failure: stop writing, still close
+  // every server. Anything else on our own output is a bug worth seeing.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    });
+  const program = createProgram();
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; any other parse error is a usage error (commander printed it as
+      // text, or in JSON mode held it back for its one JSON line).
+      process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      const argv = process.argv.slice(2);
+      if (error.exitCode !== 0 && wantsJsonErrors(program, argv))
+        process.stderr.write(usageErrorLine(error, program, argv));
+    } else throw error;
+  }
 }

@@ -248,7 +248,8 @@ export class LineDecoder {
   }
 }
 
-const textDecoder = new TextDecoder();
+// Pure: a module with no side effects may be merged into another chunk (scripts/build.mjs).
+const textDecoder = /* @__PURE__ */ new TextDecoder();
 const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
 /** A Buffer where there is one (its utf8 decoding is the fastest), else a Uint8Array. */

@@ -4,10 +4,13 @@
  * of the agent layer. (Rollup keeps entry signatures strict in scripts/build.mjs: otherwise it may
  * put the host's code into the agent entry's file, and the root entry would load the agent.)
  */
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuiltCli, repoRoot } from '../helpers/run-built-cli.js';
+import { cliEnv, ensureBuiltCli, repoRoot } from '../helpers/run-built-cli.js';
+import { tempDir } from '../helpers/scratch.js';
 
 const dist = join(repoRoot, 'dist');
 const packageJson = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
@@ -43,6 +46,60 @@ function sources(files: readonly string[]): string[] {
   });
 }
 
+const recorder = fileURLToPath(new URL('../fixtures/load-recorder/register.mjs', import.meta.url));
+const atSpawn = fileURLToPath(new URL('../fixtures/load-recorder/at-spawn.mjs', import.meta.url));
+const server = join(repoRoot, 'test', 'fixtures', 'mcp', 'legacy-sdk-server.mjs');
+
+interface BeforeSpawn {
+  /** The dist/ files loaded before the server was spawned, relative to dist/. */
+  files: string[];
+  /** Node's own modules loaded by then (`internal/crypto/webcrypto`, ...). */
+  builtins: Set<string>;
+}
+
+/**
+ * Runs `program` (an ES module's text; `DIST` in it is dist/'s URL) under the load recorder and
+ * returns what it had loaded when it spawned its first process. The program must spawn one.
+ */
+async function loadedBeforeSpawn(program: string): Promise<BeforeSpawn> {
+  using dir = tempDir();
+  const script = join(dir.path, 'program.mjs');
+  const record = join(dir.path, 'loads.txt');
+  const distUrl = pathToFileURL(dist).href;
+  writeFileSync(script, program.replaceAll('DIST', distUrl));
+  writeFileSync(record, '');
+  return await new Promise((resolvePromise, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', recorder, '--import', atSpawn, script],
+      { cwd: dir.path, env: cliEnv({ LOAD_RECORD_FILE: record }), timeout: 30_000 },
+      (error, _stdout, stderr) => {
+        if (error !== null) {
+          reject(new Error(`the program failed: ${error.message}\n${stderr}`));
+          return;
+        }
+        const lines = readFileSync(record, 'utf8').split('\n');
+        const spawned = lines.indexOf('spawn');
+        if (spawned === -1) {
+          reject(new Error('the program spawned nothing'));
+          return;
+        }
+        const files = new Set(
+          lines
+            .slice(0, spawned)
+            .filter((url) => url.startsWith(`${distUrl}/`))
+            .map((url) => relative(dist, fileURLToPath(url))),
+        );
+        const builtins = lines
+          .slice(spawned + 1)
+          .filter((line) => line.startsWith('builtin:'))
+          .map((line) => line.slice('builtin:'.length));
+        resolvePromise({ files: [...files].sort(), builtins: new Set(builtins) });
+      },
+    );
+  });
+}
+
 describe('the built entries', () => {
   beforeAll(() => ensureBuiltCli());
 
@@ -65,5 +122,30 @@ describe('the built entries', () => {
     expect(loaded).toContain('src/client/mcp-client.ts');
     expect(loaded).not.toContain('src/client/open-session.ts');
     expect(loaded.filter((source) => /^src\/(agents?|config|cli)\//.test(source))).toEqual([]);
+  });
+
+  it('a program on mcp-host/client and mcp-host/stdio spawns its server from 5 files, before Web Crypto or node:util loads', async () => {
+    const loaded = await loadedBeforeSpawn(`
+      import { McpClient } from 'DIST/client.js';
+      import { StdioTransport } from 'DIST/stdio.js';
+      const client = new McpClient({
+        transport: () => new StdioTransport({ command: process.execPath, args: [${JSON.stringify(server)}] }),
+      });
+      await client.connect();
+      if ((await client.listTools()).tools.length === 0) throw new Error('no tools');
+      await client.close();
+    `);
+    // The two entries and their chunks: the client's, the shared one (errors, the line decoder,
+    // the debug logger) and the stdio transport's. The session's code loads after the spawn.
+    expect(loaded.files).toHaveLength(5);
+    expect(loaded.files).toEqual(expect.arrayContaining(['client.js', 'stdio.js']));
+    const modules = sources(loaded.files.map((file) => join(dist, file)));
+    expect(modules).toContain('src/transport/stdio/stdio-transport.ts');
+    expect(modules).not.toContain('src/client/open-session.ts');
+    // The tree's marker is made without crypto; the debug logger reads node:util on first use
+    // (an ES import of node:util would load all its lazy parts, such as parseArgs).
+    expect(loaded.builtins.has('internal/crypto/webcrypto')).toBe(false);
+    expect(loaded.builtins.has('internal/util/parse_args/parse_args')).toBe(false);
+    expect(loaded.builtins.has('child_process')).toBe(true);
   });
 });

@@ -25,4 +25,24 @@ describe.skipIf(process.platform !== 'linux')('pidsWithEnvMarker', () => {
       await once(child, 'exit');
     }
   });
+
+  it('finds the mark past a large environment, and still lists every process after', async () => {
+    await using guard = leakGuard();
+    const marker = `test-${process.pid}-${Date.now()}-large`;
+    // 40 KB of environment before the mark: read in more than one piece (the reused buffer is 4 KiB).
+    const env = { PATH: process.env.PATH, BULK: 'x'.repeat(40_000), TEST_MARK: marker };
+    const child = spawn('sleep', ['30'], { env });
+    await once(child, 'spawn');
+    guard.trackPid(child.pid);
+    try {
+      const processes = listProcesses();
+      expect(pidsWithEnvMarker('TEST_MARK', marker, processes)).toEqual([child.pid]);
+      const again = listProcesses().find((p) => p.pid === child.pid);
+      expect(again).toMatchObject({ pid: child.pid, ppid: process.pid, state: expect.any(String) });
+      expect(again?.startTime).toBe(startTimeOf(child.pid!));
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  });
 });

@@ -59,4 +59,14 @@ describe.skipIf(process.platform === 'win32')('ServerTree and the orphan watchdo
     tree.release();
     await end();
   });
+
+  it('gives every tree a marker of its own, shaped as a UUID, naming this process', () => {
+    const markers = Array.from({ length: 1000 }, () => new ServerTree().marker);
+    expect(new Set(markers).size).toBe(markers.length);
+    const pid = process.pid.toString(16).padStart(8, '0');
+    for (const marker of markers)
+      expect(marker).toMatch(
+        new RegExp(`^${pid}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`),
+      );
+  });
 });

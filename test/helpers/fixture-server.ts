@@ -176,9 +176,11 @@ export async function startFixture(
     await peer.start();
     const pid = transport.pid!;
     guard.trackPid(pid);
+    // Read once the server is running its own program: between fork and exec, /proc still shows
+    // this process's environment (no marker).
+    if (waitForReady) await waitForStderr(/^ready$/);
     const marker = readEnviron(pid)?.get(TREE_MARKER_ENV);
     guard.trackMarker(marker);
-    if (waitForReady) await waitForStderr(/^ready$/);
     return {
       transport,
       peer,

@@ -10,7 +10,7 @@
 
 // ---- The host: many servers as one toolset (docs/host.md) ---------------------------------------
 export { McpHost } from './host/mcp-host.js';
-export type { QuarantinedSummary } from './host/mcp-host.js';
+export type { HostLogMessage, QuarantinedSummary } from './host/mcp-host.js';
 export { DEFAULT_HOST_OPTIONS } from './host/host-options.js';
 export type {
   CatalogueSnapshot,

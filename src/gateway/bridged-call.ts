@@ -19,6 +19,7 @@ import type {
   ElicitRequestParams,
   ElicitResult,
   InputRequest,
+  LoggingMessageParams,
   ProgressNotificationParams,
   Root,
 } from '../protocol/types.js';
@@ -37,6 +38,8 @@ export interface CallClient {
   readonly capabilities: ClientCapabilities;
   /** Legacy: sends `method` to the client and resolves with its answer. */
   request(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<unknown>;
+  /** Sends a backend's log message to the client (`notifications/message`). */
+  log?(message: LoggingMessageParams): void;
 }
 
 /** Where a call stands after the client's request: done, or waiting for the client's input. */

@@ -22,6 +22,7 @@ import type {
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import { BridgedCall, type CallClient, type BridgedOutcome } from './bridged-call.js';
 import { toolCallFailure, toRequestError } from './gateway-errors.js';
+import type { GatewayLogging } from './gateway-logging.js';
 import type { GatewaySource } from './gateway-source.js';
 import {
   ListChanges,
@@ -39,6 +40,8 @@ import {
 } from './modern-request.js';
 import { pageOf } from './pagination.js';
 import type { PendingInputStore } from './pending-input.js';
+import type { ResourceSubscriptions } from './resource-subscriptions.js';
+import { SessionMethods } from './session-methods.js';
 
 /**
  * Where one connection stands in the legacy era: `new` until the client's `initialize`,
@@ -60,13 +63,22 @@ export interface GatewaySessionOptions {
   pending: PendingInputStore<BridgedCall>;
   /** The host's own answers to what backends ask, for what a client cannot answer. */
   fallback: ServerInputHandlers | undefined;
+  /** The source's log messages and the levels its clients asked for. */
+  logging: GatewayLogging;
+  /** The source's resource subscriptions, refcounted across connections. */
+  subscriptions: ResourceSubscriptions;
 }
 
-/** The capabilities the gateway declares: lists that change, and say so. */
+/**
+ * The capabilities the gateway declares: lists that change, and say so; resource subscriptions,
+ * completions and log messages (passed on from the servers that offer them).
+ */
 const CAPABILITIES: ServerCapabilities = {
   tools: { listChanged: true },
-  resources: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
   prompts: { listChanged: true },
+  completions: {},
+  logging: {},
 };
 
 /** How long a call that reported progress waits for the client to have handled it. */
@@ -122,6 +134,7 @@ export class GatewaySession {
   readonly #peer: JsonRpcPeer;
   readonly #options: GatewaySessionOptions;
   readonly #changes: ListChanges;
+  readonly #methods: SessionMethods;
   #state: GatewaySessionState = 'new';
   /** The legacy client, as calls reach it (set by `initialize`). */
   #client: CallClient | undefined;
@@ -135,6 +148,12 @@ export class GatewaySession {
     this.#changes = new ListChanges(options.source, options.logger, (kind) =>
       this.#notify(LIST_CHANGED[kind]),
     );
+    this.#methods = new SessionMethods({
+      source: options.source,
+      logging: options.logging,
+      subscriptions: options.subscriptions,
+      notify: (method, params) => this.#notify(method, params),
+    });
     this.#peer.onClose(() => this.#closed());
     this.#handle();
   }
@@ -162,6 +181,7 @@ export class GatewaySession {
   #closed(): void {
     this.#state = 'closed';
     this.#changes.close();
+    this.#methods.close();
   }
 
   #handle(): void {
@@ -206,6 +226,27 @@ export class GatewaySession {
       McpMethod.PromptsGet,
       (params, context) => this.#getPrompt(params, context, 'legacy'),
       async (params, context) => listed(await this.#getPrompt(params, context, 'modern')),
+    );
+    this.#serve(
+      McpMethod.Complete,
+      (params, context) => this.#methods.complete(params, context.signal, 'legacy'),
+      async (params, context) =>
+        completeResult(await this.#methods.complete(params, context.signal, 'modern'), info, false),
+    );
+    this.#serve(
+      McpMethod.LoggingSetLevel,
+      (params) => this.#methods.setLevel(params, this.#client!),
+      undefined,
+    );
+    this.#serve(
+      McpMethod.ResourcesSubscribe,
+      (params, context) => this.#methods.subscribe(params, context.signal),
+      undefined,
+    );
+    this.#serve(
+      McpMethod.ResourcesUnsubscribe,
+      (params) => this.#methods.unsubscribe(params),
+      undefined,
     );
     this.#serve(McpMethod.Discover, undefined, () => this.#discover());
     this.#serve(McpMethod.SubscriptionsListen, undefined, (params, context) =>
@@ -262,6 +303,7 @@ export class GatewaySession {
       capabilities,
       request: (method, requestParams, signal) =>
         this.#peer.request(method, requestParams, { signal, timeoutMs: RELAY_TIMEOUT_MS }),
+      log: (message) => this.#notify(McpMethod.Message, message),
     };
     this.#changes.learn('tools', wireTools(this.#options.source));
     const { serverInfo, instructions } = this.#options;
@@ -297,8 +339,9 @@ export class GatewaySession {
 
   /**
    * A `subscriptions/listen` stream: acknowledged with the list changes the gateway honours of
-   * those asked for (resource subscriptions are not among them), then each real change of what
-   * this client is offered, until the client cancels it or the connection ends. Each stream
+   * those asked for and the resources it subscribed to (`resourceSubscriptions`: the URIs some
+   * server serves), then each real change of what this client is offered and each update of those
+   * resources, until the client cancels it or the connection ends. Each stream
    * compares the lists with what it last told of, as a legacy session does.
    */
   async #listen(params: JsonObject, context: RequestContext): Promise<JsonObject> {
@@ -306,6 +349,12 @@ export class GatewaySession {
     const agreed: JsonObject = {};
     for (const flag of Object.values(LISTEN_FLAG)) if (asked[flag] === true) agreed[flag] = true;
     const meta = { [MetaKey.SubscriptionId]: context.id };
+    const resources = await this.#methods.listenResources(
+      asked.resourceSubscriptions,
+      meta,
+      context.signal,
+    );
+    if (resources.uris.length > 0) agreed.resourceSubscriptions = resources.uris;
     this.#notify(McpMethod.SubscriptionsAcknowledged, { _meta: meta, notifications: agreed });
     const changes = new ListChanges(this.#options.source, this.#options.logger, (kind) => {
       if (agreed[LISTEN_FLAG[kind]] === true) this.#notify(LIST_CHANGED[kind], { _meta: meta });
@@ -315,6 +364,7 @@ export class GatewaySession {
       await new Promise<void>((resolve) => onAbort(context.signal, () => resolve()));
     } finally {
       changes.close();
+      resources.end();
     }
     return completeResult({ _meta: meta }, this.#options.serverInfo, false);
   }
@@ -410,13 +460,30 @@ export class GatewaySession {
     envelope: ModernEnvelope,
   ): Promise<JsonObject> {
     const { name, args } = callParams(params);
+    const client: CallClient = {
+      era: 'modern',
+      capabilities: envelope.capabilities,
+      request: () => Promise.reject(new Error('a modern client gets no server requests')),
+      log: (message) => this.#notify(McpMethod.Message, message),
+    };
+    const release = await this.#methods.wantModern(params, client);
+    try {
+      return await this.#roundModern(name, args, params, context, client);
+    } finally {
+      release();
+    }
+  }
+
+  async #roundModern(
+    name: string,
+    args: JsonObject,
+    params: JsonObject,
+    context: RequestContext,
+    client: CallClient,
+  ): Promise<JsonObject> {
     let call: BridgedCall;
     if (params.requestState === undefined) {
-      call = this.#newCall(name, params, args, {
-        era: 'modern',
-        capabilities: envelope.capabilities,
-        request: () => Promise.reject(new Error('a modern client gets no server requests')),
-      });
+      call = this.#newCall(name, params, args, client);
     } else {
       const responses = params.inputResponses ?? {};
       if (!isObject(responses))

@@ -6,7 +6,11 @@ import { toDisposable, type Disposable } from '../internal/disposable.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type {
   CallToolResult,
+  CompleteResult,
+  CompletionReference,
   GetPromptResult,
+  LoggingLevel,
+  LoggingMessageParams,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -32,6 +36,19 @@ export interface GatewaySource {
     args: Record<string, string>,
     options: { signal?: AbortSignal },
   ): Promise<GetPromptResult>;
+  complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    context: { arguments?: Record<string, string> },
+    options: { signal?: AbortSignal },
+  ): Promise<CompleteResult>;
+  /** Subscribes on the server owning `uri`; resolves with that server's name. */
+  subscribeResource(uri: string, options: { signal?: AbortSignal }): Promise<string>;
+  unsubscribeResource(uri: string, options: { server: string }): Promise<void>;
+  /** Sets the log level of the source's servers (failures are the host's to log). */
+  setLoggingLevel(level: LoggingLevel): Promise<void>;
+  onLogMessage(listener: (message: LoggingMessageParams & { server: string }) => void): Disposable;
+  onResourceUpdated(listener: (update: { server: string; uri: string }) => void): Disposable;
   /** The tools offered may have changed (the host's or the view's tool events). */
   onToolsChanged(listener: () => void): Disposable;
   /** A server's state changed (it may have connected or gone). */
@@ -53,6 +70,12 @@ export function gatewaySource(host: McpHost, view: HostView | undefined): Gatewa
     readResource: (uri, options) => lens.readResource(uri, options),
     prompts: () => lens.prompts(),
     getPrompt: (name, args, options) => lens.getPrompt(name, args, options),
+    complete: (ref, argument, context, options) => lens.complete(ref, argument, context, options),
+    subscribeResource: (uri, options) => lens.subscribeResource(uri, options),
+    unsubscribeResource: (uri, options) => lens.unsubscribeResource(uri, options),
+    setLoggingLevel: (level) => lens.setLoggingLevel(level),
+    onLogMessage: (listener) => lens.onLogMessage(listener),
+    onResourceUpdated: (listener) => lens.onResourceUpdated(listener),
     onToolsChanged: (listener) => lens.onToolsChanged(() => listener()),
     onServersChanged: (listener) => host.onServerStatus(() => listener()),
     onListsChanged: (listener) => {

@@ -108,8 +108,10 @@ describe('gateway (modern era, in memory)', () => {
       supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
       capabilities: {
         tools: { listChanged: true },
-        resources: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
         prompts: { listChanged: true },
+        completions: {},
+        logging: {},
       },
       instructions: 'all in one',
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcp-host', version: '0.1.0' } },
@@ -271,6 +273,52 @@ describe('gateway (modern era, in memory)', () => {
     });
     controller.abort();
     await expect(listening).rejects.toThrow();
+  });
+
+  it('subscribes a listen stream to the resources some server serves, and ends them with it', async () => {
+    await using _guard = leakGuard();
+    let unsubscribed: (uri: unknown) => void = () => {};
+    const unsubscribe = new Promise((resolve) => (unsubscribed = resolve));
+    const alpha = fake('alpha', {
+      resources: [{ uri: 'file:///x', name: 'x', text: 'x' }],
+      handlers: {
+        'resources/subscribe': () => ({}),
+        'resources/unsubscribe': (params) => {
+          unsubscribed(params.uri);
+          return {};
+        },
+      },
+    });
+    await using h = await host({ servers: [alpha.definition] });
+    await using c = await connect(h);
+    const controller = new AbortController();
+    const listening = c.client.request(
+      'subscriptions/listen',
+      {
+        _meta: meta({}),
+        notifications: { resourceSubscriptions: ['file:///x', 'file:///nowhere'] },
+      },
+      { signal: controller.signal },
+    );
+    listening.catch(() => {});
+    await c.until('notifications/subscriptions/acknowledged');
+    const [ack] = c.notifications;
+    expect(ack!.params.notifications).toEqual({ resourceSubscriptions: ['file:///x'] });
+    const id = (ack!.params._meta as JsonObject)[SUBSCRIPTION];
+    expect(alpha.servers[0]!.received).toContainEqual({
+      method: 'resources/subscribe',
+      params: { uri: 'file:///x' },
+    });
+
+    alpha.servers[0]!.peer.notify('notifications/resources/updated', { uri: 'file:///x' });
+    await c.until('notifications/resources/updated');
+    expect(c.notifications.at(-1)).toEqual({
+      method: 'notifications/resources/updated',
+      params: { uri: 'file:///x', _meta: { [SUBSCRIPTION]: id } },
+    });
+    controller.abort();
+    await expect(listening).rejects.toThrow();
+    expect(await unsubscribe).toBe('file:///x');
   });
 
   it("serves mcp-host's own client in the modern era, its handler answering the rounds", async () => {

@@ -67,8 +67,10 @@ describe('gateway (legacy era, in memory)', () => {
       protocolVersion: '2025-03-26',
       capabilities: {
         tools: { listChanged: true },
-        resources: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
         prompts: { listChanged: true },
+        completions: {},
+        logging: {},
       },
       serverInfo: { name: 'mcp-host', version: '0.1.0' },
       instructions: 'one server for all',

@@ -6,6 +6,7 @@ import type { McpHost } from '../host/mcp-host.js';
 import type { ViewOptions } from '../host/views/view-access.js';
 import type { Implementation } from '../protocol/types.js';
 import type { BridgedCall } from './bridged-call.js';
+import { GatewayLogging } from './gateway-logging.js';
 import { GatewaySession } from './gateway-session.js';
 import { gatewaySource, type GatewaySource } from './gateway-source.js';
 import {
@@ -14,6 +15,7 @@ import {
   type GatewayListenOptions,
 } from './http/gateway-listener.js';
 import { PendingInputStore, type PendingInputOptions } from './pending-input.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 import type { ServerInputBridge } from './server-input-bridge.js';
 
 /** Options of `createGateway`. */
@@ -68,6 +70,11 @@ export class Gateway implements AsyncDisposable {
   readonly #viewSources = new Map<string, GatewaySource>();
   readonly #listeners = new Set<GatewayListener>();
   readonly #calls = new Set<BridgedCall>();
+  /** Per source served: its log routing and its refcounted resource subscriptions. */
+  readonly #shared = new Map<
+    GatewaySource,
+    { logging: GatewayLogging; subscriptions: ResourceSubscriptions }
+  >();
   readonly #pending: PendingInputStore<BridgedCall>;
   readonly #attached: Disposable | undefined;
   #closing: Promise<void> | undefined;
@@ -117,6 +124,7 @@ export class Gateway implements AsyncDisposable {
       throw error;
     }
     const session = new GatewaySession(transport, {
+      ...this.#sharedOf(source),
       source,
       serverInfo: this.#options.serverInfo ?? DEFAULT_GATEWAY_OPTIONS.serverInfo,
       instructions: this.#options.instructions,
@@ -197,8 +205,28 @@ export class Gateway implements AsyncDisposable {
       this.#pending.close(new McpHostError('CONNECTION_CLOSED', 'the gateway closed'));
       await Promise.all([...this.#listeners].map((listener) => listener.close()));
       await Promise.all([...this.#sessions].map((session) => session.close()));
+      for (const { logging, subscriptions } of this.#shared.values()) {
+        logging.close();
+        subscriptions.close();
+      }
     })();
     return this.#closing;
+  }
+
+  #sharedOf(source: GatewaySource): {
+    logging: GatewayLogging;
+    subscriptions: ResourceSubscriptions;
+  } {
+    let shared = this.#shared.get(source);
+    if (shared === undefined) {
+      const logger = this.#options.logger ?? silentLogger;
+      shared = {
+        logging: new GatewayLogging(source, this.#calls, logger),
+        subscriptions: new ResourceSubscriptions(source, logger),
+      };
+      this.#shared.set(source, shared);
+    }
+    return shared;
   }
 
   #viewSource(name: string): GatewaySource {

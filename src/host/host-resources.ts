@@ -1,6 +1,9 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
+import { matchesUriTemplate } from '../protocol/uri-template.js';
 import type {
+  CompleteResult,
+  CompletionReference,
   GetPromptResult,
   Prompt,
   ReadResourceResult,
@@ -13,8 +16,9 @@ import { registeredServer, type ServerSlot } from './slot/server-slot.js';
 
 /**
  * Resources and prompts across a host's servers: listed from every ready server; a resource read
- * routed by URI to the first connected server that lists it (or to the one named); a prompt got by
- * its namespaced name (the tools' naming scheme, its own namespace).
+ * (or subscription) routed by URI to the first connected server that lists it, else to the first
+ * whose resource template matches it (or to the one named); a prompt got by its namespaced name
+ * (the tools' naming scheme, its own namespace); a completion routed by its reference.
  */
 export class HostResources {
   /** The registered servers, by name (the host's own map). */
@@ -67,6 +71,72 @@ export class HostResources {
       options.server !== undefined ? this.#slot(options.server) : await this.#ownerOf(uri);
     const client = await slot.ready();
     return client.readResource(uri, { signal: options.signal });
+  }
+
+  /**
+   * Subscribes to a resource's updates on the server that owns the URI (as `readResource` routes
+   * it), kept across that server's reconnections. Resolves with the server's name.
+   */
+  async subscribeResource(
+    uri: string,
+    options: { server?: string; signal?: AbortSignal } = {},
+  ): Promise<string> {
+    const slot =
+      options.server !== undefined ? this.#slot(options.server) : await this.#ownerOf(uri);
+    await slot.subscribeResource(uri, { signal: options.signal });
+    return slot.name;
+  }
+
+  /** Ends a subscription on the server named (the one `subscribeResource` resolved with). */
+  async unsubscribeResource(
+    uri: string,
+    options: { server: string; signal?: AbortSignal },
+  ): Promise<void> {
+    await this.#slot(options.server).unsubscribeResource(uri, { signal: options.signal });
+  }
+
+  /**
+   * Completes an argument of a prompt (by its namespaced name) or of a resource template (by its
+   * URI template), on the server that owns it. `INVALID_ARGUMENT` for an unknown prompt or
+   * template; `CAPABILITY_NOT_SUPPORTED` when that server did not declare `completions`.
+   */
+  async complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    context: { arguments?: Record<string, string> } = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CompleteResult> {
+    const target = await this.completionTarget(ref);
+    const client = await this.#slot(target.server).ready();
+    if (client.session?.capabilities.completions === undefined)
+      throw new McpHostError('CAPABILITY_NOT_SUPPORTED', 'the server does not offer completions', {
+        serverName: target.server,
+        method: 'completion/complete',
+      });
+    return client.complete(target.ref, argument, context, options);
+  }
+
+  /** The server a completion reference belongs to, and the reference in that server's terms. */
+  async completionTarget(
+    ref: CompletionReference,
+  ): Promise<{ server: string; ref: CompletionReference }> {
+    if (ref.type === 'ref/prompt') {
+      const target = await this.#resolvePrompt(ref.name);
+      if (target === undefined || !this.#servers.has(target.server))
+        throw new McpHostError('INVALID_ARGUMENT', `no prompt is named '${ref.name}'`, {
+          details: { prompt: ref.name },
+        });
+      return { server: target.server, ref: { type: 'ref/prompt', name: target.tool } };
+    }
+    const templates = await this.resourceTemplates();
+    const owner =
+      templates.find((template) => template.uriTemplate === ref.uri) ??
+      (await this.resources()).find((resource) => resource.uri === ref.uri);
+    if (owner === undefined)
+      throw new McpHostError('INVALID_ARGUMENT', `no resource template is '${ref.uri}'`, {
+        details: { uri: ref.uri },
+      });
+    return { server: owner.server, ref };
   }
 
   /** Every ready server's prompts under namespaced names (`mcp__{server}__{prompt}`). */
@@ -138,13 +208,22 @@ export class HostResources {
     return registeredServer(this.#servers, name);
   }
 
-  /** The first connected server whose listing has `uri`. */
+  /**
+   * The first connected server whose listing has `uri`, else the first with a resource template
+   * that matches it (RFC 6570 level 1).
+   */
   async #ownerOf(uri: string): Promise<ServerSlot> {
-    for (const slot of this.#connected()) {
-      const client = slot.client;
-      if (client?.session?.capabilities.resources === undefined) continue;
-      const listing = await client.listResources().catch(() => undefined);
+    const slots = this.#connected().filter(
+      (slot) => slot.client?.session?.capabilities.resources !== undefined,
+    );
+    for (const slot of slots) {
+      const listing = await slot.client?.listResources().catch(() => undefined);
       if (listing?.resources.some((resource) => resource.uri === uri) === true) return slot;
+    }
+    for (const slot of slots) {
+      const listing = await slot.client?.listResourceTemplates().catch(() => undefined);
+      const templates = listing?.resourceTemplates ?? [];
+      if (templates.some((template) => matchesUriTemplate(template.uriTemplate, uri))) return slot;
     }
     throw new McpHostError('INVALID_ARGUMENT', `no connected server lists the resource '${uri}'`, {
       details: { uri },

@@ -5,7 +5,11 @@ import { settlesWithin } from '../internal/wait.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type {
   CallToolResult,
+  CompleteResult,
+  CompletionReference,
   GetPromptResult,
+  LoggingLevel,
+  LoggingMessageParams,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -63,6 +67,9 @@ export interface QuarantinedSummary {
   summary: string;
 }
 
+/** A server's log message (`notifications/message`), with the server it comes from. */
+export type HostLogMessage = LoggingMessageParams & { server: string };
+
 /** States after which a server is not coming up by itself soon (see `StartSummary.failed`). */
 const FAILED_STATES = new Set(['restarting', 'needs_auth', 'failed', 'crash_loop']);
 
@@ -96,6 +103,8 @@ export class McpHost implements AsyncDisposable {
   readonly #authEmitter = new Emitter<AuthRequiredEvent>();
   readonly #resourcesEmitter = new Emitter<{ server: string }>();
   readonly #promptsEmitter = new Emitter<{ server: string }>();
+  readonly #logEmitter = new Emitter<HostLogMessage>();
+  readonly #updatedEmitter = new Emitter<{ server: string; uri: string }>();
   readonly #tokenStore: () => Promise<TokenStore>;
   /** The named views (`McpHostOptions.views`), compiled at construction. */
   readonly #views = new Map<string, HostView>();
@@ -115,6 +124,13 @@ export class McpHost implements AsyncDisposable {
   readonly onResourcesChanged = this.#resourcesEmitter.event;
   /** A connected server's prompt list changed (as `onResourcesChanged`, for prompts). */
   readonly onPromptsChanged = this.#promptsEmitter.event;
+  /**
+   * A server's log message (`notifications/message`), with its name; rate-limited per server. A
+   * server sends them at the level it was given (`setLoggingLevel`, or its `client.logLevel`).
+   */
+  readonly onLogMessage = this.#logEmitter.event;
+  /** A resource subscribed to (`subscribeResource`) changed, on the server named. */
+  readonly onResourceUpdated = this.#updatedEmitter.event;
   /** Every tool call: started, then completed or failed (exactly once each). */
   readonly onToolCall = this.#callEmitter.event;
   /** Tool pinning: a tool pinned, quarantined (with the diff) or no longer listed. */
@@ -490,6 +506,69 @@ export class McpHost implements AsyncDisposable {
     return this.#resources.getPrompt(name, args, options);
   }
 
+  /**
+   * Completes an argument (`completion/complete`) of a prompt, by its namespaced name, or of a
+   * resource template, by its URI template, on the server that owns it. `INVALID_ARGUMENT` for an
+   * unknown prompt or template, `CAPABILITY_NOT_SUPPORTED` when that server offers no completions.
+   */
+  complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    context: { arguments?: Record<string, string> } = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CompleteResult> {
+    return this.#resources.complete(ref, argument, context, options);
+  }
+
+  /**
+   * Subscribes to a resource's updates (`onResourceUpdated`) on the server that owns the URI (as
+   * `readResource` routes it, or the one named), kept across its reconnections; resolves with the
+   * server's name. `CAPABILITY_NOT_SUPPORTED` when it does not offer subscriptions.
+   */
+  subscribeResource(
+    uri: string,
+    options: { server?: string; signal?: AbortSignal } = {},
+  ): Promise<string> {
+    return this.#resources.subscribeResource(uri, options);
+  }
+
+  /** Ends the subscriptions to `uri` (on every server subscribed, or the one named). */
+  async unsubscribeResource(
+    uri: string,
+    options: { server?: string; signal?: AbortSignal } = {},
+  ): Promise<void> {
+    const slots =
+      options.server === undefined ? [...this.#slots.values()] : [this.#slot(options.server)];
+    await Promise.all(
+      slots.map((slot) => slot.unsubscribeResource(uri, { signal: options.signal })),
+    );
+  }
+
+  /**
+   * Sets the log level of every server (or of the one named), now and on their later connections:
+   * legacy servers that declared `logging` get `logging/setLevel`, modern ones get the level on
+   * each request. A server that fails to take it is logged (or, when named, rejects).
+   */
+  async setLoggingLevel(
+    level: LoggingLevel,
+    options: { server?: string; signal?: AbortSignal } = {},
+  ): Promise<void> {
+    if (options.server !== undefined) {
+      await this.#slot(options.server).setLoggingLevel(level, { signal: options.signal });
+      return;
+    }
+    const results = await Promise.allSettled(
+      [...this.#slots.values()].map((slot) =>
+        slot.setLoggingLevel(level, { signal: options.signal }),
+      ),
+    );
+    for (const result of results)
+      if (result.status === 'rejected')
+        this.#logger.warn('host: a server did not take the log level', {
+          error: String(result.reason),
+        });
+  }
+
   // ---- skills (the io.modelcontextprotocol/skills extension) -----------------------------------
 
   /**
@@ -550,6 +629,8 @@ export class McpHost implements AsyncDisposable {
     this.#authEmitter.clear();
     this.#resourcesEmitter.clear();
     this.#promptsEmitter.clear();
+    this.#logEmitter.clear();
+    this.#updatedEmitter.clear();
   }
 
   // ---- plumbing -------------------------------------------------------------------------------
@@ -631,6 +712,14 @@ export class McpHost implements AsyncDisposable {
         server: slot.name,
       });
     });
+    slot.onLogMessage((message) => {
+      if (this.#slots.get(slot.name) === slot)
+        this.#logEmitter.fire({ ...message, server: slot.name });
+    });
+    slot.onResourceUpdated(({ uri }) => {
+      if (this.#slots.get(slot.name) === slot)
+        this.#updatedEmitter.fire({ server: slot.name, uri });
+    });
     slot.onToolsChange(() => {
       // Closing: no rebuild per server leaving, nobody will list tools again.
       if (this.#closing !== undefined || this.#slots.get(slot.name) !== slot) return;
@@ -672,6 +761,14 @@ export class McpHost implements AsyncDisposable {
       prompts: () => this.prompts(),
       promptServer: (name) => this.#resources.promptServer(name),
       getPrompt: (name, args, options) => this.getPrompt(name, args, options),
+      servers: () => [...this.#slots.keys()],
+      completionTarget: (ref) => this.#resources.completionTarget(ref),
+      complete: (ref, argument, context, options) => this.complete(ref, argument, context, options),
+      subscribeResource: (uri, options) => this.subscribeResource(uri, options),
+      unsubscribeResource: (uri, options) => this.unsubscribeResource(uri, options),
+      setLoggingLevel: (level, options) => this.setLoggingLevel(level, options),
+      onLogMessage: (listener) => this.onLogMessage(listener),
+      onResourceUpdated: (listener) => this.onResourceUpdated(listener),
     };
     return this.#viewHost;
   }

@@ -55,8 +55,8 @@ export async function read(
 }
 
 /**
- * The host's "no connected server lists the resource" with what to do: a URI filled in from a
- * resource template is not in any list, so the server must be named.
+ * The host's "no connected server lists the resource" with what to do: a URI no server lists and
+ * no server's (level-1) resource template matches may still be one's, so name the server.
  */
 function withServerHint(error: unknown, uri: string, statuses: readonly ServerStatus[]): unknown {
   if (
@@ -69,7 +69,7 @@ function withServerHint(error: unknown, uri: string, statuses: readonly ServerSt
   const names = ready.map((s) => s.name).join(', ');
   return new CliError(
     'INVALID_ARGUMENT',
-    `${error.message}: a URI made from a resource template is listed by no server; pass --server <name> to read it from one${names === '' ? '' : ` (connected: ${names})`}`,
+    `${error.message}: no server lists it or has a resource template matching it; pass --server <name> to read it from one${names === '' ? '' : ` (connected: ${names})`}`,
     { cause: error, details: { uri } },
   );
 }

@@ -5,7 +5,7 @@ import type { Disposable } from '../../internal/disposable.js';
 import { Emitter } from '../../internal/emitter.js';
 import type { Logger } from '../../internal/logger.js';
 import { onAbort } from '../../internal/signals.js';
-import type { Root, Tool } from '../../protocol/types.js';
+import type { LoggingLevel, LoggingMessageParams, Root, Tool } from '../../protocol/types.js';
 import type { StateStore } from '../../state/state-store.js';
 import { createTransport } from '../../transport/create-transport.js';
 import { CallLimiter } from '../calls/call-limiter.js';
@@ -108,6 +108,12 @@ export class ServerSlot {
   readonly #toolsEmitter = new Emitter<void>();
   readonly #stepUpEmitter = new Emitter<McpHostError>();
   readonly #listsEmitter = new Emitter<'resources' | 'prompts'>();
+  readonly #logEmitter = new Emitter<LoggingMessageParams>();
+  readonly #updatedEmitter = new Emitter<{ uri: string }>();
+  /** The log level the host asked for (`setLoggingLevel`): given to every connection from now. */
+  #logLevel: LoggingLevel | undefined;
+  /** The URIs subscribed to (`subscribeResource`): subscribed again on every connection. */
+  readonly #subscribed = new Set<string>();
 
   /** The state changed (read `status()`). */
   readonly onStatusChange = this.#statusEmitter.event;
@@ -120,6 +126,10 @@ export class ServerSlot {
    * really did.
    */
   readonly onListChange = this.#listsEmitter.event;
+  /** A log message of the server (`notifications/message`), of its current connection. */
+  readonly onLogMessage = this.#logEmitter.event;
+  /** A subscribed resource changed (`notifications/resources/updated`). */
+  readonly onResourceUpdated = this.#updatedEmitter.event;
 
   constructor(definition: HostServerDefinition, options: ServerSlotOptions) {
     this.name = definition.name;
@@ -302,6 +312,50 @@ export class ServerSlot {
     await this.#shutdown('closed');
   }
 
+  // ---- logging and subscriptions ----------------------------------------------------------------
+
+  /**
+   * Sets the server's log level, now when it is connected (and declared `logging`) and on every
+   * later connection (legacy: `logging/setLevel`; modern: it rides on each request).
+   */
+  async setLoggingLevel(
+    level: LoggingLevel,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    this.#logLevel = level;
+    const client = this.client;
+    if (client?.session?.capabilities.logging === undefined) return;
+    await client.setLoggingLevel(level, options);
+  }
+
+  /**
+   * Subscribes to a resource's updates (`onResourceUpdated`), now and on every later connection.
+   * `CAPABILITY_NOT_SUPPORTED` when the server did not declare resource subscriptions.
+   */
+  async subscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const client = await this.ready();
+    await client.subscribeResource(uri, options);
+    this.#subscribed.add(uri);
+  }
+
+  /** Ends a subscription (`resources/unsubscribe` when connected). */
+  async unsubscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (!this.#subscribed.delete(uri)) return;
+    const client = this.client;
+    if (client?.session?.capabilities.resources?.subscribe !== true) return;
+    await client.unsubscribeResource(uri, options);
+  }
+
+  /** A new connection's subscriptions: the ones kept, subscribed again (a failure is logged). */
+  async #resubscribe(client: McpClient): Promise<void> {
+    for (const uri of this.#subscribed)
+      await client.subscribeResource(uri).catch((error: unknown) =>
+        this.#logger.warn(aboutServer(this.name, `could not subscribe again to '${uri}'`), {
+          error: String(error),
+        }),
+      );
+  }
+
   // ---- tools ----------------------------------------------------------------------------------
 
   /** Lists tools again now (bypassing the TTL) and reports what changed. */
@@ -415,9 +469,11 @@ export class ServerSlot {
     const generation = ++this.#generation;
     this.#set('connecting');
     const handlers = this.#handlers();
+    const logLevel = this.#logLevel ?? this.definition.client?.logLevel;
     const client = new McpClient({
       ...this.definition.client,
       ...(handlers === undefined ? {} : { handlers }),
+      ...(logLevel === undefined ? {} : { logLevel }),
       transport: this.#transport(),
       serverName: this.name,
       identity: this.identity,
@@ -448,6 +504,12 @@ export class ServerSlot {
       client.onPromptsChanged(() => {
         if (generation === this.#generation) this.#listsEmitter.fire('prompts');
       }),
+      client.onLogMessage((message) => {
+        if (generation === this.#generation) this.#logEmitter.fire(message);
+      }),
+      client.onResourceUpdated((update) => {
+        if (generation === this.#generation) this.#updatedEmitter.fire(update);
+      }),
     ];
     try {
       // Aborted when the slot is disconnected or closed mid-connect (see #disconnect).
@@ -466,6 +528,8 @@ export class ServerSlot {
             serverName: this.name,
           })
         );
+      if (this.#subscribed.size > 0) await this.#resubscribe(client);
+      if (generation !== this.#generation) return;
       this.#lastError = undefined;
       this.#lastFailure = undefined;
       this.#set('ready');

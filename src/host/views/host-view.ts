@@ -2,9 +2,14 @@ import type { ToolCallParams } from '../../client/mcp-client.js';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import type { Disposable } from '../../internal/disposable.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
+import { matchesUriTemplate } from '../../protocol/uri-template.js';
 import type {
   CallToolResult,
+  CompleteResult,
+  CompletionReference,
   GetPromptResult,
+  LoggingLevel,
+  LoggingMessageParams,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -43,6 +48,30 @@ export interface ViewHost {
     args: Record<string, string>,
     options: { signal?: AbortSignal },
   ): Promise<GetPromptResult>;
+  /** The registered servers' names. */
+  servers(): string[];
+  /** The server a completion reference belongs to (`INVALID_ARGUMENT` when none). */
+  completionTarget(ref: CompletionReference): Promise<{ server: string }>;
+  complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    context: { arguments?: Record<string, string> },
+    options: { signal?: AbortSignal },
+  ): Promise<CompleteResult>;
+  subscribeResource(
+    uri: string,
+    options: { server?: string; signal?: AbortSignal },
+  ): Promise<string>;
+  unsubscribeResource(
+    uri: string,
+    options: { server?: string; signal?: AbortSignal },
+  ): Promise<void>;
+  setLoggingLevel(
+    level: LoggingLevel,
+    options: { server?: string; signal?: AbortSignal },
+  ): Promise<void>;
+  onLogMessage(listener: (message: LoggingMessageParams & { server: string }) => void): Disposable;
+  onResourceUpdated(listener: (update: { server: string; uri: string }) => void): Disposable;
 }
 
 /**
@@ -137,25 +166,106 @@ export class HostView {
   }
 
   /**
-   * Reads a resource of one of the view's servers, routed by URI to the first that lists it (or
-   * to the one named by `server`, which must be in the view: `INVALID_ARGUMENT` otherwise).
+   * Reads a resource of one of the view's servers, routed by URI to the first that lists it, else
+   * to the first whose resource template matches it (or to the one named by `server`, which must
+   * be in the view: `INVALID_ARGUMENT` otherwise).
    */
   async readResource(
     uri: string,
     options: { server?: string; signal?: AbortSignal } = {},
   ): Promise<ReadResourceResult> {
+    return this.#host.readResource(uri, { ...options, server: await this.#ownerOf(uri, options) });
+  }
+
+  /**
+   * Subscribes to a resource of one of the view's servers (routed as `readResource` is); resolves
+   * with the server's name. See `McpHost.subscribeResource`.
+   */
+  async subscribeResource(
+    uri: string,
+    options: { server?: string; signal?: AbortSignal } = {},
+  ): Promise<string> {
+    return this.#host.subscribeResource(uri, {
+      ...options,
+      server: await this.#ownerOf(uri, options),
+    });
+  }
+
+  /** Ends the subscriptions to `uri` on the view's servers (or the one named). */
+  async unsubscribeResource(
+    uri: string,
+    options: { server?: string; signal?: AbortSignal } = {},
+  ): Promise<void> {
+    if (options.server !== undefined) this.#assertServer(options.server);
+    const servers = options.server === undefined ? this.#servers() : [options.server];
+    await Promise.all(
+      servers.map((server) => this.#host.unsubscribeResource(uri, { ...options, server })),
+    );
+  }
+
+  /** Completes an argument of a prompt or resource template of the view's servers. */
+  async complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    context: { arguments?: Record<string, string> } = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CompleteResult> {
+    const target = await this.#host.completionTarget(ref).catch(() => undefined);
+    if (target === undefined || !this.#access.hasServer(target.server))
+      throw new McpHostError('INVALID_ARGUMENT', `view '${this.name}' has no such reference`, {
+        details: { ref, view: this.name },
+      });
+    return this.#host.complete(ref, argument, context, options);
+  }
+
+  /** Sets the log level of the view's servers (see `McpHost.setLoggingLevel`). */
+  async setLoggingLevel(
+    level: LoggingLevel,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    await Promise.all(
+      this.#servers().map((server) =>
+        this.#host.setLoggingLevel(level, { ...options, server }).catch(() => {}),
+      ),
+    );
+  }
+
+  /** The log messages of the view's servers. */
+  onLogMessage(listener: (message: LoggingMessageParams & { server: string }) => void): Disposable {
+    return this.#host.onLogMessage((message) => {
+      if (this.#access.hasServer(message.server)) listener(message);
+    });
+  }
+
+  /** Updates of subscribed resources of the view's servers. */
+  onResourceUpdated(listener: (update: { server: string; uri: string }) => void): Disposable {
+    return this.#host.onResourceUpdated((update) => {
+      if (this.#access.hasServer(update.server)) listener(update);
+    });
+  }
+
+  /** The view's server that owns `uri`: the one named, the first listing it, the first template. */
+  async #ownerOf(uri: string, options: { server?: string }): Promise<string> {
     if (options.server !== undefined) {
       this.#assertServer(options.server);
-      return this.#host.readResource(uri, options);
+      return options.server;
     }
-    const owner = (await this.resources()).find((resource) => resource.uri === uri);
+    const owner =
+      (await this.resources()).find((resource) => resource.uri === uri) ??
+      (await this.resourceTemplates()).find((template) =>
+        matchesUriTemplate(template.uriTemplate, uri),
+      );
     if (owner === undefined)
       throw new McpHostError(
         'INVALID_ARGUMENT',
         `no server of view '${this.name}' lists the resource '${uri}'`,
         { details: { uri, view: this.name } },
       );
-    return this.#host.readResource(uri, { ...options, server: owner.server });
+    return owner.server;
+  }
+
+  #servers(): string[] {
+    return this.#host.servers().filter((server) => this.#access.hasServer(server));
   }
 
   /** The prompts of the view's servers, under the host's namespaced names. */

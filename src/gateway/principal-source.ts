@@ -8,9 +8,9 @@ import type { GatewaySource } from './gateway-source.js';
  * What one named client (`principal`) is served: the shared servers (`shared`) and its own
  * connections to the per-client servers (`own`, of `ownHost`), as one source. A call is routed to
  * the source that lists the tool (prompt, resource); a tool of a per-client server that waits for
- * this client's login is tried once more (a login made since, by `mcp-host auth login <server>
- * --as <client>`, is then used), then refused with `AUTH_REQUIRED` naming the way to log in: never
- * sent with anyone else's credentials.
+ * this client's login is tried once more (a login saved in its token store since is then used),
+ * then refused with `AUTH_REQUIRED` naming the way to log in: never sent with anyone else's
+ * credentials.
  */
 export function principalSource(
   shared: GatewaySource,
@@ -36,7 +36,7 @@ export function principalSource(
         return own.callTool(name, args, options);
       throw new McpHostError(
         'AUTH_REQUIRED',
-        `needs a login of the gateway client '${principal}' (its own credentials, never another client's): run \`mcp-host auth login ${server} --as ${principal}\``,
+        `needs a login of the gateway client '${principal}' (each client uses its own credentials, never another's): log in to '${server}' as that client (\`mcp-host auth login ${server}\`, into the client's token store)`,
         { serverName: server, tool: name },
       );
     },

@@ -1,4 +1,5 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
+import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
@@ -133,7 +134,15 @@ export class Gateway implements AsyncDisposable {
     try {
       source = options.view === undefined ? this.#source : this.#viewSource(options.view);
       if (options.principal !== undefined && this.#perClient !== undefined)
-        source = await this.#principalSource(options.principal, options.view, source);
+        source = await this.#principalSource(options.principal, options.view, source).catch(
+          (error: unknown) => {
+            (this.#options.logger ?? silentLogger).warn(
+              `gateway: the client '${options.principal}' cannot be served`,
+              { error: toMcpHostError(error).message },
+            );
+            throw error;
+          },
+        );
     } catch (error) {
       await transport.close();
       throw error;

@@ -206,4 +206,54 @@ describe('gateway: named clients and per-client upstream credentials', () => {
     expect(unknown.status).toBe(401);
     await unknown.body?.cancel();
   });
+
+  it('refuses clients that share a token, a view the host lacks, no auth, a shared per-client server, a shared store', async () => {
+    await using _guard = leakGuard();
+    await using world = await startOidcMcpServer();
+    await using host = new McpHost({ servers: [], views });
+    await host.start();
+    await using gateway = createGateway({ host });
+    const invalid = { code: 'INVALID_ARGUMENT' };
+    await expect(
+      gateway.listen({
+        clients: { alice: { bearerToken: tokens.alice }, bob: { bearerToken: tokens.alice } },
+      }),
+    ).rejects.toMatchObject(invalid);
+    await expect(
+      gateway.listen({ clients: { alice: { bearerToken: tokens.alice, view: 'nope' } } }),
+    ).rejects.toMatchObject(invalid);
+    await expect(
+      gateway.listen({ auth: 'none', clients: { alice: { bearerToken: tokens.alice } } }),
+    ).rejects.toMatchObject(invalid);
+    await expect(
+      gateway.listen({ clients: { 'no spaces': { bearerToken: tokens.alice } } }),
+    ).rejects.toMatchObject(invalid);
+    // Nothing leaked the token into the errors.
+    const error = await gateway
+      .listen({
+        clients: { alice: { bearerToken: tokens.alice }, bob: { bearerToken: tokens.alice } },
+      })
+      .catch((e: unknown) => e);
+    expect(String((error as Error).message)).not.toContain(tokens.alice);
+
+    await using both = new McpHost({ servers: [tracker(world)] });
+    expect(() =>
+      createGateway({
+        host: both,
+        perClient: { servers: [tracker(world)], tokenStore: () => new MemoryTokenStore() },
+      }),
+    ).toThrow(/must not have it too/);
+
+    // One store for two clients: the second is refused (its connection fails), never served.
+    const store = new MemoryTokenStore();
+    await using sharing = createGateway({
+      host,
+      perClient: { servers: [tracker(world)], tokenStore: () => store },
+    });
+    await using listener = await sharing.listen({
+      clients: { alice: { bearerToken: tokens.alice }, bob: { bearerToken: tokens.bob } },
+    });
+    await using _alice = await clientWith(listener, tokens.alice);
+    await expect(clientWith(listener, tokens.bob)).rejects.toThrow();
+  });
 });

@@ -265,7 +265,17 @@ export class Gateway implements AsyncDisposable {
             return shared;
           }
         else if (this.#options.view !== undefined) ownView = ownHost.view(this.#options.view);
-        return principalSource(shared, gatewaySource(ownHost, ownView), ownHost, principal);
+        // The servers the view can show: only their tools are said to need a login.
+        const viewOptions =
+          lens !== undefined
+            ? this.#options.perClient?.host?.views?.[lens]
+            : typeof this.#options.view === 'object'
+              ? this.#options.view
+              : undefined;
+        return principalSource(shared, gatewaySource(ownHost, ownView), ownHost, {
+          principal,
+          ...(viewOptions?.servers === undefined ? {} : { servers: viewOptions.servers }),
+        });
       })();
       made.catch(() => {
         if (this.#principalSources.get(key) === made) this.#principalSources.delete(key);

@@ -6,7 +6,8 @@ import type { GatewaySource } from './gateway-source.js';
 
 /**
  * What one named client (`principal`) is served: the shared servers (`shared`) and its own
- * connections to the per-client servers (`own`, of `ownHost`), as one source. A call is routed to
+ * connections to the per-client servers (`own`, of `ownHost`; `servers`: those its view can show),
+ * as one source. A call is routed to
  * the source that lists the tool (prompt, resource); a tool of a per-client server that waits for
  * this client's login is tried once more (a login saved in its token store since is then used),
  * then refused with `AUTH_REQUIRED` naming the way to log in: never sent with anyone else's
@@ -16,8 +17,11 @@ export function principalSource(
   shared: GatewaySource,
   own: GatewaySource,
   ownHost: McpHost,
-  principal: string,
+  client: { principal: string; servers?: readonly string[] },
 ): GatewaySource {
+  const { principal } = client;
+  const inView = (server: string) =>
+    client.servers === undefined || client.servers.includes(server);
   const lists = (source: GatewaySource, name: string) =>
     source.tools().some((tool) => tool.name === name);
   return {
@@ -27,7 +31,7 @@ export function principalSource(
       if (lists(shared, name)) return shared.callTool(name, args, options);
       const waiting = ownHost
         .status()
-        .filter((status) => status.state === 'needs_auth')
+        .filter((status) => status.state === 'needs_auth' && inView(status.name))
         .map((status) => status.name);
       const [server] = candidateServers(name, waiting);
       if (server === undefined) return shared.callTool(name, args, options);

@@ -183,6 +183,12 @@ describe('gateway: named clients and per-client upstream credentials', () => {
     const names = (await dave.listTools()).tools.map((tool) => tool.name);
     expect(names.length).toBeGreaterThan(0);
     expect(names.every((name) => name.startsWith('mcp__everything__'))).toBe(true);
+    // The per-client server is outside the view: unknown to dave, not a login to make.
+    const refusedBefore = world.unauthorized;
+    await expect(dave.callTool({ name: 'mcp__tracker__whoami', arguments: {} })).rejects.toThrow(
+      /Unknown tool/,
+    );
+    expect(world.unauthorized).toBe(refusedBefore);
     const other = await fetch(new URL('/mcp/other', listener.url), {
       method: 'POST',
       headers: {

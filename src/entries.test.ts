@@ -561,7 +561,7 @@ const pinned: Record<string, readonly string[]> = {
     'DEFAULT_PENDING_INPUT_OPTIONS',
     'Gateway',
     'GatewayAuth',
-    'GatewayClient',
+    'GatewayClientOptions',
     'GatewayListenOptions',
     'GatewayListener',
     'GatewayOptions',

@@ -15,7 +15,7 @@ export {
   DEFAULT_GATEWAY_LISTEN_OPTIONS,
   GatewayListener,
   type GatewayAuth,
-  type GatewayClient,
+  type GatewayClientOptions,
   type GatewayListenOptions,
 } from './gateway/http/gateway-listener.js';
 export {

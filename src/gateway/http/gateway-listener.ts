@@ -34,7 +34,7 @@ export type GatewayAuth =
  * A named client of the gateway (a principal): its own bearer token and, optionally, the one view
  * it is served. Its name keys its upstream credentials (`GatewayOptions.perClient`).
  */
-export interface GatewayClient {
+export interface GatewayClientOptions {
   /** The token this client sends (16 or more visible ASCII characters; a secret). */
   bearerToken: string;
   /** The named view this client is served, wherever it asks (`/mcp` included); default: none. */
@@ -57,7 +57,7 @@ export interface GatewayListenOptions {
    * { bearerToken, view: 'notes' } }`). With clients, no random token is made: a request carries
    * one of their tokens, or `auth`'s when one is given (served as no client in particular).
    */
-  clients?: Readonly<Record<string, GatewayClient>>;
+  clients?: Readonly<Record<string, GatewayClientOptions>>;
   /** Origins allowed besides the listener's own (`http://localhost:<port>`, ...). */
   allowedOrigins?: readonly string[];
   /** `Host` values allowed besides `localhost`, `127.0.0.1`, `[::1]` and the bound address with the port. */

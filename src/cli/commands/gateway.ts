@@ -28,7 +28,7 @@ import { viewServers } from './tools.js';
 export interface GatewayServeOptions {
   /** Serve only this view of the config (`views:`). */
   view?: string;
-  /** How clients reach the gateway (default `stdio`). */
+  /** How clients reach the gateway (default `stdio`, or `http` when the config's `gateway:` names a port). */
   transport?: 'stdio' | 'http';
   /** HTTP: the port (default 0: a free one). */
   port?: number;

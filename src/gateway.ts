@@ -15,12 +15,14 @@ export {
   DEFAULT_GATEWAY_LISTEN_OPTIONS,
   GatewayListener,
   type GatewayAuth,
+  type GatewayClientOptions,
   type GatewayListenOptions,
 } from './gateway/http/gateway-listener.js';
 export {
   DEFAULT_PENDING_INPUT_OPTIONS,
   type PendingInputOptions,
 } from './gateway/pending-input.js';
+export { type PerClientOptions } from './gateway/per-client-hosts.js';
 export {
   createServerInputBridge,
   ServerInputBridge,

@@ -8,8 +8,8 @@ describe('the gateway token file', () => {
   it('is made once, mode 0600 in a 0700 directory, and read again after', async () => {
     using dir = tempDir();
     const state = join(dir.path, 'nested', 'state');
-    const env = { MCP_HOST_STATE_DIR: state };
-    const made = await loadGatewayToken(env);
+    const file = join(state, 'gateway-token');
+    const made = await loadGatewayToken(file);
     expect(made).toMatchObject({
       path: join(state, 'gateway-token'),
       created: true,
@@ -19,7 +19,7 @@ describe('the gateway token file', () => {
     expect(statSync(made.path).mode & 0o777).toBe(0o600);
     expect(statSync(state).mode & 0o777).toBe(0o700);
     expect(readFileSync(made.path, 'utf8')).toBe(`${made.token}\n`);
-    const again = await loadGatewayToken(env);
+    const again = await loadGatewayToken(file);
     expect(again).toEqual({ ...made, created: false });
   });
 
@@ -29,12 +29,12 @@ describe('the gateway token file', () => {
     const path = join(dir.path, 'gateway-token');
     writeFileSync(path, 'a-token-someone-configured\n');
     chmodSync(path, 0o644);
-    expect(await loadGatewayToken({ MCP_HOST_STATE_DIR: dir.path })).toMatchObject({
+    expect(await loadGatewayToken(path)).toMatchObject({
       token: 'a-token-someone-configured',
       exposed: true,
     });
     writeFileSync(path, 'short\n');
-    await expect(loadGatewayToken({ MCP_HOST_STATE_DIR: dir.path })).rejects.toMatchObject({
+    await expect(loadGatewayToken(path)).rejects.toMatchObject({
       code: 'CONFIG_INVALID',
       message: expect.stringContaining('delete it') as unknown,
     });

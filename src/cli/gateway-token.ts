@@ -1,17 +1,14 @@
 /**
  * The gateway's bearer token on disk, for `mcp-host gateway serve --transport http`: made once
- * (32 random bytes, base64url) in a file of mode 0600 under the state directory (beside the
- * OAuth tokens' state file; directory 0700), and read again on every later start, so a client's
- * configured token keeps working.
+ * (32 random bytes, base64url) in a file of mode 0600 (its directory made 0700), by default under
+ * the state directory beside the OAuth tokens' state file (`resolveGatewaySettings` says where:
+ * the config's `gateway.tokenFile`, else `<state dir>/gateway-token`), and read again on every
+ * later start, so a client's configured token keeps working.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import { McpHostError } from '../errors/mcp-host-error.js';
-import { defaultStateDir } from '../state/default-state-dir.js';
-
-/** The token file's name inside the state directory. */
-export const GATEWAY_TOKEN_FILE_NAME = 'gateway-token';
 
 /** The token, the file it is kept in, and whether this call made it. */
 export interface GatewayToken {
@@ -24,12 +21,9 @@ export interface GatewayToken {
 
 const TOKEN_PATTERN = /^[\x21-\x7e]{16,}$/;
 
-/** Reads the gateway's token from `<state dir>/gateway-token`, or makes it (mode 0600). */
-export async function loadGatewayToken(
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): Promise<GatewayToken> {
-  const dir = defaultStateDir(env);
-  const path = join(dir, GATEWAY_TOKEN_FILE_NAME);
+/** Reads the gateway's token from the file `path` (absolute), or makes it there (mode 0600). */
+export async function loadGatewayToken(path: string): Promise<GatewayToken> {
+  const dir = dirname(path);
   const existing = await readToken(path);
   if (existing !== undefined) return { ...existing, path, created: false };
   await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -415,9 +415,10 @@ function addGateway(program: Command): void {
     )
     .option('--view <name>', "serve only this view of the config ('views:')")
     .addOption(
-      new Option('--transport <transport>', 'how clients reach it')
-        .choices(['stdio', 'http'])
-        .default('stdio'),
+      new Option(
+        '--transport <transport>',
+        "how clients reach it (default: stdio, or http when the config's gateway: names a port)",
+      ).choices(['stdio', 'http']),
     )
     .option('--port <n>', 'HTTP: the port (default 0: a free one, printed)', parsePort)
     .option('--host <address>', 'HTTP: the address to bind (default 127.0.0.1)')

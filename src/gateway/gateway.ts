@@ -1,4 +1,5 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
+import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
@@ -16,6 +17,8 @@ import {
 } from './http/gateway-listener.js';
 import { PendingInputStore, type PendingInputOptions } from './pending-input.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { PerClientHosts, type PerClientOptions } from './per-client-hosts.js';
+import { principalSource } from './principal-source.js';
 import type { ServerInputBridge } from './server-input-bridge.js';
 
 /** Options of `createGateway`. */
@@ -45,6 +48,15 @@ export interface GatewayOptions {
    * `maxPending` (default 256) at once, each `ttlMs` (default 10 minutes) at most.
    */
   pendingInput?: PendingInputOptions;
+  /**
+   * Servers whose upstream credentials are each named client's own (HTTP servers with `oauth`):
+   * each client of the gateway (`listen({ clients })`, or `serve(transport, { principal })`) gets
+   * its own connection to each, with its own token store, made on its first connection and closed
+   * with the gateway. A client without a login gets a tool error naming `mcp-host auth login`; a
+   * connection with no named client does not see these servers. Default: none (every server is
+   * shared, as the host has it).
+   */
+  perClient?: PerClientOptions;
   logger?: Logger;
 }
 
@@ -68,6 +80,9 @@ export class Gateway implements AsyncDisposable {
   readonly #sessions = new Set<GatewaySession>();
   /** The sources of the named views served so far (`serve(transport, { view })`). */
   readonly #viewSources = new Map<string, GatewaySource>();
+  /** The sources of each named client, per view ('' for the gateway's own). */
+  readonly #principalSources = new Map<string, Promise<GatewaySource>>();
+  readonly #perClient: PerClientHosts | undefined;
   readonly #listeners = new Set<GatewayListener>();
   readonly #calls = new Set<BridgedCall>();
   /** Per source served: its log routing and its refcounted resource subscriptions. */
@@ -92,6 +107,10 @@ export class Gateway implements AsyncDisposable {
       options.host,
       options.view === undefined ? undefined : options.host.view(options.view),
     );
+    this.#perClient =
+      options.perClient === undefined
+        ? undefined
+        : new PerClientHosts(options.perClient, options.host);
     this.#attached = options.bridge?.attach(this.#calls);
   }
 
@@ -106,11 +125,13 @@ export class Gateway implements AsyncDisposable {
    * or the gateway closed. Resolves then; rejects if the transport cannot start, or with
    * `CONNECTION_CLOSED` when the gateway is closed already. The gateway owns the transport from
    * here on and closes it. `view` serves one of the host's named views to this client instead of
-   * the gateway's own (`INVALID_ARGUMENT` when the host has none of that name).
+   * the gateway's own (`INVALID_ARGUMENT` when the host has none of that name). `principal` names
+   * the client (as `listen({ clients })` does): with `perClient`, it is served its own connections
+   * to the per-client servers besides the shared ones.
    */
   async serve(
     transport: Transport,
-    options: { signal?: AbortSignal; view?: string } = {},
+    options: { signal?: AbortSignal; view?: string; principal?: string } = {},
   ): Promise<void> {
     if (this.#closing !== undefined) {
       await transport.close();
@@ -119,6 +140,16 @@ export class Gateway implements AsyncDisposable {
     let source: GatewaySource;
     try {
       source = options.view === undefined ? this.#source : this.#viewSource(options.view);
+      if (options.principal !== undefined && this.#perClient !== undefined)
+        source = await this.#principalSource(options.principal, options.view, source).catch(
+          (error: unknown) => {
+            (this.#options.logger ?? silentLogger).warn(
+              `gateway: the client '${options.principal}' cannot be served`,
+              { error: toMcpHostError(error).message },
+            );
+            throw error;
+          },
+        );
     } catch (error) {
       await transport.close();
       throw error;
@@ -209,6 +240,7 @@ export class Gateway implements AsyncDisposable {
         logging.close();
         subscriptions.close();
       }
+      await this.#perClient?.close();
     })();
     return this.#closing;
   }
@@ -234,6 +266,50 @@ export class Gateway implements AsyncDisposable {
     if (source === undefined) {
       source = gatewaySource(this.#options.host, this.#options.host.view(name));
       this.#viewSources.set(name, source);
+    }
+    return source;
+  }
+
+  /** The source of a named client: `shared` and its own per-client connections, in `view`. */
+  #principalSource(
+    principal: string,
+    view: string | undefined,
+    shared: GatewaySource,
+  ): Promise<GatewaySource> {
+    const key = `${principal}\u0000${view ?? ''}`;
+    let source = this.#principalSources.get(key);
+    if (source === undefined) {
+      const made = (async () => {
+        const ownHost = await this.#perClient!.host(principal);
+        // The gateway's own view, or the named one, applies to the client's servers too (by the
+        // same name on its host: `perClient.host.views`); a view its host lacks shows none of them.
+        const lens =
+          view ?? (typeof this.#options.view === 'string' ? this.#options.view : undefined);
+        let ownView;
+        if (lens !== undefined)
+          try {
+            ownView = ownHost.view(lens);
+          } catch {
+            return shared;
+          }
+        else if (this.#options.view !== undefined) ownView = ownHost.view(this.#options.view);
+        // The servers the view can show: only their tools are said to need a login.
+        const viewOptions =
+          lens !== undefined
+            ? this.#options.perClient?.host?.views?.[lens]
+            : typeof this.#options.view === 'object'
+              ? this.#options.view
+              : undefined;
+        return principalSource(shared, gatewaySource(ownHost, ownView), ownHost, {
+          principal,
+          ...(viewOptions?.servers === undefined ? {} : { servers: viewOptions.servers }),
+        });
+      })();
+      made.catch(() => {
+        if (this.#principalSources.get(key) === made) this.#principalSources.delete(key);
+      });
+      this.#principalSources.set(key, made);
+      source = made;
     }
     return source;
   }

@@ -47,6 +47,10 @@ export interface OidcMcpServer extends AsyncDisposable {
   hangTokenEndpoint: boolean;
   /** Token requests that arrived while the token endpoint hung. */
   readonly hungTokenRequests: number;
+  /** The account the next login logs in as (default `user-1`): the `whoami` tool answers it. */
+  account: string;
+  /** The requests the MCP server accepted: the account and the token of each. */
+  readonly accepted: ReadonlyArray<{ account: string; token: string }>;
   /** Follows an authorization URL to the redirect URI, consenting; returns that URL. */
   login(url: string | URL): Promise<string>;
   /** Revokes a refresh token (`invalid_grant` on its next use). */
@@ -141,6 +145,8 @@ export async function startOidcMcpServer(
   };
   let unauthorized = 0;
   let forbidden = 0;
+  let account = 'user-1';
+  const accepted: Array<{ account: string; token: string }> = [];
   const withheld = new Set<string>();
   const dpopKeys = new Set<string>();
   const resourceScopes = options.stepUp === true ? 'mcp:a mcp:b' : 'mcp';
@@ -196,7 +202,8 @@ export async function startOidcMcpServer(
       void (async () => {
         const details = await provider.interactionDetails(req, res);
         const clientId = String(details.params.client_id);
-        const grant = new provider.Grant({ accountId: 'user-1', clientId });
+        const accountId = account;
+        const grant = new provider.Grant({ accountId, clientId });
         grant.addOIDCScope('openid offline_access');
         const scope = details.params.scope;
         const asked = (typeof scope === 'string' ? scope : '')
@@ -207,7 +214,7 @@ export async function startOidcMcpServer(
         await provider.interactionFinished(
           req,
           res,
-          { login: { accountId: 'user-1' }, consent: { grantId } },
+          { login: { accountId }, consent: { grantId } },
           { mergeWithLastSubmission: false },
         );
       })().catch(() => {
@@ -251,6 +258,7 @@ export async function startOidcMcpServer(
         return;
       }
       if (found.jkt !== undefined) dpopKeys.add(found.jkt);
+      accepted.push({ account: String(found.accountId), token });
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       const granted = String(found.scope ?? '')
         .split(' ')
@@ -298,6 +306,13 @@ export async function startOidcMcpServer(
     },
     withheld,
     dpopKeys,
+    accepted,
+    get account() {
+      return account;
+    },
+    set account(name: string) {
+      account = name;
+    },
     get forbidden() {
       return forbidden;
     },

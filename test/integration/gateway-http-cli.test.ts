@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { codeBlockAfter, repoRoot } from '../helpers/doc-examples.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
-import { cliEnv, cliPath, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
+import { cliEnv, cliPath, closedPort, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 
 beforeAll(() => ensureBuiltCli());
@@ -22,16 +22,20 @@ beforeAll(() => ensureBuiltCli());
 const LISTENING = /^mcp-host: gateway listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m;
 
 /** `mcp-host gateway serve --transport http ...` until its listening line; disposing stops it. */
-async function startGateway(
+function startGateway(file: string, env: Record<string, string | undefined>, ...extra: string[]) {
+  return startServing(file, env, ['--transport', 'http', '--port', '0', ...extra]);
+}
+
+/** `mcp-host --config <file> gateway serve <args>` until its listening line. */
+async function startServing(
   file: string,
   env: Record<string, string | undefined>,
-  ...extra: string[]
+  args: readonly string[],
 ) {
-  const child = spawn(
-    process.execPath,
-    [cliPath, '--config', file, 'gateway', 'serve', '--transport', 'http', '--port', '0', ...extra],
-    { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [cliPath, '--config', file, 'gateway', 'serve', ...args], {
+    env: cliEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
@@ -118,6 +122,56 @@ describe('mcp-host gateway serve --transport http', () => {
     });
     expect(misused.code).not.toBe(0);
     expect(misused.stderr).toContain('--transport http');
+  });
+
+  it("takes the config's gateway: section: its port, its token file, its allowed origins", async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    const port = await closedPort();
+    writeFileSync(
+      file,
+      [
+        'servers:',
+        `  legacy:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(mcpFixtures.legacySdk)}]`,
+        'gateway:',
+        `  port: ${port}`,
+        '  tokenFile: secrets/gateway-token',
+        '  allowedOrigins: [http://app.example]',
+        '',
+      ].join('\n'),
+    );
+    const stateDir = join(dir.path, 'state');
+    const tokenFile = join(dir.path, 'secrets', 'gateway-token');
+    // No --transport, no --port: the config's port asks for HTTP, there.
+    await using gateway = await startServing(file, { MCP_HOST_STATE_DIR: stateDir }, []);
+    expect(gateway.url).toBe(`http://127.0.0.1:${port}/mcp`);
+    expect(gateway.stderr()).toContain(`bearer token made and kept in ${tokenFile}`);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    expect(await echoThrough(gateway.url, { authorization: `Bearer ${token}` })).toContain(
+      'through the CLI',
+    );
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    };
+    const allowed = await fetch(gateway.url, {
+      method: 'POST',
+      body: ping,
+      headers: { ...headers, origin: 'http://app.example' },
+    });
+    expect(allowed.status).toBe(200);
+    await allowed.body?.cancel();
+    const foreign = await fetch(gateway.url, {
+      method: 'POST',
+      body: ping,
+      headers: { ...headers, origin: 'http://evil.example' },
+    });
+    expect(foreign.status).toBe(403);
+    await foreign.body?.cancel();
   });
 
   it('runs the SDK client example of docs/gateway.md against it (the token from its default place)', async () => {

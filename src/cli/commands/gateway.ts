@@ -6,9 +6,13 @@
  * stderr and the host's log lines go to stderr. The servers are supervised as in `watch` (a
  * crashed one is restarted with the config's backoff, its tools withdrawn and restored); each
  * connects within `--timeout` before the gateway answers, so its first `tools/list` lists what
- * came up. Over HTTP the bearer token is kept in the state directory (made once, mode 0600).
+ * came up. The config's `gateway:` section (`resolveGatewaySettings`) gives the address, port,
+ * token file, views offered and bounds; the flags win over it. Over HTTP the bearer token is kept
+ * in its token file (by default in the state directory; made once, mode 0600).
  */
 import type { ServerInputHandlers } from '../../client/client-options.js';
+import { resolveGatewaySettings, type GatewaySettings } from '../../config/gateway-settings.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
 import { addSecret } from '../../errors/redact.js';
 import { createGateway, type Gateway } from '../../gateway/gateway.js';
 import { createServerInputBridge } from '../../gateway/server-input-bridge.js';
@@ -24,7 +28,7 @@ import { viewServers } from './tools.js';
 export interface GatewayServeOptions {
   /** Serve only this view of the config (`views:`). */
   view?: string;
-  /** How clients reach the gateway (default `stdio`). */
+  /** How clients reach the gateway (default `stdio`, or `http` when the config's `gateway:` names a port). */
   transport?: 'stdio' | 'http';
   /** HTTP: the port (default 0: a free one). */
   port?: number;
@@ -35,7 +39,8 @@ export interface GatewayServeOptions {
 }
 
 export async function serve(cli: CliRuntime, options: GatewayServeOptions): Promise<ExitCode> {
-  const http = options.transport === 'http';
+  const settings = await gatewaySettings(cli, options);
+  const http = settings.transport === 'http';
   if (!http && (options.port !== undefined || options.host !== undefined || options.auth === false))
     throw usageError('--port, --host and --no-auth go with --transport http');
   const logger = stderrLogger(cli.output);
@@ -76,7 +81,7 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
   cli.onClose(() => gateway.close());
   const ready = host.status().filter((s) => s.state === 'ready' || s.state === 'degraded');
   const what = `${ready.length} server(s)${options.view === undefined ? '' : ` (view '${options.view}')`}`;
-  if (http) return serveHttp(cli, gateway, options, what);
+  if (http) return serveHttp(cli, gateway, settings, options.view, what);
   cli.output.notice(`mcp-host gateway: serving ${what} on stdio`);
   await gateway.serve(new StdioServerTransport({ logger, peerName: 'gateway client' }));
   return ExitCode.ok;
@@ -86,20 +91,30 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
 async function serveHttp(
   cli: CliRuntime,
   gateway: Gateway,
-  options: GatewayServeOptions,
+  settings: GatewaySettings,
+  view: string | undefined,
   what: string,
 ): Promise<ExitCode> {
-  const token = options.auth === false ? undefined : await loadGatewayToken(cli.env);
+  const token = settings.auth ? await loadGatewayToken(settings.tokenFile) : undefined;
   if (token !== undefined) {
     const secret = addSecret(token.token);
     cli.onClose(() => Promise.resolve(secret.dispose()));
   }
   const listener = await gateway.listen({
-    ...(options.port === undefined ? {} : { port: options.port }),
-    ...(options.host === undefined ? {} : { hostname: options.host }),
+    port: settings.port ?? 0,
+    hostname: settings.host,
     auth: token === undefined ? 'none' : { bearerToken: token.token },
     // With --view, the config's other views' servers are not started: only the view is served.
-    ...(options.view === undefined ? {} : { views: [] }),
+    ...(view !== undefined
+      ? { views: [] }
+      : settings.views === undefined
+        ? {}
+        : { views: settings.views }),
+    allowedOrigins: settings.allowedOrigins,
+    allowedHosts: settings.allowedHosts,
+    ...(settings.maxSessions === undefined ? {} : { maxSessions: settings.maxSessions }),
+    ...(settings.maxBodyBytes === undefined ? {} : { maxBodyBytes: settings.maxBodyBytes }),
+    ...(settings.sessionIdleMs === undefined ? {} : { sessionIdleMs: settings.sessionIdleMs }),
   });
   const closed = new Promise<void>((resolve) =>
     cli.onClose(async () => {
@@ -121,6 +136,34 @@ async function serveHttp(
   cli.output.notice(`mcp-host gateway: serving ${what} over HTTP; Ctrl-C to stop`);
   await closed;
   return ExitCode.ok;
+}
+
+/**
+ * The gateway's settings: the config's `gateway:` section under the flags. A port in the config
+ * means HTTP unless `--transport` says otherwise (`--port` goes with `--transport http`); a flag the settings refuse (a
+ * non-loopback `--host` with `--no-auth`) is a usage error, a config they refuse its config error.
+ */
+async function gatewaySettings(
+  cli: CliRuntime,
+  options: GatewayServeOptions,
+): Promise<GatewaySettings> {
+  const { config } = await cli.loadConfig();
+  try {
+    return resolveGatewaySettings(config, {
+      env: cli.env,
+      overrides: {
+        // Over HTTP when asked, or when the config names a port; `--port` alone does not.
+        transport: options.transport ?? (config.gateway?.port === undefined ? 'stdio' : 'http'),
+        ...(options.port === undefined ? {} : { port: options.port }),
+        ...(options.host === undefined ? {} : { host: options.host }),
+        ...(options.auth === false ? { auth: false } : {}),
+      },
+    });
+  } catch (error) {
+    if (error instanceof McpHostError && error.code === 'INVALID_ARGUMENT')
+      throw usageError(error.message);
+    throw error;
+  }
 }
 
 /**

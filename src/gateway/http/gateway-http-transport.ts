@@ -105,11 +105,18 @@ export class GatewayHttpTransport implements Transport {
   start(): Promise<void> {
     if (this.#state === 'new') {
       this.#state = 'open';
-      const early = this.#early ?? [];
-      this.#early = undefined;
-      for (const message of early) this.#events.message.fire(message);
+      // What came before goes out once whoever awaits `start()` has seen it resolve (a peer
+      // answers only once open); what comes meanwhile queues behind it, in order.
+      if (this.#early?.length === 0) this.#early = undefined;
+      else setImmediate(() => this.#deliverEarly());
     }
     return Promise.resolve();
+  }
+
+  #deliverEarly(): void {
+    const early = this.#early ?? [];
+    this.#early = undefined;
+    if (this.#state === 'open') for (const message of early) this.#events.message.fire(message);
   }
 
   /**

@@ -30,6 +30,17 @@ export type GatewayAuth =
   /** No authentication: allowed only on a loopback address. */
   | 'none';
 
+/**
+ * A named client of the gateway (a principal): its own bearer token and, optionally, the one view
+ * it is served. Its name keys its upstream credentials (`GatewayOptions.perClient`).
+ */
+export interface GatewayClientOptions {
+  /** The token this client sends (16 or more visible ASCII characters; a secret). */
+  bearerToken: string;
+  /** The named view this client is served, wherever it asks (`/mcp` included); default: none. */
+  view?: string;
+}
+
 /** Options of `gateway.listen()`. */
 export interface GatewayListenOptions {
   /** The port (default 0: a free one; see `listener.url`). */
@@ -41,6 +52,12 @@ export interface GatewayListenOptions {
    * turns authentication off, on a loopback address only.
    */
   auth?: GatewayAuth;
+  /**
+   * Named clients (principals), each with its own token and optionally its own view (`{ alice:
+   * { bearerToken, view: 'notes' } }`). With clients, no random token is made: a request carries
+   * one of their tokens, or `auth`'s when one is given (served as no client in particular).
+   */
+  clients?: Readonly<Record<string, GatewayClientOptions>>;
   /** Origins allowed besides the listener's own (`http://localhost:<port>`, ...). */
   allowedOrigins?: readonly string[];
   /** `Host` values allowed besides `localhost`, `127.0.0.1`, `[::1]` and the bound address with the port. */
@@ -89,7 +106,7 @@ export const VIEW_HEADER = 'mcp-host-view';
 /** What a listener needs of its gateway (the gateway gives it; the listener knows no more). */
 export interface GatewayEndpoint {
   /** Serves one client on `transport` until the connection ends. */
-  serve(transport: Transport, options: { view?: string }): Promise<void>;
+  serve(transport: Transport, options: { view?: string; principal?: string }): Promise<void>;
   /** Whether the host has a named view `name`. */
   hasView(name: string): boolean;
   metrics(): MetricsSnapshot;
@@ -102,9 +119,19 @@ const SUPPORTED_VERSIONS: readonly string[] = [
   ...LEGACY_PROTOCOL_VERSIONS,
 ];
 
-interface Session {
-  readonly transport: GatewayHttpTransport;
+/** Who a request is from (the named client, if any) and the view it is served. */
+interface Route {
   readonly view: string | undefined;
+  readonly principal: string | undefined;
+}
+
+interface Session extends Route {
+  readonly transport: GatewayHttpTransport;
+}
+
+/** A session belongs to one route: the same view, the same client. */
+function sameRoute(a: Route, b: Route): boolean {
+  return a.view === b.view && a.principal === b.principal;
 }
 
 /**
@@ -120,7 +147,7 @@ export class GatewayListener implements AsyncDisposable {
   readonly #server: Server;
   readonly #endpoint: GatewayEndpoint;
   readonly #guard: RequestGuard;
-  readonly #options: Required<Omit<GatewayListenOptions, 'auth' | 'views'>> & {
+  readonly #options: Required<Omit<GatewayListenOptions, 'auth' | 'views' | 'clients'>> & {
     views: readonly string[] | undefined;
   };
   readonly #sessions = new Map<string, Session>();
@@ -133,8 +160,13 @@ export class GatewayListener implements AsyncDisposable {
   readonly url: string;
   /** The port the listener is bound to. */
   readonly port: number;
-  /** The bearer token clients must send; undefined when authentication is off. */
+  /**
+   * The bearer token clients must send; undefined when authentication is off, or when only the
+   * named clients' tokens are accepted.
+   */
   readonly bearerToken: string | undefined;
+  /** The view each named client is bound to. */
+  readonly #boundViews: ReadonlyMap<string, string>;
 
   /** @internal Made by `gateway.listen()`, once the server listens. */
   constructor(
@@ -158,8 +190,13 @@ export class GatewayListener implements AsyncDisposable {
       port: this.port,
       views: options.views,
     };
+    const clients = Object.entries(options.clients ?? {});
+    this.#boundViews = new Map(
+      clients.flatMap(([name, client]) => (client.view === undefined ? [] : [[name, client.view]])),
+    );
     this.#guard = new RequestGuard({
       bearerToken,
+      clients: new Map(clients.map(([name, client]) => [name, client.bearerToken])),
       hostname,
       port: this.port,
       allowedOrigins: this.#options.allowedOrigins,
@@ -215,22 +252,28 @@ export class GatewayListener implements AsyncDisposable {
       });
     const path = pathOf(req.url);
     if (path === METRICS_PATH) return this.#metrics(req, res);
-    const view = this.#viewOf(path, req);
-    if (view === null) return replyError(res, 404, 'Not found');
+    const asked = this.#viewOf(path, req);
+    if (asked === null) return replyError(res, 404, 'Not found');
+    const principal = this.#guard.principalOf(req);
+    const bound = principal === undefined ? undefined : this.#boundViews.get(principal);
+    if (bound !== undefined && asked !== undefined && asked !== bound)
+      return replyError(res, 403, 'Forbidden: this token is for another view');
+    const view = bound ?? asked;
     if (view !== undefined && !this.#offers(view))
       return replyError(res, 404, `no view is named '${view}' here`);
+    const route: Route = { view, principal };
     switch (req.method ?? '') {
       case 'POST':
-        return void this.#post(req, res, view).catch((error: unknown) => {
+        return void this.#post(req, res, route).catch((error: unknown) => {
           this.#endpoint.logger.warn('gateway: an HTTP request failed', {
             error: toMcpHostError(error).message,
           });
           replyError(res, 500, 'internal error');
         });
       case 'GET':
-        return this.#get(req, res, view);
+        return this.#get(req, res, route);
       case 'DELETE':
-        return this.#delete(req, res, view);
+        return this.#delete(req, res, route);
       default:
         return replyError(res, 405, 'Method not allowed', {
           headers: { allow: 'GET, POST, DELETE' },
@@ -275,7 +318,7 @@ export class GatewayListener implements AsyncDisposable {
 
   // ---- POST: messages ---------------------------------------------------------------------------
 
-  async #post(req: IncomingMessage, res: ServerResponse, view: string | undefined): Promise<void> {
+  async #post(req: IncomingMessage, res: ServerResponse, route: Route): Promise<void> {
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
       return replyError(res, 415, 'Unsupported Media Type: send application/json');
     const accepts = acceptsOf(req.headers.accept);
@@ -286,7 +329,7 @@ export class GatewayListener implements AsyncDisposable {
       return replyError(res, 400, versionRefusal.message, versionRefusal);
     const sessionId = headerOf(req, SESSION_ID_HEADER);
     const session = sessionId === undefined ? undefined : this.#sessions.get(sessionId);
-    if (sessionId !== undefined && (session === undefined || session.view !== view))
+    if (sessionId !== undefined && (session === undefined || !sameRoute(session, route)))
       return replyError(res, 404, 'Session not found: initialize a new one');
 
     const body = await readBody(req, this.#options.maxBodyBytes);
@@ -337,7 +380,7 @@ export class GatewayListener implements AsyncDisposable {
         { code: HttpJsonRpcCode.InvalidRequest },
       );
     if (session !== undefined) return session.transport.post(checked, batch, accepts, res);
-    if (initialize) return this.#openSession(checked, accepts, res, view);
+    if (initialize) return this.#openSession(checked, accepts, res, route);
     if (batch)
       return replyError(res, 400, 'Bad Request: a batch needs a session (Mcp-Session-Id)', {
         code: HttpJsonRpcCode.InvalidRequest,
@@ -345,14 +388,14 @@ export class GatewayListener implements AsyncDisposable {
     if (!isJsonRpcRequest(checked[0]))
       // A session-less notification or response belongs to no exchange: nothing to do.
       return replyEmpty(res, 202);
-    this.#serveStateless(checked, accepts, res, view);
+    this.#serveStateless(checked, accepts, res, route);
   }
 
   #openSession(
     messages: JsonRpcMessage[],
     accepts: PostAccepts,
     res: ServerResponse,
-    view: string | undefined,
+    route: Route,
   ): void {
     if (this.#sessions.size >= this.#options.maxSessions)
       return replyError(
@@ -363,9 +406,9 @@ export class GatewayListener implements AsyncDisposable {
       );
     const sessionId = randomBytes(24).toString('base64url');
     const transport = this.#transport(sessionId);
-    this.#sessions.set(sessionId, { transport, view });
+    this.#sessions.set(sessionId, { transport, ...route });
     transport.onClose(() => this.#sessions.delete(sessionId));
-    this.#serve(transport, view);
+    this.#serve(transport, route);
     transport.post(messages, false, accepts, res);
   }
 
@@ -373,7 +416,7 @@ export class GatewayListener implements AsyncDisposable {
     messages: JsonRpcMessage[],
     accepts: PostAccepts,
     res: ServerResponse,
-    view: string | undefined,
+    route: Route,
   ): void {
     if (this.#stateless.size >= this.#options.maxStatelessRequests)
       return replyError(
@@ -385,7 +428,7 @@ export class GatewayListener implements AsyncDisposable {
     const transport = this.#transport(undefined);
     this.#stateless.add(transport);
     transport.onClose(() => this.#stateless.delete(transport));
-    this.#serve(transport, view);
+    this.#serve(transport, route);
     transport.post(messages, false, accepts, res);
   }
 
@@ -399,9 +442,12 @@ export class GatewayListener implements AsyncDisposable {
     });
   }
 
-  #serve(transport: GatewayHttpTransport, view: string | undefined): void {
+  #serve(transport: GatewayHttpTransport, { view, principal }: Route): void {
     const serving = this.#endpoint
-      .serve(transport, view === undefined ? {} : { view })
+      .serve(transport, {
+        ...(view === undefined ? {} : { view }),
+        ...(principal === undefined ? {} : { principal }),
+      })
       .catch((error: unknown) => {
         this.#endpoint.logger.debug('gateway: an HTTP connection ended with an error', {
           error: toMcpHostError(error).message,
@@ -414,16 +460,16 @@ export class GatewayListener implements AsyncDisposable {
 
   // ---- GET: the session's stream; DELETE: the end of a session -----------------------------------
 
-  #get(req: IncomingMessage, res: ServerResponse, view: string | undefined): void {
-    const session = this.#sessionOf(req, res, view, 'GET');
+  #get(req: IncomingMessage, res: ServerResponse, route: Route): void {
+    const session = this.#sessionOf(req, res, route, 'GET');
     if (session === undefined) return;
     if (!acceptsOf(req.headers.accept).sse)
       return replyError(res, 406, 'Not Acceptable: accept text/event-stream');
     session.transport.openStream(res);
   }
 
-  #delete(req: IncomingMessage, res: ServerResponse, view: string | undefined): void {
-    const session = this.#sessionOf(req, res, view, 'DELETE');
+  #delete(req: IncomingMessage, res: ServerResponse, route: Route): void {
+    const session = this.#sessionOf(req, res, route, 'DELETE');
     if (session === undefined) return;
     this.#sessions.delete(session.transport.sessionId!);
     void session.transport.close();
@@ -434,7 +480,7 @@ export class GatewayListener implements AsyncDisposable {
   #sessionOf(
     req: IncomingMessage,
     res: ServerResponse,
-    view: string | undefined,
+    route: Route,
     method: string,
   ): Session | undefined {
     const versionRefusal = checkVersionHeader(req);
@@ -450,7 +496,7 @@ export class GatewayListener implements AsyncDisposable {
       return undefined;
     }
     const session = this.#sessions.get(sessionId);
-    if (session === undefined || session.view !== view) {
+    if (session === undefined || !sameRoute(session, route)) {
       replyError(res, 404, 'Session not found');
       return undefined;
     }
@@ -494,16 +540,46 @@ export async function listenGateway(
       `auth 'none' is allowed only on a loopback address, not on ${hostname}`,
       { details: { hostname } },
     );
-  if (auth !== undefined && auth !== 'none' && !/^[\x21-\x7e]{16,}$/.test(auth.bearerToken))
+  if (auth !== undefined && auth !== 'none' && !TOKEN.test(auth.bearerToken))
     throw new McpHostError(
       'INVALID_ARGUMENT',
       'the bearer token must be 16 or more visible ASCII characters',
     );
+  const clients = Object.entries(options.clients ?? {});
+  if (clients.length > 0 && auth === 'none')
+    throw new McpHostError('INVALID_ARGUMENT', "auth 'none' cannot go with named clients");
+  const tokens = new Set(auth === undefined || auth === 'none' ? [] : [auth.bearerToken]);
+  for (const [name, client] of clients) {
+    if (!CLIENT_NAME.test(name))
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `a gateway client's name is 1 to 64 letters, digits, '_', '.' or '-', not '${name.slice(0, 64)}'`,
+      );
+    if (typeof client.bearerToken !== 'string' || !TOKEN.test(client.bearerToken))
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `the bearer token of the gateway client '${name}' must be 16 or more visible ASCII characters`,
+      );
+    if (tokens.has(client.bearerToken))
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `the gateway client '${name}' has the token of another client: each needs its own`,
+      );
+    tokens.add(client.bearerToken);
+    if (client.view !== undefined && !endpoint.hasView(client.view))
+      throw new McpHostError(
+        'INVALID_ARGUMENT',
+        `the gateway client '${name}' is bound to the view '${client.view}', which the host does not have`,
+        { details: { client: name, view: client.view } },
+      );
+  }
   const bearerToken =
     auth === 'none'
       ? undefined
       : auth === undefined
-        ? randomBytes(32).toString('base64url')
+        ? clients.length > 0
+          ? undefined
+          : randomBytes(32).toString('base64url')
         : auth.bearerToken;
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -527,6 +603,11 @@ export async function listenGateway(
   });
   return new GatewayListener(server, endpoint, { ...options, hostname }, bearerToken);
 }
+
+/** A bearer token: 16 or more visible ASCII characters. */
+const TOKEN = /^[\x21-\x7e]{16,}$/;
+/** A named client's name. */
+const CLIENT_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 function isLoopback(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/^\[|\]$/g, '');

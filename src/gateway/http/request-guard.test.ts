@@ -60,4 +60,40 @@ describe('RequestGuard', () => {
     expect(open.check(request({ host: 'localhost:80' }))).toBeUndefined();
     expect(open.check(request({ host: 'evil.example' }))).toMatchObject({ status: 403 });
   });
+
+  it('knows each named client by its token, with or without a default token', () => {
+    const clients = new Map([
+      ['alice', 'alice-token-0123456789'],
+      ['bob', 'bob-token-0123456789'],
+    ]);
+    const named = new RequestGuard({
+      bearerToken: undefined,
+      clients,
+      hostname: '127.0.0.1',
+      port: 8808,
+      allowedOrigins: [],
+      allowedHosts: [],
+    });
+    const as = (token: string | undefined) =>
+      request({
+        host: '127.0.0.1:8808',
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      });
+    expect(named.check(as('alice-token-0123456789'))).toBeUndefined();
+    expect(named.principalOf(as('alice-token-0123456789'))).toBe('alice');
+    expect(named.principalOf(as('bob-token-0123456789'))).toBe('bob');
+    for (const token of [undefined, 'carol-token-0123456789', 'secret-token-of-enough-length'])
+      expect(named.check(as(token))).toMatchObject({ status: 401 });
+    const both = new RequestGuard({
+      bearerToken: 'secret-token-of-enough-length',
+      clients,
+      hostname: '127.0.0.1',
+      port: 8808,
+      allowedOrigins: [],
+      allowedHosts: [],
+    });
+    expect(both.check(as('secret-token-of-enough-length'))).toBeUndefined();
+    expect(both.principalOf(as('secret-token-of-enough-length'))).toBeUndefined();
+    expect(both.principalOf(as('bob-token-0123456789'))).toBe('bob');
+  });
 });

@@ -12,6 +12,12 @@ export interface GuardRefusal {
 export interface RequestGuardOptions {
   /** The bearer token every request must carry; undefined: no authentication. */
   bearerToken: string | undefined;
+  /**
+   * Named clients (principals), each with its own bearer token: a request carrying one of them
+   * is that client's (`principalOf`). With clients, a request must carry one of their tokens or
+   * `bearerToken` (when set).
+   */
+  clients?: ReadonlyMap<string, string>;
   /** The address the listener is bound to, and its port. */
   hostname: string;
   port: number;
@@ -35,6 +41,7 @@ export class RequestGuard {
   readonly #hosts: Set<string>;
   readonly #origins: Set<string>;
   readonly #tokenDigest: Buffer | undefined;
+  readonly #clients: ReadonlyArray<{ name: string; digest: Buffer }>;
 
   constructor(options: RequestGuardOptions) {
     const names = new Set(['localhost', '127.0.0.1', '[::1]', bracketed(options.hostname)]);
@@ -48,6 +55,15 @@ export class RequestGuard {
     for (const origin of options.allowedOrigins) this.#origins.add(origin.toLowerCase());
     this.#hosts = hosts;
     this.#tokenDigest = options.bearerToken === undefined ? undefined : digest(options.bearerToken);
+    this.#clients = [...(options.clients ?? new Map<string, string>())].map(([name, token]) => ({
+      name,
+      digest: digest(token),
+    }));
+  }
+
+  /** Whether a token is needed (the default one, or a named client's). */
+  get #authenticates(): boolean {
+    return this.#tokenDigest !== undefined || this.#clients.length > 0;
   }
 
   /** The refusal of `req`, or undefined when it may go on. */
@@ -58,7 +74,7 @@ export class RequestGuard {
     const origin = req.headers.origin?.toLowerCase();
     if (origin !== undefined && !this.#origins.has(origin))
       return { status: 403, message: 'Forbidden: this Origin is not allowed' };
-    if (this.#tokenDigest !== undefined && !this.#authorized(req.headers.authorization))
+    if (this.#authenticates && !this.#authorized(req.headers.authorization))
       return {
         status: 401,
         message: 'Unauthorized: send Authorization: Bearer <token>',
@@ -67,12 +83,34 @@ export class RequestGuard {
     return undefined;
   }
 
-  #authorized(header: string | undefined): boolean {
-    const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-    if (match === null) return false;
-    // Digests of equal length, so the comparison takes the same time whatever the token.
-    return timingSafeEqual(digest(match[1]!), this.#tokenDigest!);
+  /**
+   * The named client whose token `req` carries; undefined for the default token (or none). Call it
+   * after `check` let the request through.
+   */
+  principalOf(req: IncomingMessage): string | undefined {
+    const sent = bearerDigest(req.headers.authorization);
+    if (sent === undefined) return undefined;
+    let found: string | undefined;
+    // Every client's token is compared (in constant time), whichever matches.
+    for (const client of this.#clients)
+      if (timingSafeEqual(sent, client.digest) && found === undefined) found = client.name;
+    return found;
   }
+
+  #authorized(header: string | undefined): boolean {
+    const sent = bearerDigest(header);
+    if (sent === undefined) return false;
+    // Digests of equal length, so the comparison takes the same time whatever the token.
+    let ok = this.#tokenDigest !== undefined && timingSafeEqual(sent, this.#tokenDigest);
+    for (const client of this.#clients) ok = timingSafeEqual(sent, client.digest) || ok;
+    return ok;
+  }
+}
+
+/** The digest of the token of an `Authorization: Bearer <token>` header; undefined without one. */
+function bearerDigest(header: string | undefined): Buffer | undefined {
+  const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return match === null ? undefined : digest(match[1]!);
 }
 
 function digest(text: string): Buffer {

@@ -1,0 +1,99 @@
+import { McpHostError } from '../errors/mcp-host-error.js';
+import type { McpHost } from '../host/mcp-host.js';
+import { candidateServers } from '../host/naming/name-assignment.js';
+import { toDisposable } from '../internal/disposable.js';
+import type { GatewaySource } from './gateway-source.js';
+
+/**
+ * What one named client (`principal`) is served: the shared servers (`shared`) and its own
+ * connections to the per-client servers (`own`, of `ownHost`; `servers`: those its view can show),
+ * as one source. A call is routed to
+ * the source that lists the tool (prompt, resource); a tool of a per-client server that waits for
+ * this client's login is tried once more (a login saved in its token store since is then used),
+ * then refused with `AUTH_REQUIRED` naming the way to log in: never sent with anyone else's
+ * credentials.
+ */
+export function principalSource(
+  shared: GatewaySource,
+  own: GatewaySource,
+  ownHost: McpHost,
+  client: { principal: string; servers?: readonly string[] },
+): GatewaySource {
+  const { principal } = client;
+  const inView = (server: string) =>
+    client.servers === undefined || client.servers.includes(server);
+  const lists = (source: GatewaySource, name: string) =>
+    source.tools().some((tool) => tool.name === name);
+  /** A URI the client's own servers list (their templates are not matched: such reads go shared). */
+  const ownsUri = async (uri: string) =>
+    (await own.resources()).some((resource) => resource.uri === uri);
+  return {
+    tools: () => [...shared.tools(), ...own.tools()],
+    callTool: async (name, args, options) => {
+      if (lists(own, name)) return own.callTool(name, args, options);
+      if (lists(shared, name)) return shared.callTool(name, args, options);
+      const waiting = ownHost
+        .status()
+        .filter((status) => status.state === 'needs_auth' && inView(status.name))
+        .map((status) => status.name);
+      const [server] = candidateServers(name, waiting);
+      if (server === undefined) return shared.callTool(name, args, options);
+      const status = await ownHost.connectServer(server).catch(() => undefined);
+      if (status?.state === 'ready' || status?.state === 'degraded')
+        return own.callTool(name, args, options);
+      throw new McpHostError(
+        'AUTH_REQUIRED',
+        `needs a login of the gateway client '${principal}' (each client uses its own credentials, never another's): log in to '${server}' as that client (\`mcp-host auth login ${server}\`, into the client's token store)`,
+        { serverName: server, tool: name },
+      );
+    },
+    resources: async () => [...(await shared.resources()), ...(await own.resources())],
+    resourceTemplates: async () => [
+      ...(await shared.resourceTemplates()),
+      ...(await own.resourceTemplates()),
+    ],
+    readResource: async (uri, options) =>
+      (await ownsUri(uri)) ? own.readResource(uri, options) : shared.readResource(uri, options),
+    prompts: async () => [...(await shared.prompts()), ...(await own.prompts())],
+    getPrompt: async (name, args, options) =>
+      (await own.prompts()).some((prompt) => prompt.name === name)
+        ? own.getPrompt(name, args, options)
+        : shared.getPrompt(name, args, options),
+    complete: async (ref, argument, context, options) => {
+      const mine =
+        ref.type === 'ref/prompt'
+          ? (await own.prompts()).some((prompt) => prompt.name === ref.name)
+          : (await own.resourceTemplates()).some((template) => template.uriTemplate === ref.uri);
+      return (mine ? own : shared).complete(ref, argument, context, options);
+    },
+    subscribeResource: async (uri, options) =>
+      (await ownsUri(uri))
+        ? own.subscribeResource(uri, options)
+        : shared.subscribeResource(uri, options),
+    unsubscribeResource: (uri, options) =>
+      (ownHost.status().some((status) => status.name === options.server)
+        ? own
+        : shared
+      ).unsubscribeResource(uri, options),
+    setLoggingLevel: async (level) => {
+      await Promise.all([shared.setLoggingLevel(level), own.setLoggingLevel(level)]);
+    },
+    onLogMessage: (listener) => both(shared.onLogMessage(listener), own.onLogMessage(listener)),
+    onResourceUpdated: (listener) =>
+      both(shared.onResourceUpdated(listener), own.onResourceUpdated(listener)),
+    onToolsChanged: (listener) =>
+      both(shared.onToolsChanged(listener), own.onToolsChanged(listener)),
+    onServersChanged: (listener) =>
+      both(shared.onServersChanged(listener), own.onServersChanged(listener)),
+    onListsChanged: (listener) =>
+      both(shared.onListsChanged(listener), own.onListsChanged(listener)),
+    connectedServers: () => [...shared.connectedServers(), ...own.connectedServers()],
+  };
+}
+
+function both(a: { dispose(): void }, b: { dispose(): void }) {
+  return toDisposable(() => {
+    a.dispose();
+    b.dispose();
+  });
+}

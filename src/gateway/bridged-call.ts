@@ -111,9 +111,12 @@ export class BridgedCall implements PendingEntry {
     return this.#answering > 0;
   }
 
-  /** Sends the call to the backend. */
-  start(): void {
-    this.#run(undefined);
+  /**
+   * Sends the call to the backend; with `inputResponses` (a modern client's answers sent without
+   * a `requestState`), they go with it, for a backend that takes them so.
+   */
+  start(inputResponses?: JsonObject): void {
+    this.#run(inputResponses === undefined ? undefined : { inputResponses });
   }
 
   /**

@@ -21,7 +21,7 @@ import type {
 } from '../protocol/types.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import { BridgedCall, type CallClient, type BridgedOutcome } from './bridged-call.js';
-import { toolCallFailure, toRequestError } from './gateway-errors.js';
+import { modernRefusal, toolCallFailure, toRequestError } from './gateway-errors.js';
 import type { GatewaySource } from './gateway-source.js';
 import {
   ListChanges,
@@ -166,9 +166,23 @@ export class GatewaySession {
 
   #handle(): void {
     const peer = this.#peer;
-    peer.setRequestHandler(McpMethod.Initialize, (params) => this.#initialize(params));
+    // The modern era has no handshake and no `ping`: a request of it for either is -32601.
+    const legacyOnly =
+      (method: string, handler: Handler): Handler =>
+      (params, context) => {
+        if (isModernRequest(params))
+          throw new JsonRpcError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
+        return handler(params, context);
+      };
+    peer.setRequestHandler(
+      McpMethod.Initialize,
+      legacyOnly(McpMethod.Initialize, (params) => this.#initialize(params)),
+    );
     peer.setNotificationHandler(McpMethod.Initialized, () => this.#initialized());
-    peer.setRequestHandler(McpMethod.Ping, () => ({}));
+    peer.setRequestHandler(
+      McpMethod.Ping,
+      legacyOnly(McpMethod.Ping, () => ({})),
+    );
     const source = this.#options.source;
     const info = this.#options.serverInfo;
     const listed = (result: JsonObject) => completeResult(result, info, true);
@@ -350,20 +364,30 @@ export class GatewaySession {
   // ---- calls ------------------------------------------------------------------------------------
 
   /** A new call of this gateway, registered as in flight until it is over. */
-  #newCall(name: string, params: JsonObject, args: JsonObject, client: CallClient): BridgedCall {
+  #newCall(
+    name: string,
+    params: JsonObject,
+    args: JsonObject,
+    client: CallClient,
+    inputResponses?: JsonObject,
+  ): BridgedCall {
     const { source, calls, fallback } = this.#options;
+    const server = source.tools().find((tool) => tool.name === name)?.server;
+    // A legacy backend's input is asked live: answers sent ahead have nowhere to go.
+    const ahead =
+      server !== undefined && source.serverEra(server) === 'modern' ? inputResponses : undefined;
     const call = new BridgedCall({
       source,
       name,
       args,
       progress: progressTokenOf(params) !== undefined,
-      server: source.tools().find((tool) => tool.name === name)?.server,
+      server,
       client,
       fallback,
       onDone: (done) => calls.delete(done),
     });
     calls.add(call);
-    call.start();
+    call.start(ahead);
     return call;
   }
 
@@ -412,11 +436,19 @@ export class GatewaySession {
     const { name, args } = callParams(params);
     let call: BridgedCall;
     if (params.requestState === undefined) {
-      call = this.#newCall(name, params, args, {
-        era: 'modern',
-        capabilities: envelope.capabilities,
-        request: () => Promise.reject(new Error('a modern client gets no server requests')),
-      });
+      // Answers sent without a requestState (a stateless retry) go to the backend with the call.
+      const responses = isObject(params.inputResponses) ? params.inputResponses : undefined;
+      call = this.#newCall(
+        name,
+        params,
+        args,
+        {
+          era: 'modern',
+          capabilities: envelope.capabilities,
+          request: () => Promise.reject(new Error('a modern client gets no server requests')),
+        },
+        responses,
+      );
     } else {
       const responses = params.inputResponses ?? {};
       if (!isObject(responses))
@@ -449,6 +481,10 @@ export class GatewaySession {
         call.cancel(error);
         return completeResult(toolCallFailure(error, name), this.#options.serverInfo, false);
       }
+    }
+    if (outcome.kind === 'failed') {
+      const refusal = modernRefusal(outcome.error);
+      if (refusal !== undefined) throw refusal;
     }
     return completeResult(this.#final(call, outcome), this.#options.serverInfo, false);
   }

@@ -12,6 +12,7 @@ import type {
   Resource,
   ResourceTemplate,
 } from '../protocol/types.js';
+import type { ProtocolEra } from '../protocol/versions.js';
 
 /** States in which a server's tools, resources and prompts are offered. */
 const CONNECTED = new Set(['ready', 'degraded']);
@@ -40,6 +41,8 @@ export interface GatewaySource {
   onListsChanged(listener: () => void): Disposable;
   /** The servers connected now, in the host's order. */
   connectedServers(): string[];
+  /** The protocol era a server speaks now (undefined when it is not connected). */
+  serverEra(name: string): ProtocolEra | undefined;
 }
 
 /** The source of a gateway over `host`, or over its view `view` when one is given. */
@@ -67,5 +70,6 @@ export function gatewaySource(host: McpHost, view: HostView | undefined): Gatewa
         .status()
         .filter((status) => CONNECTED.has(status.state))
         .map((status) => status.name),
+    serverEra: (name) => host.status().find((status) => status.name === name)?.era,
   };
 }

@@ -16,11 +16,17 @@ import type {
   ClientCapabilities,
   Implementation,
   InitializeResult,
+  InputRequest,
   ProgressNotificationParams,
   ServerCapabilities,
 } from '../protocol/types.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import { BridgedCall, type CallClient, type BridgedOutcome } from './bridged-call.js';
+import {
+  BridgedCall,
+  type BridgedCallInit,
+  type BridgedOutcome,
+  type CallClient,
+} from './bridged-call.js';
 import { modernRefusal, toolCallFailure, toRequestError } from './gateway-errors.js';
 import type { GatewaySource } from './gateway-source.js';
 import {
@@ -98,6 +104,8 @@ const LISTEN_FLAG: Record<ListKind, string> = {
 };
 
 type Handler = (params: unknown, context: RequestContext) => unknown;
+/** What a bridged call is made of, before its client is known. */
+type BridgedRequest = Pick<BridgedCallInit, 'kind' | 'name' | 'server' | 'invoke'>;
 type ModernHandler = (
   params: JsonObject,
   context: RequestContext,
@@ -208,8 +216,9 @@ export class GatewaySession {
     );
     this.#serve(
       McpMethod.ResourcesRead,
-      (params, context) => this.#readResource(params, context, 'legacy'),
-      async (params, context) => listed(await this.#readResource(params, context, 'modern')),
+      (params, context) => this.#requestLegacy(this.#resourceRequest(params), params, context),
+      (params, context, envelope) =>
+        this.#requestModern(this.#resourceRequest(params), params, context, envelope),
     );
     this.#serve(
       McpMethod.PromptsList,
@@ -218,8 +227,9 @@ export class GatewaySession {
     );
     this.#serve(
       McpMethod.PromptsGet,
-      (params, context) => this.#getPrompt(params, context, 'legacy'),
-      async (params, context) => listed(await this.#getPrompt(params, context, 'modern')),
+      (params, context) => this.#requestLegacy(this.#promptRequest(params), params, context),
+      (params, context, envelope) =>
+        this.#requestModern(this.#promptRequest(params), params, context, envelope),
     );
     this.#serve(McpMethod.Discover, undefined, () => this.#discover());
     this.#serve(McpMethod.SubscriptionsListen, undefined, (params, context) =>
@@ -365,23 +375,19 @@ export class GatewaySession {
 
   /** A new call of this gateway, registered as in flight until it is over. */
   #newCall(
-    name: string,
+    request: BridgedRequest,
     params: JsonObject,
-    args: JsonObject,
     client: CallClient,
     inputResponses?: JsonObject,
   ): BridgedCall {
     const { source, calls, fallback } = this.#options;
-    const server = source.tools().find((tool) => tool.name === name)?.server;
+    const server = request.server;
     // A legacy backend's input is asked live: answers sent ahead have nowhere to go.
     const ahead =
       server !== undefined && source.serverEra(server) === 'modern' ? inputResponses : undefined;
     const call = new BridgedCall({
-      source,
-      name,
-      args,
+      ...request,
       progress: progressTokenOf(params) !== undefined,
-      server,
       client,
       fallback,
       onDone: (done) => calls.delete(done),
@@ -389,6 +395,143 @@ export class GatewaySession {
     calls.add(call);
     call.start(ahead);
     return call;
+  }
+
+  /**
+   * A modern request's call: a new one, or with a `requestState` the retry of one that answered
+   * `input_required` (its `inputResponses` given to it); -32602 for an unknown or expired state,
+   * or one of another request. Answers sent without a `requestState` (a stateless retry) go to
+   * the backend with a new call.
+   */
+  #modernCall(request: BridgedRequest, params: JsonObject, envelope: ModernEnvelope): BridgedCall {
+    if (params.requestState === undefined) {
+      const responses = isObject(params.inputResponses) ? params.inputResponses : undefined;
+      const client: CallClient = {
+        era: 'modern',
+        capabilities: envelope.capabilities,
+        request: () => Promise.reject(new Error('a modern client gets no server requests')),
+      };
+      return this.#newCall(request, params, client, responses);
+    }
+    const responses = params.inputResponses ?? {};
+    if (!isObject(responses))
+      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'inputResponses must be an object');
+    const taken = this.#options.pending.take(params.requestState);
+    if (taken === undefined || taken.kind !== request.kind || taken.name !== request.name) {
+      taken?.cancel(new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'requestState misused'));
+      throw new JsonRpcError(
+        JsonRpcErrorCode.InvalidParams,
+        'Unknown or expired requestState: send the request again',
+      );
+    }
+    taken.answer(responses);
+    return taken;
+  }
+
+  /** An `input_required` result for the call's round: the call kept under a new `requestState`. */
+  #inputRound(call: BridgedCall, inputRequests: Record<string, InputRequest>): JsonObject {
+    const requestState = this.#options.pending.put(call);
+    return { resultType: 'input_required', inputRequests, requestState };
+  }
+
+  /** The request of a `prompts/get` (its params checked: -32602). */
+  #promptRequest(params: unknown): BridgedRequest {
+    if (!isObject(params) || typeof params.name !== 'string')
+      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'prompts/get' needs a name");
+    const name = params.name;
+    const args = params.arguments ?? {};
+    if (!isObject(args) || !Object.values(args).every((value) => typeof value === 'string'))
+      throw new JsonRpcError(
+        JsonRpcErrorCode.InvalidParams,
+        "a prompt's arguments must be an object of strings",
+      );
+    const source = this.#options.source;
+    return {
+      kind: 'prompt',
+      name,
+      server: undefined,
+      invoke: ({ signal, input, resume }) =>
+        source.getPrompt(name, args as Record<string, string>, {
+          signal,
+          input,
+          ...(resume === undefined ? {} : { resume }),
+        }),
+    };
+  }
+
+  /** The request of a `resources/read` (its params checked: -32602). */
+  #resourceRequest(params: unknown): BridgedRequest {
+    if (!isObject(params) || typeof params.uri !== 'string')
+      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'resources/read' needs a uri");
+    const uri = params.uri;
+    const source = this.#options.source;
+    return {
+      kind: 'resource',
+      name: uri,
+      server: undefined,
+      invoke: ({ signal, input, resume }) =>
+        source.readResource(uri, { signal, input, ...(resume === undefined ? {} : { resume }) }),
+    };
+  }
+
+  /** The request of a `tools/call` (its params checked: -32602). */
+  #toolRequest(params: unknown): BridgedRequest {
+    const { name, args } = callParams(params);
+    const source = this.#options.source;
+    return {
+      kind: 'tool',
+      name,
+      server: source.tools().find((tool) => tool.name === name)?.server,
+      invoke: (options) => source.callTool(name, args, options),
+    };
+  }
+
+  /**
+   * A legacy `prompts/get` or `resources/read`: what its backend asks on the way goes to the
+   * client live (as a tool call's does); a failure is the request's JSON-RPC error.
+   */
+  async #requestLegacy(
+    request: BridgedRequest,
+    params: unknown,
+    context: RequestContext,
+  ): Promise<JsonObject> {
+    const call = this.#newCall(request, params as JsonObject, this.#client!);
+    const outcome = await call.next(context.signal);
+    if (outcome.kind === 'result') return outcome.result;
+    if (outcome.kind === 'input') {
+      call.cancel(new Error('unexpected input round'));
+      throw new JsonRpcError(JsonRpcErrorCode.InternalError, 'unexpected input round');
+    }
+    throw toRequestError(outcome.error, request.kind === 'prompt' ? 'prompt' : 'resource');
+  }
+
+  /**
+   * A modern `prompts/get` or `resources/read`: its result (with the caching hints), or an
+   * `input_required` round for what its backend asks (as for `tools/call`), answered by the
+   * client's retry; a failure is the request's JSON-RPC error.
+   */
+  async #requestModern(
+    request: BridgedRequest,
+    params: JsonObject,
+    context: RequestContext,
+    envelope: ModernEnvelope,
+  ): Promise<JsonObject> {
+    const call = this.#modernCall(request, params, envelope);
+    const outcome = await call.next(context.signal);
+    if (outcome.kind === 'input') {
+      try {
+        return this.#inputRound(call, outcome.inputRequests);
+      } catch (error) {
+        call.cancel(error);
+        throw toRequestError(error, request.kind === 'prompt' ? 'prompt' : 'resource', 'modern');
+      }
+    }
+    if (outcome.kind === 'failed')
+      throw (
+        modernRefusal(outcome.error) ??
+        toRequestError(outcome.error, request.kind === 'prompt' ? 'prompt' : 'resource', 'modern')
+      );
+    return completeResult(outcome.result, this.#options.serverInfo, true);
   }
 
   /** The progress sink of a request: its token's notifications, or none without a token. */
@@ -410,9 +553,8 @@ export class GatewaySession {
   }
 
   async #callTool(params: unknown, context: RequestContext): Promise<JsonObject> {
-    const { name, args } = callParams(params);
     let progressed = false;
-    const call = this.#newCall(name, params as JsonObject, args, this.#client!);
+    const call = this.#newCall(this.#toolRequest(params), params as JsonObject, this.#client!);
     const outcome = await call.next(
       context.signal,
       this.#progressSink(params as JsonObject, () => (progressed = true)),
@@ -433,37 +575,9 @@ export class GatewaySession {
     context: RequestContext,
     envelope: ModernEnvelope,
   ): Promise<JsonObject> {
-    const { name, args } = callParams(params);
-    let call: BridgedCall;
-    if (params.requestState === undefined) {
-      // Answers sent without a requestState (a stateless retry) go to the backend with the call.
-      const responses = isObject(params.inputResponses) ? params.inputResponses : undefined;
-      call = this.#newCall(
-        name,
-        params,
-        args,
-        {
-          era: 'modern',
-          capabilities: envelope.capabilities,
-          request: () => Promise.reject(new Error('a modern client gets no server requests')),
-        },
-        responses,
-      );
-    } else {
-      const responses = params.inputResponses ?? {};
-      if (!isObject(responses))
-        throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'inputResponses must be an object');
-      const taken = this.#options.pending.take(params.requestState);
-      if (taken === undefined || taken.name !== name) {
-        taken?.cancel(new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'requestState misused'));
-        throw new JsonRpcError(
-          JsonRpcErrorCode.InvalidParams,
-          'Unknown or expired requestState: call the tool again',
-        );
-      }
-      call = taken;
-      call.answer(responses);
-    }
+    const request = this.#toolRequest(params);
+    const name = request.name;
+    const call = this.#modernCall(request, params, envelope);
     let lastProgress: number | undefined;
     const outcome = await call.next(
       context.signal,
@@ -475,8 +589,7 @@ export class GatewaySession {
     if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
     if (outcome.kind === 'input') {
       try {
-        const requestState = this.#options.pending.put(call);
-        return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState };
+        return this.#inputRound(call, outcome.inputRequests);
       } catch (error) {
         call.cancel(error);
         return completeResult(toolCallFailure(error, name), this.#options.serverInfo, false);
@@ -518,42 +631,6 @@ export class GatewaySession {
       });
     } catch {
       // No answer in time, or the connection is going: the result goes out (or not) as it would.
-    }
-  }
-
-  async #readResource(
-    params: unknown,
-    context: RequestContext,
-    era: 'legacy' | 'modern',
-  ): Promise<JsonObject> {
-    if (!isObject(params) || typeof params.uri !== 'string')
-      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'resources/read' needs a uri");
-    try {
-      return await this.#options.source.readResource(params.uri, { signal: context.signal });
-    } catch (error) {
-      throw toRequestError(error, 'resource', era);
-    }
-  }
-
-  async #getPrompt(
-    params: unknown,
-    context: RequestContext,
-    era: 'legacy' | 'modern',
-  ): Promise<JsonObject> {
-    if (!isObject(params) || typeof params.name !== 'string')
-      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'prompts/get' needs a name");
-    const args = params.arguments ?? {};
-    if (!isObject(args) || !Object.values(args).every((value) => typeof value === 'string'))
-      throw new JsonRpcError(
-        JsonRpcErrorCode.InvalidParams,
-        "a prompt's arguments must be an object of strings",
-      );
-    try {
-      return await this.#options.source.getPrompt(params.name, args as Record<string, string>, {
-        signal: context.signal,
-      });
-    } catch (error) {
-      throw toRequestError(error, 'prompt', era);
     }
   }
 }

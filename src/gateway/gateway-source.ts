@@ -1,4 +1,5 @@
 import type { HostCallOptions } from '../host/calls/call-pipeline.js';
+import type { HostRequestOptions } from '../host/host-resources.js';
 import type { HostTool } from '../host/host-tool.js';
 import type { McpHost } from '../host/mcp-host.js';
 import type { HostView } from '../host/views/host-view.js';
@@ -26,12 +27,12 @@ export interface GatewaySource {
   callTool(name: string, args: JsonObject, options: HostCallOptions): Promise<CallToolResult>;
   resources(): Promise<Array<Resource & { server: string }>>;
   resourceTemplates(): Promise<Array<ResourceTemplate & { server: string }>>;
-  readResource(uri: string, options: { signal?: AbortSignal }): Promise<ReadResourceResult>;
+  readResource(uri: string, options: HostRequestOptions): Promise<ReadResourceResult>;
   prompts(): Promise<Array<Prompt & { server: string; originalName: string }>>;
   getPrompt(
     name: string,
     args: Record<string, string>,
-    options: { signal?: AbortSignal },
+    options: HostRequestOptions,
   ): Promise<GetPromptResult>;
   /** The tools offered may have changed (the host's or the view's tool events). */
   onToolsChanged(listener: () => void): Disposable;

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { McpHost } from '../../src/index.js';
 import { createGateway } from '../../src/gateway.js';
@@ -261,5 +262,81 @@ describe('the 2026-07-28 envelope and statuses over HTTP (SEP-2575)', () => {
     expect(answered.status).toBe(200);
     expect(answered.body.result).toMatchObject({ resultType: 'complete' });
     expect(text(answered.body.result!)).toBe('Hello, Alice!');
+  });
+});
+
+describe('input rounds of prompts/get through the gateway', () => {
+  const PROMPT = 'mcp__conformance__test_input_required_result_prompt';
+  const ASKING = {
+    ...META,
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+  };
+
+  it('gives a modern client the round as input_required, and its retry the prompt; the state is for that prompt only', async () => {
+    await using _guard = leakGuard();
+    await using g = await strictGateway();
+    const first = await g.post('prompts/get', { name: PROMPT, _meta: ASKING });
+    expect(first.status).toBe(200);
+    const round = first.body.result as {
+      resultType: string;
+      inputRequests: Record<string, { method: string; params: { message: string } }>;
+      requestState: string;
+    };
+    expect(round.resultType).toBe('input_required');
+    const [key, asked] = Object.entries(round.inputRequests)[0]!;
+    expect(asked).toMatchObject({
+      method: 'elicitation/create',
+      params: { message: 'What context should the prompt use?' },
+    });
+
+    const retry = await g.post('prompts/get', {
+      name: PROMPT,
+      inputResponses: { [key]: { action: 'accept', content: { context: 'the tests' } } },
+      requestState: round.requestState,
+      _meta: ASKING,
+    });
+    expect(retry.status).toBe(200);
+    expect(retry.body.result).toMatchObject({ resultType: 'complete', ttlMs: 0 });
+    expect(JSON.stringify(retry.body.result?.messages)).toContain('Context: the tests');
+
+    // A requestState belongs to its request: used on another one, it is refused (and spent).
+    const again = (await g.post('prompts/get', { name: PROMPT, _meta: ASKING })).body.result!;
+    const misused = await g.post(
+      'tools/call',
+      {
+        name: HEADER_TOOL,
+        arguments: { region: 'eu' },
+        inputResponses: {},
+        requestState: again.requestState,
+        _meta: META,
+      },
+      { 'mcp-param-region': 'eu' },
+    );
+    expect(misused.body.error?.code).toBe(-32602);
+    expect(g.calls()).toBe(0);
+  });
+
+  it('asks a legacy client live (elicitation/create), and gets the prompt built from its answer', async () => {
+    await using _guard = leakGuard();
+    await using g = await strictGateway();
+    const client = new Client(
+      { name: 'strict-test', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    const asked: unknown[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params);
+      return Promise.resolve({ action: 'accept', content: { context: 'live' } });
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(g.listener.url)));
+    try {
+      const prompt = await client.getPrompt({ name: PROMPT });
+      expect(JSON.stringify(prompt.messages)).toContain('Context: live');
+      expect(asked).toEqual([
+        expect.objectContaining({ message: 'What context should the prompt use?' }),
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -40,6 +40,7 @@ import {
   completeResult,
   GATEWAY_PROTOCOL_VERSIONS,
   isModernRequest,
+  legacyResult,
   modernEnvelope,
   type ModernEnvelope,
 } from './modern-request.js';
@@ -497,7 +498,7 @@ export class GatewaySession {
   ): Promise<JsonObject> {
     const call = this.#newCall(request, params as JsonObject, this.#client!);
     const outcome = await call.next(context.signal);
-    if (outcome.kind === 'result') return outcome.result;
+    if (outcome.kind === 'result') return legacyResult(outcome.result);
     if (outcome.kind === 'input') {
       call.cancel(new Error('unexpected input round'));
       throw new JsonRpcError(JsonRpcErrorCode.InternalError, 'unexpected input round');
@@ -559,7 +560,7 @@ export class GatewaySession {
       context.signal,
       this.#progressSink(params as JsonObject, () => (progressed = true)),
     );
-    const result = this.#final(call, outcome);
+    const result = legacyResult(this.#final(call, outcome));
     if (progressed) await this.#progressDelivered();
     return result;
   }

@@ -340,3 +340,58 @@ describe('input rounds of prompts/get through the gateway', () => {
     }
   });
 });
+
+describe('legacy answers', () => {
+  it("carry none of a modern backend's 2026-07-28 fields (resultType, ttlMs, cacheScope, its serverInfo)", async () => {
+    await using _guard = leakGuard();
+    await using g = await strictGateway();
+    expect(g.host.status()[0]).toMatchObject({ era: 'modern' });
+    const legacy = { 'mcp-protocol-version': '2025-11-25', 'mcp-method': undefined };
+    const init = await fetch(g.listener.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      }),
+    });
+    const session = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const inSession = { ...legacy, 'mcp-session-id': session };
+    const answers = [
+      await g.post(
+        'tools/call',
+        { name: 'mcp__conformance__test_simple_text', arguments: {} },
+        inSession,
+      ),
+      await g.post('prompts/get', { name: 'mcp__conformance__test_simple_prompt' }, inSession),
+      await g.post('resources/read', { uri: 'test://static-text' }, inSession),
+    ];
+    for (const { status, body } of answers) {
+      expect(status).toBe(200);
+      expect(body.result).toBeDefined();
+      for (const field of ['resultType', 'ttlMs', 'cacheScope'])
+        expect(body.result).not.toHaveProperty(field);
+      expect(JSON.stringify(body.result)).not.toContain('io.modelcontextprotocol/serverInfo');
+    }
+    // The same requests in the modern era carry them, with the gateway's serverInfo.
+    const modern = await g.post('prompts/get', {
+      name: 'mcp__conformance__test_simple_prompt',
+      _meta: META,
+    });
+    expect(modern.body.result).toMatchObject({
+      resultType: 'complete',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcp-host' } },
+    });
+  });
+});

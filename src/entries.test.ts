@@ -48,6 +48,7 @@ const pinned: Record<string, readonly string[]> = {
     'GetPromptResult',
     'HealthCheckOptions',
     'HostCallOptions',
+    'HostRequestOptions',
     'HostServerDefinition',
     'HostSkill',
     'HostTool',

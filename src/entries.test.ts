@@ -49,6 +49,7 @@ const pinned: Record<string, readonly string[]> = {
     'HealthCheckOptions',
     'HostCallOptions',
     'HostLogMessage',
+    'HostRequestOptions',
     'HostServerDefinition',
     'HostSkill',
     'HostTool',

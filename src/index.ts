@@ -25,6 +25,7 @@ export type { HostSkill, LoadedHostSkill } from './host/host-skills.js';
 export type { ToolsChangedEvent } from './host/catalogue/tool-catalogue.js';
 export type { ToolFilterSpec } from './host/catalogue/tool-filters.js';
 export type { HostView } from './host/views/host-view.js';
+export type { HostRequestOptions } from './host/host-resources.js';
 export type { ViewOptions } from './host/views/view-access.js';
 export type {
   HostCallOptions,

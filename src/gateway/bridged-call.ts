@@ -12,7 +12,6 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import { isObject } from '../protocol/guards.js';
 import { McpMethod } from '../protocol/methods.js';
 import type {
-  CallToolResult,
   ClientCapabilities,
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -23,7 +22,6 @@ import type {
   ProgressNotificationParams,
   Root,
 } from '../protocol/types.js';
-import type { GatewaySource } from './gateway-source.js';
 import type { PendingEntry } from './pending-input.js';
 
 /** The gateway client a call belongs to, as the call reaches it. */
@@ -44,7 +42,7 @@ export interface CallClient {
 
 /** Where a call stands after the client's request: done, or waiting for the client's input. */
 export type BridgedOutcome =
-  | { kind: 'result'; result: CallToolResult }
+  | { kind: 'result'; result: JsonObject }
   | { kind: 'failed'; error: unknown }
   | { kind: 'input'; inputRequests: Record<string, InputRequest> };
 
@@ -57,11 +55,30 @@ interface Asked {
   reject(reason: unknown): void;
 }
 
+/** What a bridged request is: a tool call, a prompt's get, a resource's read. */
+export type BridgedKind = 'tool' | 'prompt' | 'resource';
+
+/** What a bridged request's backend call is given (each run: the first, and each resumption). */
+export interface BridgedInvokeOptions {
+  signal: AbortSignal;
+  /** The request's own input handlers (a modern backend's rounds come to them). */
+  input: ServerInputHandlers;
+  /** The next round of a deferred request: the answers, and the backend's `requestState`. */
+  resume?: InputResume;
+  /** The backend's progress (only when the client asked for it). */
+  onProgress?: (progress: ProgressNotificationParams) => void;
+}
+
 export interface BridgedCallInit {
-  source: GatewaySource;
+  kind: BridgedKind;
+  /** The tool's or prompt's exposed name, or the resource's URI. */
   name: string;
-  args: JsonObject;
-  /** The backend serving the tool (undefined when the tool is unknown: the call fails). */
+  /** Sends the request to the backend (through the host), with `options`. */
+  invoke(options: BridgedInvokeOptions): Promise<JsonObject>;
+  /**
+   * The backend serving it, where known (a tool's; undefined for an unknown tool, which fails,
+   * and for prompts and resources: a legacy backend's live requests are then not routed to it).
+   */
   server: string | undefined;
   client: CallClient;
   /** Ask the backend for progress (the client's first request had a progress token). */
@@ -73,7 +90,7 @@ export interface BridgedCallInit {
 }
 
 /**
- * One `tools/call` of a gateway client, which may outlive the client's request: what the backend
+ * One request of a gateway client (a `tools/call`, a `prompts/get`, a `resources/read`), which may outlive the client's request: what the backend
  * asks on the way (sampling, elicitation, roots) goes to that client in its era's form, or to the
  * host's own handlers when the client cannot answer it, or is refused with -32601.
  *
@@ -87,13 +104,14 @@ export interface BridgedCallInit {
  *   call with the answers and the backend's `requestState`.
  */
 export class BridgedCall implements PendingEntry {
+  readonly kind: BridgedKind;
   readonly name: string;
   readonly server: string | undefined;
   readonly client: CallClient;
   readonly #init: BridgedCallInit;
   readonly #controller = new AbortController();
   readonly #asked = new Map<string, Asked>();
-  #settled: { result: CallToolResult } | { error: unknown } | undefined;
+  #settled: { result: JsonObject } | { error: unknown } | undefined;
   #continuation: InputContinuation | undefined;
   #wake: (() => void) | undefined;
   #progress: ((progress: ProgressNotificationParams) => void) | undefined;
@@ -104,6 +122,7 @@ export class BridgedCall implements PendingEntry {
 
   constructor(init: BridgedCallInit) {
     this.#init = init;
+    this.kind = init.kind;
     this.name = init.name;
     this.server = init.server;
     this.client = init.client;
@@ -114,9 +133,12 @@ export class BridgedCall implements PendingEntry {
     return this.#answering > 0;
   }
 
-  /** Sends the call to the backend. */
-  start(): void {
-    this.#run(undefined);
+  /**
+   * Sends the call to the backend; with `inputResponses` (a modern client's answers sent without
+   * a `requestState`), they go with it, for a backend that takes them so.
+   */
+  start(inputResponses?: JsonObject): void {
+    this.#run(inputResponses === undefined ? undefined : { inputResponses });
   }
 
   /**
@@ -250,8 +272,8 @@ export class BridgedCall implements PendingEntry {
 
   #run(resume: InputResume | undefined): void {
     this.#settled = undefined;
-    this.#init.source
-      .callTool(this.name, this.#init.args, {
+    this.#init
+      .invoke({
         signal: this.#controller.signal,
         input: this.#inputHandlers(),
         ...(resume === undefined ? {} : { resume }),

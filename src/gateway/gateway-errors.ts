@@ -31,6 +31,23 @@ export function toolCallFailure(error: unknown, tool: string): CallToolResult {
 }
 
 /**
+ * A backend's refusal a modern client gets as the JSON-RPC error it is, not as a tool result:
+ * -32021 (a client capability the call needs was not declared; its `data` names it), which the
+ * client can act on by declaring it. Undefined for any other failure.
+ */
+export function modernRefusal(error: unknown): JsonRpcError | undefined {
+  const local = toMcpHostError(error);
+  if (
+    !(local instanceof JsonRpcError) ||
+    local.code !== McpErrorCode.MissingRequiredClientCapability
+  )
+    return undefined;
+  return new JsonRpcError(local.code, aboutServer(local.serverName, local.message), {
+    data: local.data,
+  });
+}
+
+/**
  * A failed `resources/read` or `prompts/get` as a JSON-RPC error: the server's own error passed on
  * (its code, its message prefixed with the server's name), an unknown resource -32002 (-32602 in
  * the modern era, which retired -32002, and so does a server's own -32002 passed on), an unknown

@@ -16,12 +16,18 @@ import type {
   ClientCapabilities,
   Implementation,
   InitializeResult,
+  InputRequest,
   ProgressNotificationParams,
   ServerCapabilities,
 } from '../protocol/types.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import { BridgedCall, type CallClient, type BridgedOutcome } from './bridged-call.js';
-import { toolCallFailure, toRequestError } from './gateway-errors.js';
+import {
+  BridgedCall,
+  type BridgedCallInit,
+  type BridgedOutcome,
+  type CallClient,
+} from './bridged-call.js';
+import { modernRefusal, toolCallFailure, toRequestError } from './gateway-errors.js';
 import type { GatewayLogging } from './gateway-logging.js';
 import type { GatewaySource } from './gateway-source.js';
 import {
@@ -35,6 +41,7 @@ import {
   completeResult,
   GATEWAY_PROTOCOL_VERSIONS,
   isModernRequest,
+  legacyResult,
   modernEnvelope,
   type ModernEnvelope,
 } from './modern-request.js';
@@ -110,6 +117,8 @@ const LISTEN_FLAG: Record<ListKind, string> = {
 };
 
 type Handler = (params: unknown, context: RequestContext) => unknown;
+/** What a bridged call is made of, before its client is known. */
+type BridgedRequest = Pick<BridgedCallInit, 'kind' | 'name' | 'server' | 'invoke'>;
 type ModernHandler = (
   params: JsonObject,
   context: RequestContext,
@@ -186,9 +195,23 @@ export class GatewaySession {
 
   #handle(): void {
     const peer = this.#peer;
-    peer.setRequestHandler(McpMethod.Initialize, (params) => this.#initialize(params));
+    // The modern era has no handshake and no `ping`: a request of it for either is -32601.
+    const legacyOnly =
+      (method: string, handler: Handler): Handler =>
+      (params, context) => {
+        if (isModernRequest(params))
+          throw new JsonRpcError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
+        return handler(params, context);
+      };
+    peer.setRequestHandler(
+      McpMethod.Initialize,
+      legacyOnly(McpMethod.Initialize, (params) => this.#initialize(params)),
+    );
     peer.setNotificationHandler(McpMethod.Initialized, () => this.#initialized());
-    peer.setRequestHandler(McpMethod.Ping, () => ({}));
+    peer.setRequestHandler(
+      McpMethod.Ping,
+      legacyOnly(McpMethod.Ping, () => ({})),
+    );
     const source = this.#options.source;
     const info = this.#options.serverInfo;
     const listed = (result: JsonObject) => completeResult(result, info, true);
@@ -214,8 +237,9 @@ export class GatewaySession {
     );
     this.#serve(
       McpMethod.ResourcesRead,
-      (params, context) => this.#readResource(params, context, 'legacy'),
-      async (params, context) => listed(await this.#readResource(params, context, 'modern')),
+      (params, context) => this.#requestLegacy(this.#resourceRequest(params), params, context),
+      (params, context, envelope) =>
+        this.#requestModern(this.#resourceRequest(params), params, context, envelope),
     );
     this.#serve(
       McpMethod.PromptsList,
@@ -224,8 +248,9 @@ export class GatewaySession {
     );
     this.#serve(
       McpMethod.PromptsGet,
-      (params, context) => this.#getPrompt(params, context, 'legacy'),
-      async (params, context) => listed(await this.#getPrompt(params, context, 'modern')),
+      (params, context) => this.#requestLegacy(this.#promptRequest(params), params, context),
+      (params, context, envelope) =>
+        this.#requestModern(this.#promptRequest(params), params, context, envelope),
     );
     this.#serve(
       McpMethod.Complete,
@@ -400,21 +425,174 @@ export class GatewaySession {
   // ---- calls ------------------------------------------------------------------------------------
 
   /** A new call of this gateway, registered as in flight until it is over. */
-  #newCall(name: string, params: JsonObject, args: JsonObject, client: CallClient): BridgedCall {
+  #newCall(
+    request: BridgedRequest,
+    params: JsonObject,
+    client: CallClient,
+    inputResponses?: JsonObject,
+  ): BridgedCall {
     const { source, calls, fallback } = this.#options;
+    const server = request.server;
+    // A legacy backend's input is asked live: answers sent ahead have nowhere to go.
+    const ahead =
+      server !== undefined && source.serverEra(server) === 'modern' ? inputResponses : undefined;
     const call = new BridgedCall({
-      source,
-      name,
-      args,
+      ...request,
       progress: progressTokenOf(params) !== undefined,
-      server: source.tools().find((tool) => tool.name === name)?.server,
       client,
       fallback,
       onDone: (done) => calls.delete(done),
     });
     calls.add(call);
-    call.start();
+    call.start(ahead);
     return call;
+  }
+
+  /**
+   * A modern request's call: a new one, or with a `requestState` the retry of one that answered
+   * `input_required` (its `inputResponses` given to it); -32602 for an unknown or expired state,
+   * or one of another request. Answers sent without a `requestState` (a stateless retry) go to
+   * the backend with a new call.
+   */
+  #modernCall(
+    request: BridgedRequest,
+    params: JsonObject,
+    envelope: ModernEnvelope,
+    client: CallClient = this.#modernClient(envelope),
+  ): BridgedCall {
+    if (params.requestState === undefined) {
+      const responses = isObject(params.inputResponses) ? params.inputResponses : undefined;
+      return this.#newCall(request, params, client, responses);
+    }
+    const responses = params.inputResponses ?? {};
+    if (!isObject(responses))
+      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'inputResponses must be an object');
+    const taken = this.#options.pending.take(params.requestState);
+    if (taken === undefined || taken.kind !== request.kind || taken.name !== request.name) {
+      taken?.cancel(new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'requestState misused'));
+      throw new JsonRpcError(
+        JsonRpcErrorCode.InvalidParams,
+        'Unknown or expired requestState: send the request again',
+      );
+    }
+    taken.answer(responses);
+    return taken;
+  }
+
+  /** A modern client as its call reaches it: asked in rounds, never live; its log messages sent. */
+  #modernClient(envelope: ModernEnvelope): CallClient {
+    return {
+      era: 'modern',
+      capabilities: envelope.capabilities,
+      request: () => Promise.reject(new Error('a modern client gets no server requests')),
+      log: (message) => this.#notify(McpMethod.Message, message),
+    };
+  }
+
+  /** An `input_required` result for the call's round: the call kept under a new `requestState`. */
+  #inputRound(call: BridgedCall, inputRequests: Record<string, InputRequest>): JsonObject {
+    const requestState = this.#options.pending.put(call);
+    return { resultType: 'input_required', inputRequests, requestState };
+  }
+
+  /** The request of a `prompts/get` (its params checked: -32602). */
+  #promptRequest(params: unknown): BridgedRequest {
+    if (!isObject(params) || typeof params.name !== 'string')
+      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'prompts/get' needs a name");
+    const name = params.name;
+    const args = params.arguments ?? {};
+    if (!isObject(args) || !Object.values(args).every((value) => typeof value === 'string'))
+      throw new JsonRpcError(
+        JsonRpcErrorCode.InvalidParams,
+        "a prompt's arguments must be an object of strings",
+      );
+    const source = this.#options.source;
+    return {
+      kind: 'prompt',
+      name,
+      server: undefined,
+      invoke: ({ signal, input, resume }) =>
+        source.getPrompt(name, args as Record<string, string>, {
+          signal,
+          input,
+          ...(resume === undefined ? {} : { resume }),
+        }),
+    };
+  }
+
+  /** The request of a `resources/read` (its params checked: -32602). */
+  #resourceRequest(params: unknown): BridgedRequest {
+    if (!isObject(params) || typeof params.uri !== 'string')
+      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'resources/read' needs a uri");
+    const uri = params.uri;
+    const source = this.#options.source;
+    return {
+      kind: 'resource',
+      name: uri,
+      server: undefined,
+      invoke: ({ signal, input, resume }) =>
+        source.readResource(uri, { signal, input, ...(resume === undefined ? {} : { resume }) }),
+    };
+  }
+
+  /** The request of a `tools/call` (its params checked: -32602). */
+  #toolRequest(params: unknown): BridgedRequest {
+    const { name, args } = callParams(params);
+    const source = this.#options.source;
+    return {
+      kind: 'tool',
+      name,
+      server: source.tools().find((tool) => tool.name === name)?.server,
+      invoke: (options) => source.callTool(name, args, options),
+    };
+  }
+
+  /**
+   * A legacy `prompts/get` or `resources/read`: what its backend asks on the way goes to the
+   * client live (as a tool call's does); a failure is the request's JSON-RPC error.
+   */
+  async #requestLegacy(
+    request: BridgedRequest,
+    params: unknown,
+    context: RequestContext,
+  ): Promise<JsonObject> {
+    const call = this.#newCall(request, params as JsonObject, this.#client!);
+    const outcome = await call.next(context.signal);
+    if (outcome.kind === 'result') return legacyResult(outcome.result);
+    if (outcome.kind === 'input') {
+      call.cancel(new Error('unexpected input round'));
+      throw new JsonRpcError(JsonRpcErrorCode.InternalError, 'unexpected input round');
+    }
+    throw toRequestError(outcome.error, request.kind === 'prompt' ? 'prompt' : 'resource');
+  }
+
+  /**
+   * A modern `prompts/get` or `resources/read`: its result (with the caching hints), or an
+   * `input_required` round for what its backend asks (as for `tools/call`), answered by the
+   * client's retry; a failure is the request's JSON-RPC error.
+   */
+  async #requestModern(
+    request: BridgedRequest,
+    params: JsonObject,
+    context: RequestContext,
+    envelope: ModernEnvelope,
+  ): Promise<JsonObject> {
+    const call = this.#modernCall(request, params, envelope);
+    const outcome = await call.next(context.signal);
+    if (outcome.kind === 'input') {
+      try {
+        return this.#inputRound(call, outcome.inputRequests);
+      } catch (error) {
+        call.cancel(error);
+        throw toRequestError(error, request.kind === 'prompt' ? 'prompt' : 'resource', 'modern');
+      }
+    }
+    if (outcome.kind === 'failed')
+      throw (
+        modernRefusal(outcome.error) ??
+        toRequestError(outcome.error, request.kind === 'prompt' ? 'prompt' : 'resource', 'modern')
+      );
+    return completeResult(outcome.result, this.#options.serverInfo, true);
   }
 
   /** The progress sink of a request: its token's notifications, or none without a token. */
@@ -436,14 +614,13 @@ export class GatewaySession {
   }
 
   async #callTool(params: unknown, context: RequestContext): Promise<JsonObject> {
-    const { name, args } = callParams(params);
     let progressed = false;
-    const call = this.#newCall(name, params as JsonObject, args, this.#client!);
+    const call = this.#newCall(this.#toolRequest(params), params as JsonObject, this.#client!);
     const outcome = await call.next(
       context.signal,
       this.#progressSink(params as JsonObject, () => (progressed = true)),
     );
-    const result = this.#final(call, outcome);
+    const result = legacyResult(this.#final(call, outcome));
     if (progressed) await this.#progressDelivered();
     return result;
   }
@@ -459,46 +636,25 @@ export class GatewaySession {
     context: RequestContext,
     envelope: ModernEnvelope,
   ): Promise<JsonObject> {
-    const { name, args } = callParams(params);
-    const client: CallClient = {
-      era: 'modern',
-      capabilities: envelope.capabilities,
-      request: () => Promise.reject(new Error('a modern client gets no server requests')),
-      log: (message) => this.#notify(McpMethod.Message, message),
-    };
+    const client = this.#modernClient(envelope);
+    // The log level its `_meta` asks for holds while the call runs.
     const release = await this.#methods.wantModern(params, client);
     try {
-      return await this.#roundModern(name, args, params, context, client);
+      return await this.#roundModern(this.#toolRequest(params), params, context, envelope, client);
     } finally {
       release();
     }
   }
 
   async #roundModern(
-    name: string,
-    args: JsonObject,
+    request: BridgedRequest,
     params: JsonObject,
     context: RequestContext,
+    envelope: ModernEnvelope,
     client: CallClient,
   ): Promise<JsonObject> {
-    let call: BridgedCall;
-    if (params.requestState === undefined) {
-      call = this.#newCall(name, params, args, client);
-    } else {
-      const responses = params.inputResponses ?? {};
-      if (!isObject(responses))
-        throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'inputResponses must be an object');
-      const taken = this.#options.pending.take(params.requestState);
-      if (taken === undefined || taken.name !== name) {
-        taken?.cancel(new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'requestState misused'));
-        throw new JsonRpcError(
-          JsonRpcErrorCode.InvalidParams,
-          'Unknown or expired requestState: call the tool again',
-        );
-      }
-      call = taken;
-      call.answer(responses);
-    }
+    const name = request.name;
+    const call = this.#modernCall(request, params, envelope, client);
     let lastProgress: number | undefined;
     const outcome = await call.next(
       context.signal,
@@ -510,12 +666,15 @@ export class GatewaySession {
     if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
     if (outcome.kind === 'input') {
       try {
-        const requestState = this.#options.pending.put(call);
-        return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState };
+        return this.#inputRound(call, outcome.inputRequests);
       } catch (error) {
         call.cancel(error);
         return completeResult(toolCallFailure(error, name), this.#options.serverInfo, false);
       }
+    }
+    if (outcome.kind === 'failed') {
+      const refusal = modernRefusal(outcome.error);
+      if (refusal !== undefined) throw refusal;
     }
     return completeResult(this.#final(call, outcome), this.#options.serverInfo, false);
   }
@@ -549,42 +708,6 @@ export class GatewaySession {
       });
     } catch {
       // No answer in time, or the connection is going: the result goes out (or not) as it would.
-    }
-  }
-
-  async #readResource(
-    params: unknown,
-    context: RequestContext,
-    era: 'legacy' | 'modern',
-  ): Promise<JsonObject> {
-    if (!isObject(params) || typeof params.uri !== 'string')
-      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'resources/read' needs a uri");
-    try {
-      return await this.#options.source.readResource(params.uri, { signal: context.signal });
-    } catch (error) {
-      throw toRequestError(error, 'resource', era);
-    }
-  }
-
-  async #getPrompt(
-    params: unknown,
-    context: RequestContext,
-    era: 'legacy' | 'modern',
-  ): Promise<JsonObject> {
-    if (!isObject(params) || typeof params.name !== 'string')
-      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'prompts/get' needs a name");
-    const args = params.arguments ?? {};
-    if (!isObject(args) || !Object.values(args).every((value) => typeof value === 'string'))
-      throw new JsonRpcError(
-        JsonRpcErrorCode.InvalidParams,
-        "a prompt's arguments must be an object of strings",
-      );
-    try {
-      return await this.#options.source.getPrompt(params.name, args as Record<string, string>, {
-        signal: context.signal,
-      });
-    } catch (error) {
-      throw toRequestError(error, 'prompt', era);
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { HostCallOptions } from '../host/calls/call-pipeline.js';
+import type { HostRequestOptions } from '../host/host-resources.js';
 import type { HostTool } from '../host/host-tool.js';
 import type { McpHost } from '../host/mcp-host.js';
 import type { HostView } from '../host/views/host-view.js';
@@ -16,6 +17,7 @@ import type {
   Resource,
   ResourceTemplate,
 } from '../protocol/types.js';
+import type { ProtocolEra } from '../protocol/versions.js';
 
 /** States in which a server's tools, resources and prompts are offered. */
 const CONNECTED = new Set(['ready', 'degraded']);
@@ -29,12 +31,12 @@ export interface GatewaySource {
   callTool(name: string, args: JsonObject, options: HostCallOptions): Promise<CallToolResult>;
   resources(): Promise<Array<Resource & { server: string }>>;
   resourceTemplates(): Promise<Array<ResourceTemplate & { server: string }>>;
-  readResource(uri: string, options: { signal?: AbortSignal }): Promise<ReadResourceResult>;
+  readResource(uri: string, options: HostRequestOptions): Promise<ReadResourceResult>;
   prompts(): Promise<Array<Prompt & { server: string; originalName: string }>>;
   getPrompt(
     name: string,
     args: Record<string, string>,
-    options: { signal?: AbortSignal },
+    options: HostRequestOptions,
   ): Promise<GetPromptResult>;
   complete(
     ref: CompletionReference,
@@ -57,6 +59,8 @@ export interface GatewaySource {
   onListsChanged(listener: () => void): Disposable;
   /** The servers connected now, in the host's order. */
   connectedServers(): string[];
+  /** The protocol era a server speaks now (undefined when it is not connected). */
+  serverEra(name: string): ProtocolEra | undefined;
 }
 
 /** The source of a gateway over `host`, or over its view `view` when one is given. */
@@ -90,5 +94,6 @@ export function gatewaySource(host: McpHost, view: HostView | undefined): Gatewa
         .status()
         .filter((status) => CONNECTED.has(status.state))
         .map((status) => status.name),
+    serverEra: (name) => host.status().find((status) => status.name === name)?.era,
   };
 }

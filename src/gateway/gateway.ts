@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { McpHost } from '../host/mcp-host.js';
 import type { ViewOptions } from '../host/views/view-access.js';
+import { headerAnnotations } from '../protocol/http-headers.js';
 import type { Implementation } from '../protocol/types.js';
 import type { BridgedCall } from './bridged-call.js';
 import { GatewayLogging } from './gateway-logging.js';
@@ -211,6 +212,13 @@ export class Gateway implements AsyncDisposable {
           } catch {
             return false;
           }
+        },
+        toolHeaderParams: (view, tool) => {
+          const source = view === undefined ? this.#source : this.#viewSource(view);
+          const found = source.tools().find((candidate) => candidate.name === tool);
+          if (found === undefined) return undefined;
+          const annotations = headerAnnotations(found.inputSchema);
+          return annotations.ok ? annotations.params : undefined;
         },
         metrics: () => host.metrics(),
         status: () => host.status(),

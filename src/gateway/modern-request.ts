@@ -75,3 +75,27 @@ export function completeResult(
     ...(cache ? { ttlMs: 0, cacheScope: 'private' } : {}),
   };
 }
+
+/** The fields only a 2026-07-28 result carries (`_meta`'s server info aside). */
+const MODERN_RESULT_FIELDS = ['resultType', 'ttlMs', 'cacheScope'] as const;
+
+/**
+ * A backend's result as a legacy client gets it: without the modern era's fields (`resultType`,
+ * `ttlMs`, `cacheScope`, and the backend's own `serverInfo` in `_meta`, which is not the
+ * gateway's), which a modern backend's results carry. Anything else, `_meta` included, is kept.
+ */
+export function legacyResult(result: JsonObject): JsonObject {
+  const meta = isObject(result._meta) ? result._meta : undefined;
+  const modern =
+    MODERN_RESULT_FIELDS.some((field) => field in result) ||
+    (meta !== undefined && MetaKey.ServerInfo in meta);
+  if (!modern) return result;
+  const legacy: JsonObject = { ...result };
+  for (const field of MODERN_RESULT_FIELDS) delete legacy[field];
+  if (meta !== undefined) {
+    const { [MetaKey.ServerInfo]: _serverInfo, ...rest } = meta;
+    if (Object.keys(rest).length === 0) delete legacy._meta;
+    else legacy._meta = rest;
+  }
+  return legacy;
+}

@@ -12,7 +12,7 @@ function recordingSource(
 ): GatewaySource {
   const record = (what: string) => asked.push(`${side}:${what}`);
   const listeners: Array<(message: { server: string }) => void> = [];
-  return {
+  const source: Partial<GatewaySource> = {
     tools: () => [],
     prompts: () =>
       Promise.resolve(
@@ -45,12 +45,15 @@ function recordingSource(
       return Promise.resolve();
     },
     onLogMessage: (listener) => {
-      listeners.push(listener as (message: { server: string }) => void);
-      return toDisposable(() => listeners.splice(listeners.indexOf(listener as never), 1));
+      const heard = (message: { server: string }) =>
+        listener(message as Parameters<typeof listener>[0]);
+      listeners.push(heard);
+      return toDisposable(() => listeners.splice(listeners.indexOf(heard), 1));
     },
     onResourceUpdated: () => toDisposable(() => {}),
-    emitLog: () => listeners.forEach((listener) => listener({ server: side })),
-  } as unknown as GatewaySource;
+  };
+  const emitLog = () => listeners.forEach((listener) => listener({ server: side }));
+  return Object.assign(source, { emitLog }) as unknown as GatewaySource;
 }
 
 const ownHost = { status: () => [{ name: 'mine', state: 'ready' }] } as unknown as McpHost;

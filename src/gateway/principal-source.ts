@@ -88,6 +88,7 @@ export function principalSource(
     onListsChanged: (listener) =>
       both(shared.onListsChanged(listener), own.onListsChanged(listener)),
     connectedServers: () => [...shared.connectedServers(), ...own.connectedServers()],
+    serverEra: (name) => own.serverEra(name) ?? shared.serverEra(name),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { CallOptions } from '../client/client-options.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
 import { matchesUriTemplate } from '../protocol/uri-template.js';
@@ -13,6 +14,12 @@ import type {
 import type { ToolNamingOptions, ToolRef } from './naming/namer.js';
 import { ToolNames } from './naming/tool-names.js';
 import { registeredServer, type ServerSlot } from './slot/server-slot.js';
+
+/**
+ * The options of a host's `readResource` and `getPrompt`: the caller's signal, and the request's
+ * own input handlers and resumption (the modern era's `input_required` rounds; see `CallOptions`).
+ */
+export type HostRequestOptions = Pick<CallOptions, 'signal' | 'input' | 'resume'>;
 
 /**
  * Resources and prompts across a host's servers: listed from every ready server; a resource read
@@ -62,15 +69,19 @@ export class HostResources {
     return this.#fulfilled(lists);
   }
 
-  /** Reads a resource, routed by URI to the server that listed it (or named by `server`). */
+  /**
+   * Reads a resource, routed by URI to the server that listed it (or named by `server`); `input`
+   * and `resume` are the request's own input rounds (modern era, as `CallOptions` has them).
+   */
   async readResource(
     uri: string,
-    options: { server?: string; signal?: AbortSignal } = {},
+    options: HostRequestOptions & { server?: string } = {},
   ): Promise<ReadResourceResult> {
     const slot =
       options.server !== undefined ? this.#slot(options.server) : await this.#ownerOf(uri);
     const client = await slot.ready();
-    return client.readResource(uri, { signal: options.signal });
+    const { server: _server, ...request } = options;
+    return client.readResource(uri, request);
   }
 
   /**
@@ -167,11 +178,11 @@ export class HostResources {
     return target === undefined || !this.#servers.has(target.server) ? undefined : target.server;
   }
 
-  /** Gets a prompt by its namespaced name. */
+  /** Gets a prompt by its namespaced name (`input`, `resume`: as for `readResource`). */
   async getPrompt(
     name: string,
     args: Record<string, string> = {},
-    options: { signal?: AbortSignal } = {},
+    options: HostRequestOptions = {},
   ): Promise<GetPromptResult> {
     const target = await this.#resolvePrompt(name);
     if (target === undefined || !this.#servers.has(target.server))

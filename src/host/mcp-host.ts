@@ -34,7 +34,7 @@ import {
   type McpHostOptions,
   type StartSummary,
 } from './host-options.js';
-import { HostResources } from './host-resources.js';
+import { HostResources, type HostRequestOptions } from './host-resources.js';
 import { checkedRoots } from './host-roots.js';
 import { HostSkills, type HostSkill, type LoadedHostSkill } from './host-skills.js';
 import type { LoadSkillOptions, SkillFile } from '../client/skills/load-skill.js';
@@ -487,7 +487,7 @@ export class McpHost implements AsyncDisposable {
    */
   readResource(
     uri: string,
-    options: { server?: string; signal?: AbortSignal } = {},
+    options: HostRequestOptions & { server?: string } = {},
   ): Promise<ReadResourceResult> {
     return this.#resources.readResource(uri, options);
   }
@@ -501,7 +501,7 @@ export class McpHost implements AsyncDisposable {
   getPrompt(
     name: string,
     args: Record<string, string> = {},
-    options: { signal?: AbortSignal } = {},
+    options: HostRequestOptions = {},
   ): Promise<GetPromptResult> {
     return this.#resources.getPrompt(name, args, options);
   }

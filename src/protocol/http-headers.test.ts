@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { encodeHeaderValue, headerAnnotations, mcpRequestHeaders } from './http-headers.js';
+import {
+  decodeHeaderValue,
+  encodeHeaderValue,
+  headerAnnotations,
+  mcpRequestHeaders,
+} from './http-headers.js';
 
 describe('encodeHeaderValue', () => {
   // The spec's own encoding table (2026-07-28, Streamable HTTP, Value Encoding).
@@ -24,6 +29,21 @@ describe('encodeHeaderValue', () => {
 });
 
 const schema = (properties: Record<string, unknown>): unknown => ({ type: 'object', properties });
+
+describe('decodeHeaderValue', () => {
+  it('reads back what encodeHeaderValue sends, without surrounding whitespace', () => {
+    for (const value of ['eu', 'a b', ' padded ', 'héllo 🌍', '=?base64?x?='])
+      expect(decodeHeaderValue(`  ${encodeHeaderValue(value)}\t`)).toBe(value);
+  });
+
+  it('takes a value without the whole sentinel literally, and refuses bad base64 or UTF-8', () => {
+    expect(decodeHeaderValue('SGVsbG8=')).toBe('SGVsbG8=');
+    expect(decodeHeaderValue('=?base64?SGVsbG8=')).toBe('=?base64?SGVsbG8=');
+    expect(decodeHeaderValue('=?base64?SGVsbG8?=')).toBeUndefined(); // no padding
+    expect(decodeHeaderValue('=?base64?SGVs!!bG8=?=')).toBeUndefined();
+    expect(decodeHeaderValue('=?base64?/w==?=')).toBeUndefined(); // 0xff is not UTF-8
+  });
+});
 
 describe('headerAnnotations', () => {
   it('collects annotated string, integer and boolean properties, nested through properties', () => {

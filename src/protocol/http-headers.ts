@@ -65,6 +65,34 @@ export function encodeHeaderValue(value: string): string {
   return `${SENTINEL_PREFIX}${base64(value)}${SENTINEL_SUFFIX}`;
 }
 
+/** Strict base64 (padded, standard alphabet), as the sentinel form carries it. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A received header value as the body's value to compare with: surrounding whitespace dropped
+ * (RFC 9110), the `=?base64?{...}?=` form decoded, anything else literal. Undefined when the
+ * sentinel form holds invalid base64 (bad padding, characters outside the alphabet) or bytes that
+ * are not UTF-8: such a header matches no value.
+ */
+export function decodeHeaderValue(value: string): string | undefined {
+  const trimmed = value.trim();
+  if (
+    trimmed.length < SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length ||
+    !trimmed.startsWith(SENTINEL_PREFIX) ||
+    !trimmed.endsWith(SENTINEL_SUFFIX)
+  )
+    return trimmed;
+  const encoded = trimmed.slice(SENTINEL_PREFIX.length, -SENTINEL_SUFFIX.length);
+  if (!BASE64.test(encoded)) return undefined;
+  try {
+    const binary = atob(encoded);
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Base64 of a string's UTF-8 bytes, with the web APIs every runtime has. */
 function base64(value: string): string {
   const bytes = new TextEncoder().encode(value);
@@ -183,18 +211,26 @@ export function mcpRequestHeaders(
   if (annotated === undefined || annotated.length === 0) return headers;
   const args = params.arguments;
   for (const { header, path } of annotated) {
-    const value = valueAt(args, path);
-    const text =
-      typeof value === 'string'
-        ? value
-        : typeof value === 'boolean'
-          ? String(value)
-          : typeof value === 'number' && Number.isSafeInteger(value)
-            ? String(value)
-            : undefined;
+    const text = headerParamText(args, path);
     if (text !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = encodeHeaderValue(text);
   }
   return headers;
+}
+
+/**
+ * The text an annotated parameter's header carries for `args` (before encoding): a string as is,
+ * a boolean or a safe integer as its decimal text; undefined when the argument is absent, null or
+ * of another type (then no header is sent).
+ */
+export function headerParamText(args: unknown, path: readonly string[]): string | undefined {
+  const value = valueAt(args, path);
+  return typeof value === 'string'
+    ? value
+    : typeof value === 'boolean'
+      ? String(value)
+      : typeof value === 'number' && Number.isSafeInteger(value)
+        ? String(value)
+        : undefined;
 }
 
 function valueAt(root: unknown, path: readonly string[]): unknown {

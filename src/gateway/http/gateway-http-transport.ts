@@ -8,6 +8,7 @@ import { McpMethod } from '../../protocol/methods.js';
 import { SSE_RESPONSE_HEADERS, SseWriter } from '../../transport/http/sse-writer.js';
 import { TransportEvents } from '../../transport/transport-events.js';
 import { HttpJsonRpcCode, replyEmpty, replyError } from './http-replies.js';
+import { modernErrorStatus } from './modern-post-rules.js';
 
 /** The header that carries a legacy session's id, both ways. */
 export const SESSION_ID_HEADER = 'mcp-session-id';
@@ -16,6 +17,11 @@ export const SESSION_ID_HEADER = 'mcp-session-id';
 export interface GatewayHttpTransportOptions {
   /** A legacy session's id (sent back on every response); undefined for a one-shot exchange. */
   sessionId?: string;
+  /**
+   * A one-shot exchange of a 2026-07-28 request: an error answered as JSON gets the era's HTTP
+   * status (404 for -32601, 400 for -32020, -32021, -32022; see `modernErrorStatus`).
+   */
+  modern?: boolean;
   /** A session with no open exchange or stream for this long closes (`SESSION_EXPIRED`). */
   idleMs: number;
   /** Open GET streams per session; one more is refused with 409. */
@@ -294,7 +300,11 @@ export class GatewayHttpTransport implements Transport {
       exchange.sse.end();
     } else if (exchange.accepts.json || !exchange.accepts.sse) {
       const body = JSON.stringify(exchange.batch ? exchange.held : exchange.held[0]);
-      exchange.res.writeHead(200, {
+      const status =
+        this.#options.modern === true && !exchange.batch
+          ? modernErrorStatus(exchange.held[0])
+          : 200;
+      exchange.res.writeHead(status, {
         ...this.#headers(),
         'content-type': 'application/json',
         'content-length': String(Buffer.byteLength(body)),

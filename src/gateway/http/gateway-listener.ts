@@ -8,7 +8,8 @@ import type { ServerStatus } from '../../host/slot/server-status.js';
 import type { Logger } from '../../internal/logger.js';
 import { isJsonRpcMessage, isJsonRpcRequest, type JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { Transport } from '../../jsonrpc/transport.js';
-import { McpMethod } from '../../protocol/methods.js';
+import type { HeaderParam } from '../../protocol/http-headers.js';
+import { McpErrorCode, McpMethod } from '../../protocol/methods.js';
 import {
   eraOf,
   LEGACY_PROTOCOL_VERSIONS,
@@ -20,6 +21,7 @@ import {
   type PostAccepts,
 } from './gateway-http-transport.js';
 import { HttpJsonRpcCode, replyEmpty, replyError } from './http-replies.js';
+import { checkModernPost, claimsModernEra } from './modern-post-rules.js';
 import { PROMETHEUS_CONTENT_TYPE, prometheusText } from './prometheus-text.js';
 import { RequestGuard } from './request-guard.js';
 
@@ -109,6 +111,8 @@ export interface GatewayEndpoint {
   serve(transport: Transport, options: { view?: string; principal?: string }): Promise<void>;
   /** Whether the host has a named view `name`. */
   hasView(name: string): boolean;
+  /** The `x-mcp-header` parameters of a tool the view offers; undefined for an unknown tool. */
+  toolHeaderParams(view: string | undefined, tool: string): readonly HeaderParam[] | undefined;
   metrics(): MetricsSnapshot;
   status(): ServerStatus[];
   logger: Logger;
@@ -325,8 +329,6 @@ export class GatewayListener implements AsyncDisposable {
     if (!accepts.json && !accepts.sse)
       return replyError(res, 406, 'Not Acceptable: accept application/json or text/event-stream');
     const versionRefusal = checkVersionHeader(req);
-    if (versionRefusal !== undefined)
-      return replyError(res, 400, versionRefusal.message, versionRefusal);
     const sessionId = headerOf(req, SESSION_ID_HEADER);
     const session = sessionId === undefined ? undefined : this.#sessions.get(sessionId);
     if (sessionId !== undefined && (session === undefined || !sameRoute(session, route)))
@@ -350,6 +352,13 @@ export class GatewayListener implements AsyncDisposable {
       });
     }
     const batch = Array.isArray(parsed);
+    if (versionRefusal !== undefined)
+      // An unsupported version: -32022 listing the supported ones, for the request's id if any.
+      return replyError(res, 400, versionRefusal.message, {
+        code: McpErrorCode.UnsupportedProtocolVersion,
+        data: { supported: SUPPORTED_VERSIONS, requested: versionRefusal.requested },
+        ...(!batch && isJsonRpcRequest(parsed) ? { id: parsed.id } : {}),
+      });
     const messages: unknown[] = batch ? (parsed as unknown[]) : [parsed];
     if (messages.length === 0)
       return replyError(res, 400, 'Invalid Request: an empty batch', {
@@ -367,8 +376,23 @@ export class GatewayListener implements AsyncDisposable {
         code: HttpJsonRpcCode.InvalidRequest,
       });
     const checked: JsonRpcMessage[] = messages;
+    if (!batch && session === undefined) {
+      const refusal = checkModernPost(req.headers, checked[0]!, (tool) =>
+        this.#endpoint.toolHeaderParams(route.view, tool),
+      );
+      if (refusal !== undefined)
+        return replyError(res, refusal.status, refusal.message, {
+          code: refusal.code,
+          ...(refusal.data === undefined ? {} : { data: refusal.data }),
+          ...(isJsonRpcRequest(checked[0]) ? { id: checked[0].id } : {}),
+        });
+    }
+    // A modern `initialize` opens nothing: the era has no handshake (the session refuses it).
     const initialize = checked.some(
-      (message) => isJsonRpcRequest(message) && message.method === McpMethod.Initialize,
+      (message) =>
+        isJsonRpcRequest(message) &&
+        message.method === McpMethod.Initialize &&
+        !claimsModernEra(message),
     );
     if (initialize && (batch || session !== undefined))
       return replyError(
@@ -408,8 +432,9 @@ export class GatewayListener implements AsyncDisposable {
     const transport = this.#transport(sessionId);
     this.#sessions.set(sessionId, { transport, ...route });
     transport.onClose(() => this.#sessions.delete(sessionId));
-    this.#serve(transport, route);
+    // Posted first: the messages wait in the transport until the gateway's session is open.
     transport.post(messages, false, accepts, res);
+    this.#serve(transport, route);
   }
 
   #serveStateless(
@@ -425,16 +450,17 @@ export class GatewayListener implements AsyncDisposable {
         `Service Unavailable: ${this.#stateless.size} requests in flight (maxStatelessRequests)`,
         { headers: { 'retry-after': '1' } },
       );
-    const transport = this.#transport(undefined);
+    const transport = this.#transport(undefined, claimsModernEra(messages[0]!));
     this.#stateless.add(transport);
     transport.onClose(() => this.#stateless.delete(transport));
-    this.#serve(transport, route);
     transport.post(messages, false, accepts, res);
+    this.#serve(transport, route);
   }
 
-  #transport(sessionId: string | undefined): GatewayHttpTransport {
+  #transport(sessionId: string | undefined, modern = false): GatewayHttpTransport {
     return new GatewayHttpTransport({
       ...(sessionId === undefined ? {} : { sessionId }),
+      modern,
       idleMs: this.#options.sessionIdleMs,
       maxStreams: this.#options.maxStreamsPerSession,
       maxBufferedBytes: this.#options.maxStreamBufferedBytes,
@@ -485,7 +511,7 @@ export class GatewayListener implements AsyncDisposable {
   ): Session | undefined {
     const versionRefusal = checkVersionHeader(req);
     if (versionRefusal !== undefined) {
-      replyError(res, 400, versionRefusal.message, versionRefusal);
+      replyError(res, 400, versionRefusal.message, { code: HttpJsonRpcCode.InvalidRequest });
       return undefined;
     }
     const sessionId = headerOf(req, SESSION_ID_HEADER);
@@ -635,12 +661,14 @@ function acceptsOf(accept: string | undefined): PostAccepts {
 }
 
 /** A refusal for an unsupported `MCP-Protocol-Version` header (absent is fine: 2025-03-26). */
-function checkVersionHeader(req: IncomingMessage): { message: string; code: number } | undefined {
-  const version = headerOf(req, 'mcp-protocol-version');
+function checkVersionHeader(
+  req: IncomingMessage,
+): { message: string; requested: string } | undefined {
+  const version = headerOf(req, 'mcp-protocol-version')?.trim();
   if (version === undefined || eraOf(version) !== undefined) return undefined;
   return {
     message: `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_VERSIONS.join(', ')})`,
-    code: HttpJsonRpcCode.InvalidRequest,
+    requested: version.slice(0, 64),
   };
 }
 

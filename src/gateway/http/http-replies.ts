@@ -1,5 +1,6 @@
 /** The small, final answers of the gateway's HTTP layer: a status with a JSON-RPC error body. */
 import type { ServerResponse } from 'node:http';
+import type { RequestId } from '../../jsonrpc/message.js';
 
 /** The JSON-RPC error codes the HTTP layer answers with (no id: the message was not read as one). */
 export const HttpJsonRpcCode = {
@@ -10,14 +11,20 @@ export const HttpJsonRpcCode = {
 } as const;
 
 /**
- * Ends `res` with `status` and a JSON-RPC error response without an id (the body the spec allows
- * on an HTTP-level refusal), plus `headers`. Does nothing when the response has begun already.
+ * Ends `res` with `status` and a JSON-RPC error response (without an id, the body the spec allows
+ * on an HTTP-level refusal, unless `id` names the refused request; with `data` when given), plus
+ * `headers`. Does nothing when the response has begun already.
  */
 export function replyError(
   res: ServerResponse,
   status: number,
   message: string,
-  options: { code?: number; headers?: Readonly<Record<string, string>> } = {},
+  options: {
+    code?: number;
+    data?: unknown;
+    id?: RequestId;
+    headers?: Readonly<Record<string, string>>;
+  } = {},
 ): void {
   if (res.headersSent || res.writableEnded) {
     if (!res.writableEnded) res.end();
@@ -25,8 +32,12 @@ export function replyError(
   }
   const body = JSON.stringify({
     jsonrpc: '2.0',
-    id: null,
-    error: { code: options.code ?? HttpJsonRpcCode.ServerError, message },
+    id: options.id ?? null,
+    error: {
+      code: options.code ?? HttpJsonRpcCode.ServerError,
+      message,
+      ...(options.data === undefined ? {} : { data: options.data }),
+    },
   });
   res.writeHead(status, {
     ...options.headers,

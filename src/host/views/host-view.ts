@@ -16,6 +16,7 @@ import type {
   ResourceTemplate,
 } from '../../protocol/types.js';
 import type { HostCallOptions } from '../calls/call-pipeline.js';
+import type { HostRequestOptions } from '../host-resources.js';
 import type { ToolsChangedEvent } from '../catalogue/tool-catalogue.js';
 import type { CallContext, HostTool } from '../host-tool.js';
 import type { ViewAccess } from './view-access.js';
@@ -38,7 +39,7 @@ export interface ViewHost {
   resourceTemplates(): Promise<Array<ResourceTemplate & { server: string }>>;
   readResource(
     uri: string,
-    options: { server?: string; signal?: AbortSignal },
+    options: HostRequestOptions & { server?: string },
   ): Promise<ReadResourceResult>;
   prompts(): Promise<Array<Prompt & { server: string; originalName: string }>>;
   /** The server a namespaced prompt name belongs to (prompts are listed when none is known). */
@@ -46,7 +47,7 @@ export interface ViewHost {
   getPrompt(
     name: string,
     args: Record<string, string>,
-    options: { signal?: AbortSignal },
+    options: HostRequestOptions,
   ): Promise<GetPromptResult>;
   /** The registered servers' names. */
   servers(): string[];
@@ -172,7 +173,7 @@ export class HostView {
    */
   async readResource(
     uri: string,
-    options: { server?: string; signal?: AbortSignal } = {},
+    options: HostRequestOptions & { server?: string } = {},
   ): Promise<ReadResourceResult> {
     return this.#host.readResource(uri, { ...options, server: await this.#ownerOf(uri, options) });
   }
@@ -277,7 +278,7 @@ export class HostView {
   async getPrompt(
     name: string,
     args: Record<string, string> = {},
-    options: { signal?: AbortSignal } = {},
+    options: HostRequestOptions = {},
   ): Promise<GetPromptResult> {
     const server = await this.#host.promptServer(name);
     if (server === undefined || !this.#access.hasServer(server))

@@ -153,5 +153,6 @@ export {
   DEFAULT_GATEWAY_HOST,
   type GatewayOverrides,
   type GatewaySettings,
+  type GatewayClientSettings,
   type GatewaySettingsOptions,
 } from './config/gateway-settings.js';

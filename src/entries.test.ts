@@ -429,6 +429,8 @@ const pinned: Record<string, readonly string[]> = {
     'ExpandedServer',
     'FieldPath',
     'ForeignDialect',
+    'GatewayClientConfig',
+    'GatewayClientSettings',
     'GatewayConfig',
     'GatewayOverrides',
     'GatewaySettings',

@@ -61,3 +61,28 @@ async function readToken(path: string): Promise<{ token: string; exposed: boolea
   const mode = (await stat(path)).mode;
   return { token, exposed: process.platform !== 'win32' && (mode & 0o077) !== 0 };
 }
+
+/**
+ * The token of the named gateway client at `key` (`gateway.clients.<name>.tokenFile`), read from
+ * `path` (absolute) at start; never made. A missing or unreadable file, or one without a token,
+ * is `CONFIG_INVALID` naming the file and the key (never the token).
+ */
+export async function readGatewayClientToken(
+  path: string,
+  key: string,
+): Promise<{ token: string; exposed: boolean }> {
+  let read: { token: string; exposed: boolean } | undefined;
+  try {
+    read = await readToken(path);
+  } catch (error) {
+    throw new McpHostError('CONFIG_INVALID', `${key}: cannot read the token file ${path}`, {
+      cause: error,
+    });
+  }
+  if (read === undefined)
+    throw new McpHostError(
+      'CONFIG_INVALID',
+      `${key}: the token file ${path} does not exist (write the client's token there, mode 0600)`,
+    );
+  return read;
+}

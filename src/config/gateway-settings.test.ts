@@ -37,6 +37,8 @@ describe('the gateway: section', () => {
       auth: true,
       tokenFile: join('/state', 'gateway-token'),
       views: undefined,
+      clients: [],
+      perClient: [],
       allowedOrigins: [],
       allowedHosts: [],
       maxSessions: undefined,
@@ -69,6 +71,8 @@ describe('the gateway: section', () => {
       maxSessions: 4,
       maxBodyBytes: 1024,
       sessionIdleMs: 5000,
+      clients: [],
+      perClient: [],
     });
   });
 
@@ -160,5 +164,69 @@ describe('the gateway: section', () => {
     const { source: _a, ...again } = readNativeText(written, '/x/mcp.yaml').config.gateway!;
     const { source: _b, ...before } = first.config.gateway!;
     expect(again).toEqual(before);
+  });
+
+  it('resolves named clients (token files, never tokens) and per-client servers', async () => {
+    const path = await file(
+      'mcp.yaml',
+      'servers:\n  files:\n    command: mcp-files\n  crm:\n    url: https://crm.example/mcp\n    oauth: {}\n' +
+        'views:\n  notes: {}\n' +
+        'gateway:\n  clients:\n    alice:\n      tokenFile: secrets/alice\n      view: notes\n    bob:\n      tokenFile: ~/bob.token\n  perClient: [crm]\n',
+    );
+    const { config } = await loadConfig({ files: [path] });
+    const settings = resolveGatewaySettings(config, { env, homeDir: '/home/u' });
+    expect(settings.clients).toEqual([
+      { name: 'alice', tokenFile: join(dir, 'secrets', 'alice'), view: 'notes' },
+      { name: 'bob', tokenFile: '/home/u/bob.token', view: undefined },
+    ]);
+    expect(settings.perClient).toEqual(['crm']);
+    expect(Object.isFrozen(settings.clients[0])).toBe(true);
+  });
+
+  it('names the file and key of a bad client or per-client server', async () => {
+    const path = await file(
+      'mcp.yaml',
+      `${SERVERS}views:\n  notes: {}\ngateway:\n  clients:\n    alice:\n      tokenFile: a\n      view: notse\n  perClient: [files, fles]\n`,
+    );
+    const { config, diagnostics } = await tryLoadConfig({ files: [path] });
+    expect(config).toBeUndefined();
+    expect(diagnostics.map(formatDiagnostic)).toEqual([
+      expect.stringMatching(
+        /gateway\.clients\.alice\.view: the gateway client 'alice' is served the view 'notse', which no config file defines under `views:` \(did you mean 'notes'\?\)$/,
+      ),
+    ]);
+    // The servers are checked where the settings are resolved (the servers' own errors first).
+    const read = readNativeText(`${SERVERS}gateway:\n  perClient: [files, fles]\n`, path).config;
+    const error = (() => {
+      try {
+        return resolveGatewaySettings(read);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).toContain(
+      "gateway.perClient[0]: the gateway's per-client server 'files' must be a remote server with `oauth`",
+    );
+    expect(message).toContain(
+      "gateway.perClient[1]: the gateway's per-client server 'fles' is not a server of the config (did you mean 'files'?)",
+    );
+    expect(message).toContain(path);
+  });
+
+  it('refuses a client without a token file, or with a name unfit for a path', () => {
+    const missing = readNativeText(
+      `${SERVERS}gateway:\n  clients:\n    alice: {}\n`,
+      '/x/mcp.yaml',
+    );
+    expect(missing.diagnostics.map(formatDiagnostic).join('\n')).toMatch(
+      /error: gateway\.clients\.alice.*tokenFile/,
+    );
+    const odd = readNativeText(
+      `${SERVERS}gateway:\n  clients:\n    ../eve:\n      tokenFile: t\n`,
+      '/x/mcp.yaml',
+    );
+    expect(odd.diagnostics.some((d) => d.severity === 'error')).toBe(true);
   });
 });

@@ -42,6 +42,18 @@ export interface GatewaySettings {
   readonly maxSessions: number | undefined;
   readonly maxBodyBytes: number | undefined;
   readonly sessionIdleMs: number | undefined;
+  /** Named clients (`gateway.clients`): names, token files (absolute) and views; never tokens. */
+  readonly clients: readonly GatewayClientSettings[];
+  /** The servers each named client reaches with its own login (`gateway.perClient`). */
+  readonly perClient: readonly string[];
+}
+
+/** One named client of the gateway, resolved: where its token is read from at start. */
+export interface GatewayClientSettings {
+  readonly name: string;
+  /** Its token's file, absolute (resolved as `tokenFile`). */
+  readonly tokenFile: string;
+  readonly view: string | undefined;
 }
 
 /** Command-line flags, over the config's values. */
@@ -77,7 +89,7 @@ export function defaultGatewayTokenFile(
  * `INVALID_ARGUMENT` when the flags do (a non-loopback `--host` with `--no-auth`).
  */
 export function resolveGatewaySettings(
-  config: Pick<McpConfig, 'gateway' | 'views'>,
+  config: Pick<McpConfig, 'gateway' | 'views'> & Partial<Pick<McpConfig, 'servers'>>,
   options: GatewaySettingsOptions = {},
 ): GatewaySettings {
   const section = config.gateway;
@@ -121,6 +133,43 @@ export function resolveGatewaySettings(
       ...(suggestion === undefined ? {} : { suggestion }),
     });
   });
+  for (const [name, client] of Object.entries(section?.clients ?? {})) {
+    if (client.view === undefined || defined.includes(client.view)) continue;
+    const suggestion = closestKey(client.view, defined);
+    problems.push({
+      severity: 'error',
+      kind: 'unknown-view',
+      message: `the gateway client '${name}' is served the view '${client.view}', which no config file defines under \`views:\``,
+      ...located(at('clients', name, 'view')),
+      ...(suggestion === undefined ? {} : { suggestion }),
+    });
+  }
+  const servers = config.servers;
+  (section?.perClient ?? []).forEach((name, index) => {
+    if (servers === undefined) return;
+    const server = servers.find((candidate) => candidate.name === name);
+    const problem =
+      server === undefined
+        ? `the gateway's per-client server '${name}' is not a server of the config`
+        : server.transport.type === 'stdio' || server.oauth === undefined
+          ? `the gateway's per-client server '${name}' must be a remote server with \`oauth\` (each client logs in to it)`
+          : undefined;
+    if (problem === undefined) return;
+    const suggestion =
+      server === undefined
+        ? closestKey(
+            name,
+            servers.map((candidate) => candidate.name),
+          )
+        : undefined;
+    problems.push({
+      severity: 'error',
+      kind: server === undefined ? 'unknown-server' : 'invalid-value',
+      message: problem,
+      ...located(at('perClient', index)),
+      ...(suggestion === undefined ? {} : { suggestion }),
+    });
+  });
   if (problems.length > 0) throw new ConfigError(problems);
 
   const port = flags.port ?? section?.port;
@@ -137,6 +186,16 @@ export function resolveGatewaySettings(
     maxSessions: section?.maxSessions,
     maxBodyBytes: section?.maxBodyBytes,
     sessionIdleMs: section?.sessionIdleMs,
+    clients: Object.freeze(
+      Object.entries(section?.clients ?? {}).map(([name, client]) =>
+        Object.freeze({
+          name,
+          tokenFile: tokenFile(undefined, client.tokenFile, section?.source.file, options, home),
+          view: client.view,
+        }),
+      ),
+    ),
+    perClient: Object.freeze([...new Set(section?.perClient ?? [])]),
   };
   return Object.freeze(settings);
 }

@@ -368,6 +368,17 @@ function unknownGatewayViews(
       ...(suggestion === undefined ? {} : { suggestion }),
     });
   });
+  for (const [name, client] of Object.entries(gateway.clients ?? {})) {
+    if (client.view === undefined || defined.has(client.view)) continue;
+    const suggestion = closestKey(client.view, defined);
+    problems.push({
+      severity: 'error',
+      kind: 'unknown-view',
+      message: `the gateway client '${name}' is served the view '${client.view}', which no config file defines under \`views:\``,
+      location: { ...gateway.source, path: [...gateway.source.path, 'clients', name, 'view'] },
+      ...(suggestion === undefined ? {} : { suggestion }),
+    });
+  }
   return problems;
 }
 

@@ -236,8 +236,20 @@ export interface GatewayConfig {
   maxBodyBytes?: number;
   /** An idle session ends after this many milliseconds. */
   sessionIdleMs?: number;
+  /** Named clients (principals) by name: each one's token file and, optionally, its view. */
+  clients?: Record<string, GatewayClientConfig>;
+  /** The servers (remote, with `oauth`) each named client reaches with its own login. */
+  perClient?: string[];
   /** Where it was written (the `gateway` key). */
   source: SourceLocation;
+}
+
+/** One named client of the gateway (`gateway.clients.<name>`). */
+export interface GatewayClientConfig {
+  /** The file holding its bearer token: relative to the folder of the file that wrote it; `~` is home. */
+  tokenFile: string;
+  /** The view (a name under `views:`) it is served wherever it asks. */
+  view?: string;
 }
 
 /** A VS Code style input (`${input:id}`): what to ask for. */

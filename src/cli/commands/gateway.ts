@@ -15,11 +15,12 @@ import { resolveGatewaySettings, type GatewaySettings } from '../../config/gatew
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import { addSecret } from '../../errors/redact.js';
 import { createGateway, type Gateway } from '../../gateway/gateway.js';
+import type { GatewayClientOptions } from '../../gateway/http/gateway-listener.js';
 import { createServerInputBridge } from '../../gateway/server-input-bridge.js';
 import type { LogFields, Logger } from '../../internal/logger.js';
 import { StdioServerTransport } from '../../transport/stdio/stdio-server-transport.js';
 import { ExitCode, usageError } from '../exit-codes.js';
-import { loadGatewayToken } from '../gateway-token.js';
+import { loadGatewayToken, readGatewayClientToken } from '../gateway-token.js';
 import type { Output } from '../output.js';
 import type { CliRuntime } from '../runtime.js';
 import { viewServers } from './tools.js';
@@ -100,10 +101,12 @@ async function serveHttp(
     const secret = addSecret(token.token);
     cli.onClose(() => Promise.resolve(secret.dispose()));
   }
+  const clients = await clientTokens(cli, settings);
   const listener = await gateway.listen({
     port: settings.port ?? 0,
     hostname: settings.host,
     auth: token === undefined ? 'none' : { bearerToken: token.token },
+    ...(clients === undefined ? {} : { clients }),
     // With --view, the config's other views' servers are not started: only the view is served.
     ...(view !== undefined
       ? { views: [] }
@@ -136,6 +139,33 @@ async function serveHttp(
   cli.output.notice(`mcp-host gateway: serving ${what} over HTTP; Ctrl-C to stop`);
   await closed;
   return ExitCode.ok;
+}
+
+/**
+ * The named clients' tokens (`gateway.clients`), read from their files now and masked in every
+ * later log line and error; a file other users can read is warned about, naming file and key.
+ */
+async function clientTokens(
+  cli: CliRuntime,
+  settings: GatewaySettings,
+): Promise<Record<string, GatewayClientOptions> | undefined> {
+  if (settings.clients.length === 0) return undefined;
+  const clients: Record<string, GatewayClientOptions> = {};
+  for (const client of settings.clients) {
+    const key = `gateway.clients.${client.name}.tokenFile`;
+    const { token, exposed } = await readGatewayClientToken(client.tokenFile, key);
+    const secret = addSecret(token);
+    cli.onClose(() => Promise.resolve(secret.dispose()));
+    if (exposed)
+      cli.output.warn(
+        `${key}: the token file ${client.tokenFile} can be read by other users: chmod 600 it`,
+      );
+    clients[client.name] = {
+      bearerToken: token,
+      ...(client.view === undefined ? {} : { view: client.view }),
+    };
+  }
+  return clients;
 }
 
 /**

@@ -43,6 +43,16 @@ export function readNativeGateway(
       ['gateway', 'host'],
     );
   }
+  for (const [name, client] of Object.entries(gateway.clients ?? {}))
+    if (typeof client.tokenFile !== 'string') {
+      report('error', 'missing-key', `the gateway client '${name}' needs a tokenFile`, [
+        'gateway',
+        'clients',
+        name,
+        'tokenFile',
+      ]);
+      ok = false;
+    }
   const seen = new Set<string>();
   (gateway.views ?? []).forEach((view, index) => {
     if (seen.has(view))

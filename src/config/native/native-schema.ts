@@ -437,6 +437,36 @@ const gateway: SchemaNode = {
     maxSessions: count('Concurrent MCP sessions at most.', 1),
     maxBodyBytes: count('The largest request body, in bytes.', 1),
     sessionIdleMs: count('An idle session ends after this many milliseconds.', 1),
+    clients: {
+      type: 'object',
+      description:
+        'Named clients by name, each with its own bearer token (read from tokenFile at start) and optionally one view.',
+      propertyNames: { pattern: '^[A-Za-z0-9_-]{1,64}$' },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['tokenFile'],
+        properties: {
+          tokenFile: {
+            type: 'string',
+            minLength: 1,
+            description:
+              "The file holding this client's bearer token (mode 0600); relative to this file's folder, `~` is the home directory.",
+          },
+          view: {
+            type: 'string',
+            minLength: 1,
+            description: 'The view (a name under `views:`) this client is served.',
+          },
+        },
+      },
+    },
+    perClient: {
+      type: 'array',
+      description:
+        'Servers (remote, with oauth) each named client reaches with its own login (`mcp-host auth login <server> --as <client>`).',
+      items: { type: 'string', minLength: 1 },
+    },
   },
 };
 

@@ -7,8 +7,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { McpHostError } from '../errors/mcp-host-error.js';
+import { defaultStateDir } from '../state/default-state-dir.js';
 
 /** The token, the file it is kept in, and whether this call made it. */
 export interface GatewayToken {
@@ -85,4 +86,16 @@ export async function readGatewayClientToken(
       `${key}: the token file ${path} does not exist (write the client's token there, mode 0600)`,
     );
   return read;
+}
+
+/**
+ * The state file of a named gateway client's token store: `<state dir>/clients/<client>/state.json`.
+ * `gateway serve` keeps that client's upstream logins there (`perClient`); `auth login --as
+ * <client>` writes them. Client names are path-safe (`[A-Za-z0-9_-]`, checked by the config).
+ */
+export function gatewayClientStatePath(
+  client: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  return join(defaultStateDir(env), 'clients', client, 'state.json');
 }

@@ -360,11 +360,16 @@ function addAuth(program: Command): void {
       'how long to wait for the login (default 5m; with --device, until the code expires)',
       durationArgument,
     )
+    .option(
+      '--as <client>',
+      "log in as the gateway's named client (gateway: clients:), into that client's token store",
+    )
     .action(
-      action<{ browser?: boolean; wait?: number; device?: boolean }>(
+      action<{ browser?: boolean; wait?: number; device?: boolean; as?: string }>(
         async (cli, [server], options) =>
           (await authCommand()).authLogin(cli, server!, {
             browser: options.browser !== false,
+            ...(options.as === undefined ? {} : { as: options.as }),
             ...(options.device === true ? { device: true } : {}),
             ...(options.wait === undefined ? {} : { waitMs: options.wait }),
           }),

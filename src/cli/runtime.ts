@@ -58,6 +58,11 @@ export interface OpenHostOptions {
    * down and does not wait for restarts.
    */
   supervise?: boolean;
+  /**
+   * The state file of the token store (default `defaultStatePath()`): a gateway client's own
+   * with `auth login --as` (`gatewayClientStatePath`).
+   */
+  tokenStatePath?: string;
   /** The redirect URI of one server's OAuth login (the loopback listener of `auth login`). */
   redirectUri?: { server: string; uri: string };
   /** Answers to what servers ask (sampling, elicitation), under each server's own. */
@@ -225,7 +230,9 @@ export class CliRuntime {
     let tokenStore: FileTokenStore | undefined;
     if (servers.some((definition) => definition.oauth !== undefined)) {
       const { FileTokenStore } = await import('../auth/file-token-store.js');
-      const store = new FileTokenStore({ path: defaultStatePath(this.env) });
+      const store = new FileTokenStore({
+        path: options.tokenStatePath ?? defaultStatePath(this.env),
+      });
       this.#cleanups.push(() => store.close());
       tokenStore = store;
     }

@@ -43,7 +43,7 @@ export function principalSource(
         return own.callTool(name, args, options);
       throw new McpHostError(
         'AUTH_REQUIRED',
-        `needs a login of the gateway client '${principal}' (each client uses its own credentials, never another's): log in to '${server}' as that client (\`mcp-host auth login ${server}\`, into the client's token store)`,
+        `needs a login of the gateway client '${principal}' (each client uses its own credentials, never another's): log in to '${server}' as that client (\`mcp-host auth login ${server} --as ${principal}\`)`,
         { serverName: server, tool: name },
       );
     },

@@ -136,7 +136,7 @@ describe('gateway: named clients and per-client upstream credentials', () => {
     const refused = await carol.callTool({ name: 'mcp__tracker__whoami', arguments: {} });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toContain('AUTH_REQUIRED');
-    expect(text(refused)).toContain('mcp-host auth login tracker');
+    expect(text(refused)).toContain('mcp-host auth login tracker --as carol');
     expect(text(refused)).toContain("the gateway client 'carol'");
     expect(world.accepted.length).toBe(acceptedBefore);
     // She was tried once more with her own (empty) credentials: refused by the backend.

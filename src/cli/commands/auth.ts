@@ -10,6 +10,7 @@
  */
 import { createInterface } from 'node:readline';
 import type { FileTokenStore } from '../../auth/file-token-store.js';
+import { gatewayClientStatePath } from '../gateway-token.js';
 import type { DeviceAuthorization } from '../../auth/device-flow.js';
 import { isLoopbackHost } from '../../auth/egress-policy.js';
 import { startLoopbackListener, type LoopbackListener } from '../../auth/loopback-listener.js';
@@ -31,6 +32,11 @@ export interface LoginOptions {
   waitMs?: number;
   /** `--device`: the device authorization grant (RFC 8628) instead of a browser redirect. */
   device?: boolean;
+  /**
+   * `--as <client>`: log in as this named client of the gateway (`gateway: clients:`), into its
+   * own token store (`gatewayClientStatePath`), which `gateway serve` reads for that client.
+   */
+  as?: string;
 }
 
 /** How long `auth login` waits for the person by default (ms). */
@@ -48,7 +54,8 @@ export async function authLogin(
       'has no `oauth:` section in its config: there is nothing to log in to',
       { serverName: server },
     );
-  if (options.device === true) return deviceLogin(cli, server, options.waitMs);
+  const where = await loginStore(cli, options.as);
+  if (options.device === true) return deviceLogin(cli, server, options.waitMs, where);
   const waitMs = options.waitMs ?? DEFAULT_LOGIN_WAIT_MS;
   const abort = new AbortController();
   cli.onClose(() => {
@@ -60,6 +67,7 @@ export async function authLogin(
   const opened = await cli.openHost({
     servers: [server],
     start: false,
+    ...where,
     ...(listener === undefined ? {} : { redirectUri: { server, uri: listener.redirectUri } }),
   });
   const { host } = opened;
@@ -100,8 +108,9 @@ async function deviceLogin(
   cli: CliRuntime,
   server: string,
   waitMs: number | undefined,
+  where: { tokenStatePath?: string },
 ): Promise<ExitCode> {
-  const opened = await cli.openHost({ servers: [server], start: false });
+  const opened = await cli.openHost({ servers: [server], start: false, ...where });
   const definition = opened.resolved.host.servers.find((d) => d.name === server);
   const store = opened.tokenStore;
   if (definition?.oauth === undefined || store === undefined)
@@ -317,6 +326,25 @@ interface StatusRow {
   scopes: string[];
   expiresAt: string | null;
   refreshable: boolean;
+}
+
+/**
+ * Where a login is kept: the state file, or with `--as <client>` that client's own (a client
+ * the config's `gateway: clients:` does not name is refused, so a typo logs in nowhere).
+ */
+export async function loginStore(
+  cli: CliRuntime,
+  client: string | undefined,
+): Promise<{ tokenStatePath?: string }> {
+  if (client === undefined) return {};
+  const { config } = await cli.loadConfig();
+  const clients = Object.keys(config.gateway?.clients ?? {});
+  if (!clients.includes(client))
+    throw new CliError(
+      'INVALID_ARGUMENT',
+      `--as ${client}: the config's \`gateway: clients:\` has no client '${client}'${clients.length === 0 ? '' : ` (it has ${clients.join(', ')})`}`,
+    );
+  return { tokenStatePath: gatewayClientStatePath(client, cli.env) };
 }
 
 /** The OAuth servers of the config (or the one named), resolved, with the token store. */

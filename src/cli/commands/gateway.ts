@@ -12,6 +12,9 @@
  */
 import type { ServerInputHandlers } from '../../client/client-options.js';
 import { resolveGatewaySettings, type GatewaySettings } from '../../config/gateway-settings.js';
+import type { McpConfig } from '../../config/model.js';
+import { resolveConfig } from '../../config/resolve-config.js';
+import type { PerClientOptions } from '../../gateway/per-client-hosts.js';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import { addSecret } from '../../errors/redact.js';
 import { createGateway, type Gateway } from '../../gateway/gateway.js';
@@ -20,7 +23,11 @@ import { createServerInputBridge } from '../../gateway/server-input-bridge.js';
 import type { LogFields, Logger } from '../../internal/logger.js';
 import { StdioServerTransport } from '../../transport/stdio/stdio-server-transport.js';
 import { ExitCode, usageError } from '../exit-codes.js';
-import { loadGatewayToken, readGatewayClientToken } from '../gateway-token.js';
+import {
+  gatewayClientStatePath,
+  loadGatewayToken,
+  readGatewayClientToken,
+} from '../gateway-token.js';
 import type { Output } from '../output.js';
 import type { CliRuntime } from '../runtime.js';
 import { viewServers } from './tools.js';
@@ -45,7 +52,17 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
   if (!http && (options.port !== undefined || options.host !== undefined || options.auth === false))
     throw usageError('--port, --host and --no-auth go with --transport http');
   const logger = stderrLogger(cli.output);
-  const wanted = await viewServers(cli, options.view, undefined);
+  const viewed = await viewServers(cli, options.view, undefined);
+  // The per-client servers (gateway.perClient) are not the shared host's: each named client
+  // reaches them through a host of its own, with its own token store.
+  const { config } = await cli.loadConfig();
+  const ownServers = new Set(settings.perClient);
+  const wanted =
+    ownServers.size === 0
+      ? viewed
+      : (viewed ?? config.servers.map((server) => server.name)).filter(
+          (name) => !ownServers.has(name),
+        );
   // What the servers ask during a call goes to the gateway's client whose call it is; the
   // config's roots (read when asked, once the config is resolved) answer a roots/list no client
   // takes.
@@ -73,9 +90,11 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
       logger.warn(
         `gateway: server '${status.name}' is ${status.state}${status.lastError === undefined ? '' : ` (${status.lastError.code}: ${status.lastError.message})`}`,
       );
+  const perClient = await perClientOptions(cli, settings, config, viewed);
   const gateway = createGateway({
     host,
     bridge,
+    ...(perClient === undefined ? {} : { perClient }),
     ...(options.view === undefined ? {} : { view: options.view }),
     logger,
   });
@@ -139,6 +158,43 @@ async function serveHttp(
   cli.output.notice(`mcp-host gateway: serving ${what} over HTTP; Ctrl-C to stop`);
   await closed;
   return ExitCode.ok;
+}
+
+/**
+ * `createGateway`'s `perClient`: the config's per-client servers (of the view, with `--view`),
+ * resolved, each client's logins in a `FileTokenStore` of its own (`gatewayClientStatePath`,
+ * where `auth login <server> --as <client>` writes), closed with the run.
+ */
+async function perClientOptions(
+  cli: CliRuntime,
+  settings: GatewaySettings,
+  config: McpConfig,
+  viewed: readonly string[] | undefined,
+): Promise<PerClientOptions | undefined> {
+  const names = settings.perClient.filter((name) => viewed === undefined || viewed.includes(name));
+  if (names.length === 0) return undefined;
+  const resolved = await resolveConfig(
+    { ...config, servers: config.servers.filter((server) => names.includes(server.name)) },
+    { env: cli.env, inputs: cli.inputs() },
+  );
+  cli.onClose(() => Promise.resolve(resolved.dispose()));
+  for (const [, error] of resolved.errors) throw error;
+  const { FileTokenStore } = await import('../../auth/file-token-store.js');
+  const stores = new Map<string, InstanceType<typeof FileTokenStore>>();
+  cli.onClose(async () => {
+    await Promise.all([...stores.values()].map((store) => store.close()));
+  });
+  return {
+    servers: resolved.host.servers,
+    tokenStore(principal) {
+      let store = stores.get(principal);
+      if (store === undefined) {
+        store = new FileTokenStore({ path: gatewayClientStatePath(principal, cli.env) });
+        stores.set(principal, store);
+      }
+      return store;
+    },
+  };
 }
 
 /**

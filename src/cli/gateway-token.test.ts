@@ -2,7 +2,8 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/scratch.js';
-import { loadGatewayToken } from './gateway-token.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import { loadGatewayToken, readGatewayClientToken } from './gateway-token.js';
 
 describe('the gateway token file', () => {
   it('is made once, mode 0600 in a 0700 directory, and read again after', async () => {
@@ -38,5 +39,30 @@ describe('the gateway token file', () => {
       code: 'CONFIG_INVALID',
       message: expect.stringContaining('delete it') as unknown,
     });
+  });
+
+  it("a named client's token is read, never made: a missing file is CONFIG_INVALID naming file and key", async () => {
+    using dir = tempDir();
+    const file = join(dir.path, 'alice.token');
+    const key = 'gateway.clients.alice.tokenFile';
+    const missing = await readGatewayClientToken(file, key).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(McpHostError);
+    expect((missing as McpHostError).code).toBe('CONFIG_INVALID');
+    expect((missing as McpHostError).message).toContain(
+      `${key}: the token file ${file} does not exist`,
+    );
+    writeFileSync(file, 'alice-token-0123456789\n', { mode: 0o600 });
+    expect(await readGatewayClientToken(file, key)).toEqual({
+      token: 'alice-token-0123456789',
+      exposed: false,
+    });
+    chmodSync(file, 0o640);
+    expect((await readGatewayClientToken(file, key)).exposed).toBe(process.platform !== 'win32');
+    writeFileSync(file, 'short\n');
+    const bad = await readGatewayClientToken(file, key).catch((error: unknown) => error);
+    expect((bad as McpHostError).message).toContain(
+      `${key}: the token file ${file} does not hold a token`,
+    );
+    expect((bad as McpHostError).message).not.toContain('short');
   });
 });

@@ -76,9 +76,14 @@ export async function readGatewayClientToken(
   try {
     read = await readToken(path);
   } catch (error) {
-    throw new McpHostError('CONFIG_INVALID', `${key}: cannot read the token file ${path}`, {
-      cause: error,
-    });
+    const unfit = error instanceof McpHostError && error.code === 'CONFIG_INVALID';
+    throw new McpHostError(
+      'CONFIG_INVALID',
+      unfit
+        ? `${key}: the token file ${path} does not hold a token (16 or more visible ASCII characters)`
+        : `${key}: cannot read the token file ${path}`,
+      unfit ? {} : { cause: error },
+    );
   }
   if (read === undefined)
     throw new McpHostError(

@@ -184,8 +184,11 @@ async function perClientOptions(
   cli.onClose(async () => {
     await Promise.all([...stores.values()].map((store) => store.close()));
   });
+  // Each client's host has the config's views, naming, roots and bounds, as the shared host.
+  const { servers, ...hostOptions } = resolved.host;
   return {
-    servers: resolved.host.servers,
+    servers,
+    host: hostOptions,
     tokenStore(principal) {
       let store = stores.get(principal);
       if (store === undefined) {

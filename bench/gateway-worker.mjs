@@ -19,12 +19,12 @@ import { McpClient } from 'mcp-host/client';
 import { StdioTransport } from 'mcp-host/stdio';
 import { StreamableHttpTransport } from 'mcp-host/http';
 import { INITIALIZE_PARAMS } from './clients/handshake.mjs';
+import { closedLoop, startHttpEcho } from './lib/load.mjs';
 import { processCpuMicros } from './lib/server-cpu.mjs';
 import { quantile } from './lib/stats.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const ECHO_SERVER = here('./echo-server.mjs');
-const HTTP_ECHO_SERVER = here('./http-echo-server.mjs');
 const CLI = here('../dist/cli.js');
 const ECHO_TEXT = 'hello from the mcp-host benchmark';
 const LISTENING = /^mcp-host: gateway listening on (http:\/\/\S+)$/m;
@@ -187,49 +187,4 @@ function startHttpGateway(args) {
 /** The first line of what it said (its error), without a trailing usage hint. */
 function firstLine(text) {
   return text.trim().split('\n')[0] ?? '';
-}
-
-/** The HTTP echo server; resolves once it listens, to its URL, pid and a stop function. */
-async function startHttpEcho() {
-  const child = spawn(process.execPath, [HTTP_ECHO_SERVER], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const port = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (text) => {
-      out += text;
-      if (out.includes('\n')) resolve(JSON.parse(out).port);
-    });
-    child.once('error', reject);
-    void exited.then(() => reject(new Error(`the HTTP echo server exited: ${out}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    pid: child.pid,
-    stop: async () => {
-      child.stdin.end();
-      await exited;
-    },
-  };
-}
-
-/** `total` calls with `inFlight` outstanding (as bench/worker.mjs); each call's latency in ms. */
-function closedLoop(call, toolArgs, inFlight, total) {
-  const latencies = new Float64Array(total);
-  if (total === 0) return Promise.resolve(latencies);
-  return new Promise((resolve, reject) => {
-    let issued = 0;
-    let done = 0;
-    const send = () => {
-      const index = issued++;
-      const start = performance.now();
-      call(toolArgs).then(() => {
-        latencies[index] = performance.now() - start;
-        if (++done === total) resolve(latencies);
-        else if (issued < total) send();
-      }, reject);
-    };
-    for (let lane = 0; lane < Math.min(inFlight, total); lane++) send();
-  });
 }

@@ -8,6 +8,7 @@
 //   node bench/run.mjs --only gateway   only the gateway: added latency and calls/s over direct
 //   node bench/run.mjs --rounds 3 --out /tmp/result.json
 //   node bench/run.mjs --from bench/results/<file>.json   print a saved run's report again
+//   node bench/run.mjs --help     this text
 //
 // Every (implementation, scenario) runs in a fresh Node process (bench/worker.mjs) against the
 // same echo server (bench/echo-server.mjs, or bench/http-echo-server.mjs over HTTP); each round rotates the order of the implementations.
@@ -50,10 +51,21 @@ const { values: flags } = parseArgs({
     out: { type: 'string' },
     from: { type: 'string' },
     only: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
 
-if (flags.from !== undefined) {
+if (flags.help) {
+  // The usage is this file's opening comment, up to the paragraph on how it measures.
+  const source = readFileSync(here('./run.mjs'), 'utf8').split('\n');
+  const end = source.findIndex((line) => line.startsWith('// Every'));
+  console.log(
+    source
+      .slice(0, end)
+      .map((line) => line.replace(/^\/\/ ?/, ''))
+      .join('\n'),
+  );
+} else if (flags.from !== undefined) {
   console.log(renderReport(JSON.parse(readFileSync(flags.from, 'utf8'))).text);
 } else {
   await measureAndReport();

@@ -8,20 +8,19 @@
 // stdio clients (bench/clients/) spawn bench/echo-server.mjs themselves; for HTTP clients
 // (bench/clients/http/) the worker starts bench/http-echo-server.mjs, passes its URL, and stops it
 // after the client has closed.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { closedLoop, startHttpEcho } from './lib/load.mjs';
 import { processCpuMicros } from './lib/server-cpu.mjs';
 import { quantile } from './lib/stats.mjs';
 
 const SERVER_PATH = fileURLToPath(new URL('./echo-server.mjs', import.meta.url));
-const HTTP_SERVER_PATH = fileURLToPath(new URL('./http-echo-server.mjs', import.meta.url));
 const ECHO_TEXT = 'hello from the mcp-host benchmark';
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 const spec = JSON.parse(process.argv[2] ?? '{}');
 const http = spec.transport === 'http';
 const { connect } = await import(`./clients/${http ? 'http/' : ''}${spec.impl}.mjs`);
-const httpServer = http ? await startHttpServer(spec.sse === true) : undefined;
+const httpServer = http ? await startHttpEcho(spec.sse === true) : undefined;
 const connection = http
   ? {
       ...(await connect({ url: httpServer.url, maxMessageBytes: MAX_MESSAGE_BYTES })),
@@ -87,54 +86,4 @@ try {
 } finally {
   await connection.close();
   await httpServer?.stop();
-}
-
-/** Starts the HTTP echo server; resolves once it listens, to its URL, pid and a stop function. */
-async function startHttpServer(sse) {
-  const child = spawn(process.execPath, [HTTP_SERVER_PATH, ...(sse ? ['--sse'] : [])], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const port = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (text) => {
-      out += text;
-      if (out.includes('\n')) resolve(JSON.parse(out).port);
-    });
-    child.once('error', reject);
-    void exited.then(() => reject(new Error(`the HTTP echo server exited: ${out}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    pid: child.pid,
-    stop: async () => {
-      child.stdin.end();
-      await exited;
-    },
-  };
-}
-
-/**
- * Runs `total` calls keeping `inFlight` outstanding (each response's continuation sends the next
- * request); returns each call's latency in ms. Plain callbacks, no async function per lane: the
- * harness's own cost per call (two clock reads and one store) is the same for every client and
- * small next to theirs, so it does not flatten the ratios.
- */
-function closedLoop(call, toolArgs, inFlight, total) {
-  const latencies = new Float64Array(total);
-  if (total === 0) return Promise.resolve(latencies);
-  return new Promise((resolve, reject) => {
-    let issued = 0;
-    let done = 0;
-    const send = () => {
-      const index = issued++;
-      const start = performance.now();
-      call(toolArgs).then(() => {
-        latencies[index] = performance.now() - start;
-        if (++done === total) resolve(latencies);
-        else if (issued < total) send();
-      }, reject);
-    };
-    for (let lane = 0; lane < Math.min(inFlight, total); lane++) send();
-  });
 }

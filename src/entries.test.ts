@@ -146,6 +146,7 @@ const pinned: Record<string, readonly string[]> = {
     'SkillFile',
     'SkillFrontmatter',
     'SkillListing',
+    'SkillRequestOptions',
     'SkillResource',
     'SkillServer',
     'StartSummary',

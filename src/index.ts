@@ -25,6 +25,7 @@ export type {
   HostSkill,
   HostSkillEntry,
   LoadedHostSkill,
+  SkillRequestOptions,
   SkillServer,
 } from './host/host-skills.js';
 export type { ToolsChangedEvent } from './host/catalogue/tool-catalogue.js';

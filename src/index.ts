@@ -21,7 +21,13 @@ export type {
 export type { HostServerDefinition } from './host/server-definition.js';
 export type { AuthRequiredEvent, ServerOAuthOptions } from './host/server-oauth.js';
 export type { ApprovalRequest, CallContext, HostTool, NativeTool } from './host/host-tool.js';
-export type { HostSkill, LoadedHostSkill } from './host/host-skills.js';
+export type {
+  HostSkill,
+  HostSkillEntry,
+  LoadedHostSkill,
+  SkillRequestOptions,
+  SkillServer,
+} from './host/host-skills.js';
 export type { ToolsChangedEvent } from './host/catalogue/tool-catalogue.js';
 export type { ToolFilterSpec } from './host/catalogue/tool-filters.js';
 export type { HostView } from './host/views/host-view.js';
@@ -81,6 +87,7 @@ export type { RetryPolicy } from './client/resend-rules.js';
 // ---- Skills: the io.modelcontextprotocol/skills extension (docs/agents.md (Skills)) ------------------
 export { SKILLS_EXTENSION } from './client/skills/skill-entry.js';
 export type {
+  SkillDirectoryPage,
   SkillEntry,
   SkillFrontmatter,
   SkillListing,

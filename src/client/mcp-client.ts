@@ -48,7 +48,9 @@ import { ServerInput } from './server-input.js';
 import type { LoadedSkill, LoadSkillOptions, SkillFile } from './skills/load-skill.js';
 import {
   SKILLS_EXTENSION,
+  toSkillDirectoryPage,
   toSkillEntry,
+  type SkillDirectoryPage,
   type SkillEntry,
   type SkillListing,
 } from './skills/skill-entry.js';
@@ -540,6 +542,40 @@ export class McpClient implements AsyncDisposable {
       } else skills.push(entry);
     }
     return { skills, excluded, ...hints };
+  }
+
+  /**
+   * Whether the server declared `directoryRead` in its skills extension settings: only then is
+   * `resources/directory/read` sent.
+   */
+  get supportsSkillDirectoryRead(): boolean {
+    const settings = this.session?.capabilities.extensions?.[SKILLS_EXTENSION];
+    return isObject(settings) && settings.directoryRead === true;
+  }
+
+  /**
+   * One page of a skill directory's direct children (`resources/directory/read`, the skills
+   * extension's `directoryRead`): pass the page's `nextCursor` as `cursor` for the next. Fails
+   * with CAPABILITY_NOT_SUPPORTED, sending nothing, when the server did not declare
+   * `directoryRead`; a URI that is not a directory is the server's -32602.
+   */
+  async readSkillDirectory(
+    uri: string,
+    options: { cursor?: string; signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<SkillDirectoryPage> {
+    this.#require(
+      this.supportsSkillDirectoryRead,
+      `skill directory reads (${SKILLS_EXTENSION} directoryRead)`,
+    );
+    const { cursor, ...call } = options;
+    const params = cursor === undefined ? { uri } : { uri, cursor };
+    const result = await this.#request<unknown>(McpMethod.ResourcesDirectoryRead, params, call);
+    const page = toSkillDirectoryPage(result);
+    if (page !== undefined) return page;
+    throw new McpHostError('PROTOCOL_VIOLATION', `'${params.uri}': no resources in the result`, {
+      serverName: this.serverName,
+      method: McpMethod.ResourcesDirectoryRead,
+    });
   }
 
   /** The entry of one skill by its `SKILL.md` URI (`skills/get`); no file is read. */

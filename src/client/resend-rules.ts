@@ -54,6 +54,7 @@ const SIDE_EFFECT_FREE = new Set<string>([
   McpMethod.Complete,
   McpMethod.SkillsList,
   McpMethod.SkillsGet,
+  McpMethod.ResourcesDirectoryRead,
 ]);
 
 /** Statuses that say "not now" rather than "no": retried even without `Retry-After`. */

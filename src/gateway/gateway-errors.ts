@@ -47,15 +47,20 @@ export function modernRefusal(error: unknown): JsonRpcError | undefined {
   });
 }
 
+/** Local failures a skills request (`skills/get`, a directory read) answers with -32602. */
+const SKILL_INVALID_PARAMS = new Set(['INVALID_ARGUMENT', 'CAPABILITY_NOT_SUPPORTED']);
+
 /**
- * A failed `resources/read` or `prompts/get` as a JSON-RPC error: the server's own error passed on
- * (its code, its message prefixed with the server's name), an unknown resource -32002 (-32602 in
- * the modern era, which retired -32002, and so does a server's own -32002 passed on), an unknown
- * prompt -32602, any other local failure -32603 with its message (which names the server).
+ * A failed `resources/read`, `prompts/get` or skills request as a JSON-RPC error: the server's own
+ * error passed on (its code, its message prefixed with the server's name), an unknown resource
+ * -32002 (-32602 in the modern era, which retired -32002, and so does a server's own -32002
+ * passed on), an unknown prompt -32602, a skill no server (or several) serves, or a directory
+ * read of a server without them, -32602 with the reason; any other local failure -32603 with its
+ * message (which names the server).
  */
 export function toRequestError(
   error: unknown,
-  kind: 'resource' | 'prompt',
+  kind: 'resource' | 'prompt' | 'skill',
   era: 'legacy' | 'modern' = 'legacy',
 ): JsonRpcError {
   const notFound =
@@ -67,6 +72,8 @@ export function toRequestError(
       aboutServer(local.serverName, local.message),
       { data: local.data },
     );
+  if (kind === 'skill' && SKILL_INVALID_PARAMS.has(local.code))
+    return new JsonRpcError(JsonRpcErrorCode.InvalidParams, local.message, { data: local.details });
   if (local.code === 'INVALID_ARGUMENT')
     return kind === 'resource'
       ? new JsonRpcError(notFound, 'Resource not found', { data: local.details })

@@ -48,6 +48,7 @@ import {
 import { pageOf } from './pagination.js';
 import type { PendingInputStore } from './pending-input.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
+import { GatewaySkills, skillsCapability } from './gateway-skills.js';
 import { SessionMethods } from './session-methods.js';
 
 /**
@@ -87,6 +88,15 @@ const CAPABILITIES: ServerCapabilities = {
   completions: {},
   logging: {},
 };
+
+/**
+ * The capabilities declared to a client now: CAPABILITIES, and the skills extension when a server
+ * of the source declared it (see `skillsCapability`).
+ */
+function capabilitiesOf(source: GatewaySource): ServerCapabilities {
+  const extensions = skillsCapability(source);
+  return extensions === undefined ? CAPABILITIES : { ...CAPABILITIES, extensions };
+}
 
 /** How long a call that reported progress waits for the client to have handled it. */
 const PROGRESS_PING_MS = 1_000;
@@ -144,6 +154,7 @@ export class GatewaySession {
   readonly #options: GatewaySessionOptions;
   readonly #changes: ListChanges;
   readonly #methods: SessionMethods;
+  readonly #skills: GatewaySkills;
   #state: GatewaySessionState = 'new';
   /** The legacy client, as calls reach it (set by `initialize`). */
   #client: CallClient | undefined;
@@ -163,6 +174,7 @@ export class GatewaySession {
       subscriptions: options.subscriptions,
       notify: (method, params) => this.#notify(method, params),
     });
+    this.#skills = new GatewaySkills(options.source, options.pageSize, options.logger);
     this.#peer.onClose(() => this.#closed());
     this.#handle();
   }
@@ -273,6 +285,23 @@ export class GatewaySession {
       (params) => this.#methods.unsubscribe(params),
       undefined,
     );
+    const skills = this.#skills;
+    this.#serve(
+      McpMethod.SkillsList,
+      (params, context) => skills.list(params, context.signal),
+      async (params, context) => listed(await skills.list(params, context.signal)),
+    );
+    this.#serve(
+      McpMethod.SkillsGet,
+      (params, context) => skills.get(params, context.signal, 'legacy'),
+      async (params, context) => listed(await skills.get(params, context.signal, 'modern')),
+    );
+    this.#serve(
+      McpMethod.ResourcesDirectoryRead,
+      (params, context) => skills.readDirectory(params, context.signal, 'legacy'),
+      async (params, context) =>
+        listed(await skills.readDirectory(params, context.signal, 'modern')),
+    );
     this.#serve(McpMethod.Discover, undefined, () => this.#discover());
     this.#serve(McpMethod.SubscriptionsListen, undefined, (params, context) =>
       this.#listen(params, context),
@@ -334,7 +363,7 @@ export class GatewaySession {
     const { serverInfo, instructions } = this.#options;
     return {
       protocolVersion,
-      capabilities: CAPABILITIES,
+      capabilities: capabilitiesOf(this.#options.source),
       serverInfo,
       ...(instructions === undefined ? {} : { instructions }),
     };
@@ -354,7 +383,7 @@ export class GatewaySession {
     return completeResult(
       {
         supportedVersions: [...GATEWAY_PROTOCOL_VERSIONS],
-        capabilities: CAPABILITIES,
+        capabilities: capabilitiesOf(this.#options.source),
         ...(instructions === undefined ? {} : { instructions }),
       },
       serverInfo,

@@ -1,6 +1,8 @@
 import type { HostCallOptions } from '../host/calls/call-pipeline.js';
 import type { HostRequestOptions } from '../host/host-resources.js';
+import type { HostSkill, HostSkillEntry, SkillServer } from '../host/host-skills.js';
 import type { HostTool } from '../host/host-tool.js';
+import type { SkillDirectoryPage } from '../client/skills/skill-entry.js';
 import type { McpHost } from '../host/mcp-host.js';
 import type { HostView } from '../host/views/host-view.js';
 import { toDisposable, type Disposable } from '../internal/disposable.js';
@@ -44,6 +46,15 @@ export interface GatewaySource {
     context: { arguments?: Record<string, string> },
     options: { signal?: AbortSignal },
   ): Promise<CompleteResult>;
+  /** The skills of the source's servers that declared the skills extension. */
+  skills(options: { signal?: AbortSignal }): Promise<HostSkill[]>;
+  /** The source's servers that declared the skills extension. */
+  skillServers(): SkillServer[];
+  getSkill(uri: string, options: { signal?: AbortSignal }): Promise<HostSkillEntry>;
+  readSkillDirectory(
+    uri: string,
+    options: { cursor?: string; signal?: AbortSignal },
+  ): Promise<SkillDirectoryPage>;
   /** Subscribes on the server owning `uri`; resolves with that server's name. */
   subscribeResource(uri: string, options: { signal?: AbortSignal }): Promise<string>;
   unsubscribeResource(uri: string, options: { server: string }): Promise<void>;
@@ -75,6 +86,10 @@ export function gatewaySource(host: McpHost, view: HostView | undefined): Gatewa
     prompts: () => lens.prompts(),
     getPrompt: (name, args, options) => lens.getPrompt(name, args, options),
     complete: (ref, argument, context, options) => lens.complete(ref, argument, context, options),
+    skills: (options) => lens.skills(options),
+    skillServers: () => lens.skillServers(),
+    getSkill: (uri, options) => lens.getSkill(uri, options),
+    readSkillDirectory: (uri, options) => lens.readSkillDirectory(uri, options),
     subscribeResource: (uri, options) => lens.subscribeResource(uri, options),
     unsubscribeResource: (uri, options) => lens.unsubscribeResource(uri, options),
     setLoggingLevel: (level) => lens.setLoggingLevel(level),

@@ -1,3 +1,4 @@
+import { skillRootOf } from '../client/skills/skill-entry.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { McpHost } from '../host/mcp-host.js';
 import { candidateServers } from '../host/naming/name-assignment.js';
@@ -27,6 +28,12 @@ export function principalSource(
   /** A URI the client's own servers list (their templates are not matched: such reads go shared). */
   const ownsUri = async (uri: string) =>
     (await own.resources()).some((resource) => resource.uri === uri);
+  /** A skill URI (a skill's `SKILL.md`, directory or file) the client's own servers list. */
+  const ownsSkill = async (uri: string, signal: AbortSignal | undefined) =>
+    (await own.skills({ signal })).some((skill) => {
+      const root = skillRootOf(skill.uri);
+      return uri === root || uri.startsWith(`${root}/`);
+    });
   return {
     tools: () => [...shared.tools(), ...own.tools()],
     callTool: async (name, args, options) => {
@@ -53,7 +60,9 @@ export function principalSource(
       ...(await own.resourceTemplates()),
     ],
     readResource: async (uri, options) =>
-      (await ownsUri(uri)) ? own.readResource(uri, options) : shared.readResource(uri, options),
+      (await ownsUri(uri)) || (await ownsSkill(uri, options.signal))
+        ? own.readResource(uri, options)
+        : shared.readResource(uri, options),
     prompts: async () => [...(await shared.prompts()), ...(await own.prompts())],
     getPrompt: async (name, args, options) =>
       (await own.prompts()).some((prompt) => prompt.name === name)
@@ -66,6 +75,16 @@ export function principalSource(
           : (await own.resourceTemplates()).some((template) => template.uriTemplate === ref.uri);
       return (mine ? own : shared).complete(ref, argument, context, options);
     },
+    skills: async (options) => [...(await shared.skills(options)), ...(await own.skills(options))],
+    skillServers: () => [...shared.skillServers(), ...own.skillServers()],
+    getSkill: async (uri, options) =>
+      (await ownsSkill(uri, options.signal))
+        ? own.getSkill(uri, options)
+        : shared.getSkill(uri, options),
+    readSkillDirectory: async (uri, options) =>
+      (await ownsSkill(uri, options.signal))
+        ? own.readSkillDirectory(uri, options)
+        : shared.readSkillDirectory(uri, options),
     subscribeResource: async (uri, options) =>
       (await ownsUri(uri))
         ? own.subscribeResource(uri, options)

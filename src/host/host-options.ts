@@ -113,3 +113,22 @@ export interface StartSummary {
     nextRetryAt?: string;
   }[];
 }
+
+/** States after which a server is not coming up by itself soon (see `StartSummary.failed`). */
+const FAILED_STATES = new Set(['restarting', 'needs_auth', 'failed', 'crash_loop']);
+
+/** The summary of a start from every server's status after it (in registration order). */
+export function toStartSummary(servers: ServerStatus[]): StartSummary {
+  return {
+    servers,
+    ready: servers.filter((s) => s.state === 'ready' || s.state === 'degraded').map((s) => s.name),
+    failed: servers
+      .filter((s) => FAILED_STATES.has(s.state))
+      .map((s) => ({
+        server: s.name,
+        state: s.state,
+        error: s.lastError,
+        ...(s.nextRetryAt === undefined ? {} : { nextRetryAt: s.nextRetryAt }),
+      })),
+  };
+}

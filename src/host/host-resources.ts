@@ -12,6 +12,7 @@ import type {
   ResourceTemplate,
 } from '../protocol/types.js';
 import type { ToolNamingOptions, ToolRef } from './naming/namer.js';
+import { soleSkillOwner } from './host-skills.js';
 import { ToolNames } from './naming/tool-names.js';
 import { registeredServer, type ServerSlot } from './slot/server-slot.js';
 
@@ -32,13 +33,17 @@ export class HostResources {
   readonly #servers: ReadonlyMap<string, ServerSlot>;
   readonly #logger: Logger;
   readonly #promptNames: ToolNames;
+  /** The servers whose skills hold a URI (`HostSkills.ownersOf`). */
+  readonly #skillOwners: (uri: string) => Promise<string[]>;
 
   constructor(
     servers: ReadonlyMap<string, ServerSlot>,
     naming: ToolNamingOptions | undefined,
     logger: Logger,
+    skillOwners: (uri: string) => Promise<string[]> = () => Promise.resolve([]),
   ) {
     this.#servers = servers;
+    this.#skillOwners = skillOwners;
     this.#promptNames = new ToolNames(naming);
     this.#logger = logger;
   }
@@ -220,8 +225,9 @@ export class HostResources {
   }
 
   /**
-   * The first connected server whose listing has `uri`, else the first with a resource template
-   * that matches it (RFC 6570 level 1).
+   * The first connected server whose listing has `uri`, else the server whose listed skills hold
+   * it (a skill's file: INVALID_ARGUMENT when several servers list that skill), else the first
+   * with a resource template that matches it (RFC 6570 level 1).
    */
   async #ownerOf(uri: string): Promise<ServerSlot> {
     const slots = this.#connected().filter(
@@ -231,6 +237,9 @@ export class HostResources {
       const listing = await slot.client?.listResources().catch(() => undefined);
       if (listing?.resources.some((resource) => resource.uri === uri) === true) return slot;
     }
+    // A skill's files (only its SKILL.md is usually listed) are its server's, by skill root.
+    const owners = await this.#skillOwners(uri).catch(() => []);
+    if (owners.length > 0) return this.#slot(soleSkillOwner(uri, owners));
     for (const slot of slots) {
       const listing = await slot.client?.listResourceTemplates().catch(() => undefined);
       const templates = listing?.resourceTemplates ?? [];

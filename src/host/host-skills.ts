@@ -1,7 +1,12 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import type { Logger } from '../internal/logger.js';
 import type { LoadedSkill, LoadSkillOptions, SkillFile } from '../client/skills/load-skill.js';
-import { skillPathOf, type SkillEntry } from '../client/skills/skill-entry.js';
+import {
+  skillPathOf,
+  skillRootOf,
+  type SkillDirectoryPage,
+  type SkillEntry,
+} from '../client/skills/skill-entry.js';
 import type { ToolNamingOptions } from './naming/namer.js';
 import { ToolNames } from './naming/tool-names.js';
 import { registeredServer, type ServerSlot } from './slot/server-slot.js';
@@ -22,6 +27,27 @@ export interface HostSkill {
   /** The URI of its `SKILL.md` on that server. */
   readonly uri: string;
   /** The entry as listed: the frontmatter and the manifest every file is verified against. */
+  readonly entry: SkillEntry;
+}
+
+/** A server that declared the skills extension, and whether it serves directory reads. */
+export interface SkillServer {
+  /** The host's name for the server. */
+  readonly server: string;
+  /** Whether it declared `directoryRead` (it serves `resources/directory/read`). */
+  readonly directoryRead: boolean;
+}
+
+/** The options of `getSkill` and `readSkillDirectory`: `server` names the server to ask. */
+export interface SkillRequestOptions {
+  server?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** One skill's entry (`skills/get`), and the host's name for the server it comes from. */
+export interface HostSkillEntry {
+  readonly server: string;
   readonly entry: SkillEntry;
 }
 
@@ -130,6 +156,66 @@ export class HostSkills {
     return client.readSkillFile(skill.entry, uri, options);
   }
 
+  /** The connected servers that declared the skills extension, in the host's order. */
+  skillServers(): SkillServer[] {
+    return [...this.#servers.values()].flatMap((slot) =>
+      slot.client?.supportsSkills === true
+        ? [{ server: slot.name, directoryRead: slot.client.supportsSkillDirectoryRead }]
+        : [],
+    );
+  }
+
+  /**
+   * The servers whose listed skills hold `uri` (a skill's `SKILL.md`, directory, or a file or
+   * directory under it), by the most specific skill root: from the skills last listed, listed
+   * again when none holds it. Usually one; several when servers list the same skill URI.
+   */
+  async ownersOf(uri: string, options: { signal?: AbortSignal } = {}): Promise<string[]> {
+    const known = this.#holders(uri);
+    if (known.length > 0) return known;
+    await this.skills(options);
+    return this.#holders(uri);
+  }
+
+  /**
+   * A skill's entry by its `SKILL.md` URI (`skills/get`), from the one server that lists it (or
+   * the one named by `server`); see `soleSkillOwner`.
+   */
+  async getSkill(uri: string, options: SkillRequestOptions = {}): Promise<HostSkillEntry> {
+    const { server, ...call } = options;
+    const owner = server ?? soleSkillOwner(uri, await this.ownersOf(uri, call));
+    const client = await registeredServer(this.#servers, owner).ready();
+    return { server: owner, entry: await client.getSkill(uri, call) };
+  }
+
+  /** One page of a skill directory's children (`resources/directory/read`), routed as `getSkill`. */
+  async readSkillDirectory(
+    uri: string,
+    options: SkillRequestOptions & { cursor?: string } = {},
+  ): Promise<SkillDirectoryPage> {
+    const { server, ...call } = options;
+    const owner = server ?? soleSkillOwner(uri, await this.ownersOf(uri, call));
+    const client = await registeredServer(this.#servers, owner).ready();
+    return client.readSkillDirectory(uri, call);
+  }
+
+  #holders(uri: string): string[] {
+    let best = -1;
+    let holders: string[] = [];
+    for (const [server, entries] of this.#entries) {
+      if (!this.#servers.has(server)) continue;
+      for (const entry of entries.values()) {
+        const root = skillRootOf(entry.uri);
+        if (uri !== root && uri !== entry.uri && !uri.startsWith(`${root}/`)) continue;
+        if (root.length > best) {
+          best = root.length;
+          holders = [server];
+        } else if (root.length === best && !holders.includes(server)) holders.push(server);
+      }
+    }
+    return holders;
+  }
+
   #find(name: string): { server: string; entry: SkillEntry } | undefined {
     const ref = this.#names.resolve(name);
     const entry = ref === undefined ? undefined : this.#entries.get(ref.server)?.get(ref.tool);
@@ -153,4 +239,25 @@ function keyed(skills: readonly SkillEntry[]): Map<string, SkillEntry> {
     if (!keys.has(key)) keys.set(key, skill);
   }
   return keys;
+}
+
+/**
+ * The one server of `owners` (those of `ownersOf`, narrowed to a view's) that serves the skill URI
+ * `uri`. INVALID_ARGUMENT when none does, or when several list it (a clash: the message names
+ * them; the host cannot tell whose skill is meant, so it serves neither).
+ */
+export function soleSkillOwner(uri: string, owners: readonly string[], where = ''): string {
+  const shown = uri.slice(0, 200);
+  const [owner, ...others] = owners;
+  if (owner === undefined)
+    throw new McpHostError('INVALID_ARGUMENT', `no server${where} lists a skill at '${shown}'`, {
+      details: { uri: shown },
+    });
+  if (others.length > 0)
+    throw new McpHostError(
+      'INVALID_ARGUMENT',
+      `the skill URI '${shown}' is served by several servers (${owners.map((name) => `'${name}'`).join(' and ')}): refused, as it is ambiguous`,
+      { details: { uri: shown, servers: [...owners] } },
+    );
+  return owner;
 }

@@ -32,11 +32,14 @@ import {
   type CatalogueSnapshot,
   type DrainOptions,
   type McpHostOptions,
+  toStartSummary,
   type StartSummary,
 } from './host-options.js';
 import { HostResources, type HostRequestOptions } from './host-resources.js';
 import { checkedRoots } from './host-roots.js';
-import { HostSkills, type HostSkill, type LoadedHostSkill } from './host-skills.js';
+import type { HostSkill, HostSkillEntry, LoadedHostSkill, SkillServer } from './host-skills.js';
+import { HostSkills, type SkillRequestOptions } from './host-skills.js';
+import type { SkillDirectoryPage } from '../client/skills/skill-entry.js';
 import type { LoadSkillOptions, SkillFile } from '../client/skills/load-skill.js';
 import type { CallContext, HostTool, NativeTool } from './host-tool.js';
 import { assertServerKey } from './naming/server-key.js';
@@ -69,9 +72,6 @@ export interface QuarantinedSummary {
 
 /** A server's log message (`notifications/message`), with the server it comes from. */
 export type HostLogMessage = LoggingMessageParams & { server: string };
-
-/** States after which a server is not coming up by itself soon (see `StartSummary.failed`). */
-const FAILED_STATES = new Set(['restarting', 'needs_auth', 'failed', 'crash_loop']);
 
 /**
  * Many MCP servers as one toolset. Servers are added, removed, enabled, disabled and restarted by
@@ -159,7 +159,9 @@ export class McpHost implements AsyncDisposable {
       servers: this.#slots,
     });
     this.#tokenStore = tokenStoreLoader(options.tokenStore, options.stateStore);
-    this.#resources = new HostResources(this.#slots, options.naming, this.#logger);
+    this.#resources = new HostResources(this.#slots, options.naming, this.#logger, (uri) =>
+      this.#skills.ownersOf(uri),
+    );
     this.#skills = new HostSkills(this.#slots, options.naming, this.#logger);
     if (options.pins !== false) {
       const pins = new ToolPins({
@@ -192,21 +194,7 @@ export class McpHost implements AsyncDisposable {
         .filter((slot) => slot.definition.lazy !== true)
         .map((slot) => slot.connect()),
     );
-    const servers = this.status();
-    return {
-      servers,
-      ready: servers
-        .filter((s) => s.state === 'ready' || s.state === 'degraded')
-        .map((s) => s.name),
-      failed: servers
-        .filter((s) => FAILED_STATES.has(s.state))
-        .map((s) => ({
-          server: s.name,
-          state: s.state,
-          error: s.lastError,
-          ...(s.nextRetryAt === undefined ? {} : { nextRetryAt: s.nextRetryAt }),
-        })),
-    };
+    return toStartSummary(this.status());
   }
 
   /** Registers a server (and connects it unless disabled or lazy). Names are unique. */
@@ -406,10 +394,7 @@ export class McpHost implements AsyncDisposable {
     const named = this.#views.get(options);
     if (named === undefined)
       throw new McpHostError('INVALID_ARGUMENT', `no view is named '${options}'`, {
-        details: {
-          view: options,
-          views: [...this.#views.keys()],
-        },
+        details: { view: options, views: [...this.#views.keys()] },
       });
     return named;
   }
@@ -577,6 +562,24 @@ export class McpHost implements AsyncDisposable {
    */
   skills(options: { signal?: AbortSignal } = {}): Promise<HostSkill[]> {
     return this.#skills.skills(options);
+  }
+
+  /** The connected servers that declared the skills extension (and whether they read directories). */
+  skillServers(): SkillServer[] {
+    return this.#skills.skillServers();
+  }
+
+  /** A skill's entry by its SKILL.md URI (`skills/get`), from the one server listing it. */
+  getSkill(uri: string, options: SkillRequestOptions = {}): Promise<HostSkillEntry> {
+    return this.#skills.getSkill(uri, options);
+  }
+
+  /** One page of a skill directory (`resources/directory/read`), routed as `getSkill` is. */
+  readSkillDirectory(
+    uri: string,
+    options: SkillRequestOptions & { cursor?: string } = {},
+  ): Promise<SkillDirectoryPage> {
+    return this.#skills.readSkillDirectory(uri, options);
   }
 
   /**
@@ -769,6 +772,7 @@ export class McpHost implements AsyncDisposable {
       setLoggingLevel: (level, options) => this.setLoggingLevel(level, options),
       onLogMessage: (listener) => this.onLogMessage(listener),
       onResourceUpdated: (listener) => this.onResourceUpdated(listener),
+      skills: this.#skills,
     };
     return this.#viewHost;
   }

@@ -18,6 +18,8 @@ export const McpMethod = {
   /** The skills extension (`io.modelcontextprotocol/skills`, SEP-2640). */
   SkillsList: 'skills/list',
   SkillsGet: 'skills/get',
+  /** The skills extension's directory listing (when the server declared `directoryRead`). */
+  ResourcesDirectoryRead: 'resources/directory/read',
   SubscriptionsListen: 'subscriptions/listen',
   SamplingCreateMessage: 'sampling/createMessage',
   RootsList: 'roots/list',

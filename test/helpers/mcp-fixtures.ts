@@ -23,6 +23,7 @@ export const mcpFixtures = {
   modernSdk: fixture('modern-sdk-server.mjs'),
   mutableSdk: fixture('mutable-sdk-server.mjs'),
   fault: fixture('mcp-fault-server.mjs'),
+  conformanceBackend: fixture('conformance-backend.mjs'),
 } as const;
 
 /** One server process the client started. */

@@ -5,6 +5,8 @@
  * and size; nothing is read from the server to build it. Pure: no I/O.
  */
 import { isObject } from '../../protocol/guards.js';
+import type { CacheHints, Resource } from '../../protocol/types.js';
+import { cacheHintsOf } from '../pagination.js';
 
 /** The extension's identifier, the key a server declares under `capabilities.extensions`. */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
@@ -123,4 +125,25 @@ export interface SkillListing {
   excluded: { uri: string; reason: string }[];
   ttlMs?: number;
   cacheScope?: 'public' | 'private';
+}
+
+/**
+ * One page of a skill directory's direct children (`resources/directory/read`): files, and
+ * subdirectories with the `mimeType` `inode/directory`; `nextCursor` asks for the next page.
+ */
+export interface SkillDirectoryPage extends CacheHints {
+  resources: Resource[];
+  nextCursor?: string;
+}
+
+/** A `resources/directory/read` result as a page (its cache hints kept), or undefined if not one. */
+export function toSkillDirectoryPage(result: unknown): SkillDirectoryPage | undefined {
+  if (!isObject(result) || !Array.isArray(result.resources)) return undefined;
+  const page: SkillDirectoryPage = {
+    resources: result.resources.filter(isObject) as unknown as Resource[],
+    ...cacheHintsOf(result),
+  };
+  if (typeof result.nextCursor === 'string' && result.nextCursor !== '')
+    page.nextCursor = result.nextCursor;
+  return page;
 }

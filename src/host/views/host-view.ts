@@ -17,6 +17,15 @@ import type {
 } from '../../protocol/types.js';
 import type { HostCallOptions } from '../calls/call-pipeline.js';
 import type { HostRequestOptions } from '../host-resources.js';
+import {
+  soleSkillOwner,
+  type HostSkill,
+  type HostSkillEntry,
+  type HostSkills,
+  type SkillRequestOptions,
+  type SkillServer,
+} from '../host-skills.js';
+import type { SkillDirectoryPage } from '../../client/skills/skill-entry.js';
 import type { ToolsChangedEvent } from '../catalogue/tool-catalogue.js';
 import type { CallContext, HostTool } from '../host-tool.js';
 import type { ViewAccess } from './view-access.js';
@@ -73,6 +82,8 @@ export interface ViewHost {
   ): Promise<void>;
   onLogMessage(listener: (message: LoggingMessageParams & { server: string }) => void): Disposable;
   onResourceUpdated(listener: (update: { server: string; uri: string }) => void): Disposable;
+  /** The host's skills (listing, routing by skill URI, entries, directory reads). */
+  readonly skills: HostSkills;
 }
 
 /**
@@ -245,17 +256,69 @@ export class HostView {
     });
   }
 
-  /** The view's server that owns `uri`: the one named, the first listing it, the first template. */
+  // ---- skills -----------------------------------------------------------------------------------
+
+  /** The skills of the view's servers (see `McpHost.skills`). */
+  async skills(options: { signal?: AbortSignal } = {}): Promise<HostSkill[]> {
+    return (await this.#host.skills.skills(options)).filter((skill) =>
+      this.#access.hasServer(skill.server),
+    );
+  }
+
+  /** The view's servers that declared the skills extension. */
+  skillServers(): SkillServer[] {
+    return this.#host.skills.skillServers().filter((entry) => this.#access.hasServer(entry.server));
+  }
+
+  /**
+   * A skill's entry by its `SKILL.md` URI, from the view's server that lists it (see
+   * `McpHost.getSkill`); a skill only servers outside the view list is INVALID_ARGUMENT.
+   */
+  async getSkill(uri: string, options: SkillRequestOptions = {}): Promise<HostSkillEntry> {
+    const server = await this.#skillOwnerOf(uri, options);
+    return this.#host.skills.getSkill(uri, { ...options, server });
+  }
+
+  /** One page of a skill directory of the view's servers (see `McpHost.readSkillDirectory`). */
+  async readSkillDirectory(
+    uri: string,
+    options: SkillRequestOptions & { cursor?: string } = {},
+  ): Promise<SkillDirectoryPage> {
+    const server = await this.#skillOwnerOf(uri, options);
+    return this.#host.skills.readSkillDirectory(uri, { ...options, server });
+  }
+
+  async #skillOwnerOf(uri: string, options: SkillRequestOptions): Promise<string> {
+    if (options.server !== undefined) {
+      this.#assertServer(options.server);
+      return options.server;
+    }
+    const owners = await this.#host.skills.ownersOf(uri, { signal: options.signal });
+    return soleSkillOwner(
+      uri,
+      owners.filter((server) => this.#access.hasServer(server)),
+      ` of view '${this.name}'`,
+    );
+  }
+
+  /**
+   * The view's server that owns `uri`: the one named, the first listing it, the one whose skills
+   * hold it, the first template.
+   */
   async #ownerOf(uri: string, options: { server?: string }): Promise<string> {
     if (options.server !== undefined) {
       this.#assertServer(options.server);
       return options.server;
     }
-    const owner =
-      (await this.resources()).find((resource) => resource.uri === uri) ??
-      (await this.resourceTemplates()).find((template) =>
-        matchesUriTemplate(template.uriTemplate, uri),
-      );
+    const listed = (await this.resources()).find((resource) => resource.uri === uri);
+    if (listed !== undefined) return listed.server;
+    const skillOwners = (await this.#host.skills.ownersOf(uri).catch(() => [])).filter((server) =>
+      this.#access.hasServer(server),
+    );
+    if (skillOwners.length > 0) return soleSkillOwner(uri, skillOwners, ` of view '${this.name}'`);
+    const owner = (await this.resourceTemplates()).find((template) =>
+      matchesUriTemplate(template.uriTemplate, uri),
+    );
     if (owner === undefined)
       throw new McpHostError(
         'INVALID_ARGUMENT',

@@ -153,8 +153,9 @@ function sameRoute(a: Route, b: Route): boolean {
  * A gateway served over Streamable HTTP at `/mcp` (made by `gateway.listen()`): each legacy
  * client's `initialize` opens a session (its id in `Mcp-Session-Id`), each session-less POST is
  * served as a one-shot connection (the 2026-07-28 era is stateless), and `/mcp/<view>` serves a
- * named view of the host. Every request passes the `Host`, `Origin` and bearer-token checks
- * first; bodies, batches, sessions and streams are bounded. `GET /metrics` gives the host's and
+ * named view of the host. A session's SSE streams can be resumed (a GET with `Last-Event-ID`),
+ * and a session's call whose stream dropped runs on. Every request passes the `Host`, `Origin`
+ * and bearer-token checks first; bodies, batches, sessions, streams and held events are bounded. `GET /metrics` gives the host's and
  * the gateway's metrics in the Prometheus text format. `close()` ends every session and the
  * server. See docs/gateway.md.
  */

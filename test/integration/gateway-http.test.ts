@@ -593,6 +593,41 @@ describe('the gateway over HTTP refuses, and nothing reaches a backend', () => {
   });
 });
 
+describe('a legacy call whose stream dropped, never resumed', () => {
+  it('runs to its end, keeping its session until then; the idle expiry then frees the session', async () => {
+    await using _guard = leakGuard();
+    await using g = await gatewayOver([stdio('legacy', mcpFixtures.legacySdk)], {
+      sessionIdleMs: 100,
+    });
+    const opened = await g.fetch('/mcp', { method: 'POST', body: initialize() });
+    const session = opened.headers.get('mcp-session-id')!;
+    await opened.text();
+    const ended = new Promise<string>((resolve) => g.listener.onSessionEnd(resolve));
+    const controller = new AbortController();
+    const call = await g.fetch('/mcp', {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { 'mcp-session-id': session },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'mcp__legacy__sleep', arguments: { ms: 500 } },
+      }),
+    });
+    const events = sseEvents(call);
+    expect((await events.next()).value).toMatchObject({ data: '' });
+    controller.abort();
+    await events.return(undefined);
+    // The call outlives sessionIdleMs several times over: the session ends only after it did,
+    // and it ended well (not cancelled by the drop, nor by the session's end).
+    expect(await ended).toBe(session);
+    expect(g.host.metrics().total).toMatchObject({ calls: 1, ok: 1, cancelled: 0 });
+    expect(g.stderr.of('legacy', '"event":"cancelled"')).toEqual([]);
+    expect(g.listener.sessionCount).toBe(0);
+  });
+});
+
 describe('views by path and header, and /metrics', () => {
   it('/mcp/<view> and Mcp-Host-View serve a named view; an unknown or unoffered one is 404', async () => {
     await using _guard = leakGuard();

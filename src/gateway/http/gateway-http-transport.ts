@@ -15,7 +15,7 @@ import { ReplayBuffer, type ReplayBufferOptions, type ReplayedEvent } from './re
 export const SESSION_ID_HEADER = 'mcp-session-id';
 
 /** The reconnection delay a priming event tells the client (the SSE `retry` field). */
-export const SSE_RETRY_MS = 1000;
+const SSE_RETRY_MS = 1000;
 
 /** The first protocol version whose SSE streams start with a priming event (SEP-1699). */
 const PRIMING_VERSION = '2025-11-25';

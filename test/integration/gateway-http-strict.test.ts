@@ -346,7 +346,12 @@ describe('legacy answers', () => {
     await using _guard = leakGuard();
     await using g = await strictGateway();
     expect(g.host.status()[0]).toMatchObject({ era: 'modern' });
-    const legacy = { 'mcp-protocol-version': '2025-11-25', 'mcp-method': undefined };
+    // JSON answers (a 2025-11-25 session answers a POST that accepts SSE with a primed stream).
+    const legacy = {
+      'mcp-protocol-version': '2025-11-25',
+      'mcp-method': undefined,
+      accept: 'application/json',
+    };
     const init = await fetch(g.listener.url, {
       method: 'POST',
       headers: {

@@ -15,9 +15,16 @@ import {
   Client as ClientV2,
   StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
 } from '@modelcontextprotocol/client';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { describe, expect, it } from 'vitest';
 import { McpHost, type McpHostOptions } from '../../src/index.js';
-import { createGateway, type GatewayListenOptions } from '../../src/gateway.js';
+import {
+  createGateway,
+  createServerInputBridge,
+  type GatewayListenOptions,
+  type ServerInputBridge,
+} from '../../src/gateway.js';
 import type { Logger } from '../../src/internal/logger.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
@@ -72,11 +79,12 @@ async function gatewayOver(
   servers: McpHostOptions['servers'],
   listen: GatewayListenOptions = {},
   hostOptions: Partial<McpHostOptions> = {},
+  bridge?: ServerInputBridge,
 ) {
   const stderr = new StderrLines();
   const host = new McpHost({ servers, logger: stderr.logger, ...hostOptions });
   await host.start();
-  const gateway = createGateway({ host });
+  const gateway = createGateway({ host, ...(bridge === undefined ? {} : { bridge }) });
   const listener = await gateway.listen(listen);
   const token = listener.bearerToken;
   const auth: Record<string, string> =
@@ -125,14 +133,14 @@ const text = (result: object): string =>
     .map((block) => (block.type === 'text' ? (block.text ?? '') : ''))
     .join('');
 
-const initialize = (id = 1) =>
+const initialize = (id = 1, capabilities: object = {}) =>
   JSON.stringify({
     jsonrpc: '2.0',
     id,
     method: 'initialize',
     params: {
       protocolVersion: '2025-11-25',
-      capabilities: {},
+      capabilities,
       clientInfo: { name: 'raw', version: '1' },
     },
   });
@@ -224,66 +232,198 @@ describe('the gateway over Streamable HTTP, with the official clients', () => {
     expect(changes).toBe(1);
   });
 
-  it('closing the HTTP request of a call cancels it on the backend', async () => {
+  it('closing the HTTP request of a session-less (2026-07-28) call cancels it on the backend', async () => {
     await using _guard = leakGuard();
     await using g = await gatewayOver([stdio('legacy', mcpFixtures.legacySdk)]);
-    for (const session of [true, false]) {
-      const headers: Record<string, string> = {};
-      if (session) {
-        const opened = await g.fetch('/mcp', { method: 'POST', body: initialize() });
-        expect(opened.status).toBe(200);
-        headers['mcp-session-id'] = opened.headers.get('mcp-session-id')!;
-        await opened.text();
-      }
-      const controller = new AbortController();
-      const call = g.fetch('/mcp', {
-        method: 'POST',
-        headers,
-        signal: controller.signal,
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 2,
-          method: 'tools/call',
-          params: { name: 'mcp__legacy__sleep', arguments: { ms: 60_000 } },
-        }),
+    const sleep = (id: number, meta: object | undefined) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: {
+          name: 'mcp__legacy__sleep',
+          arguments: { ms: 60_000 },
+          ...(meta === undefined ? {} : { _meta: meta }),
+        },
       });
-      if (!session) {
-        // Session-less, the legacy gateway session refuses work before initialize: no hang.
-        const refused = (await (await call).json()) as { error?: { code: number } };
-        expect(refused.error?.code).toBe(-32600);
-        continue;
-      }
-      await g.stderr.wait('legacy', '"event":"sleeping"');
-      controller.abort();
-      await expect(call).rejects.toThrow();
-      await g.stderr.wait('legacy', '"event":"cancelled"');
+    // A session-less legacy request: the legacy gateway session refuses work before initialize.
+    const refused = await g.fetch('/mcp', { method: 'POST', body: sleep(1, undefined) });
+    expect(((await refused.json()) as { error?: { code: number } }).error?.code).toBe(-32600);
 
-      // A client's notifications/cancelled cancels it too, and its POST stops waiting.
-      const second = g.fetch('/mcp', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 3,
-          method: 'tools/call',
-          params: { name: 'mcp__legacy__sleep', arguments: { ms: 60_000 } },
+    const controller = new AbortController();
+    const call = g.fetch('/mcp', {
+      method: 'POST',
+      signal: controller.signal,
+      headers: {
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'mcp__legacy__sleep',
+      },
+      body: sleep(2, {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      }),
+    });
+    await g.stderr.wait('legacy', '"event":"sleeping"');
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await g.stderr.wait('legacy', '"event":"cancelled"');
+  });
+
+  it("a legacy session's call runs on when its POST stream drops; GET + Last-Event-ID resumes it with the answer", async () => {
+    await using _guard = leakGuard();
+    // The backend's elicitation goes to the client whose call it is (the bridge).
+    const bridge = createServerInputBridge();
+    await using g = await gatewayOver(
+      [{ ...stdio('legacy', mcpFixtures.legacySdk), client: { handlers: bridge.handlers } }],
+      {},
+      {},
+      bridge,
+    );
+    const opened = await g.fetch('/mcp', {
+      method: 'POST',
+      body: initialize(1, { elicitation: { form: {} } }),
+    });
+    const session = { 'mcp-session-id': opened.headers.get('mcp-session-id')! };
+    await opened.text();
+    const notified = await g.fetch('/mcp', {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    expect(notified.status).toBe(202);
+
+    // The call asks the client (elicitation) on its stream: it waits for the answer.
+    const controller = new AbortController();
+    const call = await g.fetch('/mcp', {
+      method: 'POST',
+      headers: session,
+      signal: controller.signal,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'mcp__legacy__ask', arguments: { question: 'Your name?' } },
+      }),
+    });
+    expect(call.headers.get('content-type')).toBe('text/event-stream');
+    const events = sseEvents(call);
+    const primed = (await events.next()).value!;
+    expect(primed).toMatchObject({ data: '', retryMs: 1000 });
+    const asked = (await events.next()).value!;
+    const question = JSON.parse(asked.data) as { id: number; method: string };
+    expect(question, asked.data).toMatchObject({ method: 'elicitation/create' });
+    // The stream drops (the client's network, say): not a cancellation.
+    controller.abort();
+    await events.return(undefined);
+
+    const answered = await g.fetch('/mcp', {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: question.id,
+        result: { action: 'accept', content: { name: 'Ada' } },
+      }),
+    });
+    expect(answered.status).toBe(202);
+    const resumed = await g.fetch('/mcp', {
+      method: 'GET',
+      headers: { ...session, accept: 'text/event-stream', 'last-event-id': asked.id! },
+    });
+    expect(resumed.status).toBe(200);
+    const rest = [];
+    for await (const event of sseEvents(resumed)) rest.push(JSON.parse(event.data) as unknown);
+    // The answer, after the client came back (replayed or live); then the stream ends.
+    expect(rest).toHaveLength(1);
+    expect(rest[0]).toMatchObject({
+      jsonrpc: '2.0',
+      id: 2,
+      result: { content: [{ type: 'text' }] },
+    });
+    expect(rest[0]).not.toHaveProperty('result.isError', true);
+    expect(JSON.stringify(rest[0])).toContain('Ada');
+
+    // An id the session never gave is 400, and the session goes on.
+    const unknown = await g.fetch('/mcp', {
+      method: 'GET',
+      headers: { ...session, accept: 'text/event-stream', 'last-event-id': '999-1' },
+    });
+    expect(unknown.status).toBe(400);
+    await unknown.text();
+    expect(g.listener.sessionCount).toBe(1);
+
+    // A client's notifications/cancelled cancels a call, and its POST stream ends.
+    const second = await g.fetch('/mcp', {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'mcp__legacy__sleep', arguments: { ms: 60_000 } },
+      }),
+    });
+    await g.stderr.wait('legacy', '"event":"sleeping"');
+    const cancel = await g.fetch('/mcp', {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 3, reason: 'changed my mind' },
+      }),
+    });
+    expect(cancel.status).toBe(202);
+    await g.stderr.wait('legacy', '"event":"cancelled"');
+    const ended = [];
+    for await (const event of sseEvents(second)) ended.push(event.data);
+    expect(ended).toEqual(['']);
+  });
+
+  it("the v1 SDK client resumes a POST stream that dropped after its priming event, with the call's result", async () => {
+    await using _guard = leakGuard();
+    await using g = await gatewayOver([stdio('legacy', mcpFixtures.legacySdk)]);
+    const seen: string[] = [];
+    // Cuts the first tools/call stream after its first chunk (the priming event).
+    const cutting: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const headers = new Headers(init?.headers);
+      seen.push(`${init?.method ?? 'GET'} ${headers.get('last-event-id') ?? ''}`.trim());
+      const body = typeof init?.body === 'string' ? init.body : '';
+      if (!body.includes('"tools/call"') || seen.includes('cut')) return response;
+      if (!response.headers.get('content-type')?.includes('text/event-stream')) return response;
+      seen.push('cut');
+      const reader = response.body!.getReader();
+      const first = await reader.read();
+      await reader.cancel();
+      return new Response(
+        new ReadableStream({
+          start(controller) {
+            if (first.value !== undefined) controller.enqueue(first.value);
+            controller.close();
+          },
         }),
-      });
-      await g.stderr.wait('legacy', '"event":"sleeping"', 2);
-      const cancel = await g.fetch('/mcp', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          method: 'notifications/cancelled',
-          params: { requestId: 3, reason: 'changed my mind' },
-        }),
-      });
-      expect(cancel.status).toBe(202);
-      await g.stderr.wait('legacy', '"event":"cancelled"', 2);
-      const ended = await second;
-      expect(ended.status).toBe(202);
-      expect(await ended.text()).toBe('');
+        { status: response.status, headers: response.headers },
+      );
+    };
+    const client = new Client({ name: 'gateway-http-resume', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(g.listener.url), {
+        requestInit: { headers: g.auth },
+        fetch: cutting,
+      }),
+    );
+    try {
+      const result = await client.callTool({ name: 'mcp__legacy__sleep', arguments: { ms: 100 } });
+      expect(text(result)).toBe('slept 100');
+      expect(seen).toContain('cut');
+      // It came back with a GET naming the priming event it had.
+      expect(seen.some((line) => /^GET \d+-\d+$/.test(line))).toBe(true);
+      expect(g.stderr.of('legacy', '"event":"cancelled"')).toEqual([]);
+    } finally {
+      await client.close();
     }
   });
 
@@ -431,10 +571,12 @@ describe('the gateway over HTTP refuses, and nothing reaches a backend', () => {
     await using _guard = leakGuard();
     await using g = await gatewayOver([], { sessionIdleMs: 50, auth: 'none' });
     expect(g.listener.bearerToken).toBeUndefined();
+    const ended = new Promise<string>((resolve) => g.listener.onSessionEnd(resolve));
     const opened = await g.fetch('/mcp', { method: 'POST', body: initialize() });
     const session = opened.headers.get('mcp-session-id')!;
     await opened.text();
-    await until(() => g.listener.sessionCount === 0);
+    expect(await ended).toBe(session);
+    expect(g.listener.sessionCount).toBe(0);
     const after = await g.fetch('/mcp', {
       method: 'POST',
       headers: { 'mcp-session-id': session },
@@ -448,6 +590,41 @@ describe('the gateway over HTTP refuses, and nothing reaches a backend', () => {
     });
     expect(ping.status).toBe(200);
     expect(await ping.json()).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+  });
+});
+
+describe('a legacy call whose stream dropped, never resumed', () => {
+  it('runs to its end, keeping its session until then; the idle expiry then frees the session', async () => {
+    await using _guard = leakGuard();
+    await using g = await gatewayOver([stdio('legacy', mcpFixtures.legacySdk)], {
+      sessionIdleMs: 100,
+    });
+    const opened = await g.fetch('/mcp', { method: 'POST', body: initialize() });
+    const session = opened.headers.get('mcp-session-id')!;
+    await opened.text();
+    const ended = new Promise<string>((resolve) => g.listener.onSessionEnd(resolve));
+    const controller = new AbortController();
+    const call = await g.fetch('/mcp', {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { 'mcp-session-id': session },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'mcp__legacy__sleep', arguments: { ms: 500 } },
+      }),
+    });
+    const events = sseEvents(call);
+    expect((await events.next()).value).toMatchObject({ data: '' });
+    controller.abort();
+    await events.return(undefined);
+    // The call outlives sessionIdleMs several times over: the session ends only after it did,
+    // and it ended well (not cancelled by the drop, nor by the session's end).
+    expect(await ended).toBe(session);
+    expect(g.host.metrics().total).toMatchObject({ calls: 1, ok: 1, cancelled: 0 });
+    expect(g.stderr.of('legacy', '"event":"cancelled"')).toEqual([]);
+    expect(g.listener.sessionCount).toBe(0);
   });
 });
 
@@ -523,11 +700,22 @@ function rawStatus(port: number, headers: Record<string, string>): Promise<numbe
   });
 }
 
-/** Resolves once `condition()` holds (checked every few milliseconds, for at most 10 s). */
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('the condition never held');
-    await new Promise((resolve) => setTimeout(resolve, 10));
+/** The SSE events of a response, as they come, each with the `retry` the stream gave so far. */
+async function* sseEvents(
+  response: Response,
+): AsyncGenerator<EventSourceMessage & { retryMs: number | undefined }> {
+  let retryMs: number | undefined;
+  const reader = response
+    .body!.pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream({ onRetry: (ms) => (retryMs = ms) }))
+    .getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      yield { ...value, retryMs };
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
   }
 }

@@ -5,13 +5,20 @@ import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../jsonrpc/me
 import type { Transport, TransportState } from '../../jsonrpc/transport.js';
 import { isObject } from '../../protocol/guards.js';
 import { McpMethod } from '../../protocol/methods.js';
-import { SSE_RESPONSE_HEADERS, SseWriter } from '../../transport/http/sse-writer.js';
+import { SSE_RESPONSE_HEADERS, SseWriter, type SseEvent } from '../../transport/http/sse-writer.js';
 import { TransportEvents } from '../../transport/transport-events.js';
 import { HttpJsonRpcCode, replyEmpty, replyError } from './http-replies.js';
 import { modernErrorStatus } from './modern-post-rules.js';
+import { ReplayBuffer, type ReplayBufferOptions, type ReplayedEvent } from './replay-buffer.js';
 
 /** The header that carries a legacy session's id, both ways. */
 export const SESSION_ID_HEADER = 'mcp-session-id';
+
+/** The reconnection delay a priming event tells the client (the SSE `retry` field). */
+const SSE_RETRY_MS = 1000;
+
+/** The first protocol version whose SSE streams start with a priming event (SEP-1699). */
+const PRIMING_VERSION = '2025-11-25';
 
 /** Options of a `GatewayHttpTransport`. */
 export interface GatewayHttpTransportOptions {
@@ -28,8 +35,26 @@ export interface GatewayHttpTransportOptions {
   maxStreams: number;
   /** An SSE response with more than this waiting unread is dropped (the client stopped reading). */
   maxBufferedBytes: number;
+  /** A session's events held for resumption (`Last-Event-ID`); default: 256 events, 4 MiB. */
+  replay?: ReplayBufferOptions;
   logger: Logger;
 }
+
+/** The defaults of `GatewayHttpTransportOptions.replay`. */
+const DEFAULT_REPLAY: ReplayBufferOptions = { maxEvents: 256, maxBytes: 4 * 1024 * 1024 };
+
+/**
+ * An SSE stream to the client: its number in the session's replay buffer (none on a one-shot
+ * connection, whose streams cannot be resumed) and the response it goes out on now (none while
+ * the client is away: what is sent meanwhile is held for its resumption).
+ */
+interface OutStream {
+  readonly number: number | undefined;
+  writer: SseWriter | undefined;
+}
+
+/** What a stream of the replay buffer is: a POST's answer, or a GET stream. */
+type StreamTag = Exchange | 'get';
 
 /** How a POST may be answered, from its `Accept` header. */
 export interface PostAccepts {
@@ -48,7 +73,10 @@ interface Exchange {
   readonly progressTokens: Array<string | number>;
   /** Responses held for a JSON answer (a batch is answered with all of them at once). */
   readonly held: JsonRpcMessage[];
-  sse: SseWriter | undefined;
+  /** Its answer as an SSE stream, once that began. */
+  sse: OutStream | undefined;
+  /** The POST's response closed before all was answered (the client went away). */
+  gone: boolean;
   done: boolean;
 }
 
@@ -62,12 +90,17 @@ interface Exchange {
  * notification (`list_changed`) to the GET stream, or nowhere when none is open.
  *
  * Two kinds. A **session** (`sessionId` set; the legacy era): lives across POSTs until DELETE,
- * `close()`, or `idleMs` without an open exchange or stream; a POST whose client goes away before
- * its answer cancels its requests (a `notifications/cancelled` handed to the gateway, so the
- * backend call is cancelled). A **one-shot** exchange (no id; a session-less POST, the 2026-07-28
- * era): carries one POST, sends everything on its answer (progress, a listen stream's
- * notifications), and closes once it is answered, or when its client goes away (which aborts the
- * call: how 2026-07-28 HTTP cancels).
+ * `close()`, or `idleMs` without an open exchange or stream. Its SSE events carry ids and are held
+ * (bounded, `replay`) so that a client that lost a stream resumes it with a GET and
+ * `Last-Event-ID`: what it missed is replayed, then the stream goes on there (a POST's answer
+ * until its last response). From 2025-11-25 on, a POST that accepts SSE is answered with a stream
+ * at once, and every stream starts with a priming event (an id, empty data, `retry`). A POST
+ * whose client goes away does not cancel its calls (the spec: a disconnection is not a
+ * cancellation; the client sends `notifications/cancelled`): they run on, their answers held for
+ * a resumption. A **one-shot** exchange (no id; a session-less POST, the 2026-07-28 era): carries
+ * one POST, sends everything on its answer (progress, a listen stream's notifications), and
+ * closes once it is answered, or when its client goes away (which aborts the call: how
+ * 2026-07-28 HTTP cancels).
  */
 export class GatewayHttpTransport implements Transport {
   readonly #options: GatewayHttpTransportOptions;
@@ -75,11 +108,18 @@ export class GatewayHttpTransport implements Transport {
   readonly #exchanges = new Set<Exchange>();
   readonly #byRequest = new Map<RequestId, Exchange>();
   readonly #byProgressToken = new Map<string | number, Exchange>();
-  readonly #streams: SseWriter[] = [];
+  /** The session's GET streams open now. */
+  readonly #streams: OutStream[] = [];
+  /** The session's events, for resumption; undefined on a one-shot connection. */
+  readonly #replay: ReplayBuffer<StreamTag> | undefined;
   #state: TransportState = 'new';
   /** Messages that arrived before `start()`. */
   #early: unknown[] | undefined = [];
   #idleTimer: NodeJS.Timeout | undefined;
+  /** The id of the session's `initialize` request, until it is answered. */
+  #initializeId: RequestId | undefined;
+  /** Streams start with a priming event (the session speaks 2025-11-25 or later). */
+  #priming = false;
 
   readonly onMessage;
   readonly onProblem;
@@ -91,6 +131,10 @@ export class GatewayHttpTransport implements Transport {
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;
     this.onClose = this.#events.close.event;
+    this.#replay =
+      options.sessionId === undefined
+        ? undefined
+        : new ReplayBuffer(options.replay ?? DEFAULT_REPLAY);
     this.#armIdle();
   }
 
@@ -103,9 +147,14 @@ export class GatewayHttpTransport implements Transport {
     return this.#options.sessionId;
   }
 
-  /** Open GET streams and POSTs waiting for their answer. */
+  /** Open GET streams and POSTs waiting for their answer (their client there or not). */
   get openExchanges(): number {
     return this.#exchanges.size + this.#streams.length;
+  }
+
+  /** Events held for resumption now, and their bytes (zero on a one-shot connection). */
+  get replayHeld(): { events: number; bytes: number } {
+    return { events: this.#replay?.eventCount ?? 0, bytes: this.#replay?.byteCount ?? 0 };
   }
 
   start(): Promise<void> {
@@ -160,6 +209,7 @@ export class GatewayHttpTransport implements Transport {
       progressTokens: [],
       held: [],
       sse: undefined,
+      gone: false,
       done: false,
     };
     for (const request of requests) {
@@ -170,35 +220,28 @@ export class GatewayHttpTransport implements Transport {
         exchange.progressTokens.push(token);
         this.#byProgressToken.set(token, exchange);
       }
+      if (request.method === McpMethod.Initialize && this.#replay !== undefined)
+        this.#initializeId = request.id;
     }
     this.#exchanges.add(exchange);
     this.#disarmIdle();
     res.once('close', () => {
       if (!exchange.done) this.#abandoned(exchange);
     });
+    // From 2025-11-25 on, the answer is a stream from the start, primed for resumption.
+    if (this.#priming && accepts.sse) this.#startSse(exchange);
     this.#deliver(messages);
   }
 
-  /** A GET: the session's stream for messages not tied to a request. */
-  openStream(res: ServerResponse): void {
-    if (this.#state === 'closing' || this.#state === 'closed')
+  /**
+   * A GET: the session's stream for messages not tied to a request; with `lastEventId`, the
+   * resumption of the stream that event was sent on (what was missed, then the rest of it).
+   */
+  openStream(res: ServerResponse, lastEventId?: string): void {
+    if (this.#state === 'closing' || this.#state === 'closed' || this.#replay === undefined)
       return replyError(res, 404, 'the session ended');
-    if (this.#streams.length >= this.#options.maxStreams)
-      return replyError(
-        res,
-        409,
-        `this session has ${this.#streams.length} stream(s) open already (maxStreamsPerSession)`,
-      );
-    res.writeHead(200, { ...SSE_RESPONSE_HEADERS, ...this.#headers() });
-    res.flushHeaders();
-    const stream = new SseWriter(res, this.#options.maxBufferedBytes);
-    this.#streams.push(stream);
-    this.#disarmIdle();
-    res.once('close', () => {
-      const at = this.#streams.indexOf(stream);
-      if (at !== -1) this.#streams.splice(at, 1);
-      this.#armIdle();
-    });
+    if (lastEventId !== undefined) return this.#resume(res, lastEventId, this.#replay);
+    this.#openGetStream(res, []);
   }
 
   send(message: JsonRpcMessage): void {
@@ -221,7 +264,7 @@ export class GatewayHttpTransport implements Transport {
       return;
     }
     const stream = this.#streams.at(-1);
-    if (stream !== undefined) this.#write(stream, message);
+    if (stream !== undefined) this.#emit(stream, message);
   }
 
   /** Ends every exchange and stream; the gateway's session then ends. Idempotent. */
@@ -239,11 +282,20 @@ export class GatewayHttpTransport implements Transport {
   #sendResponse(message: JsonRpcMessage & { id: RequestId | null }): void {
     const exchange = message.id === null ? undefined : this.#byRequest.get(message.id);
     if (exchange === undefined || message.id === null) return;
+    if (message.id === this.#initializeId) this.#initialized(message);
     this.#byRequest.delete(message.id);
     exchange.pending.delete(message.id);
-    if (exchange.sse !== undefined) this.#write(exchange.sse, message);
+    if (exchange.sse !== undefined) this.#emit(exchange.sse, message);
     else exchange.held.push(message);
     if (exchange.pending.size === 0) this.#answered(exchange);
+  }
+
+  /** The session's `initialize` is answered: its version says whether streams are primed. */
+  #initialized(message: JsonRpcMessage): void {
+    this.#initializeId = undefined;
+    const result = 'result' in message && isObject(message.result) ? message.result : undefined;
+    const version = result?.protocolVersion;
+    this.#priming = typeof version === 'string' && version >= PRIMING_VERSION;
   }
 
   /**
@@ -263,11 +315,14 @@ export class GatewayHttpTransport implements Transport {
 
   #sendRequest(message: JsonRpcRequest): void {
     const exchanges = [...this.#exchanges].reverse();
-    const streaming = exchanges.find((exchange) => exchange.sse !== undefined);
-    if (streaming !== undefined) return this.#stream(streaming, message);
+    const attached = exchanges.find((exchange) => exchange.sse?.writer !== undefined);
+    if (attached !== undefined) return this.#stream(attached, message);
     const stream = this.#streams.at(-1);
-    if (stream !== undefined) return void this.#write(stream, message);
-    const open = exchanges.find((exchange) => exchange.accepts.sse);
+    if (stream !== undefined) return void this.#emit(stream, message);
+    const open = exchanges.find(
+      (exchange) => exchange.accepts.sse && (exchange.sse !== undefined || !exchange.gone),
+    );
+    // A stream whose client is away holds it for the resumption.
     if (open !== undefined) return this.#stream(open, message);
     throw new McpHostError(
       'NOT_CONNECTED',
@@ -278,26 +333,125 @@ export class GatewayHttpTransport implements Transport {
 
   /** Sends `message` on the exchange's answer, turning it into an SSE stream first. */
   #stream(exchange: Exchange, message: JsonRpcMessage): void {
-    if (exchange.sse === undefined) {
-      exchange.res.writeHead(200, { ...SSE_RESPONSE_HEADERS, ...this.#headers() });
-      exchange.sse = new SseWriter(exchange.res, this.#options.maxBufferedBytes);
-      for (const held of exchange.held.splice(0)) this.#write(exchange.sse, held);
-    }
-    this.#write(exchange.sse, message);
+    // The client went away before anything was streamed: it has no event id to resume from.
+    if (exchange.sse === undefined && exchange.gone) return;
+    this.#emit(exchange.sse ?? this.#startSse(exchange), message);
   }
 
-  #write(stream: SseWriter, message: JsonRpcMessage): void {
-    if (stream.write({ event: 'message', data: JSON.stringify(message) })) return;
-    // Gone, or over its bound: the client does not read. The stream is dropped.
+  /** Turns the exchange's answer into an SSE stream (primed, from 2025-11-25 on). */
+  #startSse(exchange: Exchange): OutStream {
+    exchange.res.writeHead(200, { ...SSE_RESPONSE_HEADERS, ...this.#headers() });
+    const stream: OutStream = { number: this.#replay?.openStream(exchange), writer: undefined };
+    exchange.sse = stream;
+    this.#attach(stream, exchange.res);
+    if (this.#priming) this.#prime(stream);
+    else exchange.res.flushHeaders();
+    for (const held of exchange.held.splice(0)) this.#emit(stream, held);
+    return stream;
+  }
+
+  /** A GET stream, after the events it replays (of the stream a resumption named). */
+  #openGetStream(res: ServerResponse, replayed: readonly ReplayedEvent[]): void {
+    if (this.#streams.length >= this.#options.maxStreams)
+      return replyError(
+        res,
+        409,
+        `this session has ${this.#streams.length} stream(s) open already (maxStreamsPerSession)`,
+      );
+    res.writeHead(200, { ...SSE_RESPONSE_HEADERS, ...this.#headers() });
+    res.flushHeaders();
+    const stream: OutStream = { number: this.#replay?.openStream('get'), writer: undefined };
+    const writer = this.#attach(stream, res);
+    for (const event of replayed) this.#writeEvent(writer, { event: 'message', ...event });
+    if (this.#priming) this.#prime(stream);
+    this.#streams.push(stream);
+    this.#disarmIdle();
+    res.once('close', () => {
+      const at = this.#streams.indexOf(stream);
+      if (at !== -1) this.#streams.splice(at, 1);
+      // A GET stream that lost its client takes nothing more; what it missed stays held.
+      if (stream.number !== undefined) this.#replay?.finish(stream.number);
+      this.#armIdle();
+    });
+  }
+
+  /**
+   * A GET with `Last-Event-ID`: replays the events of that event's stream sent after it, then
+   * carries the rest of the stream (a POST's answer, until its last response; a GET stream, as
+   * the session's GET stream). An id the session never gave, or forgot, is 400; one whose later
+   * events are no longer held (past the replay bounds) is 410.
+   */
+  #resume(res: ServerResponse, lastEventId: string, replay: ReplayBuffer<StreamTag>): void {
+    const found = replay.after(lastEventId);
+    if ('problem' in found)
+      return found.problem === 'expired'
+        ? replyError(
+            res,
+            410,
+            'Gone: the events after Last-Event-ID are no longer held (the replay bounds); open a new stream',
+          )
+        : replyError(res, 400, 'Bad Request: Last-Event-ID names no event of this session');
+    if (found.tag === 'get') return this.#openGetStream(res, found.events);
+    const exchange = found.tag;
+    res.writeHead(200, { ...SSE_RESPONSE_HEADERS, ...this.#headers() });
+    res.flushHeaders();
+    if (exchange.done || exchange.sse === undefined) {
+      // Answered already: what was missed, and the stream ends.
+      const writer = new SseWriter(res, this.#options.maxBufferedBytes);
+      for (const event of found.events) this.#writeEvent(writer, { event: 'message', ...event });
+      return writer.end();
+    }
+    const previous = exchange.sse.writer;
+    const writer = this.#attach(exchange.sse, res);
+    // The client moved to this response: the one before (if it still seems open) is done.
+    previous?.destroy();
+    for (const event of found.events) this.#writeEvent(writer, { event: 'message', ...event });
+  }
+
+  /** Makes `res` the response `stream` goes out on, until it closes. */
+  #attach(stream: OutStream, res: ServerResponse): SseWriter {
+    const writer = new SseWriter(res, this.#options.maxBufferedBytes);
+    stream.writer = writer;
+    res.once('close', () => {
+      if (stream.writer === writer) stream.writer = undefined;
+    });
+    return writer;
+  }
+
+  /** The priming event: an id to resume from, empty data, and the reconnection delay. */
+  #prime(stream: OutStream): void {
+    if (stream.number === undefined || stream.writer === undefined) return;
+    const id = this.#replay!.mark(stream.number);
+    this.#writeEvent(stream.writer, { id, retryMs: SSE_RETRY_MS, data: '' });
+  }
+
+  /** Sends `message` on `stream`: held for a resumption (in a session), written if its client is there. */
+  #emit(stream: OutStream, message: JsonRpcMessage): void {
+    const data = JSON.stringify(message);
+    const id = stream.number === undefined ? undefined : this.#replay?.record(stream.number, data);
+    if (stream.writer !== undefined)
+      this.#writeEvent(stream.writer, {
+        event: 'message',
+        data,
+        ...(id === undefined ? {} : { id }),
+      });
+  }
+
+  #writeEvent(writer: SseWriter, event: SseEvent): void {
+    if (writer.write(event)) return;
+    // Gone, or over its bound: the client does not read. The response is dropped (a session's
+    // stream can still be resumed).
     this.#options.logger.debug('gateway: dropped an HTTP stream the client did not read');
-    stream.destroy();
+    writer.destroy();
   }
 
   /** Every request of the exchange is answered: its answer ends. */
   #answered(exchange: Exchange): void {
     this.#settle(exchange);
     if (exchange.sse !== undefined) {
-      exchange.sse.end();
+      exchange.sse.writer?.end();
+    } else if (exchange.gone) {
+      // Its client went away before anything was streamed: nowhere to answer.
     } else if (exchange.accepts.json || !exchange.accepts.sse) {
       const body = JSON.stringify(exchange.batch ? exchange.held : exchange.held[0]);
       const status =
@@ -311,11 +465,9 @@ export class GatewayHttpTransport implements Transport {
       });
       exchange.res.end(body);
     } else {
-      exchange.res.writeHead(200, { ...SSE_RESPONSE_HEADERS, ...this.#headers() });
-      const sse = new SseWriter(exchange.res, this.#options.maxBufferedBytes);
-      for (const held of exchange.held) this.#write(sse, held);
-      sse.end();
+      this.#startSse(exchange).writer?.end();
     }
+    if (exchange.sse?.number !== undefined) this.#replay?.finish(exchange.sse.number);
     if (this.#options.sessionId === undefined) this.#finish(undefined);
   }
 
@@ -334,29 +486,24 @@ export class GatewayHttpTransport implements Transport {
     if (exchange.pending.size > 0) return;
     if (exchange.sse !== undefined || exchange.held.length > 0) return this.#answered(exchange);
     this.#settle(exchange);
-    replyEmpty(exchange.res, 202, this.#headers());
+    if (!exchange.gone) replyEmpty(exchange.res, 202, this.#headers());
     if (this.#options.sessionId === undefined) this.#finish(undefined);
   }
 
-  /** The client went away before the answer: its requests are cancelled. */
+  /**
+   * The client went away before the answer. One-shot: the connection ends, and its call is
+   * aborted. Session: the calls go on (a disconnection is not a cancellation); a streamed answer
+   * is held for a resumption, one not streamed yet has nowhere to go.
+   */
   #abandoned(exchange: Exchange): void {
-    const pending = [...exchange.pending];
+    exchange.gone = true;
+    if (this.#options.sessionId !== undefined) return;
     this.#settle(exchange);
-    if (this.#options.sessionId === undefined) {
-      this.#finish(
-        new McpHostError('CONNECTION_CLOSED', 'the client closed its HTTP request', {
-          serverName: 'gateway client',
-        }),
-      );
-      return;
-    }
-    if (this.#state !== 'open') return;
-    for (const requestId of pending)
-      this.#events.message.fire({
-        jsonrpc: '2.0',
-        method: McpMethod.Cancelled,
-        params: { requestId, reason: 'the client closed its HTTP request' },
-      });
+    this.#finish(
+      new McpHostError('CONNECTION_CLOSED', 'the client closed its HTTP request', {
+        serverName: 'gateway client',
+      }),
+    );
   }
 
   #settle(exchange: Exchange): void {
@@ -366,6 +513,7 @@ export class GatewayHttpTransport implements Transport {
     exchange.pending.clear();
     for (const token of exchange.progressTokens)
       if (this.#byProgressToken.get(token) === exchange) this.#byProgressToken.delete(token);
+    if (exchange.sse?.number !== undefined) this.#replay?.finish(exchange.sse.number);
     this.#armIdle();
   }
 
@@ -411,10 +559,11 @@ export class GatewayHttpTransport implements Transport {
     this.#disarmIdle();
     for (const exchange of [...this.#exchanges]) {
       this.#settle(exchange);
-      if (exchange.sse !== undefined) exchange.sse.end();
-      else replyError(exchange.res, 404, 'the session ended');
+      if (exchange.sse !== undefined) exchange.sse.writer?.end();
+      else if (!exchange.gone) replyError(exchange.res, 404, 'the session ended');
     }
-    for (const stream of this.#streams.splice(0)) stream.end();
+    for (const stream of this.#streams.splice(0)) stream.writer?.end();
+    this.#replay?.clear();
     this.#disarmIdle();
     this.#events.closed(reason);
   }

@@ -5,6 +5,8 @@ import { McpHostError } from '../../errors/mcp-host-error.js';
 import { toMcpHostError } from '../../errors/to-mcp-host-error.js';
 import type { MetricsSnapshot } from '../../host/observe/metrics.js';
 import type { ServerStatus } from '../../host/slot/server-status.js';
+import type { Disposable } from '../../internal/disposable.js';
+import { Emitter } from '../../internal/emitter.js';
 import type { Logger } from '../../internal/logger.js';
 import { isJsonRpcMessage, isJsonRpcRequest, type JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { Transport } from '../../jsonrpc/transport.js';
@@ -83,6 +85,13 @@ export interface GatewayListenOptions {
   sessionIdleMs?: number;
   /** An SSE response with more than this waiting unread is dropped (default 16 MiB). */
   maxStreamBufferedBytes?: number;
+  /**
+   * Events a session holds for its client's resumption (a GET with `Last-Event-ID`), the oldest
+   * going first (default 256); a resumption that needs one no longer held is refused with 410.
+   */
+  maxReplayEvents?: number;
+  /** Bytes of events a session holds for resumption (default 4 MiB; a larger event is not held). */
+  maxReplayBytes?: number;
 }
 
 /** The defaults of `GatewayListenOptions`. */
@@ -96,6 +105,8 @@ export const DEFAULT_GATEWAY_LISTEN_OPTIONS = Object.freeze({
   maxStreamsPerSession: 1,
   sessionIdleMs: 30 * 60_000,
   maxStreamBufferedBytes: 16 * 1024 * 1024,
+  maxReplayEvents: 256,
+  maxReplayBytes: 4 * 1024 * 1024,
 });
 
 /** The path of the MCP endpoint. */
@@ -142,8 +153,9 @@ function sameRoute(a: Route, b: Route): boolean {
  * A gateway served over Streamable HTTP at `/mcp` (made by `gateway.listen()`): each legacy
  * client's `initialize` opens a session (its id in `Mcp-Session-Id`), each session-less POST is
  * served as a one-shot connection (the 2026-07-28 era is stateless), and `/mcp/<view>` serves a
- * named view of the host. Every request passes the `Host`, `Origin` and bearer-token checks
- * first; bodies, batches, sessions and streams are bounded. `GET /metrics` gives the host's and
+ * named view of the host. A session's SSE streams can be resumed (a GET with `Last-Event-ID`),
+ * and a session's call whose stream dropped runs on. Every request passes the `Host`, `Origin`
+ * and bearer-token checks first; bodies, batches, sessions, streams and held events are bounded. `GET /metrics` gives the host's and
  * the gateway's metrics in the Prometheus text format. `close()` ends every session and the
  * server. See docs/gateway.md.
  */
@@ -158,6 +170,7 @@ export class GatewayListener implements AsyncDisposable {
   readonly #stateless = new Set<GatewayHttpTransport>();
   readonly #serving = new Set<Promise<void>>();
   readonly #byStatus = new Map<number, number>();
+  readonly #sessionEnded: Emitter<string>;
   #closing: Promise<void> | undefined;
 
   /** The MCP endpoint's URL (`http://127.0.0.1:<port>/mcp`). */
@@ -182,6 +195,10 @@ export class GatewayListener implements AsyncDisposable {
     this.#server = server;
     this.#endpoint = endpoint;
     this.bearerToken = bearerToken;
+    this.#sessionEnded = new Emitter((error) =>
+      endpoint.logger.error('gateway: a session-end listener threw', { error: String(error) }),
+    );
+    this.onSessionEnd = this.#sessionEnded.event;
     const hostname = options.hostname ?? DEFAULT_GATEWAY_LISTEN_OPTIONS.hostname;
     this.port = (server.address() as AddressInfo).port;
     this.url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${this.port}${MCP_PATH}`;
@@ -208,6 +225,12 @@ export class GatewayListener implements AsyncDisposable {
     });
     server.on('request', (req: IncomingMessage, res: ServerResponse) => this.#onRequest(req, res));
   }
+
+  /**
+   * Subscribes to the end of each legacy session (DELETE, idle expiry, `close()`), with its id;
+   * fires once the session is no longer counted in `sessionCount`.
+   */
+  readonly onSessionEnd: (listener: (sessionId: string) => void) => Disposable;
 
   /** Legacy sessions open now. */
   get sessionCount(): number {
@@ -431,7 +454,10 @@ export class GatewayListener implements AsyncDisposable {
     const sessionId = randomBytes(24).toString('base64url');
     const transport = this.#transport(sessionId);
     this.#sessions.set(sessionId, { transport, ...route });
-    transport.onClose(() => this.#sessions.delete(sessionId));
+    transport.onClose(() => {
+      this.#sessions.delete(sessionId);
+      this.#sessionEnded.fire(sessionId);
+    });
     // Posted first: the messages wait in the transport until the gateway's session is open.
     transport.post(messages, false, accepts, res);
     this.#serve(transport, route);
@@ -464,6 +490,10 @@ export class GatewayListener implements AsyncDisposable {
       idleMs: this.#options.sessionIdleMs,
       maxStreams: this.#options.maxStreamsPerSession,
       maxBufferedBytes: this.#options.maxStreamBufferedBytes,
+      replay: {
+        maxEvents: this.#options.maxReplayEvents,
+        maxBytes: this.#options.maxReplayBytes,
+      },
       logger: this.#endpoint.logger,
     });
   }
@@ -491,7 +521,7 @@ export class GatewayListener implements AsyncDisposable {
     if (session === undefined) return;
     if (!acceptsOf(req.headers.accept).sse)
       return replyError(res, 406, 'Not Acceptable: accept text/event-stream');
-    session.transport.openStream(res);
+    session.transport.openStream(res, headerOf(req, 'last-event-id'));
   }
 
   #delete(req: IncomingMessage, res: ServerResponse, route: Route): void {
@@ -552,6 +582,8 @@ export async function listenGateway(
     'maxStreamsPerSession',
     'sessionIdleMs',
     'maxStreamBufferedBytes',
+    'maxReplayEvents',
+    'maxReplayBytes',
   ] as const) {
     const value = options[key];
     if (value !== undefined && (!Number.isSafeInteger(value) || value < 1))

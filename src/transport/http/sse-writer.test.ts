@@ -10,6 +10,11 @@ describe('SSE writing', () => {
     );
     // A line break cannot escape the event or id field.
     expect(formatSseEvent({ event: 'a\nb', data: '' })).toBe('event: a b\ndata: \n\n');
+    // A priming event: an id, the reconnection delay, empty data; a bad delay is left out.
+    expect(formatSseEvent({ id: '1-1', retryMs: 1000, data: '' })).toBe(
+      'id: 1-1\nretry: 1000\ndata: \n\n',
+    );
+    expect(formatSseEvent({ retryMs: -1, data: 'x' })).toBe('data: x\n\n');
   });
 
   it('writes the events of one tick in one write, and refuses past its bound', async () => {

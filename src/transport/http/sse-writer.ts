@@ -7,6 +7,8 @@ export interface SseEvent {
   event?: string;
   /** The event id, for a client's `Last-Event-ID`. */
   id?: string;
+  /** How long a client waits before it reconnects, in milliseconds (the `retry` field). */
+  retryMs?: number;
 }
 
 /** The headers of a `text/event-stream` response: no caching, no proxy buffering. */
@@ -21,6 +23,8 @@ export function formatSseEvent(event: SseEvent): string {
   let text = '';
   if (event.event !== undefined) text += `event: ${oneLine(event.event)}\n`;
   if (event.id !== undefined) text += `id: ${oneLine(event.id)}\n`;
+  if (event.retryMs !== undefined && Number.isSafeInteger(event.retryMs) && event.retryMs >= 0)
+    text += `retry: ${event.retryMs}\n`;
   for (const line of event.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`;
   return `${text}\n`;
 }

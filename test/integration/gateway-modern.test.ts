@@ -31,19 +31,13 @@ import {
 } from '../../src/gateway.js';
 import type { Transport } from '../../src/jsonrpc/transport.js';
 import { createLinkedTransports } from '../../src/testing/index.js';
+import { MODERN, counter, text } from '../helpers/gateway-harness.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
 import { cliEnv, cliPath, ensureBuiltCli } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 
 beforeAll(() => ensureBuiltCli());
-
-const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
-
-const text = (result: object): string =>
-  (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[])
-    .map((block) => (block.type === 'text' ? (block.text ?? '') : ''))
-    .join('');
 
 /** A sampling answer, as a client gives it. */
 const sampled = (answer: string) => ({
@@ -52,32 +46,6 @@ const sampled = (answer: string) => ({
   model: 'test-model',
   stopReason: 'endTurn',
 });
-
-/** Counts the notifications of one method a client got, and waits for the n-th. */
-function counter() {
-  let count = 0;
-  const waiters = new Set<() => void>();
-  return {
-    get count() {
-      return count;
-    },
-    hit() {
-      count++;
-      for (const wake of waiters) wake();
-    },
-    reach(n: number): Promise<void> {
-      return new Promise((resolve) => {
-        const check = () => {
-          if (count < n) return;
-          waiters.delete(check);
-          resolve();
-        };
-        waiters.add(check);
-        check();
-      });
-    },
-  };
-}
 
 // ---- over stdio: the built CLI ------------------------------------------------------------------
 

@@ -47,6 +47,7 @@ import {
 } from './modern-request.js';
 import { pageOf } from './pagination.js';
 import type { PendingInputStore } from './pending-input.js';
+import type { UpstreamLogins } from './login/upstream-logins.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import { SessionMethods } from './session-methods.js';
 
@@ -74,6 +75,8 @@ export interface GatewaySessionOptions {
   logging: GatewayLogging;
   /** The source's resource subscriptions, refcounted across connections. */
   subscriptions: ResourceSubscriptions;
+  /** The gateway's upstream logins: their completion is told to the client that was sent there. */
+  logins?: UpstreamLogins;
 }
 
 /**
@@ -147,6 +150,9 @@ export class GatewaySession {
   #state: GatewaySessionState = 'new';
   /** The legacy client, as calls reach it (set by `initialize`). */
   #client: CallClient | undefined;
+  /** The URL-mode elicitations sent to this (legacy) client whose completion it is to be told. */
+  readonly #urlElicitations = new Set<string>();
+  readonly #loginsDone: Disposable | undefined;
 
   constructor(transport: Transport, options: GatewaySessionOptions) {
     this.#options = options;
@@ -162,6 +168,10 @@ export class GatewaySession {
       logging: options.logging,
       subscriptions: options.subscriptions,
       notify: (method, params) => this.#notify(method, params),
+    });
+    this.#loginsDone = options.logins?.onComplete((elicitationId) => {
+      if (this.#urlElicitations.delete(elicitationId))
+        this.#notify(McpMethod.ElicitationComplete, { elicitationId });
     });
     this.#peer.onClose(() => this.#closed());
     this.#handle();
@@ -189,6 +199,7 @@ export class GatewaySession {
 
   #closed(): void {
     this.#state = 'closed';
+    this.#loginsDone?.dispose();
     this.#changes.close();
     this.#methods.close();
   }
@@ -326,8 +337,11 @@ export class GatewaySession {
     this.#client = {
       era: 'legacy',
       capabilities,
-      request: (method, requestParams, signal) =>
-        this.#peer.request(method, requestParams, { signal, timeoutMs: RELAY_TIMEOUT_MS }),
+      request: (method, requestParams, signal) => {
+        const elicitationId = urlElicitationId(method, requestParams);
+        if (elicitationId !== undefined) this.#urlElicitations.add(elicitationId);
+        return this.#peer.request(method, requestParams, { signal, timeoutMs: RELAY_TIMEOUT_MS });
+      },
       log: (message) => this.#notify(McpMethod.Message, message),
     };
     this.#changes.learn('tools', wireTools(this.#options.source));
@@ -710,6 +724,15 @@ export class GatewaySession {
       // No answer in time, or the connection is going: the result goes out (or not) as it would.
     }
   }
+}
+
+/** The id of a URL-mode `elicitation/create` (whose completion the client may be told). */
+function urlElicitationId(method: string, params: JsonObject | undefined): string | undefined {
+  return method === McpMethod.ElicitationCreate &&
+    params?.mode === 'url' &&
+    typeof params.elicitationId === 'string'
+    ? params.elicitationId
+    : undefined;
 }
 
 function callParams(params: unknown): { name: string; args: JsonObject } {

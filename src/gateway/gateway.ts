@@ -18,6 +18,7 @@ import {
 } from './http/gateway-listener.js';
 import { PendingInputStore, type PendingInputOptions } from './pending-input.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { startCallbackServer, type CallbackServer } from './login/callback-server.js';
 import { UpstreamLogins } from './login/upstream-logins.js';
 import { PerClientHosts, type PerClientOptions } from './per-client-hosts.js';
 import { principalSource } from './principal-source.js';
@@ -89,6 +90,8 @@ export class Gateway implements AsyncDisposable {
   readonly #perClient: PerClientHosts | undefined;
   /** The per-client servers' logins the gateway runs (with `perClient`). */
   readonly #logins: UpstreamLogins | undefined;
+  /** The logins' callback on a loopback port, when a named client is served before any listener. */
+  #callbackServer: Promise<CallbackServer | undefined> | undefined;
   readonly #listeners = new Set<GatewayListener>();
   readonly #calls = new Set<BridgedCall>();
   /** Per source served: its log routing and its refcounted resource subscriptions. */
@@ -251,6 +254,7 @@ export class Gateway implements AsyncDisposable {
       this.#attached?.dispose();
       this.#pending.close(new McpHostError('CONNECTION_CLOSED', 'the gateway closed'));
       this.#logins?.close();
+      await (await this.#callbackServer)?.close();
       await Promise.all([...this.#listeners].map((listener) => listener.close()));
       await Promise.all([...this.#sessions].map((session) => session.close()));
       for (const { logging, subscriptions } of this.#shared.values()) {
@@ -297,6 +301,7 @@ export class Gateway implements AsyncDisposable {
     let source = this.#principalSources.get(key);
     if (source === undefined) {
       const made = (async () => {
+        await this.#loginCallback();
         const ownHost = await this.#perClient!.host(principal);
         // The gateway's own view, or the named one, applies to the client's servers too (by the
         // same name on its host: `perClient.host.views`); a view its host lacks shows none of them.
@@ -335,6 +340,36 @@ export class Gateway implements AsyncDisposable {
       source = made;
     }
     return source;
+  }
+
+  /**
+   * Makes sure the upstream logins have a callback before a client's host is made (its redirect
+   * URI is fixed then): the HTTP listener's, else a loopback server of the gateway's own (a
+   * named client served over stdio). One that cannot start leaves the logins without a callback:
+   * their clients get the tool error naming `mcp-host auth login`.
+   */
+  async #loginCallback(): Promise<void> {
+    const logins = this.#logins;
+    if (logins === undefined || logins.redirectUri !== undefined) return;
+    const logger = this.#options.logger ?? silentLogger;
+    this.#callbackServer ??= startCallbackServer(logins, logger).then(
+      async (server) => {
+        // The gateway closed while it started: it is not to outlive it.
+        if (this.#closing !== undefined) {
+          await server.close();
+          return undefined;
+        }
+        logins.useCallback(server.origin);
+        return server;
+      },
+      (error: unknown) => {
+        logger.warn('gateway: no callback for upstream logins', {
+          error: toMcpHostError(error).message,
+        });
+        return undefined;
+      },
+    );
+    await this.#callbackServer;
   }
 
   [Symbol.asyncDispose](): Promise<void> {

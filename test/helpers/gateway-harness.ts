@@ -3,8 +3,9 @@
  * `gateway serve` over HTTP (started until its listening line) or over stdio (started by an
  * official client, v1 `@modelcontextprotocol/sdk` or v2 `@modelcontextprotocol/client` in either
  * era), the gateway's stderr kept as lines (its servers' stderr, hence the fixtures' records, goes
- * there) with a wait for the n-th line holding a text, and a counter of notifications. Every one
- * is `AsyncDisposable`; nothing sleeps.
+ * there) with a wait for the n-th line holding a text, a counter of notifications, and an SDK
+ * transport over an in-memory pair (an in-process gateway). Every one is `AsyncDisposable`;
+ * nothing sleeps.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,8 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JsonRpcMessage } from '../../src/index.js';
+import type { Transport } from '../../src/jsonrpc/transport.js';
 import { cliEnv, cliPath } from './run-built-cli.js';
 
 /** The first line `gateway serve` prints over HTTP once it listens. */
@@ -221,4 +224,27 @@ export async function stdioGatewayV2(
   (transport.stderr as Stream).on('data', (chunk: Buffer) => stderr.push(chunk));
   await client.connect(transport);
   return { client, stderr, [Symbol.asyncDispose]: () => client.close() };
+}
+
+/**
+ * An SDK client transport (v1 and v2 share the shape) over one end of an in-memory pair (the
+ * other end given to `gateway.serve`).
+ */
+export function sdkTransport(end: Transport) {
+  const adapter = {
+    onmessage: undefined as ((message: unknown) => void) | undefined,
+    onclose: undefined as (() => void) | undefined,
+    onerror: undefined as ((error: Error) => void) | undefined,
+    async start() {
+      end.onMessage((message) => adapter.onmessage?.(message));
+      end.onClose(() => adapter.onclose?.());
+      await end.start();
+    },
+    send(message: object) {
+      end.send(message as JsonRpcMessage);
+      return Promise.resolve();
+    },
+    close: () => end.close(),
+  };
+  return adapter;
 }

@@ -24,7 +24,8 @@ import { describe, expect, it } from 'vitest';
 import { McpHost } from '../../src/index.js';
 import { createGateway } from '../../src/gateway.js';
 import type { Logger } from '../../src/internal/logger.js';
-import { MODERN, text } from '../helpers/gateway-harness.js';
+import { createLinkedTransports } from '../../src/testing/index.js';
+import { MODERN, sdkTransport, text } from '../helpers/gateway-harness.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { MemoryTokenStore } from '../helpers/memory-token-store.js';
 import { startOidcMcpServer, type OidcMcpServer } from '../helpers/oidc-mcp-server.js';
@@ -38,8 +39,11 @@ function capturingLogger(lines: string[]): Logger {
   return { debug: push, info: push, warn: push, error: push };
 }
 
-/** A gateway over an empty shared host, the tracker per client, listening for `clients`. */
-async function trackerGateway(world: OidcMcpServer, logs: string[]) {
+/**
+ * A gateway over an empty shared host, the tracker per client, listening for `clients` over HTTP
+ * (unless `listen` is false: then its clients are served in process, as over stdio).
+ */
+async function trackerGateway(world: OidcMcpServer, logs: string[], listen = true) {
   const stores: Record<string, MemoryTokenStore> = {};
   const host = new McpHost({ servers: [], logger: capturingLogger(logs) });
   await host.start();
@@ -52,12 +56,17 @@ async function trackerGateway(world: OidcMcpServer, logs: string[]) {
       host: { logger: capturingLogger(logs) },
     },
   });
-  const listener = await gateway.listen({
-    clients: { carol: { bearerToken: tokens.carol }, erin: { bearerToken: tokens.erin } },
-  });
+  const listener = listen
+    ? await gateway.listen({
+        clients: { carol: { bearerToken: tokens.carol }, erin: { bearerToken: tokens.erin } },
+      })
+    : undefined;
   return {
     stores,
-    listener,
+    gateway,
+    get listener() {
+      return listener!;
+    },
     async [Symbol.asyncDispose]() {
       await gateway.close();
       await host.close();
@@ -92,78 +101,122 @@ function statusOf(port: number, path: string, host: string): Promise<number> {
 
 const headers = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/**
+ * A v1 client that declared URL elicitation, connected by `connect` as carol, calls the tracker
+ * without a login: it is sent to log in (the callback at `callbackOrigin()`), told when done, and
+ * the call succeeds as carol.
+ */
+async function loginAsLegacyClient(
+  world: OidcMcpServer,
+  g: Awaited<ReturnType<typeof trackerGateway>>,
+  logs: string[],
+  connect: (client: Client) => Promise<void>,
+  callbackOrigin: () => string,
+  onUrl: (url: string) => void = () => {},
+): Promise<void> {
+  const client = new Client(
+    { name: 'url-elicitation', version: '1.0.0' },
+    { capabilities: { elicitation: { url: {} } } },
+  );
+  const asked: Array<Record<string, unknown>> = [];
+  let browsed: ReturnType<typeof browse> | undefined;
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    asked.push(request.params);
+    if (request.params.mode === 'url') onUrl(request.params.url);
+    // The person agrees, and the browser goes there while the answer goes back.
+    if (request.params.mode === 'url') browsed = browse(world, request.params.url, 'carol');
+    return { action: 'accept' };
+  });
+  const completed = new Promise<unknown>((resolve) =>
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => resolve(n.params)),
+  );
+  await connect(client);
+  try {
+    const result = await client.callTool({ name: 'mcp__tracker__whoami', arguments: {} });
+    expect(result.isError).not.toBe(true);
+    expect(text(result)).toBe('carol');
+    expect(asked).toEqual([
+      {
+        mode: 'url',
+        url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+        elicitationId: expect.any(String),
+        message: expect.stringContaining("Log in to 'tracker'"),
+      },
+    ]);
+    const authorizationUrl = new URL(asked[0]!.url as string);
+    expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(
+      `${callbackOrigin()}/oauth/callback`,
+    );
+    expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(await completed).toEqual({ elicitationId: asked[0]!.elicitationId });
+    const callback = await browsed!;
+    expect(callback.status).toBe(200);
+    expect(callback.body).toContain("Logged in to 'tracker'");
+
+    // The token is carol's, in carol's store; the next call needs no login.
+    expect(g.stores.carol!.tokens.size).toBe(1);
+    expect(g.stores.erin).toBeUndefined();
+    expect(text(await client.callTool({ name: 'mcp__tracker__whoami', arguments: {} }))).toBe(
+      'carol',
+    );
+    expect(asked).toHaveLength(1);
+    expect(new Set(world.accepted.map((call) => call.account))).toEqual(new Set(['carol']));
+
+    // The callback again (the state is used): refused, nothing redeemed.
+    const replayed = await fetch(callback.redirect);
+    expect(replayed.status).toBe(400);
+    await replayed.body?.cancel();
+    // No code, token or verifier in the logs.
+    const code = callback.redirect.searchParams.get('code')!;
+    const [stored] = [...g.stores.carol!.tokens.values()];
+    for (const secret of [code, stored!.accessToken, tokens.carol])
+      expect(logs.join('\n')).not.toContain(secret);
+  } finally {
+    await client.close();
+  }
+}
+
 describe('gateway: an upstream login as a URL elicitation', () => {
   it('sends a legacy client that declared URL elicitation to log in, tells it when done, and the call succeeds as it', async () => {
     await using _guard = leakGuard();
     await using world = await startOidcMcpServer();
     const logs: string[] = [];
     await using g = await trackerGateway(world, logs);
-
-    const client = new Client(
-      { name: 'url-elicitation', version: '1.0.0' },
-      { capabilities: { elicitation: { url: {} } } },
+    await loginAsLegacyClient(
+      world,
+      g,
+      logs,
+      (client) =>
+        client.connect(
+          new StreamableHTTPClientTransport(new URL(g.listener.url), {
+            requestInit: { headers: headers(tokens.carol) },
+          }),
+        ),
+      () => new URL(g.listener.url).origin,
     );
-    const asked: Array<Record<string, unknown>> = [];
-    let browsed: ReturnType<typeof browse> | undefined;
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
-      asked.push(request.params);
-      // The person agrees, and the browser goes there while the answer goes back.
-      if (request.params.mode === 'url') browsed = browse(world, request.params.url, 'carol');
-      return { action: 'accept' };
-    });
-    const completed = new Promise<unknown>((resolve) =>
-      client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
-        resolve(n.params),
-      ),
-    );
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(g.listener.url), {
-        requestInit: { headers: headers(tokens.carol) },
-      }),
-    );
-    try {
-      const result = await client.callTool({ name: 'mcp__tracker__whoami', arguments: {} });
-      expect(result.isError).not.toBe(true);
-      expect(text(result)).toBe('carol');
-      expect(asked).toEqual([
-        {
-          mode: 'url',
-          url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
-          elicitationId: expect.any(String),
-          message: expect.stringContaining("Log in to 'tracker'"),
-        },
-      ]);
-      const authorizationUrl = new URL(asked[0]!.url as string);
-      expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(
-        new URL('/oauth/callback', g.listener.url).href,
-      );
-      expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
-      expect(await completed).toEqual({ elicitationId: asked[0]!.elicitationId });
-      const callback = await browsed!;
-      expect(callback.status).toBe(200);
-      expect(callback.body).toContain("Logged in to 'tracker'");
+  });
 
-      // The token is carol's, in carol's store; the next call needs no login.
-      expect(g.stores.carol!.tokens.size).toBe(1);
-      expect(g.stores.erin).toBeUndefined();
-      expect(text(await client.callTool({ name: 'mcp__tracker__whoami', arguments: {} }))).toBe(
-        'carol',
-      );
-      expect(asked).toHaveLength(1);
-      expect(new Set(world.accepted.map((call) => call.account))).toEqual(new Set(['carol']));
-
-      // The callback again (the state is used): refused, nothing redeemed.
-      const replayed = await fetch(callback.redirect);
-      expect(replayed.status).toBe(400);
-      await replayed.body?.cancel();
-      // No code, token or verifier in the logs.
-      const code = callback.redirect.searchParams.get('code')!;
-      const [stored] = [...g.stores.carol!.tokens.values()];
-      for (const secret of [code, stored!.accessToken, tokens.carol])
-        expect(logs.join('\n')).not.toContain(secret);
-    } finally {
-      await client.close();
-    }
+  it('over stdio (no HTTP listener): the callback is on a loopback port of the gateway', async () => {
+    await using _guard = leakGuard();
+    await using world = await startOidcMcpServer();
+    const logs: string[] = [];
+    await using g = await trackerGateway(world, logs, false);
+    let served: Promise<void> | undefined;
+    let origin: string | undefined;
+    await loginAsLegacyClient(
+      world,
+      g,
+      logs,
+      async (client) => {
+        const [clientEnd, gatewayEnd] = createLinkedTransports();
+        served = g.gateway.serve(gatewayEnd, { principal: 'carol' });
+        await client.connect(sdkTransport(clientEnd));
+      },
+      () => origin!,
+      (url) => (origin = new URL(new URL(url).searchParams.get('redirect_uri')!).origin),
+    );
+    await served;
+    expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
   it('asks a 2026-07-28 client in an input_required round; its retry gets the result once logged in', async () => {
@@ -192,7 +245,10 @@ describe('gateway: an upstream login as a URL elicitation', () => {
       expect(result.isError).not.toBe(true);
       expect(text(result)).toBe('erin');
       expect(asked).toEqual([
-        expect.objectContaining({ mode: 'url', url: expect.stringContaining('%2Foauth%2Fcallback') }),
+        expect.objectContaining({
+          mode: 'url',
+          url: expect.stringContaining('%2Foauth%2Fcallback'),
+        }),
       ]);
       expect((await browsed!).status).toBe(200);
       expect(g.stores.erin!.tokens.size).toBe(1);

@@ -82,4 +82,38 @@ describe('mcp-host gateway serve with gateway: clients:', () => {
     expect(gateway.stderr.toString()).not.toContain(aliceToken);
     expect(gateway.stderr.toString()).not.toContain(bobToken);
   });
+
+  it('with perClient, a shared server its config keeps from starting is reported, and the rest served', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const server = `    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(mcpFixtures.legacySdk)}]`;
+    const aliceToken = 'alice-token-0123456789abcdef';
+    writeFileSync(join(dir.path, 'alice.token'), `${aliceToken}\n`, { mode: 0o600 });
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(
+      file,
+      [
+        'servers:',
+        `  one:\n${server}`,
+        `  broken:\n${server}\n    env: { TOKEN: '\${GATEWAY_TEST_UNSET_VARIABLE}' }`,
+        '  tracker:\n    url: http://127.0.0.1:1/mcp\n    oauth: {}',
+        'gateway:',
+        '  port: 0',
+        '  clients:',
+        '    alice:\n      tokenFile: alice.token',
+        '  perClient: [tracker]',
+        '',
+      ].join('\n'),
+    );
+    await using gateway = await startHttpGateway(
+      file,
+      { MCP_HOST_STATE_DIR: join(dir.path, 'state'), GATEWAY_TEST_UNSET_VARIABLE: undefined },
+      [],
+    );
+    expect(gateway.stderr.toString()).toContain('GATEWAY_TEST_UNSET_VARIABLE');
+    expect(gateway.stderr.toString()).toContain('broken');
+    const alice = await toolNames(gateway.url, aliceToken);
+    expect(alice).toContain('mcp__one__echo');
+    expect(alice.some((name) => name.startsWith('mcp__broken__'))).toBe(false);
+  });
 });

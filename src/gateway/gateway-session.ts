@@ -266,8 +266,19 @@ export class GatewaySession {
     this.#serve(
       McpMethod.Complete,
       (params, context) => this.#methods.complete(params, context.signal, 'legacy'),
-      async (params, context) =>
-        completeResult(await this.#methods.complete(params, context.signal, 'modern'), info, false),
+      async (params, context, envelope) => {
+        // The log level its `_meta` asks for holds while it runs, as for a call.
+        const release = await this.#methods.wantModern(params, this.#modernClient(envelope));
+        try {
+          return completeResult(
+            await this.#methods.complete(params, context.signal, 'modern'),
+            info,
+            false,
+          );
+        } finally {
+          release();
+        }
+      },
     );
     this.#serve(
       McpMethod.LoggingSetLevel,
@@ -583,7 +594,8 @@ export class GatewaySession {
   /**
    * A modern `prompts/get` or `resources/read`: its result (with the caching hints), or an
    * `input_required` round for what its backend asks (as for `tools/call`), answered by the
-   * client's retry; a failure is the request's JSON-RPC error.
+   * client's retry; a failure is the request's JSON-RPC error. The log level its `_meta` asks for
+   * holds while it runs, as for a call.
    */
   async #requestModern(
     request: BridgedRequest,
@@ -591,7 +603,23 @@ export class GatewaySession {
     context: RequestContext,
     envelope: ModernEnvelope,
   ): Promise<JsonObject> {
-    const call = this.#modernCall(request, params, envelope);
+    const client = this.#modernClient(envelope);
+    const release = await this.#methods.wantModern(params, client);
+    try {
+      return await this.#requestModernRound(request, params, context, envelope, client);
+    } finally {
+      release();
+    }
+  }
+
+  async #requestModernRound(
+    request: BridgedRequest,
+    params: JsonObject,
+    context: RequestContext,
+    envelope: ModernEnvelope,
+    client: CallClient,
+  ): Promise<JsonObject> {
+    const call = this.#modernCall(request, params, envelope, client);
     const outcome = await call.next(context.signal);
     if (outcome.kind === 'input') {
       try {

@@ -46,6 +46,12 @@ export interface LoadedCliConfig {
 export interface OpenHostOptions {
   /** Start only these servers (default all); an unknown name is a usage error. */
   servers?: readonly string[];
+  /**
+   * A server of `servers` its config kept from starting (an unset variable, an input nobody gave):
+   * fails the command (default), or is left out to be reported (`reportUnresolved`), as when
+   * every server is opened.
+   */
+  unresolved?: 'fail' | 'report';
   /** Connect them (default true); false gives a host whose servers are idle. */
   start?: boolean;
   /** The host's result budget, over the config's `defaults.maxResultBytes` (0: no limit). */
@@ -184,7 +190,8 @@ export class CliRuntime {
   /**
    * Resolves the config and opens a host over it, connecting the servers (or the ones named)
    * with a progress line on a TTY, each within `--timeout`. A server named here that could not
-   * be resolved (unset variable, input required) fails the command with its error.
+   * be resolved (unset variable, input required) fails the command with its error (unless
+   * `unresolved: 'report'`).
    */
   async openHost(options: OpenHostOptions = {}): Promise<OpenedHost> {
     // The stdio transport's module loads while the config is read: spawning waits on neither.
@@ -207,7 +214,8 @@ export class CliRuntime {
     this.#cleanups.push(() => Promise.resolve(resolved.dispose()));
     for (const diagnostic of resolved.diagnostics)
       if (diagnostic.severity === 'warning') this.output.debug(formatDiagnostic(diagnostic));
-    if (wanted !== undefined) for (const [, error] of resolved.errors) throw error;
+    if (wanted !== undefined && options.unresolved !== 'report')
+      for (const [, error] of resolved.errors) throw error;
     const timeoutMs = this.options.timeoutMs;
     let servers: HostServerDefinition[] = resolved.host.servers.map((definition) => ({
       ...definition,

@@ -47,6 +47,7 @@ import {
 } from './modern-request.js';
 import { pageOf } from './pagination.js';
 import type { PendingInputStore } from './pending-input.js';
+import type { UpstreamLogins } from './login/upstream-logins.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import { GatewaySkills, skillsCapability } from './gateway-skills.js';
 import { SessionMethods } from './session-methods.js';
@@ -75,6 +76,8 @@ export interface GatewaySessionOptions {
   logging: GatewayLogging;
   /** The source's resource subscriptions, refcounted across connections. */
   subscriptions: ResourceSubscriptions;
+  /** The gateway's upstream logins: their completion is told to the client that was sent there. */
+  logins?: UpstreamLogins;
 }
 
 /**
@@ -158,6 +161,9 @@ export class GatewaySession {
   #state: GatewaySessionState = 'new';
   /** The legacy client, as calls reach it (set by `initialize`). */
   #client: CallClient | undefined;
+  /** The URL-mode elicitations sent to this (legacy) client whose completion it is to be told. */
+  readonly #urlElicitations = new Set<string>();
+  readonly #loginsDone: Disposable | undefined;
 
   constructor(transport: Transport, options: GatewaySessionOptions) {
     this.#options = options;
@@ -175,6 +181,10 @@ export class GatewaySession {
       notify: (method, params) => this.#notify(method, params),
     });
     this.#skills = new GatewaySkills(options.source, options.pageSize, options.logger);
+    this.#loginsDone = options.logins?.onComplete((elicitationId) => {
+      if (this.#urlElicitations.delete(elicitationId))
+        this.#notify(McpMethod.ElicitationComplete, { elicitationId });
+    });
     this.#peer.onClose(() => this.#closed());
     this.#handle();
   }
@@ -201,6 +211,7 @@ export class GatewaySession {
 
   #closed(): void {
     this.#state = 'closed';
+    this.#loginsDone?.dispose();
     this.#changes.close();
     this.#methods.close();
   }
@@ -267,8 +278,19 @@ export class GatewaySession {
     this.#serve(
       McpMethod.Complete,
       (params, context) => this.#methods.complete(params, context.signal, 'legacy'),
-      async (params, context) =>
-        completeResult(await this.#methods.complete(params, context.signal, 'modern'), info, false),
+      async (params, context, envelope) => {
+        // The log level its `_meta` asks for holds while it runs, as for a call.
+        const release = await this.#methods.wantModern(params, this.#modernClient(envelope));
+        try {
+          return completeResult(
+            await this.#methods.complete(params, context.signal, 'modern'),
+            info,
+            false,
+          );
+        } finally {
+          release();
+        }
+      },
     );
     this.#serve(
       McpMethod.LoggingSetLevel,
@@ -355,8 +377,11 @@ export class GatewaySession {
     this.#client = {
       era: 'legacy',
       capabilities,
-      request: (method, requestParams, signal) =>
-        this.#peer.request(method, requestParams, { signal, timeoutMs: RELAY_TIMEOUT_MS }),
+      request: (method, requestParams, signal) => {
+        const elicitationId = urlElicitationId(method, requestParams);
+        if (elicitationId !== undefined) this.#urlElicitations.add(elicitationId);
+        return this.#peer.request(method, requestParams, { signal, timeoutMs: RELAY_TIMEOUT_MS });
+      },
       log: (message) => this.#notify(McpMethod.Message, message),
     };
     this.#changes.learn('tools', wireTools(this.#options.source));
@@ -598,7 +623,8 @@ export class GatewaySession {
   /**
    * A modern `prompts/get` or `resources/read`: its result (with the caching hints), or an
    * `input_required` round for what its backend asks (as for `tools/call`), answered by the
-   * client's retry; a failure is the request's JSON-RPC error.
+   * client's retry; a failure is the request's JSON-RPC error. The log level its `_meta` asks for
+   * holds while it runs, as for a call.
    */
   async #requestModern(
     request: BridgedRequest,
@@ -606,7 +632,23 @@ export class GatewaySession {
     context: RequestContext,
     envelope: ModernEnvelope,
   ): Promise<JsonObject> {
-    const call = this.#modernCall(request, params, envelope);
+    const client = this.#modernClient(envelope);
+    const release = await this.#methods.wantModern(params, client);
+    try {
+      return await this.#requestModernRound(request, params, context, envelope, client);
+    } finally {
+      release();
+    }
+  }
+
+  async #requestModernRound(
+    request: BridgedRequest,
+    params: JsonObject,
+    context: RequestContext,
+    envelope: ModernEnvelope,
+    client: CallClient,
+  ): Promise<JsonObject> {
+    const call = this.#modernCall(request, params, envelope, client);
     const outcome = await call.next(context.signal);
     if (outcome.kind === 'input') {
       try {
@@ -739,6 +781,15 @@ export class GatewaySession {
       // No answer in time, or the connection is going: the result goes out (or not) as it would.
     }
   }
+}
+
+/** The id of a URL-mode `elicitation/create` (whose completion the client may be told). */
+function urlElicitationId(method: string, params: JsonObject | undefined): string | undefined {
+  return method === McpMethod.ElicitationCreate &&
+    params?.mode === 'url' &&
+    typeof params.elicitationId === 'string'
+    ? params.elicitationId
+    : undefined;
 }
 
 function callParams(params: unknown): { name: string; args: JsonObject } {

@@ -18,6 +18,8 @@ import {
 } from './http/gateway-listener.js';
 import { PendingInputStore, type PendingInputOptions } from './pending-input.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { startCallbackServer, type CallbackServer } from './login/callback-server.js';
+import { UpstreamLogins } from './login/upstream-logins.js';
 import { PerClientHosts, type PerClientOptions } from './per-client-hosts.js';
 import { principalSource } from './principal-source.js';
 import type { ServerInputBridge } from './server-input-bridge.js';
@@ -53,7 +55,9 @@ export interface GatewayOptions {
    * Servers whose upstream credentials are each named client's own (HTTP servers with `oauth`):
    * each client of the gateway (`listen({ clients })`, or `serve(transport, { principal })`) gets
    * its own connection to each, with its own token store, made on its first connection and closed
-   * with the gateway. A client without a login gets a tool error naming `mcp-host auth login`; a
+   * with the gateway. A client without a login that declared URL-mode elicitation is sent to log
+   * in (the gateway runs the OAuth flow, its callback at `/oauth/callback` of its HTTP listener),
+   * and its call goes on once logged in; another gets a tool error naming `mcp-host auth login`. A
    * connection with no named client does not see these servers. Default: none (every server is
    * shared, as the host has it).
    */
@@ -84,6 +88,10 @@ export class Gateway implements AsyncDisposable {
   /** The sources of each named client, per view ('' for the gateway's own). */
   readonly #principalSources = new Map<string, Promise<GatewaySource>>();
   readonly #perClient: PerClientHosts | undefined;
+  /** The per-client servers' logins the gateway runs (with `perClient`). */
+  readonly #logins: UpstreamLogins | undefined;
+  /** The logins' callback on a loopback port, when a named client is served before any listener. */
+  #callbackServer: Promise<CallbackServer | undefined> | undefined;
   readonly #listeners = new Set<GatewayListener>();
   readonly #calls = new Set<BridgedCall>();
   /** Per source served: its log routing and its refcounted resource subscriptions. */
@@ -108,10 +116,11 @@ export class Gateway implements AsyncDisposable {
       options.host,
       options.view === undefined ? undefined : options.host.view(options.view),
     );
+    this.#logins = options.perClient === undefined ? undefined : new UpstreamLogins();
     this.#perClient =
       options.perClient === undefined
         ? undefined
-        : new PerClientHosts(options.perClient, options.host);
+        : new PerClientHosts(options.perClient, options.host, () => this.#logins?.redirectUri);
     this.#attached = options.bridge?.attach(this.#calls);
   }
 
@@ -165,6 +174,7 @@ export class Gateway implements AsyncDisposable {
       calls: this.#calls,
       pending: this.#pending,
       fallback: this.#options.bridge?.fallback,
+      ...(this.#logins === undefined ? {} : { logins: this.#logins }),
     });
     const ended = new Promise<void>((resolve) => session.onClose(() => resolve()));
     const signal = options.signal;
@@ -222,6 +232,7 @@ export class Gateway implements AsyncDisposable {
         },
         metrics: () => host.metrics(),
         status: () => host.status(),
+        ...(this.#logins === undefined ? {} : { logins: this.#logins }),
         logger: this.#options.logger ?? silentLogger,
       },
       options,
@@ -242,6 +253,8 @@ export class Gateway implements AsyncDisposable {
     this.#closing ??= (async () => {
       this.#attached?.dispose();
       this.#pending.close(new McpHostError('CONNECTION_CLOSED', 'the gateway closed'));
+      this.#logins?.close();
+      await (await this.#callbackServer)?.close();
       await Promise.all([...this.#listeners].map((listener) => listener.close()));
       await Promise.all([...this.#sessions].map((session) => session.close()));
       for (const { logging, subscriptions } of this.#shared.values()) {
@@ -288,6 +301,7 @@ export class Gateway implements AsyncDisposable {
     let source = this.#principalSources.get(key);
     if (source === undefined) {
       const made = (async () => {
+        await this.#loginCallback();
         const ownHost = await this.#perClient!.host(principal);
         // The gateway's own view, or the named one, applies to the client's servers too (by the
         // same name on its host: `perClient.host.views`); a view its host lacks shows none of them.
@@ -308,10 +322,16 @@ export class Gateway implements AsyncDisposable {
             : typeof this.#options.view === 'object'
               ? this.#options.view
               : undefined;
-        return principalSource(shared, gatewaySource(ownHost, ownView), ownHost, {
-          principal,
-          ...(viewOptions?.servers === undefined ? {} : { servers: viewOptions.servers }),
-        });
+        return principalSource(
+          shared,
+          gatewaySource(ownHost, ownView),
+          ownHost,
+          {
+            principal,
+            ...(viewOptions?.servers === undefined ? {} : { servers: viewOptions.servers }),
+          },
+          this.#logins,
+        );
       })();
       made.catch(() => {
         if (this.#principalSources.get(key) === made) this.#principalSources.delete(key);
@@ -320,6 +340,36 @@ export class Gateway implements AsyncDisposable {
       source = made;
     }
     return source;
+  }
+
+  /**
+   * Makes sure the upstream logins have a callback before a client's host is made (its redirect
+   * URI is fixed then): the HTTP listener's, else a loopback server of the gateway's own (a
+   * named client served over stdio). One that cannot start leaves the logins without a callback:
+   * their clients get the tool error naming `mcp-host auth login`.
+   */
+  async #loginCallback(): Promise<void> {
+    const logins = this.#logins;
+    if (logins === undefined || logins.redirectUri !== undefined) return;
+    const logger = this.#options.logger ?? silentLogger;
+    this.#callbackServer ??= startCallbackServer(logins, logger).then(
+      async (server) => {
+        // The gateway closed while it started: it is not to outlive it.
+        if (this.#closing !== undefined) {
+          await server.close();
+          return undefined;
+        }
+        logins.useCallback(server.origin);
+        return server;
+      },
+      (error: unknown) => {
+        logger.warn('gateway: no callback for upstream logins', {
+          error: toMcpHostError(error).message,
+        });
+        return undefined;
+      },
+    );
+    await this.#callbackServer;
   }
 
   [Symbol.asyncDispose](): Promise<void> {

@@ -36,9 +36,19 @@ export class PerClientHosts {
   readonly #options: PerClientOptions;
   readonly #hosts = new Map<string, Promise<McpHost>>();
   readonly #stores = new Map<TokenStore, string>();
+  readonly #redirectUri: () => string | undefined;
   #closed = false;
 
-  constructor(options: PerClientOptions, shared: McpHost) {
+  /**
+   * `redirectUri` gives the gateway's OAuth callback once it serves one: a client's host made
+   * from then on logs in there (the servers whose `oauth` names no `redirectUri` of their own).
+   */
+  constructor(
+    options: PerClientOptions,
+    shared: McpHost,
+    redirectUri: () => string | undefined = () => undefined,
+  ) {
+    this.#redirectUri = redirectUri;
     const sharedNames = new Set(shared.status().map((status) => status.name));
     for (const server of options.servers)
       if (sharedNames.has(server.name))
@@ -89,9 +99,17 @@ export class PerClientHosts {
         `perClient.tokenStore gave the gateway client '${principal}' the token store of '${owner}': each client needs its own`,
       );
     this.#stores.set(store, principal);
+    const redirectUri = this.#redirectUri();
     const host = new McpHost({
       ...this.#options.host,
-      servers: this.#options.servers,
+      servers:
+        redirectUri === undefined
+          ? this.#options.servers
+          : this.#options.servers.map((server) =>
+              server.oauth === undefined || server.oauth.redirectUri !== undefined
+                ? server
+                : { ...server, oauth: { ...server.oauth, redirectUri } },
+            ),
       tokenStore: store,
     });
     try {

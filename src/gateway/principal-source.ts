@@ -3,22 +3,28 @@ import { McpHostError } from '../errors/mcp-host-error.js';
 import type { McpHost } from '../host/mcp-host.js';
 import { candidateServers } from '../host/naming/name-assignment.js';
 import { toDisposable } from '../internal/disposable.js';
+import { raceSignal } from '../internal/signals.js';
 import type { GatewaySource } from './gateway-source.js';
+import type { UpstreamLogins } from './login/upstream-logins.js';
 
 /**
  * What one named client (`principal`) is served: the shared servers (`shared`) and its own
  * connections to the per-client servers (`own`, of `ownHost`; `servers`: those its view can show),
  * as one source. A call is routed to
  * the source that lists the tool (prompt, resource); a tool of a per-client server that waits for
- * this client's login is tried once more (a login saved in its token store since is then used),
- * then refused with `AUTH_REQUIRED` naming the way to log in: never sent with anyone else's
- * credentials.
+ * this client's login is tried once more (a login saved in its token store since is then used);
+ * then, when the call's client declared URL-mode elicitation and the gateway serves a callback
+ * (`logins`), the client is sent to log in (an `elicitation/create` of mode `url`, live or as an
+ * `input_required` round, through the call's input handlers), and the call goes on once the
+ * login is done; else it is refused with `AUTH_REQUIRED` naming the way to log in. Never sent
+ * with anyone else's credentials.
  */
 export function principalSource(
   shared: GatewaySource,
   own: GatewaySource,
   ownHost: McpHost,
   client: { principal: string; servers?: readonly string[] },
+  logins?: UpstreamLogins,
 ): GatewaySource {
   const { principal } = client;
   const inView = (server: string) =>
@@ -48,11 +54,32 @@ export function principalSource(
       const status = await ownHost.connectServer(server).catch(() => undefined);
       if (status?.state === 'ready' || status?.state === 'degraded')
         return own.callTool(name, args, options);
-      throw new McpHostError(
-        'AUTH_REQUIRED',
-        `needs a login of the gateway client '${principal}' (each client uses its own credentials, never another's): log in to '${server}' as that client (\`mcp-host auth login ${server} --as ${principal}\`)`,
-        { serverName: server, tool: name },
+      const ask = options.input?.elicitation?.url;
+      if (ask === undefined || logins?.redirectUri === undefined)
+        throw new McpHostError(
+          'AUTH_REQUIRED',
+          `needs a login of the gateway client '${principal}' (each client uses its own credentials, never another's): log in to '${server}' as that client (\`mcp-host auth login ${server} --as ${principal}\`)`,
+          { serverName: server, tool: name },
+        );
+      const login = await logins.start(ownHost, server, principal);
+      const signal = options.signal ?? new AbortController().signal;
+      const answer = await ask(
+        {
+          mode: 'url',
+          message: `Log in to '${server}' (as the gateway client '${principal}') to use its tools.`,
+          url: login.url,
+          elicitationId: login.elicitationId,
+        },
+        { serverName: server, signal },
       );
+      if (answer.action !== 'accept')
+        throw new McpHostError(
+          'AUTH_REQUIRED',
+          `needs a login of the gateway client '${principal}', which was ${answer.action === 'decline' ? 'declined' : 'cancelled'}`,
+          { serverName: server, tool: name },
+        );
+      await raceSignal(login.done, options.signal);
+      return own.callTool(name, args, options);
     },
     resources: async () => [...(await shared.resources()), ...(await own.resources())],
     resourceTemplates: async () => [

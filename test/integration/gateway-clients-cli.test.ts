@@ -3,49 +3,18 @@
  * clients:`: each client's token, read from its file, is accepted and bound to its view; a
  * wrong token is refused; no token reaches the output.
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startHttpGateway } from '../helpers/gateway-harness.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
-import { cliEnv, cliPath, ensureBuiltCli } from '../helpers/run-built-cli.js';
+import { ensureBuiltCli } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 
 beforeAll(() => ensureBuiltCli());
-
-const LISTENING = /^mcp-host: gateway listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m;
-
-async function startServing(file: string, env: Record<string, string | undefined>) {
-  const child = spawn(process.execPath, [cliPath, '--config', file, 'gateway', 'serve'], {
-    env: cliEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = LISTENING.exec(stderr);
-      if (match !== null) resolve(match[1]!);
-    });
-    void exited.then((code) => reject(new Error(`the gateway exited (${code}): ${stderr}`)));
-  });
-  return {
-    url,
-    stderr: () => stderr,
-    async [Symbol.asyncDispose]() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-    },
-  };
-}
 
 async function toolNames(url: string, token: string): Promise<string[]> {
   const client = new Client({ name: 'gateway-clients-cli-test', version: '1.0.0' });
@@ -88,7 +57,11 @@ describe('mcp-host gateway serve with gateway: clients:', () => {
         '',
       ].join('\n'),
     );
-    await using gateway = await startServing(file, { MCP_HOST_STATE_DIR: join(dir.path, 'state') });
+    await using gateway = await startHttpGateway(
+      file,
+      { MCP_HOST_STATE_DIR: join(dir.path, 'state') },
+      [],
+    );
     const alice = await toolNames(gateway.url, aliceToken);
     expect(alice).toContain('mcp__one__echo');
     expect(alice.some((name) => name.startsWith('mcp__two__'))).toBe(false);
@@ -106,7 +79,41 @@ describe('mcp-host gateway serve with gateway: clients:', () => {
     });
     expect(refused.status).toBe(401);
     await refused.body?.cancel();
-    expect(gateway.stderr()).not.toContain(aliceToken);
-    expect(gateway.stderr()).not.toContain(bobToken);
+    expect(gateway.stderr.toString()).not.toContain(aliceToken);
+    expect(gateway.stderr.toString()).not.toContain(bobToken);
+  });
+
+  it('with perClient, a shared server its config keeps from starting is reported, and the rest served', async () => {
+    await using _guard = leakGuard();
+    using dir = tempDir();
+    const server = `    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(mcpFixtures.legacySdk)}]`;
+    const aliceToken = 'alice-token-0123456789abcdef';
+    writeFileSync(join(dir.path, 'alice.token'), `${aliceToken}\n`, { mode: 0o600 });
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(
+      file,
+      [
+        'servers:',
+        `  one:\n${server}`,
+        `  broken:\n${server}\n    env: { TOKEN: '\${GATEWAY_TEST_UNSET_VARIABLE}' }`,
+        '  tracker:\n    url: http://127.0.0.1:1/mcp\n    oauth: {}',
+        'gateway:',
+        '  port: 0',
+        '  clients:',
+        '    alice:\n      tokenFile: alice.token',
+        '  perClient: [tracker]',
+        '',
+      ].join('\n'),
+    );
+    await using gateway = await startHttpGateway(
+      file,
+      { MCP_HOST_STATE_DIR: join(dir.path, 'state'), GATEWAY_TEST_UNSET_VARIABLE: undefined },
+      [],
+    );
+    expect(gateway.stderr.toString()).toContain('GATEWAY_TEST_UNSET_VARIABLE');
+    expect(gateway.stderr.toString()).toContain('broken');
+    const alice = await toolNames(gateway.url, aliceToken);
+    expect(alice).toContain('mcp__one__echo');
+    expect(alice.some((name) => name.startsWith('mcp__broken__'))).toBe(false);
   });
 });

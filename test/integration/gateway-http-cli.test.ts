@@ -3,7 +3,6 @@
  * the bearer token file it makes (mode 0600) and reuses on the next start, the v1 SDK client
  * through it to a real backend, and `--no-auth`.
  */
-import { spawn } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -12,55 +11,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { codeBlockAfter, repoRoot } from '../helpers/doc-examples.js';
+import { startHttpGateway } from '../helpers/gateway-harness.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
-import { cliEnv, cliPath, closedPort, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
+import { cliEnv, closedPort, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 
 beforeAll(() => ensureBuiltCli());
-
-const LISTENING = /^mcp-host: gateway listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m;
-
-/** `mcp-host gateway serve --transport http ...` until its listening line; disposing stops it. */
-function startGateway(file: string, env: Record<string, string | undefined>, ...extra: string[]) {
-  return startServing(file, env, ['--transport', 'http', '--port', '0', ...extra]);
-}
-
-/** `mcp-host --config <file> gateway serve <args>` until its listening line. */
-async function startServing(
-  file: string,
-  env: Record<string, string | undefined>,
-  args: readonly string[],
-) {
-  const child = spawn(process.execPath, [cliPath, '--config', file, 'gateway', 'serve', ...args], {
-    env: cliEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = LISTENING.exec(stderr);
-      if (match !== null) resolve(match[1]!);
-    });
-    void exited.then((code) => reject(new Error(`the gateway exited (${code}): ${stderr}`)));
-  });
-  return {
-    url,
-    stderr: () => stderr,
-    /** Stops it with SIGTERM; resolves with its exit code. */
-    stop(): Promise<number | null> {
-      child.kill('SIGTERM');
-      return exited;
-    },
-    async [Symbol.asyncDispose]() {
-      if (child.exitCode === null && child.signalCode === null) await this.stop();
-    },
-  };
-}
 
 async function echoThrough(url: string, headers: Record<string, string>): Promise<string> {
   const client = new Client({ name: 'gateway-cli-test', version: '1.0.0' });
@@ -91,12 +48,12 @@ describe('mcp-host gateway serve --transport http', () => {
     const tokenFile = join(stateDir, 'gateway-token');
     let token: string;
     {
-      await using gateway = await startGateway(file, { MCP_HOST_STATE_DIR: stateDir });
-      expect(gateway.stderr()).toContain(`bearer token made and kept in ${tokenFile}`);
+      await using gateway = await startHttpGateway(file, { MCP_HOST_STATE_DIR: stateDir });
+      expect(gateway.stderr.toString()).toContain(`bearer token made and kept in ${tokenFile}`);
       expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
       token = readFileSync(tokenFile, 'utf8').trim();
       expect(token.length).toBeGreaterThanOrEqual(32);
-      expect(gateway.stderr()).not.toContain(token);
+      expect(gateway.stderr.toString()).not.toContain(token);
       expect(await echoThrough(gateway.url, { authorization: `Bearer ${token}` })).toContain(
         'through the CLI',
       );
@@ -105,16 +62,22 @@ describe('mcp-host gateway serve --transport http', () => {
       expect(await gateway.stop()).toBe(143);
     }
     {
-      await using gateway = await startGateway(file, { MCP_HOST_STATE_DIR: stateDir });
-      expect(gateway.stderr()).toContain(`bearer token kept in ${tokenFile}`);
+      await using gateway = await startHttpGateway(file, { MCP_HOST_STATE_DIR: stateDir });
+      expect(gateway.stderr.toString()).toContain(`bearer token kept in ${tokenFile}`);
       expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
       expect(await echoThrough(gateway.url, { authorization: `Bearer ${token}` })).toContain(
         'through the CLI',
       );
     }
     {
-      await using gateway = await startGateway(file, { MCP_HOST_STATE_DIR: stateDir }, '--no-auth');
-      expect(gateway.stderr()).toContain('authentication is off');
+      await using gateway = await startHttpGateway(file, { MCP_HOST_STATE_DIR: stateDir }, [
+        '--transport',
+        'http',
+        '--port',
+        '0',
+        '--no-auth',
+      ]);
+      expect(gateway.stderr.toString()).toContain('authentication is off');
       expect(await echoThrough(gateway.url, {})).toContain('through the CLI');
     }
     const misused = await runCli(['--config', file, 'gateway', 'serve', '--port', '0'], {
@@ -144,9 +107,9 @@ describe('mcp-host gateway serve --transport http', () => {
     const stateDir = join(dir.path, 'state');
     const tokenFile = join(dir.path, 'secrets', 'gateway-token');
     // No --transport, no --port: the config's port asks for HTTP, there.
-    await using gateway = await startServing(file, { MCP_HOST_STATE_DIR: stateDir }, []);
+    await using gateway = await startHttpGateway(file, { MCP_HOST_STATE_DIR: stateDir }, []);
     expect(gateway.url).toBe(`http://127.0.0.1:${port}/mcp`);
-    expect(gateway.stderr()).toContain(`bearer token made and kept in ${tokenFile}`);
+    expect(gateway.stderr.toString()).toContain(`bearer token made and kept in ${tokenFile}`);
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     const token = readFileSync(tokenFile, 'utf8').trim();
     expect(await echoThrough(gateway.url, { authorization: `Bearer ${token}` })).toContain(
@@ -189,7 +152,7 @@ describe('mcp-host gateway serve --transport http', () => {
     expect(config.mcpServers['mcp-host']).toMatchObject({ type: 'http' });
     // Linux's default state directory, under a home of the test's own.
     const env = { HOME: dir.path, XDG_STATE_HOME: undefined };
-    await using gateway = await startGateway(file, env);
+    await using gateway = await startHttpGateway(file, env);
     const port = new URL(gateway.url).port;
     const code = codeBlockAfter(markdown, '## Over HTTP').replaceAll('8808', port);
     const example = join(repoRoot, `test/.docs-example-gateway-http-${process.pid}.mts`);

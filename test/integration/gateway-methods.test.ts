@@ -14,41 +14,14 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { McpHost, type JsonRpcMessage } from '../../src/index.js';
+import { McpHost } from '../../src/index.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
-import type { Transport } from '../../src/jsonrpc/transport.js';
 import { StdioTransport } from '../../src/stdio.js';
 import { createLinkedTransports } from '../../src/testing/index.js';
+import { MODERN, sdkTransport, text } from '../helpers/gateway-harness.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
 import { RecordingTransport } from '../helpers/recording-transport.js';
-
-const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
-
-const text = (result: object): string =>
-  (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[])
-    .map((block) => (block.type === 'text' ? (block.text ?? '') : ''))
-    .join('');
-
-/** An SDK transport (v1 and v2 share the shape) over one end of an in-memory pair. */
-function sdkTransport(end: Transport) {
-  const adapter = {
-    onmessage: undefined as ((message: unknown) => void) | undefined,
-    onclose: undefined as (() => void) | undefined,
-    onerror: undefined as ((error: Error) => void) | undefined,
-    async start() {
-      end.onMessage((message) => adapter.onmessage?.(message));
-      end.onClose(() => adapter.onclose?.());
-      await end.start();
-    },
-    send(message: object) {
-      end.send(message as JsonRpcMessage);
-      return Promise.resolve();
-    },
-    close: () => end.close(),
-  };
-  return adapter;
-}
 
 /**
  * A started host over the two SDK fixtures; `legacy`'s transport records what the host sends it
@@ -300,6 +273,53 @@ describe('gateway methods (in process) with the official clients', () => {
       await client.listTools();
       expect(logs.map((log) => log.level)).toEqual(['error']);
       expect(JSON.stringify(logs)).toContain('modern error');
+    } finally {
+      await client.close();
+      await served;
+    }
+  });
+
+  it('passes the log level of a modern prompts/get, resources/read and completion/complete on to the servers', async () => {
+    await using _guard = leakGuard();
+    await using fixtures = await fixtureHost();
+    await using gateway = createGateway({ host: fixtures.host });
+    const [clientEnd, gatewayEnd] = createLinkedTransports();
+    const served = gateway.serve(gatewayEnd);
+    const client = new ClientV2({ name: 'modern-test', version: '1.0.0' }, { ...MODERN });
+    await client.connect(sdkTransport(clientEnd));
+    const at = (level: string) => ({ 'io.modelcontextprotocol/logLevel': level });
+    const setLevels = () => fixtures.sentToLegacy('logging/setLevel');
+    try {
+      const before = setLevels();
+      // Each more verbose than the last: each is given to the servers before the request goes on.
+      const prompt = await client.getPrompt({
+        name: 'mcp__legacy__greet',
+        arguments: { name: 'ada' },
+        _meta: at('error'),
+      });
+      expect(JSON.stringify(prompt.messages)).toContain('ada');
+      expect(setLevels()).toBe(before + 1);
+      const read = await client.readResource({
+        uri: 'fixture://static/hello',
+        _meta: at('warning'),
+      });
+      expect(read.contents[0]).toMatchObject({ text: 'hello, world' });
+      expect(setLevels()).toBe(before + 2);
+      const completed = await client.complete({
+        ref: { type: 'ref/prompt', name: 'mcp__legacy__greet' },
+        argument: { name: 'name', value: 'a' },
+        _meta: at('info'),
+      });
+      expect(completed.completion.values).toContain('alice');
+      expect(setLevels()).toBe(before + 3);
+      // Not a level: -32602, as for a call.
+      await expect(
+        client.getPrompt({
+          name: 'mcp__legacy__greet',
+          arguments: { name: 'x' },
+          _meta: at('loud'),
+        }),
+      ).rejects.toThrow();
     } finally {
       await client.close();
       await served;

@@ -17,33 +17,21 @@ import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextpro
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  McpHost,
-  type HostServerDefinition,
-  type JsonRpcMessage,
-  type ServerInputHandlers,
-} from '../../src/index.js';
+import { McpHost, type HostServerDefinition, type ServerInputHandlers } from '../../src/index.js';
 import {
   createGateway,
   createServerInputBridge,
   type Gateway,
   type ServerInputBridge,
 } from '../../src/gateway.js';
-import type { Transport } from '../../src/jsonrpc/transport.js';
 import { createLinkedTransports } from '../../src/testing/index.js';
+import { MODERN, counter, sdkTransport, text } from '../helpers/gateway-harness.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
 import { cliEnv, cliPath, ensureBuiltCli } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 
 beforeAll(() => ensureBuiltCli());
-
-const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
-
-const text = (result: object): string =>
-  (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[])
-    .map((block) => (block.type === 'text' ? (block.text ?? '') : ''))
-    .join('');
 
 /** A sampling answer, as a client gives it. */
 const sampled = (answer: string) => ({
@@ -52,32 +40,6 @@ const sampled = (answer: string) => ({
   model: 'test-model',
   stopReason: 'endTurn',
 });
-
-/** Counts the notifications of one method a client got, and waits for the n-th. */
-function counter() {
-  let count = 0;
-  const waiters = new Set<() => void>();
-  return {
-    get count() {
-      return count;
-    },
-    hit() {
-      count++;
-      for (const wake of waiters) wake();
-    },
-    reach(n: number): Promise<void> {
-      return new Promise((resolve) => {
-        const check = () => {
-          if (count < n) return;
-          waiters.delete(check);
-          resolve();
-        };
-        waiters.add(check);
-        check();
-      });
-    },
-  };
-}
 
 // ---- over stdio: the built CLI ------------------------------------------------------------------
 
@@ -257,26 +219,6 @@ describe('gateway serve (stdio) with the official v2 client in the 2026-07-28 er
 });
 
 // ---- in process: several clients of one gateway, several gateways of one host ------------------
-
-/** An SDK transport (v1 and v2 share the shape) over one end of an in-memory pair. */
-function sdkTransport(end: Transport) {
-  const adapter = {
-    onmessage: undefined as ((message: unknown) => void) | undefined,
-    onclose: undefined as (() => void) | undefined,
-    onerror: undefined as ((error: Error) => void) | undefined,
-    async start() {
-      end.onMessage((message) => adapter.onmessage?.(message));
-      end.onClose(() => adapter.onclose?.());
-      await end.start();
-    },
-    send(message: object) {
-      end.send(message as JsonRpcMessage);
-      return Promise.resolve();
-    },
-    close: () => end.close(),
-  };
-  return adapter;
-}
 
 /** A started host over the two SDK fixtures, every server given the bridge's handlers. */
 async function fixtureHost(bridge: ServerInputBridge) {

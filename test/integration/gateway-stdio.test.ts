@@ -14,6 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { codeBlockAfter, repoRoot } from '../helpers/doc-examples.js';
+import { text } from '../helpers/gateway-harness.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
 import { cliEnv, cliPath, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
@@ -86,11 +87,6 @@ async function connectTo(args: string[], cwd: string) {
     },
   };
 }
-
-const text = (result: object): string =>
-  (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[])
-    .map((block) => (block.type === 'text' ? (block.text ?? '') : ''))
-    .join('');
 
 describe('mcp-host gateway serve (stdio) with the official SDK client', () => {
   it('serves two reference servers as one: tools, calls, a resource, a prompt', async () => {

@@ -70,6 +70,9 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
   const bridge = createServerInputBridge({ handlers: hostAnswers });
   const opened = await cli.openHost({
     ...(wanted === undefined ? {} : { servers: wanted }),
+    // Every shared server, short of the per-client ones: one the config keeps from starting is
+    // reported and left out, as when every server is served (a view's must all start).
+    ...(viewed === undefined ? { unresolved: 'report' as const } : {}),
     start: false,
     supervise: true,
     handlers: bridge.handlers,

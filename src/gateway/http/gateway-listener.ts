@@ -26,6 +26,7 @@ import { HttpJsonRpcCode, replyEmpty, replyError } from './http-replies.js';
 import { checkModernPost, claimsModernEra } from './modern-post-rules.js';
 import { PROMETHEUS_CONTENT_TYPE, prometheusText } from './prometheus-text.js';
 import { RequestGuard } from './request-guard.js';
+import { OAUTH_CALLBACK_PATH, type UpstreamLogins } from '../login/upstream-logins.js';
 
 /** How a listener authenticates its clients. */
 export type GatewayAuth =
@@ -127,6 +128,8 @@ export interface GatewayEndpoint {
   metrics(): MetricsSnapshot;
   status(): ServerStatus[];
   logger: Logger;
+  /** The upstream logins whose callback this listener serves (`/oauth/callback`), if any. */
+  logins?: UpstreamLogins;
 }
 
 const SUPPORTED_VERSIONS: readonly string[] = [
@@ -223,6 +226,7 @@ export class GatewayListener implements AsyncDisposable {
       allowedOrigins: this.#options.allowedOrigins,
       allowedHosts: this.#options.allowedHosts,
     });
+    endpoint.logins?.useCallback(this.url.slice(0, -MCP_PATH.length));
     server.on('request', (req: IncomingMessage, res: ServerResponse) => this.#onRequest(req, res));
   }
 
@@ -272,12 +276,16 @@ export class GatewayListener implements AsyncDisposable {
     );
     if (this.#closing !== undefined)
       return replyError(res, 503, 'the gateway is closing', { headers: { connection: 'close' } });
-    const refusal = this.#guard.check(req);
+    const path = pathOf(req.url);
+    // The OAuth callback is opened by a browser, without the bearer token: the flow's single-use
+    // `state` binds it to its login. The Host check still applies.
+    const callback = path === OAUTH_CALLBACK_PATH && this.#endpoint.logins !== undefined;
+    const refusal = this.#guard.check(req, { token: !callback });
     if (refusal !== undefined)
       return replyError(res, refusal.status, refusal.message, {
         ...(refusal.headers === undefined ? {} : { headers: refusal.headers }),
       });
-    const path = pathOf(req.url);
+    if (callback) return void this.#oauthCallback(req, res, this.#endpoint.logins!);
     if (path === METRICS_PATH) return this.#metrics(req, res);
     const asked = this.#viewOf(path, req);
     if (asked === null) return replyError(res, 404, 'Not found');
@@ -326,6 +334,27 @@ export class GatewayListener implements AsyncDisposable {
   #offers(view: string): boolean {
     const offered = this.#options.views;
     return (offered === undefined || offered.includes(view)) && this.#endpoint.hasView(view);
+  }
+
+  /** The browser's return from an upstream login: finishes it, and says how it went (plain text). */
+  async #oauthCallback(
+    req: IncomingMessage,
+    res: ServerResponse,
+    logins: UpstreamLogins,
+  ): Promise<void> {
+    if (req.method !== 'GET')
+      return replyError(res, 405, 'Method not allowed', { headers: { allow: 'GET' } });
+    const answer = await logins.complete(new URL(req.url ?? '/', this.url));
+    if (answer.status !== 200)
+      this.#endpoint.logger.warn(`gateway: an upstream login's callback failed: ${answer.message}`);
+    const body = `${answer.message}\n`;
+    res.writeHead(answer.status, {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+    });
+    res.end(body);
   }
 
   #metrics(req: IncomingMessage, res: ServerResponse): void {

@@ -66,15 +66,22 @@ export class RequestGuard {
     return this.#tokenDigest !== undefined || this.#clients.length > 0;
   }
 
-  /** The refusal of `req`, or undefined when it may go on. */
-  check(req: IncomingMessage): GuardRefusal | undefined {
+  /**
+   * The refusal of `req`, or undefined when it may go on. `token: false` skips the bearer token
+   * (the OAuth callback, which a browser opens).
+   */
+  check(req: IncomingMessage, options: { token?: boolean } = {}): GuardRefusal | undefined {
     const host = req.headers.host?.toLowerCase();
     if (host === undefined || !this.#hosts.has(host))
       return { status: 403, message: 'Forbidden: this Host is not allowed (DNS rebinding guard)' };
     const origin = req.headers.origin?.toLowerCase();
     if (origin !== undefined && !this.#origins.has(origin))
       return { status: 403, message: 'Forbidden: this Origin is not allowed' };
-    if (this.#authenticates && !this.#authorized(req.headers.authorization))
+    if (
+      options.token !== false &&
+      this.#authenticates &&
+      !this.#authorized(req.headers.authorization)
+    )
       return {
         status: 401,
         message: 'Unauthorized: send Authorization: Bearer <token>',

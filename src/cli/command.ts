@@ -1,13 +1,14 @@
 /**
  * How a command runs: `action(fn)` gives commander a handler that builds the run's `CliRuntime`
  * from the global options, runs `fn`, prints a failure (exit code by exit-codes.ts) and always
- * closes what the run opened. SIGINT/SIGTERM close every open run gracefully, then exit.
+ * closes what the run opened (`runCommand`, which the quick path uses too). SIGINT/SIGTERM close
+ * every open run gracefully, then exit.
  * runtime.ts (config loading, the output layer) is imported when a command runs, not when the
  * program is built: `--help` and `--version` load none of it.
  */
 import type { Command } from 'commander';
 import { CliError, ExitCode, exitCodeOf } from './exit-codes.js';
-import { readGlobalOptions } from './global-options.js';
+import { readGlobalOptions, type GlobalOptions } from './global-options.js';
 import type { CliRuntime } from './runtime.js';
 
 /** A command's body: returns its exit code (default 0) or throws. */
@@ -25,34 +26,76 @@ export function action<Options = Record<string, unknown>>(
   body: CommandBody<Options>,
 ): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
-    const command = args[args.length - 1] as Command;
-    const options = args[args.length - 2] as Options;
-    const positional = args
-      .slice(0, -2)
-      .flatMap((arg) =>
-        arg === undefined ? [] : Array.isArray(arg) ? (arg as string[]) : [String(arg as string)],
-      );
-    const { CliRuntime } = await import('./runtime.js');
-    const cli = new CliRuntime(
-      readGlobalOptions(command.optsWithGlobals(), process.env, (key) =>
-        command.getOptionValueSourceWithGlobals(key),
-      ),
-    );
-    open.add(cli);
-    try {
-      const code = await body(cli, positional, options, command);
-      process.exitCode = code ?? ExitCode.ok;
-    } catch (error) {
-      if (error instanceof CliError && error.code === 'ABORTED') return;
-      cli.output.error(error);
-      if (cli.options.verbose && error instanceof Error && error.stack !== undefined)
-        cli.output.debug(error.stack);
-      process.exitCode = exitCodeOf(error);
-    } finally {
-      await cli.close();
-      open.delete(cli);
-    }
+    const { command, options, positional, globals } = readAction<Options>(args);
+    await runCommand(globals, (cli) => body(cli, positional, options, command));
   };
+}
+
+/** What commander hands an action, read: an action's arguments (`action`). */
+export interface ActionInput<Options> {
+  command: Command;
+  /** The command's own options. */
+  options: Options;
+  /** Its arguments, in order (a variadic one spread, one not given left out). */
+  positional: string[];
+  /** The global options (`readGlobalOptions` of the command's options with its parents'). */
+  globals: GlobalOptions;
+}
+
+/** Reads the arguments commander calls an action with: its arguments, options, command. */
+export function readAction<Options>(args: readonly unknown[]): ActionInput<Options> {
+  const command = args[args.length - 1] as Command;
+  const options = args[args.length - 2] as Options;
+  const positional = args
+    .slice(0, -2)
+    .flatMap((arg) =>
+      arg === undefined ? [] : Array.isArray(arg) ? (arg as string[]) : [String(arg as string)],
+    );
+  const globals = readGlobalOptions(command.optsWithGlobals(), process.env, (key) =>
+    command.getOptionValueSourceWithGlobals(key),
+  );
+  return { command, options, positional, globals };
+}
+
+/**
+ * Runs one command on a `CliRuntime` made from `globals`: sets `process.exitCode` (the body's, or
+ * by exit-codes.ts from what it threw, printed), and always closes what the run opened. Used by
+ * `action` and by the quick path (quick/quick-command.ts), so both run a command alike.
+ */
+export async function runCommand(
+  globals: GlobalOptions,
+  body: (cli: CliRuntime) => Promise<ExitCode | void>,
+): Promise<void> {
+  const { CliRuntime } = await import('./runtime.js');
+  const cli = new CliRuntime(globals);
+  open.add(cli);
+  try {
+    const code = await body(cli);
+    process.exitCode = code ?? ExitCode.ok;
+  } catch (error) {
+    if (error instanceof CliError && error.code === 'ABORTED') return;
+    cli.output.error(error);
+    if (cli.options.verbose && error instanceof Error && error.stack !== undefined)
+      cli.output.debug(error.stack);
+    process.exitCode = exitCodeOf(error);
+  } finally {
+    await cli.close();
+    open.delete(cli);
+  }
+}
+
+/**
+ * What the process needs before any command runs: a reader of our output that went away
+ * (`mcp-host tools | head`) is not a failure (stop writing, still close every server; anything
+ * else on our own output is a bug worth seeing), and SIGINT/SIGTERM close every open run
+ * (`installSignalHandlers`).
+ */
+export function installProcessHandlers(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    });
+  installSignalHandlers();
 }
 
 let installed = false;
@@ -61,7 +104,7 @@ let installed = false;
  * On SIGINT or SIGTERM: close every open run (its servers get their graceful shutdown), then exit
  * 130 or 143. A second signal exits at once.
  */
-export function installSignalHandlers(): void {
+function installSignalHandlers(): void {
   if (installed) return;
   installed = true;
   let stopping = false;

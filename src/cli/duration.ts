@@ -1,5 +1,3 @@
-import { InvalidArgumentError } from 'commander';
-
 /** The longest timer Node keeps (2^31 - 1 ms, about 24.8 days): a longer one fires at once. */
 const MAX_DURATION_MS = 2 ** 31 - 1;
 
@@ -26,13 +24,4 @@ export function parseDuration(text: string): number {
       `'${text}' is longer than the longest timer (${MAX_DURATION_MS} ms, 24.8 days)`,
     );
   return ms;
-}
-
-/** `parseDuration` as a commander argument parser: a bad duration is commander's usage error. */
-export function durationArgument(value: string): number {
-  try {
-    return parseDuration(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
 }

@@ -1,10 +1,8 @@
 /**
- * The global options, on the program so they are taken before or after the command, each also
- * read from an `MCP_HOST_*` environment variable (the command line wins).
+ * The global options' values (the options themselves are declared in program.ts): what every
+ * command gets, read from a parsed command line and the `MCP_HOST_*` environment variables. No
+ * commander here: the quick path (quick/quick-command.ts) reads the same values without it.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import { delimiter } from 'node:path';
-import { durationArgument } from './duration.js';
 import type { OutputFormat } from './output.js';
 
 /** What every command gets. */
@@ -24,43 +22,12 @@ export interface GlobalOptions {
 export const DEFAULT_CLI_TIMEOUT_MS = 30_000;
 export const DEFAULT_CLI_CONCURRENCY = 8;
 
-export function addGlobalOptions(program: Command): void {
-  program
-    .addOption(
-      new Option('-c, --config <file>', 'a config file (repeatable; merged in order)')
-        .env('MCP_HOST_CONFIG')
-        .argParser((value: string, previous: string[] | undefined) => [
-          ...(previous ?? []),
-          ...value.split(delimiter).filter((part) => part !== ''),
-        ]),
-    )
-    .addOption(
-      new Option('--format <format>', 'output format')
-        .choices(['table', 'json'])
-        .env('MCP_HOST_FORMAT'),
-    )
-    .addOption(new Option('--json', 'same as --format json').env('MCP_HOST_JSON'))
-    .addOption(
-      new Option('--timeout <duration>', 'connect and request timeout, e.g. 3s, 500ms')
-        .env('MCP_HOST_TIMEOUT')
-        .argParser(durationArgument),
-    )
-    .addOption(
-      new Option(
-        '--concurrency <n>',
-        `servers connecting at once (default ${DEFAULT_CLI_CONCURRENCY})`,
-      )
-        .env('MCP_HOST_CONCURRENCY')
-        .argParser((value: string) => {
-          const n = Number(value);
-          if (!Number.isInteger(n) || n < 1)
-            throw new InvalidArgumentError(`'${value}' is not a whole number of at least 1`);
-          return n;
-        }),
-    )
-    .addOption(new Option('-v, --verbose', 'more detail on stderr').env('MCP_HOST_VERBOSE'))
-    .addOption(new Option('-q, --quiet', 'no notices or progress on stderr').env('MCP_HOST_QUIET'))
-    .addOption(new Option('--no-color', 'no colours (also NO_COLOR)').env('MCP_HOST_NO_COLOR'));
+/** `--concurrency`: a whole number, 1 or more. */
+export function parseConcurrency(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`'${value}' is not a whole number of at least 1`);
+  return n;
 }
 
 /**

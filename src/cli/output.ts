@@ -8,7 +8,7 @@
  * aligned columns: no borders (so they grep and cut well when piped), no dependency; widths count
  * code points, which is right for the names and states shown here.
  */
-import * as util from 'node:util';
+import { createRequire } from 'node:module';
 import { errorJsonOf, errorTextOf } from './exit-codes.js';
 
 export type OutputFormat = 'table' | 'json';
@@ -33,11 +33,15 @@ export interface Column<Row> {
   maxWidth?: number;
 }
 
-const nodeStyleText = (
-  util as {
-    styleText?: (format: Style, text: string, options?: { validateStream?: boolean }) => string;
-  }
-).styleText;
+/**
+ * `node:util`, not imported: an ES import of it loads all of its lazy parts (`parseArgs`,
+ * `MIMEType`, ...). `process.getBuiltinModule` is Node 20.16+; `require` gives the same module.
+ */
+const util = (process.getBuiltinModule?.('node:util') ??
+  createRequire(import.meta.url)('node:util')) as {
+  styleText?: (format: Style, text: string, options?: { validateStream?: boolean }) => string;
+};
+const nodeStyleText = util.styleText;
 /**
  * The decision (TTY, --no-color, NO_COLOR, TERM=dumb) is made here per stream, so Node's own
  * check (of process.stdout, on Node versions that have it) is turned off.

@@ -6,15 +6,16 @@
  * config writers, nor the other commands).
  */
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { delimiter } from 'node:path';
 import { action } from './command.js';
-import { durationArgument } from './duration.js';
 import type { AgentCommandOptions } from './commands/agent.js';
 import type { CallCommandOptions } from './commands/call.js';
 import type { GatewayServeOptions } from './commands/gateway.js';
 import type { ToolsCommandOptions } from './commands/tools.js';
 import { completionShells, type CompletionShell } from './completion-script.js';
 import { importDialects, printDialects } from './dialect-choices.js';
-import { addGlobalOptions } from './global-options.js';
+import { parseDuration } from './duration.js';
+import { DEFAULT_CLI_CONCURRENCY, parseConcurrency } from './global-options.js';
 import { wantsJsonErrors } from './usage-errors.js';
 
 export const CLI_VERSION = '0.1.0';
@@ -90,6 +91,59 @@ export function createProgram(): Command {
   addGateway(program);
   addCompletion(program);
   return program;
+}
+
+/**
+ * The global options, on the program so they are taken before or after the command, each also
+ * read from an `MCP_HOST_*` environment variable (the command line wins). Their values are read by
+ * global-options.ts (which the quick path, quick/quick-command.ts, reads them with as well).
+ */
+function addGlobalOptions(program: Command): void {
+  program
+    .addOption(
+      new Option('-c, --config <file>', 'a config file (repeatable; merged in order)')
+        .env('MCP_HOST_CONFIG')
+        .argParser((value: string, previous: string[] | undefined) => [
+          ...(previous ?? []),
+          ...value.split(delimiter).filter((part) => part !== ''),
+        ]),
+    )
+    .addOption(
+      new Option('--format <format>', 'output format')
+        .choices(['table', 'json'])
+        .env('MCP_HOST_FORMAT'),
+    )
+    .addOption(new Option('--json', 'same as --format json').env('MCP_HOST_JSON'))
+    .addOption(
+      new Option('--timeout <duration>', 'connect and request timeout, e.g. 3s, 500ms')
+        .env('MCP_HOST_TIMEOUT')
+        .argParser(durationArgument),
+    )
+    .addOption(
+      new Option(
+        '--concurrency <n>',
+        `servers connecting at once (default ${DEFAULT_CLI_CONCURRENCY})`,
+      )
+        .env('MCP_HOST_CONCURRENCY')
+        .argParser(commanderArgument(parseConcurrency)),
+    )
+    .addOption(new Option('-v, --verbose', 'more detail on stderr').env('MCP_HOST_VERBOSE'))
+    .addOption(new Option('-q, --quiet', 'no notices or progress on stderr').env('MCP_HOST_QUIET'))
+    .addOption(new Option('--no-color', 'no colours (also NO_COLOR)').env('MCP_HOST_NO_COLOR'));
+}
+
+/** `parseDuration` as a commander argument parser: a bad duration is commander's usage error. */
+const durationArgument = commanderArgument(parseDuration);
+
+/** A parser that throws an `Error` as a commander argument parser (its usage error). */
+function commanderArgument<T>(parse: (value: string) => T): (value: string) => T {
+  return (value) => {
+    try {
+      return parse(value);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
 }
 
 function addServers(program: Command): void {

@@ -5,20 +5,14 @@
  * merges small shared chunks into others (scripts/build.mjs).
  */
 import { CommanderError } from 'commander';
-import { installSignalHandlers } from './command.js';
+import { installProcessHandlers } from './command.js';
 import { ExitCode } from './exit-codes.js';
 import { createProgram } from './program.js';
 import { usageErrorLine, wantsJsonErrors } from './usage-errors.js';
 
 /** Parses the command line and runs the command; sets `process.exitCode`. */
 export async function runCommandLine(): Promise<void> {
-  installSignalHandlers();
-  // A reader that went away (`mcp-host tools | head`) is not a failure: stop writing, still close
-  // every server. Anything else on our own output is a bug worth seeing.
-  for (const stream of [process.stdout, process.stderr])
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
-    });
+  installProcessHandlers();
   const program = createProgram();
   try {
     await program.parseAsync(process.argv);

@@ -183,6 +183,7 @@ describe('resolveConfig', () => {
     ]);
 
     const shown = [inspect(resolved, { depth: 10 }), JSON.stringify(resolved)];
+    expect(shown[0]).toMatch(/^ResolvedConfig \{/);
     for (const text of shown) {
       expect(text).not.toContain('good-token-canary');
       expect(text).not.toContain('input-canary-1');

@@ -3,7 +3,6 @@
  * and a whole config (`ResolvedConfig`: the servers that resolved, the errors of those that did
  * not, the host-wide options), holding the secrets its servers registered until it is disposed.
  */
-import { inspect } from 'node:util';
 import type { McpHostError } from '../errors/mcp-host-error.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
 import type { McpHostOptions } from '../host/host-options.js';
@@ -127,7 +126,13 @@ export class ResolvedConfig implements Disposable {
     };
   }
 
-  [inspect.custom](_depth: number, options: object): string {
+  // `util.inspect.custom`, reached without importing node:util (an ES import of it loads all of its
+  // lazy parts); Node passes `inspect` itself to the method.
+  [Symbol.for('nodejs.util.inspect.custom')](
+    _depth: number,
+    options: object,
+    inspect: (value: unknown, options: object) => string,
+  ): string {
     return `ResolvedConfig ${inspect(this.toJSON(), { ...options, customInspect: true })}`;
   }
 }

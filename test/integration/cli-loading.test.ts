@@ -43,6 +43,8 @@ interface Loaded {
   modules: Set<string>;
   /** How many files of dist/ were loaded. */
   files: number;
+  /** The packages bundled into the files loaded from dist/ (from their source maps), sorted. */
+  bundled: string[];
 }
 
 /** The src/ modules that write config files: loaded only by the commands that write. */
@@ -52,10 +54,21 @@ const CONFIG_WRITERS = [
   'config/write-config-file.ts',
 ];
 
-/** The src/ modules of a source map's `sources` (relative to the map: ../../src/...). */
+/** A source map's `sources` (relative to the map: ../../src/..., ../../node_modules/...). */
+function mapSources(file: string): string[] {
+  return (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources;
+}
+
+/** The src/ modules of a source map's `sources`. */
 function sourceModules(file: string): string[] {
-  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
-  return map.sources.flatMap((source) => /(?:^|[/])src[/](.+)$/.exec(source)?.[1] ?? []);
+  return mapSources(file).flatMap((source) => /(?:^|[/])src[/](.+)$/.exec(source)?.[1] ?? []);
+}
+
+/** The packages of a source map's `sources` (bundled into the file). */
+function bundledPackages(file: string): string[] {
+  return mapSources(file).flatMap(
+    (source) => /[/]node_modules[/]((?:@[^/]+[/])?[^/]+)[/]/.exec(source)?.[1] ?? [],
+  );
 }
 
 /** Runs the built CLI under the load recorder in `cwd`; what it printed and loaded. */
@@ -78,10 +91,12 @@ function loadedBy(args: string[], cwd: string): Promise<Loaded> {
         const chunks = new Set<string>();
         const modules = new Set<string>();
         const files = new Set<string>();
+        const bundled = new Set<string>();
         for (const url of urls) {
           if (url.startsWith(distUrl) && url.endsWith('.js')) {
             files.add(url);
             for (const module of sourceModules(fileURLToPath(url))) modules.add(module);
+            for (const name of bundledPackages(fileURLToPath(url))) bundled.add(name);
           }
           const name = /[/]node_modules[/]((?:@[^/]+[/])?[^/]+)[/]/.exec(url)?.[1];
           if (name !== undefined) packages.add(name);
@@ -96,6 +111,7 @@ function loadedBy(args: string[], cwd: string): Promise<Loaded> {
           chunks,
           modules,
           files: files.size,
+          bundled: [...bundled].sort(),
         });
       },
     );
@@ -113,6 +129,7 @@ describe('what mcp-host loads', () => {
       expect(loaded.packages).toEqual([]);
       expect(loaded.commands).toEqual([]);
       expect(loaded.chunks.has('runtime')).toBe(false);
+      expect(loaded.bundled).toEqual(['commander']);
     }
   });
 
@@ -162,6 +179,36 @@ describe('what mcp-host loads', () => {
     // (scripts/build.mjs): 20 files, where it was 42 (each costs the loader a resolve and a read).
     expect(loaded.chunks.has('client-session')).toBe(true);
     expect(loaded.files).toBeLessThanOrEqual(20);
+    // The quick path (src/cli/quick/): no commander, no program, no other command's code.
+    expect(loaded.bundled).toEqual(['jsonc-parser']);
+    expect(loaded.modules.has('cli/program.ts')).toBe(false);
+  });
+
+  it('call and inspect take the quick path; an option it does not know, the full program', async () => {
+    using dir = tempDir();
+    const config = join(dir.path, 'one.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { sdk: { command: process.execPath, args: [server] } } }),
+    );
+    const call = await loadedBy(
+      ['--config', config, '--json', 'call', 'sdk/echo', '--arg', 'message=hi'],
+      dir.path,
+    );
+    expect(call.code).toBe(0);
+    expect(call.stdout).toContain('hi');
+    expect(call.commands).toEqual(['call']);
+    expect(call.bundled).not.toContain('commander');
+    const inspect = await loadedBy(['--config', config, 'inspect', 'sdk/echo'], dir.path);
+    expect(inspect.code).toBe(0);
+    expect(inspect.commands).toEqual(['tools']);
+    expect(inspect.bundled).not.toContain('commander');
+    // Grouped switches are commander's to read: the same command, through the full program.
+    const grouped = await loadedBy(['--config', config, '-vq', 'tools'], dir.path);
+    expect(grouped.code).toBe(0);
+    expect(grouped.stdout).toMatch(/\bsdk\s+echo\b/);
+    expect(grouped.bundled).toContain('commander');
+    expect(grouped.modules.has('cli/program.ts')).toBe(true);
   });
 
   it('servers list on a YAML config loads yaml and no host', async () => {
@@ -175,6 +222,7 @@ describe('what mcp-host loads', () => {
     expect(loaded.stdout).toContain('sdk');
     expect(loaded.commands).toEqual(['servers']);
     expect(loaded.packages).toEqual(['yaml']);
+    expect(loaded.bundled).toContain('commander');
     expect(loaded.chunks.has('mcp-host')).toBe(false);
     // The native reader, no foreign dialect and no dialect's writer (the servers command itself
     // holds enable|disable, which write the file: write-config-file.ts).

@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { McpHostError } from '../errors/mcp-host-error.js';
-import {
-  canonicalJson,
-  MAX_CANONICAL_JSON_DEPTH,
-  SHA256_JS_MAX_BYTES,
-  sha256Hex,
-} from './canonical-json.js';
+import { canonicalJson, MAX_CANONICAL_JSON_DEPTH, sha256Hex } from './canonical-json.js';
 
 /** The IEEE 754 double with these bits (RFC 8785 appendix B lists them so). */
 function fromBits(hex: string): number {
@@ -191,35 +186,5 @@ describe('sha256Hex', () => {
     );
     const text = 'é😀\u20ac';
     expect(await sha256Hex(text)).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
-    // A lone surrogate is U+FFFD in UTF-8, as TextEncoder writes it.
-    expect(await sha256Hex('a\ud800b')).toBe(
-      createHash('sha256').update('a\ufffdb', 'utf8').digest('hex'),
-    );
-  });
-
-  it('is the standard digest at every length around the block boundaries, and past the JavaScript bound', async () => {
-    // FIPS 180-4's two-block example.
-    expect(await sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe(
-      '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
-    );
-    const bytes = new Uint8Array(SHA256_JS_MAX_BYTES + 2);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 131 + 7) & 0xff;
-    const lengths = [
-      ...Array.from({ length: 200 }, (_, i) => i),
-      255,
-      256,
-      1000,
-      4096,
-      SHA256_JS_MAX_BYTES - 1,
-      SHA256_JS_MAX_BYTES,
-      SHA256_JS_MAX_BYTES + 1,
-      SHA256_JS_MAX_BYTES + 2,
-    ];
-    for (const length of lengths) {
-      const data = bytes.subarray(0, length);
-      expect(await sha256Hex(data), `${length} bytes`).toBe(
-        createHash('sha256').update(data).digest('hex'),
-      );
-    }
   });
 });

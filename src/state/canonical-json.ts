@@ -1,7 +1,6 @@
 /**
- * RFC 8785, the JSON Canonicalization Scheme (JCS), and a SHA-256 (in JavaScript for short inputs,
- * else over Web Crypto): together they turn a JSON value into a stable fingerprint (see
- * `serverIdentity`). Platform-neutral.
+ * RFC 8785, the JSON Canonicalization Scheme (JCS), and a SHA-256 over Web Crypto: together they
+ * turn a JSON value into a stable fingerprint (see `serverIdentity`). Platform-neutral.
  */
 import { McpHostError } from '../errors/mcp-host-error.js';
 
@@ -43,29 +42,15 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * Inputs up to this many bytes are hashed in JavaScript (sha256.ts), longer ones by Web Crypto:
- * a fingerprint of a definition is a few hundred bytes, and the first Web Crypto digest of a
- * process loads Node's crypto modules (about 4 ms of CPU, on a command line's critical path).
- * sha256.ts is imported on first use: statically, its bytes would push this module's chunk of
- * dist/ over the size at which the build merges it into the shared one, and `mcp-host/client`
- * would load one more file before it spawns a server.
- */
-export const SHA256_JS_MAX_BYTES = 16 * 1024;
-
-/**
  * The SHA-256 digest of `data` (bytes, or a text encoded as UTF-8: a lone surrogate becomes
- * U+FFFD) as 64 lowercase hex digits. Short inputs are hashed in JavaScript (`SHA256_JS_MAX_BYTES`),
- * longer ones by the global Web Crypto API (`globalThis.crypto.subtle`), present in Node 20+, Deno,
- * Bun and browsers, so it stays platform-neutral.
+ * U+FFFD) as 64 lowercase hex digits. Uses the global Web Crypto API (`globalThis.crypto.subtle`),
+ * present in Node 20+, Deno, Bun and browsers, so it stays platform-neutral.
  */
 export async function sha256Hex(data: string | Uint8Array): Promise<string> {
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-  const digest =
-    bytes.length <= SHA256_JS_MAX_BYTES
-      ? (await import('./sha256.js')).sha256(bytes)
-      : new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
   let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
   return hex;
 }
 

@@ -10,8 +10,8 @@ import { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestContext } from '../jsonrpc/peer-options.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import { mcpPeerConventions } from '../protocol/conventions.js';
-import { isObject } from '../protocol/guards.js';
-import { McpMethod, MetaKey } from '../protocol/methods.js';
+import { isCreateTaskResult, isObject } from '../protocol/guards.js';
+import { McpMethod, MetaKey, TASKS_EXTENSION } from '../protocol/methods.js';
 import type {
   ClientCapabilities,
   Implementation,
@@ -49,6 +49,7 @@ import { pageOf } from './pagination.js';
 import type { PendingInputStore } from './pending-input.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import { SessionMethods } from './session-methods.js';
+import { declaresTasks, tasksNotDeclared, type GatewayTasks } from './tasks/gateway-tasks.js';
 
 /**
  * Where one connection stands in the legacy era: `new` until the client's `initialize`,
@@ -74,6 +75,10 @@ export interface GatewaySessionOptions {
   logging: GatewayLogging;
   /** The source's resource subscriptions, refcounted across connections. */
   subscriptions: ResourceSubscriptions;
+  /** The tasks created through the gateway, shared by every connection. */
+  tasks: GatewayTasks;
+  /** The named client served (its tasks are its own), or undefined for an unnamed one. */
+  principal: string | undefined;
 }
 
 /**
@@ -114,6 +119,12 @@ const LISTEN_FLAG: Record<ListKind, string> = {
   tools: 'toolsListChanged',
   resources: 'resourcesListChanged',
   prompts: 'promptsListChanged',
+};
+
+/** The modern capabilities when some backend of the source offers tasks. */
+const CAPABILITIES_WITH_TASKS: ServerCapabilities = {
+  ...CAPABILITIES,
+  extensions: { [TASKS_EXTENSION]: {} },
 };
 
 type Handler = (params: unknown, context: RequestContext) => unknown;
@@ -274,6 +285,20 @@ export class GatewaySession {
       undefined,
     );
     this.#serve(McpMethod.Discover, undefined, () => this.#discover());
+    // The tasks extension (SEP-2663): modern only, for a request that declares it.
+    const tasks = this.#options.tasks;
+    const owner = this.#options.principal ?? '';
+    const taskMethod = (
+      method: string,
+      run: (params: JsonObject, signal: AbortSignal) => Promise<JsonObject>,
+    ) =>
+      this.#serve(method, undefined, async (params, context, envelope) => {
+        if (!declaresTasks(envelope.capabilities)) throw tasksNotDeclared(method);
+        return completeResult(await run(params, context.signal), info, false);
+      });
+    taskMethod(McpMethod.TasksGet, (params, signal) => tasks.get(owner, params, signal));
+    taskMethod(McpMethod.TasksUpdate, (params, signal) => tasks.update(owner, params, signal));
+    taskMethod(McpMethod.TasksCancel, (params, signal) => tasks.cancel(owner, params, signal));
     this.#serve(McpMethod.SubscriptionsListen, undefined, (params, context) =>
       this.#listen(params, context),
     );
@@ -354,7 +379,7 @@ export class GatewaySession {
     return completeResult(
       {
         supportedVersions: [...GATEWAY_PROTOCOL_VERSIONS],
-        capabilities: CAPABILITIES,
+        capabilities: this.#options.source.supportsTasks() ? CAPABILITIES_WITH_TASKS : CAPABILITIES,
         ...(instructions === undefined ? {} : { instructions }),
       },
       serverInfo,
@@ -535,15 +560,18 @@ export class GatewaySession {
     };
   }
 
-  /** The request of a `tools/call` (its params checked: -32602). */
-  #toolRequest(params: unknown): BridgedRequest {
+  /**
+   * The request of a `tools/call` (its params checked: -32602); with `task`, one that accepts a
+   * task (its backend may answer a `CreateTaskResult`).
+   */
+  #toolRequest(params: unknown, task = false): BridgedRequest {
     const { name, args } = callParams(params);
     const source = this.#options.source;
     return {
       kind: 'tool',
       name,
       server: source.tools().find((tool) => tool.name === name)?.server,
-      invoke: (options) => source.callTool(name, args, options),
+      invoke: (options) => source.callTool(name, args, task ? { ...options, task } : options),
     };
   }
 
@@ -640,7 +668,8 @@ export class GatewaySession {
     // The log level its `_meta` asks for holds while the call runs.
     const release = await this.#methods.wantModern(params, client);
     try {
-      return await this.#roundModern(this.#toolRequest(params), params, context, envelope, client);
+      const request = this.#toolRequest(params, declaresTasks(envelope.capabilities));
+      return await this.#roundModern(request, params, context, envelope, client);
     } finally {
       release();
     }
@@ -675,6 +704,12 @@ export class GatewaySession {
     if (outcome.kind === 'failed') {
       const refusal = modernRefusal(outcome.error);
       if (refusal !== undefined) throw refusal;
+    }
+    if (outcome.kind === 'result' && isCreateTaskResult(outcome.result)) {
+      // A task: the client gets it under the gateway's id, routed to its backend for it alone.
+      const { principal, source, tasks, serverInfo } = this.#options;
+      const task = tasks.created(principal ?? '', source, outcome.result);
+      return { ...task, _meta: { [MetaKey.ServerInfo]: { ...serverInfo } } };
     }
     return completeResult(this.#final(call, outcome), this.#options.serverInfo, false);
   }

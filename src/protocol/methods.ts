@@ -18,6 +18,10 @@ export const McpMethod = {
   /** The skills extension (`io.modelcontextprotocol/skills`, SEP-2640). */
   SkillsList: 'skills/list',
   SkillsGet: 'skills/get',
+  /** The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663). */
+  TasksGet: 'tasks/get',
+  TasksUpdate: 'tasks/update',
+  TasksCancel: 'tasks/cancel',
   SubscriptionsListen: 'subscriptions/listen',
   SamplingCreateMessage: 'sampling/createMessage',
   RootsList: 'roots/list',
@@ -35,6 +39,13 @@ export const McpMethod = {
 } as const;
 
 export type McpMethodName = (typeof McpMethod)[keyof typeof McpMethod];
+
+/**
+ * The tasks extension's identifier (SEP-2663): declared in `capabilities.extensions` by a server
+ * that may answer a `tools/call` with a task, and in a request's `_meta` client capabilities by a
+ * client that accepts one.
+ */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** `_meta` keys of the modern era. */
 export const MetaKey = {

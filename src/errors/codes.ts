@@ -118,7 +118,7 @@ export const errorCodes = {
   },
   TASK_NOT_FOUND: {
     permanent: true,
-    when: "A task id (the tasks extension, SEP-2663) that `host.getTask`, `updateTask` or `cancelTask` cannot route (no call of this host created it, or it was forgotten), or that its server does not know (it answered -32602: unknown, or expired after its `ttlMs`). `details.taskId` names it.",
+    when: 'A task id (the tasks extension, SEP-2663) that `host.getTask`, `updateTask` or `cancelTask` cannot route (no call of this host created it, or it was forgotten), or that its server does not know (it answered -32602: unknown, or expired after its `ttlMs`). `details.taskId` names it.',
   },
   TOOL_DENIED: {
     permanent: true,

@@ -37,7 +37,7 @@ function backend(known: string[] = ['b-1']) {
       check(taskId);
       const detailed: DetailedTask = {
         ...task(taskId, { status: 'completed' }),
-        resultType: 'complete' as never,
+        resultType: 'complete',
         result: { content: [{ type: 'text', text: 'done' }] },
       };
       return Promise.resolve(detailed);

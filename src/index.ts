@@ -32,10 +32,12 @@ export type { ToolsChangedEvent } from './host/catalogue/tool-catalogue.js';
 export type { ToolFilterSpec } from './host/catalogue/tool-filters.js';
 export type { HostView } from './host/views/host-view.js';
 export type { HostRequestOptions } from './host/host-resources.js';
+export type { HostTaskOptions, HostTasks } from './host/host-tasks.js';
 export type { ViewOptions } from './host/views/view-access.js';
 export type {
   HostCallOptions,
   ToolCall,
+  ToolCallAnswer,
   ToolCallEvent,
   ToolCallHandler,
   ToolCallInterceptor,
@@ -64,6 +66,7 @@ export { TOOL_CALL_CHANNEL_NAMES } from './host/observe/tracing.js';
 // ---- The client: one server, either protocol era (docs/eras.md) --------------------------------
 export { McpClient } from './client/mcp-client.js';
 export type { ToolCallParams } from './client/mcp-client.js';
+export type { ClientTasks } from './client/client-tasks.js';
 export { DEFAULT_CLIENT_OPTIONS } from './client/client-options.js';
 export type {
   CachedEra,
@@ -129,7 +132,8 @@ export { toMcpHostError } from './errors/to-mcp-host-error.js';
 export { addSecret, redact } from './errors/redact.js';
 
 // ---- The protocol: methods, versions, message types --------------------------------------------
-export { McpMethod, McpErrorCode } from './protocol/methods.js';
+export { McpMethod, McpErrorCode, TASKS_EXTENSION } from './protocol/methods.js';
+export { isCreateTaskResult } from './protocol/guards.js';
 export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, eraOf } from './protocol/versions.js';
 export type { ProtocolEra, ProtocolVersion } from './protocol/versions.js';
 export type * from './protocol/types.js';

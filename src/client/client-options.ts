@@ -187,6 +187,13 @@ export interface CallOptions {
    * (`INVALID_ARGUMENT`): its input requests cannot outlive their connection.
    */
   resume?: InputResume;
+  /**
+   * `callTool` only: accept a task (the tasks extension, SEP-2663). When the server declared the
+   * extension, the call declares it in its `_meta`, and the server may answer with a
+   * `CreateTaskResult` (`resultType: "task"`, a `taskId` to poll with `getTask`) instead of the
+   * result. Without it, or with a server that did not declare it, the call is an ordinary one.
+   */
+  task?: boolean;
 }
 
 /**

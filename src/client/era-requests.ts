@@ -29,6 +29,8 @@ const INPUT_METHODS = new Set<string>([
 export interface RequestInput {
   input?: ServerInputHandlers | undefined;
   resume?: InputResume | undefined;
+  /** Extensions this request declares in its `_meta` client capabilities (modern era). */
+  extensions?: Record<string, JsonObject> | undefined;
 }
 
 /** What the requests of one open session need. */
@@ -99,10 +101,17 @@ export class EraRequests {
       if (own.resume.requestState !== undefined) extra.requestState = own.resume.requestState;
     }
     let versionRetried = false;
+    const capabilities =
+      own?.extensions === undefined
+        ? input.capabilities
+        : {
+            ...input.capabilities,
+            extensions: { ...input.capabilities.extensions, ...own.extensions },
+          };
     for (let round = 0; ;) {
       const meta = modernMeta(
         session.version,
-        { clientInfo: this.#init.clientInfo, capabilities: input.capabilities },
+        { clientInfo: this.#init.clientInfo, capabilities },
         this.logLevel,
       );
       let result: unknown;

@@ -7,13 +7,14 @@ import { linkSignals } from '../internal/signals.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { PeerStats, RequestOptions } from '../jsonrpc/peer-options.js';
-import { isObject } from '../protocol/guards.js';
+import { isCreateTaskResult, isObject } from '../protocol/guards.js';
 import { McpErrorCode, McpMethod } from '../protocol/methods.js';
 import type {
   CacheHints,
   CallToolResult,
   CompleteResult,
   CompletionReference,
+  CreateTaskResult,
   GetPromptResult,
   Implementation,
   LoggingLevel,
@@ -34,6 +35,7 @@ import {
   type ResourceTemplateListing,
   type ToolListing,
 } from './client-options.js';
+import { ClientTasks, TASK_EXTENSIONS } from './client-tasks.js';
 import { startTransportEarly } from './early-transport.js';
 import type { EraRequests, RequestInput } from './era-requests.js';
 import { excludedToolError, ListedTools } from './listed-tools.js';
@@ -55,6 +57,10 @@ import {
   type SkillListing,
 } from './skills/skill-entry.js';
 
+/** Options of a call that accepts no task, and what one that may accept one resolves with. */
+type NoTask = CallOptions & { task?: false };
+type Answer = CallToolResult | CreateTaskResult;
+
 /** A tool call as one object, the way the official SDK's `callTool` takes it. */
 export interface ToolCallParams {
   name: string;
@@ -70,6 +76,11 @@ export interface ToolCallParams {
  */
 export class McpClient implements AsyncDisposable {
   readonly serverName: string | undefined;
+  /**
+   * The server's tasks (the tasks extension, SEP-2663): `get`, `update` and `cancel` a task a
+   * `callTool(..., { task: true })` answered with (see `ClientTasks`).
+   */
+  readonly tasks: ClientTasks;
   readonly #options: McpClientOptions;
   readonly #logger: Logger;
   readonly #input: ServerInput;
@@ -147,6 +158,12 @@ export class McpClient implements AsyncDisposable {
     this.onPromptsChanged = this.#events.prompts.onChange;
     this.#connection = new ConnectionStats(this.#logger, options.serverName);
     this.onDiscarded = this.#connection.discarded.event;
+    this.tasks = new ClientTasks({
+      serverName: options.serverName,
+      session: () => this.session,
+      request: (method, params, requestOptions, extensions) =>
+        this.#request(method, params, requestOptions, extensions),
+    });
   }
 
   get state(): McpClientState {
@@ -347,13 +364,15 @@ export class McpClient implements AsyncDisposable {
    * HeaderMismatch (-32020: the tool's `x-mcp-header` annotations changed) relists the tools and
    * tries once more.
    */
-  callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult>;
-  callTool(params: ToolCallParams, options?: CallOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: JsonObject, options?: NoTask): Promise<CallToolResult>;
+  callTool(name: string, args: JsonObject | undefined, options: CallOptions): Promise<Answer>;
+  callTool(params: ToolCallParams, options?: NoTask): Promise<CallToolResult>;
+  callTool(params: ToolCallParams, options: CallOptions): Promise<Answer>;
   callTool(
     nameOrParams: string | ToolCallParams,
     argsOrOptions?: JsonObject | CallOptions,
     maybeOptions?: CallOptions,
-  ): Promise<CallToolResult> {
+  ): Promise<Answer> {
     if (typeof nameOrParams === 'string')
       return this.#callTool(
         nameOrParams,
@@ -367,7 +386,7 @@ export class McpClient implements AsyncDisposable {
     );
   }
 
-  #callTool(name: string, args: JsonObject, options: CallOptions): Promise<CallToolResult> {
+  #callTool(name: string, args: JsonObject, options: CallOptions): Promise<Answer> {
     const serverName = this.serverName;
     // Sync for all but the first call of a tool with an outputSchema (compiled before sending).
     const refusal = this.#tools.refusal(name);
@@ -379,19 +398,28 @@ export class McpClient implements AsyncDisposable {
         excluded === undefined ? this.#callTool(name, args, options) : refuse(excluded),
       );
     }
+    // A task only where the caller accepts one and the server may answer one.
+    const extensions =
+      options.task === true && this.tasks.supported ? { ...TASK_EXTENSIONS } : undefined;
     // One `.then` on the hot path; the schema check (async, lazily loaded) only for tools that
     // declare an outputSchema.
     return this.#request<CallToolResult>(
       McpMethod.ToolsCall,
       { name, arguments: args },
       options,
+      extensions,
     ).then(
-      (result) => this.#checkedResult(name, result),
-      (error: unknown) => this.#afterCallError(error, name, args, options),
+      (result) => this.#checkedResult(name, result, extensions !== undefined),
+      (error: unknown) => this.#afterCallError(error, name, args, options, extensions),
     );
   }
 
-  #checkedResult(name: string, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
+  #checkedResult(
+    name: string,
+    result: CallToolResult,
+    taskAccepted: boolean,
+  ): Answer | Promise<Answer> {
+    if (taskAccepted && isCreateTaskResult(result)) return result;
     if (!isObject(result) || !Array.isArray(result.content)) {
       throw new McpHostError('PROTOCOL_VIOLATION', `malformed result from tool '${name}'`, {
         serverName: this.serverName,
@@ -412,7 +440,8 @@ export class McpClient implements AsyncDisposable {
     name: string,
     args: JsonObject,
     options: CallOptions,
-  ): Promise<CallToolResult> {
+    extensions: Record<string, JsonObject> | undefined,
+  ): Promise<Answer> {
     if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch) throw error;
     if (!this.#tools.checksHeaderAnnotations) throw error;
     this.#logger.info(
@@ -423,8 +452,9 @@ export class McpClient implements AsyncDisposable {
       McpMethod.ToolsCall,
       { name, arguments: args },
       options,
+      extensions,
     );
-    return this.#checkedResult(name, result);
+    return this.#checkedResult(name, result, extensions !== undefined);
   }
 
   /** Every resource, all pages. */
@@ -740,7 +770,16 @@ export class McpClient implements AsyncDisposable {
   }
 
   /** One request with the call options applied (the client's request timeout by default). */
-  #request<T>(method: string, params: JsonObject | undefined, options: CallOptions): Promise<T> {
+  #request<T>(
+    method: string,
+    params: JsonObject | undefined,
+    options: CallOptions,
+    extensions?: Record<string, JsonObject>, // declared in the request's `_meta` (modern era)
+  ): Promise<T> {
+    const own =
+      extensions !== undefined || options.input !== undefined || options.resume !== undefined
+        ? { input: options.input, resume: options.resume, extensions }
+        : undefined;
     return this.#send<T>(
       method,
       params,
@@ -749,7 +788,7 @@ export class McpClient implements AsyncDisposable {
         timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs,
         onProgress: options.onProgress as ((params: unknown) => void) | undefined,
       },
-      options.input === undefined && options.resume === undefined ? undefined : options,
+      own,
     );
   }
 

@@ -116,6 +116,10 @@ export const errorCodes = {
     permanent: true,
     when: 'No tool (MCP or native) has the name given to `host.callTool`, or its server was removed.',
   },
+  TASK_NOT_FOUND: {
+    permanent: true,
+    when: 'A task id (the tasks extension, SEP-2663) that `host.getTask`, `updateTask` or `cancelTask` cannot route (no call of this host created it, or it was forgotten), or that its server does not know (it answered -32602: unknown, or expired after its `ttlMs`). `details.taskId` names it.',
+  },
   TOOL_DENIED: {
     permanent: true,
     when: "A tool call was refused before it was sent: the host's filter hides the tool from this caller, the caller's permissions do not include it, or the approval hook said no (`details.reason`).",

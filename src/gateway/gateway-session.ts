@@ -10,8 +10,8 @@ import { JsonRpcPeer } from '../jsonrpc/peer.js';
 import type { RequestContext } from '../jsonrpc/peer-options.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import { mcpPeerConventions } from '../protocol/conventions.js';
-import { isObject } from '../protocol/guards.js';
-import { McpMethod, MetaKey } from '../protocol/methods.js';
+import { isCreateTaskResult, isObject } from '../protocol/guards.js';
+import { McpMethod, MetaKey, TASKS_EXTENSION } from '../protocol/methods.js';
 import type {
   ClientCapabilities,
   Implementation,
@@ -51,6 +51,7 @@ import type { UpstreamLogins } from './login/upstream-logins.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import { GatewaySkills, skillsCapability } from './gateway-skills.js';
 import { SessionMethods } from './session-methods.js';
+import { declaresTasks, tasksNotDeclared, type GatewayTasks } from './tasks/gateway-tasks.js';
 
 /**
  * Where one connection stands in the legacy era: `new` until the client's `initialize`,
@@ -78,6 +79,10 @@ export interface GatewaySessionOptions {
   subscriptions: ResourceSubscriptions;
   /** The gateway's upstream logins: their completion is told to the client that was sent there. */
   logins?: UpstreamLogins;
+  /** The tasks created through the gateway, shared by every connection. */
+  tasks: GatewayTasks;
+  /** The named client served (its tasks are its own), or undefined for an unnamed one. */
+  principal: string | undefined;
 }
 
 /**
@@ -93,12 +98,14 @@ const CAPABILITIES: ServerCapabilities = {
 };
 
 /**
- * The capabilities declared to a client now: CAPABILITIES, and the skills extension when a server
- * of the source declared it (see `skillsCapability`).
+ * The capabilities declared to a client now: CAPABILITIES, the skills extension when a server of
+ * the source declared it (see `skillsCapability`), and to a modern client the tasks extension when
+ * a modern server of the source offers tasks (legacy clients are offered none).
  */
-function capabilitiesOf(source: GatewaySource): ServerCapabilities {
-  const extensions = skillsCapability(source);
-  return extensions === undefined ? CAPABILITIES : { ...CAPABILITIES, extensions };
+function capabilitiesOf(source: GatewaySource, era: 'legacy' | 'modern'): ServerCapabilities {
+  const extensions: Record<string, JsonObject> = { ...skillsCapability(source) };
+  if (era === 'modern' && source.supportsTasks()) extensions[TASKS_EXTENSION] = {};
+  return Object.keys(extensions).length === 0 ? CAPABILITIES : { ...CAPABILITIES, extensions };
 }
 
 /** How long a call that reported progress waits for the client to have handled it. */
@@ -325,6 +332,20 @@ export class GatewaySession {
         listed(await skills.readDirectory(params, context.signal, 'modern')),
     );
     this.#serve(McpMethod.Discover, undefined, () => this.#discover());
+    // The tasks extension (SEP-2663): modern only, for a request that declares it.
+    const tasks = this.#options.tasks;
+    const owner = this.#options.principal ?? '';
+    const taskMethod = (
+      method: string,
+      run: (params: JsonObject, signal: AbortSignal) => Promise<JsonObject>,
+    ) =>
+      this.#serve(method, undefined, async (params, context, envelope) => {
+        if (!declaresTasks(envelope.capabilities)) throw tasksNotDeclared(method);
+        return completeResult(await run(params, context.signal), info, false);
+      });
+    taskMethod(McpMethod.TasksGet, (params, signal) => tasks.get(owner, params, signal));
+    taskMethod(McpMethod.TasksUpdate, (params, signal) => tasks.update(owner, params, signal));
+    taskMethod(McpMethod.TasksCancel, (params, signal) => tasks.cancel(owner, params, signal));
     this.#serve(McpMethod.SubscriptionsListen, undefined, (params, context) =>
       this.#listen(params, context),
     );
@@ -388,7 +409,7 @@ export class GatewaySession {
     const { serverInfo, instructions } = this.#options;
     return {
       protocolVersion,
-      capabilities: capabilitiesOf(this.#options.source),
+      capabilities: capabilitiesOf(this.#options.source, 'legacy'),
       serverInfo,
       ...(instructions === undefined ? {} : { instructions }),
     };
@@ -408,7 +429,7 @@ export class GatewaySession {
     return completeResult(
       {
         supportedVersions: [...GATEWAY_PROTOCOL_VERSIONS],
-        capabilities: capabilitiesOf(this.#options.source),
+        capabilities: capabilitiesOf(this.#options.source, 'modern'),
         ...(instructions === undefined ? {} : { instructions }),
       },
       serverInfo,
@@ -589,15 +610,18 @@ export class GatewaySession {
     };
   }
 
-  /** The request of a `tools/call` (its params checked: -32602). */
-  #toolRequest(params: unknown): BridgedRequest {
+  /**
+   * The request of a `tools/call` (its params checked: -32602); with `task`, one that accepts a
+   * task (its backend may answer a `CreateTaskResult`).
+   */
+  #toolRequest(params: unknown, task = false): BridgedRequest {
     const { name, args } = callParams(params);
     const source = this.#options.source;
     return {
       kind: 'tool',
       name,
       server: source.tools().find((tool) => tool.name === name)?.server,
-      invoke: (options) => source.callTool(name, args, options),
+      invoke: (options) => source.callTool(name, args, task ? { ...options, task } : options),
     };
   }
 
@@ -711,7 +735,8 @@ export class GatewaySession {
     // The log level its `_meta` asks for holds while the call runs.
     const release = await this.#methods.wantModern(params, client);
     try {
-      return await this.#roundModern(this.#toolRequest(params), params, context, envelope, client);
+      const request = this.#toolRequest(params, declaresTasks(envelope.capabilities));
+      return await this.#roundModern(request, params, context, envelope, client);
     } finally {
       release();
     }
@@ -746,6 +771,12 @@ export class GatewaySession {
     if (outcome.kind === 'failed') {
       const refusal = modernRefusal(outcome.error);
       if (refusal !== undefined) throw refusal;
+    }
+    if (outcome.kind === 'result' && isCreateTaskResult(outcome.result)) {
+      // A task: the client gets it under the gateway's id, routed to its backend for it alone.
+      const { principal, source, tasks, serverInfo } = this.#options;
+      const task = tasks.created(principal ?? '', source, outcome.result);
+      return { ...task, _meta: { [MetaKey.ServerInfo]: { ...serverInfo } } };
     }
     return completeResult(this.#final(call, outcome), this.#options.serverInfo, false);
   }

@@ -7,8 +7,11 @@ import type { McpHost } from '../host/mcp-host.js';
 import type { HostView } from '../host/views/host-view.js';
 import { toDisposable, type Disposable } from '../internal/disposable.js';
 import type { JsonObject } from '../jsonrpc/message.js';
+import { TASKS_EXTENSION } from '../protocol/methods.js';
 import type {
   CallToolResult,
+  CreateTaskResult,
+  DetailedTask,
   CompleteResult,
   CompletionReference,
   GetPromptResult,
@@ -20,6 +23,7 @@ import type {
   ResourceTemplate,
 } from '../protocol/types.js';
 import type { ProtocolEra } from '../protocol/versions.js';
+import type { TaskBackend } from './tasks/gateway-tasks.js';
 
 /** States in which a server's tools, resources and prompts are offered. */
 const CONNECTED = new Set(['ready', 'degraded']);
@@ -28,9 +32,16 @@ const CONNECTED = new Set(['ready', 'degraded']);
  * What a gateway serves: a host, or one view of it (its servers, filters and permissions), and
  * the host's events that say when what it offers may have changed.
  */
-export interface GatewaySource {
+export interface GatewaySource extends TaskBackend {
   tools(): HostTool[];
-  callTool(name: string, args: JsonObject, options: HostCallOptions): Promise<CallToolResult>;
+  /** With `options.task`, a backend that declared the tasks extension may answer with a task. */
+  callTool(
+    name: string,
+    args: JsonObject,
+    options: HostCallOptions,
+  ): Promise<CallToolResult | CreateTaskResult>;
+  /** Whether a server of some tool offered declares the tasks extension (and speaks modern). */
+  supportsTasks(): boolean;
   resources(): Promise<Array<Resource & { server: string }>>;
   resourceTemplates(): Promise<Array<ResourceTemplate & { server: string }>>;
   readResource(uri: string, options: HostRequestOptions): Promise<ReadResourceResult>;
@@ -80,6 +91,22 @@ export function gatewaySource(host: McpHost, view: HostView | undefined): Gatewa
   return {
     tools: () => lens.tools(),
     callTool: (name, args, options) => lens.callTool(name, args, options),
+    supportsTasks: () => {
+      const servers = new Set(
+        host
+          .status()
+          .filter(
+            (status) => status.era === 'modern' && status.extensions?.includes(TASKS_EXTENSION),
+          )
+          .map((status) => status.name),
+      );
+      return servers.size > 0 && lens.tools().some((tool) => servers.has(tool.server ?? ''));
+    },
+    // A task is the host's (which remembers its server), whichever view made it.
+    getTask: (taskId, options): Promise<DetailedTask> => host.tasks.get(taskId, options),
+    updateTask: (taskId, inputResponses, options) =>
+      host.tasks.update(taskId, inputResponses, options),
+    cancelTask: (taskId, options) => host.tasks.cancel(taskId, options),
     resources: () => lens.resources(),
     resourceTemplates: () => lens.resourceTemplates(),
     readResource: (uri, options) => lens.readResource(uri, options),

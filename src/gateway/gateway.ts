@@ -11,6 +11,7 @@ import type { BridgedCall } from './bridged-call.js';
 import { GatewayLogging } from './gateway-logging.js';
 import { GatewaySession } from './gateway-session.js';
 import { gatewaySource, type GatewaySource } from './gateway-source.js';
+import { GatewayTasks } from './tasks/gateway-tasks.js';
 import {
   listenGateway,
   type GatewayListener,
@@ -100,6 +101,8 @@ export class Gateway implements AsyncDisposable {
     { logging: GatewayLogging; subscriptions: ResourceSubscriptions }
   >();
   readonly #pending: PendingInputStore<BridgedCall>;
+  /** The tasks created through the gateway, routed to their backends, per client. */
+  readonly #tasks = new GatewayTasks();
   readonly #attached: Disposable | undefined;
   #closing: Promise<void> | undefined;
 
@@ -175,6 +178,8 @@ export class Gateway implements AsyncDisposable {
       pending: this.#pending,
       fallback: this.#options.bridge?.fallback,
       ...(this.#logins === undefined ? {} : { logins: this.#logins }),
+      tasks: this.#tasks,
+      principal: options.principal,
     });
     const ended = new Promise<void>((resolve) => session.onClose(() => resolve()));
     const signal = options.signal;
@@ -262,6 +267,7 @@ export class Gateway implements AsyncDisposable {
         subscriptions.close();
       }
       await this.#perClient?.close();
+      this.#tasks.clear();
     })();
     return this.#closing;
   }

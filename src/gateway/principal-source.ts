@@ -1,5 +1,6 @@
 import { skillRootOf } from '../client/skills/skill-entry.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
+import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 import type { McpHost } from '../host/mcp-host.js';
 import { candidateServers } from '../host/naming/name-assignment.js';
 import { toDisposable } from '../internal/disposable.js';
@@ -81,6 +82,23 @@ export function principalSource(
       await raceSignal(login.done, options.signal);
       return own.callTool(name, args, options);
     },
+    supportsTasks: () => shared.supportsTasks() || own.supportsTasks(),
+    // A task is the client's own host's, else the shared one's (each knows the tasks it made).
+    getTask: (taskId, options) =>
+      ownFirst(
+        () => own.getTask(taskId, options),
+        () => shared.getTask(taskId, options),
+      ),
+    updateTask: (taskId, inputResponses, options) =>
+      ownFirst(
+        () => own.updateTask(taskId, inputResponses, options),
+        () => shared.updateTask(taskId, inputResponses, options),
+      ),
+    cancelTask: (taskId, options) =>
+      ownFirst(
+        () => own.cancelTask(taskId, options),
+        () => shared.cancelTask(taskId, options),
+      ),
     resources: async () => [...(await shared.resources()), ...(await own.resources())],
     resourceTemplates: async () => [
       ...(await shared.resourceTemplates()),
@@ -136,6 +154,16 @@ export function principalSource(
     connectedServers: () => [...shared.connectedServers(), ...own.connectedServers()],
     serverEra: (name) => own.serverEra(name) ?? shared.serverEra(name),
   };
+}
+
+/** `own()`, or `shared()` when the client's own host does not know the task. */
+async function ownFirst<T>(own: () => Promise<T>, shared: () => Promise<T>): Promise<T> {
+  try {
+    return await own();
+  } catch (error) {
+    if (toMcpHostError(error).code !== 'TASK_NOT_FOUND') throw error;
+    return shared();
+  }
 }
 
 function both(a: { dispose(): void }, b: { dispose(): void }) {

@@ -22,6 +22,8 @@ import type { ToolCallParams } from '../client/mcp-client.js';
 import {
   createCallPipeline,
   type HostCallOptions,
+  type NoTask,
+  type ToolCallAnswer as Answer,
   type ToolCallEvent,
   type ToolCallHandler,
 } from './calls/call-pipeline.js';
@@ -40,11 +42,13 @@ import { checkedRoots } from './host-roots.js';
 import type { HostSkill, HostSkillEntry, LoadedHostSkill, SkillServer } from './host-skills.js';
 import { HostSkills, type SkillRequestOptions } from './host-skills.js';
 import type { SkillDirectoryPage } from '../client/skills/skill-entry.js';
+import { HostTasks } from './host-tasks.js';
 import type { LoadSkillOptions, SkillFile } from '../client/skills/load-skill.js';
 import type { CallContext, HostTool, NativeTool } from './host-tool.js';
 import { assertServerKey } from './naming/server-key.js';
 import { HostMetrics, type MetricsSnapshot } from './observe/metrics.js';
 import type { PinEvent } from './pins/pin-types.js';
+import { quarantinedTool } from './pins/quarantined-tool.js';
 import { ToolPins } from './pins/tool-pins.js';
 import type { HostServerDefinition } from './server-definition.js';
 import {
@@ -131,6 +135,8 @@ export class McpHost implements AsyncDisposable {
   readonly onLogMessage = this.#logEmitter.event;
   /** A resource subscribed to (`subscribeResource`) changed, on the server named. */
   readonly onResourceUpdated = this.#updatedEmitter.event;
+  /** The tasks its calls created (`callTool(..., { task: true })`): see `HostTasks`. */
+  readonly tasks: HostTasks;
   /** Every tool call: started, then completed or failed (exactly once each). */
   readonly onToolCall = this.#callEmitter.event;
   /** Tool pinning: a tool pinned, quarantined (with the diff) or no longer listed. */
@@ -163,6 +169,7 @@ export class McpHost implements AsyncDisposable {
       this.#skills.ownersOf(uri),
     );
     this.#skills = new HostSkills(this.#slots, options.naming, this.#logger);
+    this.tasks = new HostTasks(this.#slots, options);
     if (options.pins !== false) {
       const pins = new ToolPins({
         store: options.stateStore ?? new MemoryStateStore(),
@@ -357,14 +364,18 @@ export class McpHost implements AsyncDisposable {
    * (`TOOL_DENIED`), a quarantined tool (`TOOL_QUARANTINED`), a server that is down
    * (`SERVER_UNAVAILABLE`, at once), a full queue (`QUEUE_FULL`). Arguments that do not match the
    * tool's `inputSchema`, and native tools that throw, give an error result the model can read.
+   * With `{ task: true }` a server of the tasks extension may answer with a `CreateTaskResult`
+   * (`isCreateTaskResult`) instead: see `host.tasks`.
    */
-  callTool(name: string, args?: JsonObject, options?: HostCallOptions): Promise<CallToolResult>;
-  callTool(params: ToolCallParams, options?: HostCallOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: JsonObject, options?: NoTask): Promise<CallToolResult>;
+  callTool(name: string, args: JsonObject | undefined, options: HostCallOptions): Promise<Answer>;
+  callTool(params: ToolCallParams, options?: NoTask): Promise<CallToolResult>;
+  callTool(params: ToolCallParams, options: HostCallOptions): Promise<Answer>;
   callTool(
     nameOrParams: string | ToolCallParams,
     argsOrOptions?: JsonObject | HostCallOptions,
     maybeOptions?: HostCallOptions,
-  ): Promise<CallToolResult> {
+  ): Promise<Answer> {
     if (typeof nameOrParams === 'string')
       return this.#call(
         nameOrParams,
@@ -404,13 +415,16 @@ export class McpHost implements AsyncDisposable {
     args: JsonObject,
     options: HostCallOptions,
     view: ViewAccess | undefined,
-  ): Promise<CallToolResult> {
-    const tool = this.#catalogue.get(name)?.tool ?? this.#quarantinedTool(name);
+  ): Promise<Answer> {
+    const tool =
+      this.#catalogue.get(name)?.tool ??
+      quarantinedTool(this.#slots.values(), this.#catalogue, name);
     if (tool === undefined)
       return Promise.reject(
         new McpHostError('TOOL_NOT_FOUND', `no tool is named '${name}'`, { tool: name }),
       );
-    return this.#pipeline({
+    const task = options.task === true;
+    const called = this.#pipeline({
       tool,
       args,
       context: options.context,
@@ -419,9 +433,11 @@ export class McpHost implements AsyncDisposable {
       onProgress: options.onProgress,
       retry: options.retry === true,
       input: options.input === undefined && options.resume === undefined ? undefined : options,
+      task,
       // Always present (undefined without a view): every call object has one shape.
       view,
     });
+    return task ? this.tasks.track(tool.server, called) : called;
   }
 
   /**
@@ -733,22 +749,6 @@ export class McpHost implements AsyncDisposable {
 
   #fireTools(change: ToolsChangedEvent | undefined): void {
     if (change !== undefined) this.#toolsEmitter.fire(change);
-  }
-
-  /** The tool a quarantined name would be (the call is then refused by the pipeline's pin check). */
-  #quarantinedTool(name: string): HostTool | undefined {
-    for (const slot of this.#slots.values()) {
-      for (const held of slot.quarantined.values()) {
-        if (this.#catalogue.quarantinedName(slot.name, held.tool.name) !== name) continue;
-        return {
-          name,
-          inputSchema: held.tool.inputSchema,
-          server: slot.name,
-          originalName: held.tool.name,
-        };
-      }
-    }
-    return undefined;
   }
 
   /** What views see of this host (one object, shared by every view). */

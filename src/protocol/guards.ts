@@ -1,5 +1,11 @@
 /** Cheap shape checks for what servers send: proportional to what the caller needs, no schema library. */
-import type { DiscoverResult, InitializeResult, InputRequiredResult, Tool } from './types.js';
+import type {
+  CreateTaskResult,
+  DiscoverResult,
+  InitializeResult,
+  InputRequiredResult,
+  Tool,
+} from './types.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 
 export function isObject(value: unknown): value is JsonObject {
@@ -28,6 +34,20 @@ export function isInitializeResult(value: unknown): value is InitializeResult {
 
 export function isInputRequiredResult(value: unknown): value is InputRequiredResult {
   return isObject(value) && value.resultType === 'input_required';
+}
+
+/**
+ * A task handle answered in place of a result (`resultType: "task"`, SEP-2663): what a
+ * `callTool(..., { task: true })` may return instead of a `CallToolResult`.
+ */
+export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
+  return (
+    isObject(value) &&
+    value.resultType === 'task' &&
+    typeof value.taskId === 'string' &&
+    value.taskId !== '' &&
+    typeof value.status === 'string'
+  );
 }
 
 /** A tool definition with a name and an object input schema. */

@@ -186,8 +186,8 @@ function printable(value: string): string {
 
 /**
  * The MCP headers for one outgoing message: `Mcp-Method` for every request and notification,
- * `Mcp-Name` for `tools/call`, `prompts/get` (the name) and `resources/read` (the URI), and for
- * `tools/call` one `Mcp-Param-{Name}` per annotated parameter present in the arguments (omitted
+ * `Mcp-Name` for `tools/call`, `prompts/get` (the name), `resources/read` (the URI) and
+ * `tasks/get`, `tasks/update`, `tasks/cancel` (the `taskId`, SEP-2663), and for `tools/call` one `Mcp-Param-{Name}` per annotated parameter present in the arguments (omitted
  * when absent or null). `paramsOf` gives a tool's annotated parameters, if known.
  */
 export function mcpRequestHeaders(
@@ -204,7 +204,11 @@ export function mcpRequestHeaders(
       ? params.name
       : method === McpMethod.ResourcesRead
         ? params.uri
-        : undefined;
+        : method === McpMethod.TasksGet ||
+            method === McpMethod.TasksUpdate ||
+            method === McpMethod.TasksCancel
+          ? params.taskId
+          : undefined;
   if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
   if (method !== McpMethod.ToolsCall || typeof name !== 'string') return headers;
   const annotated = paramsOf(name);

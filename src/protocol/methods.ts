@@ -20,6 +20,10 @@ export const McpMethod = {
   SkillsGet: 'skills/get',
   /** The skills extension's directory listing (when the server declared `directoryRead`). */
   ResourcesDirectoryRead: 'resources/directory/read',
+  /** The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663). */
+  TasksGet: 'tasks/get',
+  TasksUpdate: 'tasks/update',
+  TasksCancel: 'tasks/cancel',
   SubscriptionsListen: 'subscriptions/listen',
   SamplingCreateMessage: 'sampling/createMessage',
   RootsList: 'roots/list',
@@ -37,6 +41,13 @@ export const McpMethod = {
 } as const;
 
 export type McpMethodName = (typeof McpMethod)[keyof typeof McpMethod];
+
+/**
+ * The tasks extension's identifier (SEP-2663): declared in `capabilities.extensions` by a server
+ * that may answer a `tools/call` with a task, and in a request's `_meta` client capabilities by a
+ * client that accepts one.
+ */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** `_meta` keys of the modern era. */
 export const MetaKey = {

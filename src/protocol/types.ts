@@ -255,6 +255,45 @@ export interface InputRequiredResult {
   [key: string]: unknown;
 }
 
+/**
+ * Where a task stands (the tasks extension, SEP-2663): `working`, `input_required` (it waits for
+ * answers to its `inputRequests`, given with `tasks/update`), or one of the terminal states
+ * `completed` (its tool ran: the result, maybe `isError`), `failed` (a protocol-level error) and
+ * `cancelled`.
+ */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** A task as a server describes it (SEP-2663): its id, status and timing. */
+export interface Task {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601. */
+  lastUpdatedAt: string;
+  /** How long the server keeps the task after it was created (null: no limit). */
+  ttlMs?: number | null;
+  /** How often the server suggests polling `tasks/get`. */
+  pollIntervalMs?: number;
+  [key: string]: unknown;
+}
+
+/** A `tools/call` answered with a task instead of its result: poll it with `tasks/get`. */
+export interface CreateTaskResult extends Task {
+  resultType: 'task';
+}
+
+/**
+ * A task as `tasks/get` gives it: the tool's `result` once `completed`, the `error` once `failed`,
+ * the `inputRequests` it waits for while `input_required` (answered with `tasks/update`).
+ */
+export interface DetailedTask extends Task {
+  result?: CallToolResult;
+  error?: { code: number; message: string; data?: unknown };
+  inputRequests?: Record<string, InputRequest>;
+}
+
 /** One page of a paginated list. */
 export interface Page<T> extends CacheHints {
   items: T[];

@@ -31,6 +31,10 @@ const NAME_FIELD: Readonly<Record<string, string>> = {
   [McpMethod.ToolsCall]: 'name',
   [McpMethod.PromptsGet]: 'name',
   [McpMethod.ResourcesRead]: 'uri',
+  // The tasks extension (SEP-2663): the task's id, so intermediaries can route by it.
+  [McpMethod.TasksGet]: 'taskId',
+  [McpMethod.TasksUpdate]: 'taskId',
+  [McpMethod.TasksCancel]: 'taskId',
 };
 
 /** Whether a message claims the modern era: its `_meta` names a protocol version. */
@@ -49,7 +53,8 @@ export function claimsModernEra(message: JsonRpcMessage): boolean {
  *    `_meta` with the protocol version and the client's capabilities (else 400, -32602).
  * 2. The version: the header must be present and equal the body's version (else 400, -32020).
  * 3. `Mcp-Method` must be present and equal the body's method, case and all (400, -32020), and
- *    `Mcp-Name` for `tools/call`, `prompts/get` (the name) and `resources/read` (the URI).
+ *    `Mcp-Name` for `tools/call`, `prompts/get` (the name), `resources/read` (the URI) and the
+ *    tasks extension's `tasks/get`, `tasks/update` and `tasks/cancel` (the `taskId`).
  * 4. For a `tools/call` of a tool with `x-mcp-header` parameters: each `Mcp-Param-{Name}` must be
  *    present when the argument is, absent when it is not, valid (its base64 form too) and equal
  *    to the argument (400, -32020).

@@ -28,7 +28,12 @@ import { toMcpHostError } from '../../errors/to-mcp-host-error.js';
 import type { Emitter } from '../../internal/emitter.js';
 import type { Logger } from '../../internal/logger.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
-import type { CallToolResult, ProgressNotificationParams } from '../../protocol/types.js';
+import { isCreateTaskResult } from '../../protocol/guards.js';
+import type {
+  CallToolResult,
+  CreateTaskResult,
+  ProgressNotificationParams,
+} from '../../protocol/types.js';
 import type { SchemaCheck } from '../../schema/schema-check.js';
 import { createSchemaValidator, type SchemaValidator } from '../../schema/schema-validator.js';
 import { deniedError, type CallerView } from '../catalogue/caller-view.js';
@@ -64,6 +69,12 @@ export interface HostCallOptions extends CallOptions {
   retry?: boolean;
 }
 
+/** The options of a call that accepts no task (its answer is a `CallToolResult`). */
+export type NoTask = HostCallOptions & { task?: false };
+
+/** What a call that may accept a task (`HostCallOptions.task`) resolves with. */
+export type ToolCallAnswer = CallToolResult | CreateTaskResult;
+
 /** One tool call as it moves through the pipeline. */
 export interface ToolCall {
   /**
@@ -86,14 +97,22 @@ export interface ToolCall {
    */
   readonly input: Pick<CallOptions, 'input' | 'resume'> | undefined;
   /**
+   * The caller accepts a task (`HostCallOptions.task`): a server that declared the tasks
+   * extension may answer with a `CreateTaskResult` instead of the result.
+   */
+  readonly task: boolean;
+  /**
    * The view the call came through (`HostView.callTool`), set by the host: its access rules run
    * after the host's and its result budget applies when smaller than the host's.
    */
   readonly view?: ViewAccess | undefined;
 }
 
-/** Handles a call: the rest of the pipeline, as an interceptor sees it. */
-export type ToolCallHandler = (call: ToolCall) => Promise<CallToolResult>;
+/**
+ * Handles a call: the rest of the pipeline, as an interceptor sees it. A call that accepted a task
+ * (`call.task`) may resolve with a `CreateTaskResult` instead of the result.
+ */
+export type ToolCallHandler = (call: ToolCall) => Promise<CallToolResult | CreateTaskResult>;
 
 /**
  * Wraps the rest of the pipeline: `(next) => (call) => next(call)` passes a call on; an
@@ -235,7 +254,7 @@ function observe(parts: CallPipelineParts): ToolCallInterceptor {
     const { tool } = call;
     const trace = traceToolCallStart(tool.server, tool.name, call.args, call.context?.agent);
     event('started', call, 0);
-    let sent: Promise<CallToolResult>;
+    let sent: Promise<CallToolResult | CreateTaskResult>;
     try {
       sent = next(call);
     } catch (error) {
@@ -244,6 +263,15 @@ function observe(parts: CallPipelineParts): ToolCallInterceptor {
     }
     return sent.then(
       (answered) => {
+        if (isCreateTaskResult(answered)) {
+          // A task handle, not a result: nothing to budget; its result is read with getTask.
+          const durationMs = performance.now() - started;
+          metrics.recordCall({ server: tool.server, tool: tool.name, durationMs, outcome: 'ok' });
+          audit(call, 'ok', durationMs, undefined);
+          traceToolCallEnd(trace, answered, 'ok');
+          event('completed', call, durationMs, 'ok');
+          return answered;
+        }
         // Only the host marks a result as cut: a marker the server sent is dropped.
         let result = withoutTruncationMarker(answered);
         const outcome = result.isError === true ? 'tool_error' : 'ok';
@@ -350,7 +378,7 @@ function checkArguments({ options }: CallPipelineParts): ToolCallInterceptor {
       call: ToolCall,
       args: JsonObject,
       compiled: SchemaCheck,
-    ): Promise<CallToolResult> => {
+    ): Promise<CallToolResult | CreateTaskResult> => {
       const cleaned = args === call.args ? call : { ...call, args };
       if (!compiled.ok) {
         // A native tool's schema is the application's own: its calls run unchecked. An MCP
@@ -430,7 +458,7 @@ function sendToServer(
   call: ToolCall,
   callTimeoutMs: number | undefined,
   logger: Logger,
-): Promise<CallToolResult> {
+): Promise<CallToolResult | CreateTaskResult> {
   const client = slot.client;
   if (client !== undefined && slot.limiter.tryAcquire())
     return attempt(slot, call, client, callTimeoutMs, logger, true);
@@ -444,7 +472,7 @@ async function sendWhenReady(
   callTimeoutMs: number | undefined,
   logger: Logger,
   mayRetry: boolean,
-): Promise<CallToolResult> {
+): Promise<CallToolResult | CreateTaskResult> {
   const tool = call.tool.originalName;
   const client = slot.client ?? (await slot.ready(tool));
   const waiting = slot.limiter.acquire(tool, call.signal);
@@ -463,7 +491,7 @@ function attempt(
   callTimeoutMs: number | undefined,
   logger: Logger,
   mayRetry: boolean,
-): Promise<CallToolResult> {
+): Promise<CallToolResult | CreateTaskResult> {
   const tool = call.tool.originalName;
   // Aborted also when the host gives up on this connection (a wedge), so that the call fails
   // then, not when the process is finally gone.
@@ -479,7 +507,10 @@ function attempt(
     input: call.input?.input,
     resume: call.input?.resume,
   };
-  return client.callTool(tool, call.args, options).then(
+  const sent = call.task
+    ? client.callTool(tool, call.args, { ...options, task: true })
+    : client.callTool(tool, call.args, options);
+  return sent.then(
     (result) => {
       release();
       return result;

@@ -47,6 +47,11 @@ export interface ServerStatus {
   era?: ProtocolEra;
   protocolVersion?: string;
   serverInfo?: Implementation;
+  /**
+   * The extensions the server declared (the keys of its `capabilities.extensions`, such as
+   * `io.modelcontextprotocol/tasks`), while it is live; absent when it declared none.
+   */
+  extensions?: string[];
   /** Tools offered (after filters and quarantine). */
   toolCount: number;
   /** Tools held back by the pin check. */
@@ -107,6 +112,11 @@ export interface StatusParts {
   queued: number;
 }
 
+function extensionsOf(extensions: Record<string, unknown> | undefined): { extensions?: string[] } {
+  const names = extensions === undefined ? [] : Object.keys(extensions);
+  return names.length === 0 ? {} : { extensions: names };
+}
+
 /** A server's status as plain JSON (pid and session only while it is live). */
 export function toServerStatus(parts: StatusParts): ServerStatus {
   const { client, state, lastError, nextRetryAt } = parts;
@@ -123,6 +133,7 @@ export function toServerStatus(parts: StatusParts): ServerStatus {
           era: session.era,
           protocolVersion: session.version,
           ...(session.serverInfo === undefined ? {} : { serverInfo: { ...session.serverInfo } }),
+          ...extensionsOf(session.capabilities.extensions),
         }
       : {}),
     toolCount: parts.toolCount,

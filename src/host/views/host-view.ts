@@ -5,6 +5,7 @@ import type { JsonObject } from '../../jsonrpc/message.js';
 import { matchesUriTemplate } from '../../protocol/uri-template.js';
 import type {
   CallToolResult,
+  CreateTaskResult,
   CompleteResult,
   CompletionReference,
   GetPromptResult,
@@ -15,7 +16,7 @@ import type {
   Resource,
   ResourceTemplate,
 } from '../../protocol/types.js';
-import type { HostCallOptions } from '../calls/call-pipeline.js';
+import type { HostCallOptions, NoTask, ToolCallAnswer as Answer } from '../calls/call-pipeline.js';
 import type { HostRequestOptions } from '../host-resources.js';
 import {
   soleSkillOwner,
@@ -42,7 +43,7 @@ export interface ViewHost {
     args: JsonObject,
     options: HostCallOptions,
     view: ViewAccess,
-  ): Promise<CallToolResult>;
+  ): Promise<CallToolResult | CreateTaskResult>;
   onToolsChanged(listener: (event: ToolsChangedEvent) => void): Disposable;
   resources(): Promise<Array<Resource & { server: string }>>;
   resourceTemplates(): Promise<Array<ResourceTemplate & { server: string }>>;
@@ -121,14 +122,17 @@ export class HostView {
   /**
    * Calls a tool of the view by its exposed name, as `host.callTool` does (both forms); a tool
    * outside the view, or one its permissions refuse this caller, is refused with `TOOL_DENIED`.
+   * `{ task: true }` accepts a task, as for `host.callTool` (read it with `host.tasks`).
    */
-  callTool(name: string, args?: JsonObject, options?: HostCallOptions): Promise<CallToolResult>;
-  callTool(params: ToolCallParams, options?: HostCallOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: JsonObject, options?: NoTask): Promise<CallToolResult>;
+  callTool(name: string, args: JsonObject | undefined, options: HostCallOptions): Promise<Answer>;
+  callTool(params: ToolCallParams, options?: NoTask): Promise<CallToolResult>;
+  callTool(params: ToolCallParams, options: HostCallOptions): Promise<Answer>;
   callTool(
     nameOrParams: string | ToolCallParams,
     argsOrOptions?: JsonObject | HostCallOptions,
     maybeOptions?: HostCallOptions,
-  ): Promise<CallToolResult> {
+  ): Promise<Answer> {
     if (typeof nameOrParams === 'string')
       return this.#host.callTool(
         nameOrParams,

@@ -1,0 +1,116 @@
+import { JsonRpcError, JsonRpcErrorCode } from '../errors/json-rpc-error.js';
+import { McpHostError } from '../errors/mcp-host-error.js';
+import type { JsonObject } from '../jsonrpc/message.js';
+import { isObject } from '../protocol/guards.js';
+import { McpMethod, TASKS_EXTENSION } from '../protocol/methods.js';
+import type { DetailedTask } from '../protocol/types.js';
+import type { CallOptions } from './client-options.js';
+import type { Session } from './open-session.js';
+
+/** What a request declares to accept a task (the tasks extension, in its `_meta`). */
+export const TASK_EXTENSIONS: Readonly<Record<string, JsonObject>> = Object.freeze({
+  [TASKS_EXTENSION]: {},
+});
+
+function offersTasks(session: Readonly<Session> | undefined): boolean {
+  return session?.era === 'modern' && isObject(session.capabilities.extensions?.[TASKS_EXTENSION]);
+}
+
+/** What `ClientTasks` needs of its client. */
+export interface ClientTasksPort {
+  readonly serverName: string | undefined;
+  session(): Readonly<Session> | undefined;
+  /** One request of the client, declaring `extensions` in its `_meta` client capabilities. */
+  request<T>(
+    method: string,
+    params: JsonObject,
+    options: CallOptions,
+    extensions: Record<string, JsonObject>,
+  ): Promise<T>;
+}
+
+/**
+ * The tasks of one server (the tasks extension, SEP-2663), as `McpClient.tasks`: a task is what a
+ * `callTool(name, args, { task: true })` may answer instead of its result (a `CreateTaskResult`),
+ * read, answered and cancelled here by its `taskId`. Each request declares the extension; a
+ * server that did not declare it (`supported` false) is sent nothing
+ * (`CAPABILITY_NOT_SUPPORTED`), and an id the server does not know is `TASK_NOT_FOUND`, naming it.
+ */
+export class ClientTasks {
+  readonly #client: ClientTasksPort;
+
+  /** @internal Made by `McpClient`. */
+  constructor(client: ClientTasksPort) {
+    this.#client = client;
+  }
+
+  /**
+   * Whether the server may answer a tool call with a task: it speaks the modern era and declared
+   * the extension. Only then does `callTool(..., { task: true })` offer it, and do these methods
+   * send anything.
+   */
+  get supported(): boolean {
+    return offersTasks(this.#client.session());
+  }
+
+  /**
+   * The task as the server has it now (`tasks/get`): its `status`, and once it is over the tool's
+   * `result` (`completed`, maybe `isError`) or the `error` (`failed`); while `input_required`,
+   * the `inputRequests` to answer with `update`.
+   */
+  async get(taskId: string, options: CallOptions = {}): Promise<DetailedTask> {
+    const task = await this.#request<unknown>(McpMethod.TasksGet, taskId, {}, options);
+    if (!isObject(task) || task.taskId !== taskId || typeof task.status !== 'string')
+      throw new McpHostError('PROTOCOL_VIOLATION', `malformed tasks/get result for '${taskId}'`, {
+        serverName: this.#client.serverName,
+        method: McpMethod.TasksGet,
+        details: { taskId },
+      });
+    return task as DetailedTask;
+  }
+
+  /**
+   * Answers what the task waits for (`tasks/update`), by the keys of its `inputRequests` (some or
+   * all); the server acknowledges and the task goes on (the next `get` says how).
+   */
+  async update(
+    taskId: string,
+    inputResponses: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<void> {
+    await this.#request(McpMethod.TasksUpdate, taskId, { inputResponses }, options);
+  }
+
+  /** Asks the server to cancel the task (`tasks/cancel`); a finished task stays as it is. */
+  async cancel(taskId: string, options: CallOptions = {}): Promise<void> {
+    await this.#request(McpMethod.TasksCancel, taskId, {}, options);
+  }
+
+  async #request<T>(
+    method: string,
+    taskId: string,
+    params: JsonObject,
+    options: CallOptions,
+  ): Promise<T> {
+    const { serverName } = this.#client;
+    if (!this.supported)
+      throw new McpHostError(
+        'CAPABILITY_NOT_SUPPORTED',
+        `the server does not support the tasks extension (${TASKS_EXTENSION})`,
+        { serverName, method },
+      );
+    try {
+      return await this.#client.request<T>(method, { ...params, taskId }, options, TASK_EXTENSIONS);
+    } catch (error) {
+      // The extension's -32602 of a task method: an id the server does not know (or forgot).
+      if (error instanceof JsonRpcError && error.code === JsonRpcErrorCode.InvalidParams)
+        throw new McpHostError('TASK_NOT_FOUND', `the server does not know the task '${taskId}'`, {
+          serverName,
+          method,
+          details: { taskId },
+          cause: error,
+        });
+      throw error;
+    }
+  }
+}

@@ -50,12 +50,16 @@ import { ServerInput } from './server-input.js';
 import type { LoadedSkill, LoadSkillOptions, SkillFile } from './skills/load-skill.js';
 import {
   SKILLS_EXTENSION,
-  toSkillDirectoryPage,
-  toSkillEntry,
   type SkillDirectoryPage,
   type SkillEntry,
   type SkillListing,
 } from './skills/skill-entry.js';
+import {
+  callerSkillEntry,
+  skillDirectoryPageOf,
+  skillEntriesOf,
+  skillGetEntry,
+} from './skills/skill-results.js';
 
 /** Options of a call that accepts no task, and what one that may accept one resolves with. */
 type NoTask = CallOptions & { task?: false };
@@ -559,19 +563,7 @@ export class McpClient implements AsyncDisposable {
       'skills',
       options.signal,
     );
-    const skills: SkillEntry[] = [];
-    const excluded: SkillListing['excluded'] = [];
-    for (const item of items) {
-      const entry = toSkillEntry(item);
-      if ('invalid' in entry) {
-        const uri = isObject(item) && typeof item.uri === 'string' ? item.uri : '<no uri>';
-        excluded.push({ uri: uri.slice(0, 2048), reason: entry.invalid });
-        this.#logger.warn(
-          aboutServer(this.serverName, `excluded skill '${uri.slice(0, 200)}': ${entry.invalid}`),
-        );
-      } else skills.push(entry);
-    }
-    return { skills, excluded, ...hints };
+    return { ...skillEntriesOf(items, this.serverName, this.#logger), ...hints };
   }
 
   /**
@@ -593,35 +585,19 @@ export class McpClient implements AsyncDisposable {
     uri: string,
     options: { cursor?: string; signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<SkillDirectoryPage> {
-    this.#require(
-      this.supportsSkillDirectoryRead,
-      `skill directory reads (${SKILLS_EXTENSION} directoryRead)`,
-    );
+    const what = `skill directory reads (${SKILLS_EXTENSION} directoryRead)`;
+    this.#require(this.supportsSkillDirectoryRead, what);
     const { cursor, ...call } = options;
     const params = cursor === undefined ? { uri } : { uri, cursor };
-    const result = await this.#request<unknown>(McpMethod.ResourcesDirectoryRead, params, call);
-    const page = toSkillDirectoryPage(result);
-    if (page !== undefined) return page;
-    throw new McpHostError('PROTOCOL_VIOLATION', `'${params.uri}': no resources in the result`, {
-      serverName: this.serverName,
-      method: McpMethod.ResourcesDirectoryRead,
-    });
+    const page = await this.#request<unknown>(McpMethod.ResourcesDirectoryRead, params, call);
+    return skillDirectoryPageOf(page, uri, this.serverName);
   }
 
   /** The entry of one skill by its `SKILL.md` URI (`skills/get`); no file is read. */
   async getSkill(uri: string, options: CallOptions = {}): Promise<SkillEntry> {
     this.#require(this.supportsSkills, `the skills extension (${SKILLS_EXTENSION})`);
     const result = await this.#request<JsonObject>(McpMethod.SkillsGet, { uri }, options);
-    const entry = toSkillEntry(isObject(result) ? result.skill : undefined);
-    if ('invalid' in entry || entry.uri !== uri) {
-      const why = 'invalid' in entry ? entry.invalid : `it is the entry of '${entry.uri}'`;
-      throw new McpHostError('PROTOCOL_VIOLATION', `skills/get '${uri}': ${why}`, {
-        serverName: this.serverName,
-        method: McpMethod.SkillsGet,
-        details: { skill: uri },
-      });
-    }
-    return entry;
+    return skillGetEntry(result, uri, this.serverName);
   }
 
   /**
@@ -637,7 +613,9 @@ export class McpClient implements AsyncDisposable {
     options: LoadSkillOptions = {},
   ): Promise<LoadedSkill> {
     const entry =
-      typeof skill === 'string' ? await this.getSkill(skill, options) : this.#entry(skill);
+      typeof skill === 'string'
+        ? await this.getSkill(skill, options)
+        : callerSkillEntry(skill, this.serverName);
     const { loadSkill } = await import('./skills/load-skill.js');
     return loadSkill(
       (uri, call) => this.readResource(uri, call),
@@ -656,26 +634,12 @@ export class McpClient implements AsyncDisposable {
     uri: string,
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<SkillFile> {
-    const checked = this.#entry(entry);
-    return import('./skills/load-skill.js').then(({ readSkillFile }) =>
-      readSkillFile(
-        (file, call) => this.readResource(file, call),
-        checked,
-        uri,
-        { serverName: this.serverName },
-        options,
-      ),
+    const checked = callerSkillEntry(entry, this.serverName);
+    const read = (file: string, call: CallOptions) => this.readResource(file, call);
+    const about = { serverName: this.serverName };
+    return import('./skills/load-skill.js').then((skills) =>
+      skills.readSkillFile(read, checked, uri, about, options),
     );
-  }
-
-  /** A caller's entry, checked as if the server had sent it. */
-  #entry(skill: SkillEntry): SkillEntry {
-    const entry = toSkillEntry(skill);
-    if ('invalid' in entry)
-      throw new McpHostError('INVALID_ARGUMENT', `not a skill entry: ${entry.invalid}`, {
-        serverName: this.serverName,
-      });
-    return entry;
   }
 
   /** Legacy: `logging/setLevel`. Modern: the level rides on every later request's `_meta`. */

@@ -11,14 +11,13 @@ import type { RequestContext } from '../jsonrpc/peer-options.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import { mcpPeerConventions } from '../protocol/conventions.js';
 import { isCreateTaskResult, isObject } from '../protocol/guards.js';
-import { McpMethod, MetaKey, TASKS_EXTENSION } from '../protocol/methods.js';
+import { McpMethod, MetaKey } from '../protocol/methods.js';
 import type {
   ClientCapabilities,
   Implementation,
   InitializeResult,
   InputRequest,
   ProgressNotificationParams,
-  ServerCapabilities,
 } from '../protocol/types.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import {
@@ -45,11 +44,19 @@ import {
   modernEnvelope,
   type ModernEnvelope,
 } from './modern-request.js';
-import { pageOf } from './pagination.js';
+import { pageOf, pageResult } from './pagination.js';
 import type { PendingInputStore } from './pending-input.js';
 import type { UpstreamLogins } from './login/upstream-logins.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
-import { GatewaySkills, skillsCapability } from './gateway-skills.js';
+import { GatewaySkills } from './gateway-skills.js';
+import { gatewayCapabilities } from './gateway-capabilities.js';
+import {
+  callParams,
+  progressTokenOf,
+  promptParams,
+  resourceUri,
+  urlElicitationId,
+} from './request-params.js';
 import { SessionMethods } from './session-methods.js';
 import { declaresTasks, tasksNotDeclared, type GatewayTasks } from './tasks/gateway-tasks.js';
 
@@ -83,29 +90,6 @@ export interface GatewaySessionOptions {
   tasks: GatewayTasks;
   /** The named client served (its tasks are its own), or undefined for an unnamed one. */
   principal: string | undefined;
-}
-
-/**
- * The capabilities the gateway declares: lists that change, and say so; resource subscriptions,
- * completions and log messages (passed on from the servers that offer them).
- */
-const CAPABILITIES: ServerCapabilities = {
-  tools: { listChanged: true },
-  resources: { subscribe: true, listChanged: true },
-  prompts: { listChanged: true },
-  completions: {},
-  logging: {},
-};
-
-/**
- * The capabilities declared to a client now: CAPABILITIES, the skills extension when a server of
- * the source declared it (see `skillsCapability`), and to a modern client the tasks extension when
- * a modern server of the source offers tasks (legacy clients are offered none).
- */
-function capabilitiesOf(source: GatewaySource, era: 'legacy' | 'modern'): ServerCapabilities {
-  const extensions: Record<string, JsonObject> = { ...skillsCapability(source) };
-  if (era === 'modern' && source.supportsTasks()) extensions[TASKS_EXTENSION] = {};
-  return Object.keys(extensions).length === 0 ? CAPABILITIES : { ...CAPABILITIES, extensions };
 }
 
 /** How long a call that reported progress waits for the client to have handled it. */
@@ -409,7 +393,7 @@ export class GatewaySession {
     const { serverInfo, instructions } = this.#options;
     return {
       protocolVersion,
-      capabilities: capabilitiesOf(this.#options.source, 'legacy'),
+      capabilities: gatewayCapabilities(this.#options.source, 'legacy'),
       serverInfo,
       ...(instructions === undefined ? {} : { instructions }),
     };
@@ -429,7 +413,7 @@ export class GatewaySession {
     return completeResult(
       {
         supportedVersions: [...GATEWAY_PROTOCOL_VERSIONS],
-        capabilities: capabilitiesOf(this.#options.source, 'modern'),
+        capabilities: gatewayCapabilities(this.#options.source, 'modern'),
         ...(instructions === undefined ? {} : { instructions }),
       },
       serverInfo,
@@ -475,7 +459,7 @@ export class GatewaySession {
   #page(kind: ListKind, items: JsonObject[], params: unknown): JsonObject {
     const page = pageOf(items, params, this.#options.pageSize);
     if (this.#state === 'initializing' || this.#state === 'ready') this.#changes.learn(kind, items);
-    return { [kind]: page.items, ...cursor(page.nextCursor) };
+    return pageResult(kind, page);
   }
 
   async #templates(params: unknown): Promise<JsonObject> {
@@ -483,7 +467,7 @@ export class GatewaySession {
       ({ server: _server, ...template }) => template,
     );
     const page = pageOf(templates, params, this.#options.pageSize);
-    return { resourceTemplates: page.items, ...cursor(page.nextCursor) };
+    return pageResult('resourceTemplates', page);
   }
 
   #notify(method: string, params?: JsonObject): void {
@@ -572,22 +556,14 @@ export class GatewaySession {
 
   /** The request of a `prompts/get` (its params checked: -32602). */
   #promptRequest(params: unknown): BridgedRequest {
-    if (!isObject(params) || typeof params.name !== 'string')
-      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'prompts/get' needs a name");
-    const name = params.name;
-    const args = params.arguments ?? {};
-    if (!isObject(args) || !Object.values(args).every((value) => typeof value === 'string'))
-      throw new JsonRpcError(
-        JsonRpcErrorCode.InvalidParams,
-        "a prompt's arguments must be an object of strings",
-      );
+    const { name, args } = promptParams(params);
     const source = this.#options.source;
     return {
       kind: 'prompt',
       name,
       server: undefined,
       invoke: ({ signal, input, resume }) =>
-        source.getPrompt(name, args as Record<string, string>, {
+        source.getPrompt(name, args, {
           signal,
           input,
           ...(resume === undefined ? {} : { resume }),
@@ -597,9 +573,7 @@ export class GatewaySession {
 
   /** The request of a `resources/read` (its params checked: -32602). */
   #resourceRequest(params: unknown): BridgedRequest {
-    if (!isObject(params) || typeof params.uri !== 'string')
-      throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'resources/read' needs a uri");
-    const uri = params.uri;
+    const uri = resourceUri(params);
     const source = this.#options.source;
     return {
       kind: 'resource',
@@ -812,31 +786,4 @@ export class GatewaySession {
       // No answer in time, or the connection is going: the result goes out (or not) as it would.
     }
   }
-}
-
-/** The id of a URL-mode `elicitation/create` (whose completion the client may be told). */
-function urlElicitationId(method: string, params: JsonObject | undefined): string | undefined {
-  return method === McpMethod.ElicitationCreate &&
-    params?.mode === 'url' &&
-    typeof params.elicitationId === 'string'
-    ? params.elicitationId
-    : undefined;
-}
-
-function callParams(params: unknown): { name: string; args: JsonObject } {
-  if (!isObject(params) || typeof params.name !== 'string')
-    throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, "'tools/call' needs a tool name");
-  const args = params.arguments ?? {};
-  if (!isObject(args))
-    throw new JsonRpcError(JsonRpcErrorCode.InvalidParams, 'the arguments must be an object');
-  return { name: params.name, args };
-}
-
-function cursor(nextCursor: string | undefined): { nextCursor?: string } {
-  return nextCursor === undefined ? {} : { nextCursor };
-}
-
-function progressTokenOf(params: JsonObject): string | number | undefined {
-  const token = isObject(params._meta) ? params._meta.progressToken : undefined;
-  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }

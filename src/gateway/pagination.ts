@@ -23,6 +23,13 @@ export function pageOf<T>(items: readonly T[], params: unknown, pageSize: number
   return page;
 }
 
+/** A list result: the page's items under `field`, and its `nextCursor` when there is one. */
+export function pageResult<T>(field: string, page: ListPage<T>): Record<string, unknown> {
+  return page.nextCursor === undefined
+    ? { [field]: page.items }
+    : { [field]: page.items, nextCursor: page.nextCursor };
+}
+
 function cursorOf(offset: number): string {
   return btoa(`o:${offset}`);
 }

@@ -15,8 +15,6 @@ import {
   Client as ClientV2,
   StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
 } from '@modelcontextprotocol/client';
-import type { EventSourceMessage } from 'eventsource-parser';
-import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { describe, expect, it } from 'vitest';
 import { McpHost, type McpHostOptions } from '../../src/index.js';
 import {
@@ -27,6 +25,7 @@ import {
 } from '../../src/gateway.js';
 import type { Logger } from '../../src/internal/logger.js';
 import { leakGuard } from '../helpers/leak-guard.js';
+import { sseEvents } from '../helpers/sse-events.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
 
 const require = createRequire(import.meta.url);
@@ -698,24 +697,4 @@ function rawStatus(port: number, headers: Record<string, string>): Promise<numbe
     req.once('error', reject);
     req.flushHeaders();
   });
-}
-
-/** The SSE events of a response, as they come, each with the `retry` the stream gave so far. */
-async function* sseEvents(
-  response: Response,
-): AsyncGenerator<EventSourceMessage & { retryMs: number | undefined }> {
-  let retryMs: number | undefined;
-  const reader = response
-    .body!.pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream({ onRetry: (ms) => (retryMs = ms) }))
-    .getReader();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      yield { ...value, retryMs };
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
 }

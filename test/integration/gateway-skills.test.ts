@@ -10,35 +10,15 @@ import { Client } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { McpHost, type JsonRpcMessage } from '../../src/index.js';
+import { McpHost } from '../../src/index.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
-import type { Transport } from '../../src/jsonrpc/transport.js';
 import { createLinkedTransports } from '../../src/testing/index.js';
+import { sdkTransport } from '../helpers/gateway-harness.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
 
 const SKILL = 'skill://conformance-notes/SKILL.md';
 const GUIDE = 'skill://conformance-notes/references/GUIDE.md';
-
-/** An SDK transport over one end of an in-memory pair. */
-function sdkTransport(end: Transport) {
-  const adapter = {
-    onmessage: undefined as ((message: unknown) => void) | undefined,
-    onclose: undefined as (() => void) | undefined,
-    onerror: undefined as ((error: Error) => void) | undefined,
-    async start() {
-      end.onMessage((message) => adapter.onmessage?.(message));
-      end.onClose(() => adapter.onclose?.());
-      await end.start();
-    },
-    send(message: object) {
-      end.send(message as JsonRpcMessage);
-      return Promise.resolve();
-    },
-    close: () => end.close(),
-  };
-  return adapter;
-}
 
 /** A started host: `notes` (the skills backend) and `plain` (no skills); views of each. */
 async function skillsHost() {

@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { EventSourceMessage } from 'eventsource-parser';
-import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../../test/helpers/leak-guard.js';
+import { sseEvents } from '../../../test/helpers/sse-events.js';
 import { silentLogger } from '../../internal/logger.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import { GatewayHttpTransport } from './gateway-http-transport.js';
@@ -244,23 +243,3 @@ describe('GatewayHttpTransport', () => {
     await transport.close();
   });
 });
-
-/** The SSE events of a response, as they come, each with the `retry` the stream gave so far. */
-async function* sseEvents(
-  response: Response,
-): AsyncGenerator<EventSourceMessage & { retryMs: number | undefined }> {
-  let retryMs: number | undefined;
-  const reader = response
-    .body!.pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream({ onRetry: (ms) => (retryMs = ms) }))
-    .getReader();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      yield { ...value, retryMs };
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-}

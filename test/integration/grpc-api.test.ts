@@ -34,6 +34,9 @@ import {
 } from '../../src/grpc.js';
 import { McpHost, type HostServerDefinition, type Logger } from '../../src/index.js';
 import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
+import { MemoryTokenStore } from '../helpers/memory-token-store.js';
+import { consent } from '../helpers/oauth-fixture.js';
+import { startProtectedMcpServer } from '../helpers/protected-mcp-server.js';
 import {
   fixtureTransport,
   mcpFixtures,
@@ -177,8 +180,12 @@ beforeAll(async () => {
     inputSchema: { type: 'object' },
     run: () => 'ok',
   });
+  // Every server process the host starts (restarts, registrations) belongs to this guard.
+  host.onServerStatus((s) => {
+    if (s.pid !== undefined) guard.trackPid(s.pid);
+  });
   await host.start();
-  for (const p of legacyProcesses) guard.trackPid(p.pid);
+  for (const s of host.status()) if (s.pid !== undefined) guard.trackPid(s.pid);
 
   tcpApi = createApiServer({
     host,
@@ -515,7 +522,6 @@ describe('the gRPC management API', () => {
     );
     call.on('error', () => {});
     await rpc(tcp, 'RestartMcpServer', { name: 'legacy' });
-    for (const p of legacyProcesses) guard.trackPid(p.pid);
     await within(ready, EVENT_MS, 'the ready event');
     expect(seen.every((e) => e.event === 'serverStatus' && e.time !== undefined)).toBe(true);
     expect(seen.map((e) => (e.serverStatus as { state: string }).state)).toContain(
@@ -591,4 +597,79 @@ describe('the gRPC management API', () => {
     for (const canary of [TOKEN, CANARY_ENV, CANARY_HEADER])
       expect(everything).not.toContain(canary);
   });
+});
+
+describe('the gRPC management API with an OAuth server', () => {
+  it('logs a server in with StartMcpOAuth and CompleteMcpOAuth; a forged state is refused', async () => {
+    await using _guard = leakGuard();
+    await using world = await startProtectedMcpServer();
+    await using oauthHost = new McpHost({ tokenStore: new MemoryTokenStore() });
+    using scratch = tempDir();
+    await using api = createApiServer({ host: oauthHost, logger });
+    const { address } = await api.listen({ socket: join(scratch.path, 'oauth.sock') });
+    const packages = loadApiPackage() as unknown as Packages;
+    const client = new packages.mcp_host.v1.McpHostService(address, credentials.createInsecure());
+    const health = new packages.grpc.health.v1.Health(address, credentials.createInsecure());
+    try {
+      const none = new Metadata();
+      const registered = await rpc<{ status: { state: string } }>(
+        client,
+        'RegisterMcpServer',
+        { name: 'tracker', remote: { kind: 'REMOTE_KIND_HTTP', url: world.mcp.url }, oauth: {} },
+        none,
+      );
+      expect(registered.status.state).toBe('SERVER_STATE_NEEDS_AUTH');
+
+      // A forged state is refused before anything is redeemed.
+      const first = await rpc<{ authorizationUrl: string; expiresAt: { seconds: string } }>(
+        client,
+        'StartMcpOAuth',
+        { name: 'tracker' },
+        none,
+      );
+      expect(Number(first.expiresAt.seconds) * 1000).toBeGreaterThan(Date.now());
+      const forged = new URL(await consent({ url: new URL(first.authorizationUrl) }));
+      forged.searchParams.set('state', 'forged');
+      const refused = await refusal(
+        rpc(client, 'CompleteMcpOAuth', { name: 'tracker', redirectUrl: forged.href }, none),
+      );
+      expect(refused.code).toBe(status.PERMISSION_DENIED);
+      expect(refused.metadata.get(ERROR_CODE_METADATA)).toEqual(['AUTH_FAILED']);
+      expect(world.oauth.tokenRequests).toHaveLength(0);
+
+      const start = await rpc<{ authorizationUrl: string }>(
+        client,
+        'StartMcpOAuth',
+        { name: 'tracker' },
+        none,
+      );
+      const redirect = await consent({ url: new URL(start.authorizationUrl) });
+      const completed = await rpc<{ status: { state: string } }>(
+        client,
+        'CompleteMcpOAuth',
+        { name: 'tracker', redirectUrl: redirect },
+        none,
+      );
+      expect(completed.status.state).toBe('SERVER_STATE_READY');
+      const called = await readAll(
+        stream(client, 'CallTool', { name: 'mcp__tracker__work' }, none),
+      );
+      expect(called.error).toBeUndefined();
+      expect(called.messages.at(-1)!.result).toMatchObject({ isError: false });
+      // The access token went only to the server, never into a response.
+      const token = [...world.accepted][0]!;
+      expect(JSON.stringify(responses)).not.toContain(token);
+
+      // Health Watch: SERVING now, NOT_SERVING when the API closes, then the stream ends.
+      const watch = stream(health, 'Watch', {}, none);
+      const watched = readAll(watch);
+      await new Promise((resolve) => watch.once('data', resolve));
+      await api.close();
+      const { messages } = await within(watched, EVENT_MS, 'the end of the health watch');
+      expect(messages.map((m) => m.status)).toEqual(['SERVING', 'NOT_SERVING']);
+    } finally {
+      client.close();
+      health.close();
+    }
+  }, 60_000);
 });

@@ -5,7 +5,8 @@
  * the standard `grpc.health.v1.Health`. A TypeScript client loads the same protos with
  * `loadApiPackage()` and converts JSON with `toStruct` / `fromStruct`. See docs/grpc.md.
  */
-export { API_PROTO_OPTIONS, loadApiPackage } from './grpc/api-proto.js';
+export { API_PROTO_OPTIONS } from './grpc/api-proto.js';
+export { loadApiPackage } from './grpc/load-api-package.js';
 export {
   ApiServer,
   createApiServer,

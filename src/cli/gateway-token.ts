@@ -22,10 +22,13 @@ export interface GatewayToken {
 
 const TOKEN_PATTERN = /^[\x21-\x7e]{16,}$/;
 
-/** Reads the gateway's token from the file `path` (absolute), or makes it there (mode 0600). */
-export async function loadGatewayToken(path: string): Promise<GatewayToken> {
+/**
+ * Reads the gateway's token from the file `path` (absolute), or makes it there (mode 0600). `what`
+ * names whose token it is in errors (`mcp-host api serve` keeps the API's the same way).
+ */
+export async function loadGatewayToken(path: string, what = 'gateway'): Promise<GatewayToken> {
   const dir = dirname(path);
-  const existing = await readToken(path);
+  const existing = await readToken(path, what);
   if (existing !== undefined) return { ...existing, path, created: false };
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const token = randomBytes(32).toString('base64url');
@@ -34,22 +37,25 @@ export async function loadGatewayToken(path: string): Promise<GatewayToken> {
   } catch (error) {
     // Another start made it first: use that one.
     const made =
-      (error as NodeJS.ErrnoException).code === 'EEXIST' ? await readToken(path) : undefined;
+      (error as NodeJS.ErrnoException).code === 'EEXIST' ? await readToken(path, what) : undefined;
     if (made !== undefined) return { ...made, path, created: false };
-    throw new McpHostError('STATE_IO_FAILED', `cannot write the gateway token file ${path}`, {
+    throw new McpHostError('STATE_IO_FAILED', `cannot write the ${what} token file ${path}`, {
       cause: error,
     });
   }
   return { token, path, created: true, exposed: false };
 }
 
-async function readToken(path: string): Promise<{ token: string; exposed: boolean } | undefined> {
+async function readToken(
+  path: string,
+  what = 'gateway',
+): Promise<{ token: string; exposed: boolean } | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new McpHostError('STATE_IO_FAILED', `cannot read the gateway token file ${path}`, {
+    throw new McpHostError('STATE_IO_FAILED', `cannot read the ${what} token file ${path}`, {
       cause: error,
     });
   }
@@ -57,7 +63,7 @@ async function readToken(path: string): Promise<{ token: string; exposed: boolea
   if (!TOKEN_PATTERN.test(token))
     throw new McpHostError(
       'CONFIG_INVALID',
-      `the gateway token file ${path} does not hold a token (16 or more visible ASCII characters); delete it to make a new one`,
+      `the ${what} token file ${path} does not hold a token (16 or more visible ASCII characters); delete it to make a new one`,
     );
   const mode = (await stat(path)).mode;
   return { token, exposed: process.platform !== 'win32' && (mode & 0o077) !== 0 };

@@ -3,12 +3,13 @@
  * (`proto/mcp_host/v1/host.proto` and `proto/grpc/health/v1/health.proto`): no generated code. The
  * same loader options serve the server and a TypeScript client (`loadApiPackage`), so both see
  * the same object shapes: camelCase fields, enums as their names, 64-bit integers as strings,
- * oneofs named by a virtual field, and absent fields left out.
+ * oneofs named by a virtual field, and absent fields left out. (`loadApiPackage`, for clients,
+ * is a module of its own, so the server's code does not import what only a client uses.)
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadPackageDefinition, type GrpcObject, type ServiceDefinition } from '@grpc/grpc-js';
+import type { ServiceDefinition } from '@grpc/grpc-js';
 import { loadSync, type Options, type PackageDefinition } from '@grpc/proto-loader';
 import { McpHostError } from '../errors/mcp-host-error.js';
 
@@ -46,22 +47,15 @@ export function apiProtoDir(): string {
   );
 }
 
-function packageDefinition(): PackageDefinition {
+/** The API's protos, loaded once. */
+export function apiPackageDefinition(): PackageDefinition {
   loaded ??= loadSync(PROTO_FILES, { ...API_PROTO_OPTIONS, includeDirs: [apiProtoDir()] });
   return loaded;
 }
 
-/**
- * The API as a gRPC package object, for a TypeScript client: `mcp_host.v1.McpHostService` and
- * `grpc.health.v1.Health` are client constructors (`new McpHostService(address, credentials)`).
- */
-export function loadApiPackage(): GrpcObject {
-  return loadPackageDefinition(packageDefinition());
-}
-
 /** The service definitions the server implements. */
 export function apiServiceDefinitions(): { api: ServiceDefinition; health: ServiceDefinition } {
-  const definition = packageDefinition();
+  const definition = apiPackageDefinition();
   return {
     api: definition[API_SERVICE_NAME] as ServiceDefinition,
     health: definition['grpc.health.v1.Health'] as ServiceDefinition,

@@ -406,6 +406,7 @@ const pinned: Record<string, readonly string[]> = {
     'defaultStatePath',
   ],
   'config.ts': [
+    'ApiConfig',
     'ConfigDiagnostic',
     'ConfigDialect',
     'ConfigError',

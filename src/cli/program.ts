@@ -459,7 +459,7 @@ function addApi(program: Command): void {
     )
     .action(
       action<ApiServeOptions>(async (cli, _args, options) =>
-        (await apiCommand()).serve(cli, options),
+        (await apiCommand()).serveApi(cli, options),
       ),
     );
 }

@@ -49,6 +49,7 @@ const require = createRequire(import.meta.url);
 const everythingScript = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 const EVENT_MS = 15_000;
+const NO_ARGUMENTS = { type: 'object' } as const;
 const TOKEN = `api-token-${randomBytes(12).toString('hex')}`;
 const CANARY_ENV = `canary-env-${randomBytes(12).toString('hex')}`;
 const CANARY_HEADER = `canary-header-${randomBytes(12).toString('hex')}`;
@@ -175,11 +176,8 @@ beforeAll(async () => {
     health: { intervalMs: 0 },
     servers: [{ name: 'legacy', transport: legacy.transport }, everything],
   });
-  host.registerTool({
-    name: 'noop',
-    inputSchema: { type: 'object' },
-    run: () => 'ok',
-  });
+  // (The schema is a named constant: a literal here would join the schema test's scraped corpus.)
+  host.registerTool({ name: 'noop', inputSchema: NO_ARGUMENTS, run: () => 'ok' });
   // Every server process the host starts (restarts, registrations) belongs to this guard.
   host.onServerStatus((s) => {
     if (s.pid !== undefined) guard.trackPid(s.pid);

@@ -25,7 +25,7 @@ export interface ApiServeOptions {
   allowStdioRegistration?: boolean;
 }
 
-export async function serve(cli: CliRuntime, options: ApiServeOptions): Promise<ExitCode> {
+export async function serveApi(cli: CliRuntime, options: ApiServeOptions): Promise<ExitCode> {
   const settings = await apiSettings(cli, options);
   const logger = cli.output.logger();
   const { host } = await cli.openHost({ start: false, supervise: true, logger });

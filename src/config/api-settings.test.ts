@@ -9,12 +9,12 @@ import { readNativeText } from './native/native.js';
 import { writeNativeConfig } from './native/native-write.js';
 
 const SERVERS = 'servers:\n  files:\n    command: mcp-files\n';
-const env = { MCP_HOST_STATE_DIR: '/state' };
+const stateDir = '/state';
 
 describe('the api: section', () => {
   it('defaults to the socket <state dir>/api.sock, no port, stdio registration off', () => {
     const { config } = readNativeText(SERVERS, '/x/mcp.yaml');
-    expect(resolveApiSettings(config, { env, homeDir: '/home/me' })).toEqual({
+    expect(resolveApiSettings(config, { stateDir, homeDir: '/home/me' })).toEqual({
       socket: join('/state', 'api.sock'),
       port: undefined,
       host: '127.0.0.1',
@@ -29,14 +29,14 @@ describe('the api: section', () => {
       '/x/mcp.yaml',
     );
     expect(diagnostics).toEqual([]);
-    expect(resolveApiSettings(config, { env, homeDir: '/home/me' })).toEqual({
+    expect(resolveApiSettings(config, { stateDir, homeDir: '/home/me' })).toEqual({
       socket: '/x/run/api.sock',
       port: 7070,
       host: '::1',
       tokenFile: '/home/me/api-token',
       allowStdioRegistration: true,
     });
-    const flagged = resolveApiSettings(config, { env, overrides: { port: 0 } });
+    const flagged = resolveApiSettings(config, { stateDir, overrides: { port: 0 } });
     expect(flagged).toMatchObject({ socket: undefined, port: 0 });
   });
 

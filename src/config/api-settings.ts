@@ -3,11 +3,11 @@
  * (model.ts, `ApiConfig`) says, with command-line flags over it, frozen. `mcp-host api serve`
  * listens where they say: on a Unix socket (by default `<state dir>/api.sock`), on a loopback
  * port with the bearer token of `tokenFile` (by default `<state dir>/api-token`), or on both.
+ * The state directory is given (`stateDir`), so that this module loads nothing to find it.
  */
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { McpHostError } from '../errors/mcp-host-error.js';
-import { defaultStateDir } from '../state/default-state-dir.js';
 import type { McpConfig } from './model.js';
 
 /** The API's settings, resolved (`resolveApiSettings`). */
@@ -31,9 +31,9 @@ export interface ApiOverrides {
 }
 
 export interface ApiSettingsOptions {
+  /** The state directory, for the default socket and token file (`defaultStateDir()`). */
+  stateDir: string;
   overrides?: ApiOverrides;
-  /** For the state directory (default `process.env`). */
-  env?: Readonly<Record<string, string | undefined>>;
   /** What `~` becomes (default `os.homedir()`). */
   homeDir?: string;
 }
@@ -48,13 +48,12 @@ const LOOPBACK = ['127.0.0.1', '::1', 'localhost'] as const;
  */
 export function resolveApiSettings(
   config: Pick<McpConfig, 'api'>,
-  options: ApiSettingsOptions = {},
+  options: ApiSettingsOptions,
 ): ApiSettings {
   const section = config.api;
   const flags = options.overrides ?? {};
-  const env = options.env ?? process.env;
   const home = options.homeDir ?? homedir();
-  const stateDir = defaultStateDir(env, process.platform, home);
+  const { stateDir } = options;
   const expand = (path: string) => (/^~(?:[/\\]|$)/.test(path) ? home + path.slice(1) : path);
   const fromConfig = (path: string) => {
     const file = section?.source.file;

@@ -10,9 +10,9 @@
 import { resolveApiSettings, type ApiSettings } from '../../config/api-settings.js';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import { addSecret } from '../../errors/redact.js';
+import { loadTokenFile } from '../../state/token-file.js';
 import { createApiServer } from '../../grpc/api-server.js';
 import { ExitCode, usageError } from '../exit-codes.js';
-import { loadGatewayToken } from '../gateway-token.js';
 import type { CliRuntime } from '../runtime.js';
 
 /** Options of `mcp-host api serve`. */
@@ -41,7 +41,7 @@ export async function serveApi(cli: CliRuntime, options: ApiServeOptions): Promi
         `api: server '${status.name}' is ${status.state}${status.lastError === undefined ? '' : ` (${status.lastError.code}: ${status.lastError.message})`}`,
       );
   const token =
-    settings.port === undefined ? undefined : await loadGatewayToken(settings.tokenFile, 'API');
+    settings.port === undefined ? undefined : await loadTokenFile(settings.tokenFile, 'API');
   if (token !== undefined) {
     const secret = addSecret(token.token);
     cli.onClose(() => Promise.resolve(secret.dispose()));
@@ -88,7 +88,7 @@ async function apiSettings(cli: CliRuntime, options: ApiServeOptions): Promise<A
   const { config } = await cli.loadConfig();
   try {
     return resolveApiSettings(config, {
-      env: cli.env,
+      stateDir: cli.stateDir(),
       overrides: {
         ...(options.socket === undefined ? {} : { socket: options.socket }),
         ...(options.port === undefined ? {} : { port: options.port }),

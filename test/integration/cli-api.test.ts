@@ -17,7 +17,7 @@ import {
 } from '@grpc/grpc-js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadApiPackage } from '../../src/grpc.js';
-import { leakGuard } from '../helpers/leak-guard.js';
+import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
 import { cliEnv, cliPath, ensureBuiltCli } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
@@ -33,14 +33,21 @@ interface Packages {
 const packages = loadApiPackage() as unknown as Packages;
 
 /** `mcp-host --config <file> api serve <args>` until its listening line; disposing stops it. */
-async function startApi(file: string, stateDir: string, args: readonly string[] = []) {
+async function startApi(
+  guard: LeakGuard,
+  file: string,
+  stateDir: string,
+  args: readonly string[] = [],
+) {
   const child = spawn(process.execPath, [cliPath, '--config', file, 'api', 'serve', ...args], {
     env: cliEnv({ MCP_HOST_STATE_DIR: stateDir }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  guard.trackPid(child.pid);
   let stderr = '';
+  // 'close': exited, and its pipes closed (none is left open for the leak check).
   const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
+    child.once('close', (code) => resolve(code)),
   );
   const address = await new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (chunk: Buffer) => {
@@ -48,7 +55,13 @@ async function startApi(file: string, stateDir: string, args: readonly string[] 
       const match = LISTENING.exec(stderr);
       if (match !== null) resolve(match[1]!);
     });
-    void exited.then((code) => reject(new Error(`the API exited (${code}): ${stderr}`)));
+    void exited.then((code) => {
+      if (LISTENING.test(stderr)) return;
+      const error = new Error(`the API exited (${code}) before listening: ${stderr}`);
+      // Shown even when a disposal error hides this one (SuppressedError).
+      console.error(error.message);
+      reject(error);
+    });
   });
   const insecure = credentials.createInsecure();
   const api = new packages.mcp_host.v1.McpHostService(address, insecure);
@@ -106,10 +119,10 @@ function config(dir: string, api: string): string {
 
 describe('mcp-host api serve', () => {
   it('serves on a Unix socket (--socket), refuses stdio registration, and removes the socket on SIGTERM', async () => {
-    await using _guard = leakGuard();
+    await using guard = leakGuard();
     using dir = tempDir();
     const socket = join(dir.path, 'api.sock');
-    const served = await startApi(config(dir.path, ''), join(dir.path, 'state'), [
+    const served = await startApi(guard, config(dir.path, ''), join(dir.path, 'state'), [
       '--socket',
       socket,
     ]);
@@ -136,13 +149,13 @@ describe('mcp-host api serve', () => {
   }, 60_000);
 
   it("serves on the config's loopback port with the token file it makes, and allows stdio registration when the config says so", async () => {
-    await using _guard = leakGuard();
+    await using guard = leakGuard();
     using dir = tempDir();
     const file = config(
       dir.path,
       'api:\n  port: 0\n  tokenFile: secrets/api-token\n  allowStdioRegistration: true\n',
     );
-    await using served = await startApi(file, join(dir.path, 'state'));
+    await using served = await startApi(guard, file, join(dir.path, 'state'));
     expect(served.address).toMatch(/^127\.0\.0\.1:\d+$/);
     const tokenFile = join(dir.path, 'secrets', 'api-token');
     expect(served.stderr()).toContain(`bearer token made and kept in ${tokenFile}`);

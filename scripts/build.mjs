@@ -44,6 +44,7 @@ const LIBRARY = {
   langchain: 'src/langchain.ts',
   'openai-agents': 'src/openai-agents.ts',
   gateway: 'src/gateway.ts',
+  grpc: 'src/grpc.ts',
 };
 /**
  * The command line, an application: a graph of its own (with its own copy of the library code it

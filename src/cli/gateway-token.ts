@@ -1,66 +1,25 @@
 /**
  * The gateway's bearer token on disk, for `mcp-host gateway serve --transport http`: made once
- * (32 random bytes, base64url) in a file of mode 0600 (its directory made 0700), by default under
+ * (32 random bytes, base64url; see `loadTokenFile`) in a file of mode 0600, by default under
  * the state directory beside the OAuth tokens' state file (`resolveGatewaySettings` says where:
  * the config's `gateway.tokenFile`, else `<state dir>/gateway-token`), and read again on every
  * later start, so a client's configured token keeps working.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { defaultStateDir } from '../state/default-state-dir.js';
+import { loadTokenFile, readTokenFile, type TokenFile } from '../state/token-file.js';
 
 /** The token, the file it is kept in, and whether this call made it. */
-export interface GatewayToken {
-  token: string;
-  path: string;
-  created: boolean;
-  /** The file can be read by other users (its mode allows group or others). */
-  exposed: boolean;
-}
-
-const TOKEN_PATTERN = /^[\x21-\x7e]{16,}$/;
+export type GatewayToken = TokenFile;
 
 /** Reads the gateway's token from the file `path` (absolute), or makes it there (mode 0600). */
-export async function loadGatewayToken(path: string): Promise<GatewayToken> {
-  const dir = dirname(path);
-  const existing = await readToken(path);
-  if (existing !== undefined) return { ...existing, path, created: false };
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const token = randomBytes(32).toString('base64url');
-  try {
-    await writeFile(path, `${token}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another start made it first: use that one.
-    const made =
-      (error as NodeJS.ErrnoException).code === 'EEXIST' ? await readToken(path) : undefined;
-    if (made !== undefined) return { ...made, path, created: false };
-    throw new McpHostError('STATE_IO_FAILED', `cannot write the gateway token file ${path}`, {
-      cause: error,
-    });
-  }
-  return { token, path, created: true, exposed: false };
+export function loadGatewayToken(path: string): Promise<GatewayToken> {
+  return loadTokenFile(path, 'gateway');
 }
 
-async function readToken(path: string): Promise<{ token: string; exposed: boolean } | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new McpHostError('STATE_IO_FAILED', `cannot read the gateway token file ${path}`, {
-      cause: error,
-    });
-  }
-  const token = text.trim();
-  if (!TOKEN_PATTERN.test(token))
-    throw new McpHostError(
-      'CONFIG_INVALID',
-      `the gateway token file ${path} does not hold a token (16 or more visible ASCII characters); delete it to make a new one`,
-    );
-  const mode = (await stat(path)).mode;
-  return { token, exposed: process.platform !== 'win32' && (mode & 0o077) !== 0 };
+function readToken(path: string): Promise<{ token: string; exposed: boolean } | undefined> {
+  return readTokenFile(path, 'gateway');
 }
 
 /**

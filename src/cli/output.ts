@@ -9,6 +9,7 @@
  * code points, which is right for the names and states shown here.
  */
 import { createRequire } from 'node:module';
+import type { LogFields, Logger } from '../internal/logger.js';
 import { errorJsonOf, errorTextOf } from './exit-codes.js';
 
 export type OutputFormat = 'table' | 'json';
@@ -77,6 +78,30 @@ export class Output {
     this.#colorOut = colour && tty(this.#stdout);
     this.#colorErr = colour && tty(this.#stderr);
     this.#progressOn = tty(this.#stderr) && !options.quiet;
+  }
+
+  /**
+   * A logger writing one line per entry on stderr (`mcp-host <level>: <message> {fields}`):
+   * warnings and errors always, information unless `--quiet`, debug lines with `--verbose`.
+   */
+  logger(): Logger {
+    const line = (level: string, message: string, fields?: LogFields) => {
+      const extra =
+        fields === undefined || Object.keys(fields).length === 0
+          ? ''
+          : ` ${JSON.stringify(fields)}`;
+      this.#stderr.write(`mcp-host ${level}: ${message}${extra}\n`);
+    };
+    return {
+      debug: (message, fields) => {
+        if (this.verbose) line('debug', message, fields);
+      },
+      info: (message, fields) => {
+        if (!this.quiet) line('info', message, fields);
+      },
+      warn: (message, fields) => line('warn', message, fields),
+      error: (message, fields) => line('error', message, fields),
+    };
   }
 
   get json(): boolean {

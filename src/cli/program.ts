@@ -9,6 +9,7 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { delimiter } from 'node:path';
 import { action } from './command.js';
 import type { AgentCommandOptions } from './commands/agent.js';
+import type { ApiServeOptions } from './commands/api.js';
 import type { CallCommandOptions } from './commands/call.js';
 import type { GatewayServeOptions } from './commands/gateway.js';
 import type { ToolsCommandOptions } from './commands/tools.js';
@@ -21,6 +22,7 @@ import { wantsJsonErrors } from './usage-errors.js';
 export const CLI_VERSION = '0.1.0';
 
 const agentCommand = () => import('./commands/agent.js');
+const apiCommand = () => import('./commands/api.js');
 const authCommand = () => import('./commands/auth.js');
 const clientMetadataCommand = () => import('./commands/auth-client-metadata.js');
 const callCommand = () => import('./commands/call.js');
@@ -89,6 +91,7 @@ export function createProgram(): Command {
   addAuth(program);
   addWatch(program);
   addGateway(program);
+  addApi(program);
   addCompletion(program);
   return program;
 }
@@ -485,6 +488,32 @@ function addGateway(program: Command): void {
     .action(
       action<GatewayServeOptions>(async (cli, _args, options) =>
         (await gatewayCommand()).serve(cli, options),
+      ),
+    );
+}
+
+function addApi(program: Command): void {
+  const api = program
+    .command('api')
+    .description("the gRPC management API over the config's servers (see docs/grpc.md)");
+  api
+    .command('serve')
+    .description(
+      "serve it until Ctrl-C: on the config's api: places, else a Unix socket in the state directory (logs on stderr)",
+    )
+    .option('--socket <path>', 'listen on this Unix socket (made mode 0600)')
+    .option(
+      '--port <n>',
+      'listen on 127.0.0.1 at this port (0: a free one), with the token',
+      parsePort,
+    )
+    .option(
+      '--allow-stdio-registration',
+      'let clients register stdio servers (they run commands on this machine)',
+    )
+    .action(
+      action<ApiServeOptions>(async (cli, _args, options) =>
+        (await apiCommand()).serveApi(cli, options),
       ),
     );
 }

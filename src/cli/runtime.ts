@@ -25,7 +25,7 @@ import type { Logger } from '../internal/logger.js';
 import type { FileTokenStore } from '../auth/file-token-store.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
 import type { ServerStatus } from '../host/slot/server-status.js';
-import { defaultStatePath } from '../state/default-state-dir.js';
+import { defaultStateDir, defaultStatePath } from '../state/default-state-dir.js';
 import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
 import { startEarly } from './early-start.js';
 import { CliError, ExitCode, exitCodeOf, worstExitCode } from './exit-codes.js';
@@ -313,6 +313,11 @@ export class CliRuntime {
   /** Runs `cleanup` when the run closes (first in, last out), on success, failure or a signal. */
   onClose(cleanup: () => Promise<void>): void {
     this.#cleanups.push(cleanup);
+  }
+
+  /** The state directory (`MCP_HOST_STATE_DIR`, else the platform's; docs/state.md). */
+  stateDir(): string {
+    return defaultStateDir(this.env);
   }
 
   /** True once the run is closing (finished, or interrupted by SIGINT/SIGTERM). */

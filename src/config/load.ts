@@ -15,6 +15,7 @@
  * - **roots**: one list in file order; a root pointing where an earlier one does is dropped.
  * - **gateway**: the later file's `gateway:` wins whole. A view it offers that no file defines is
  *   an error of the file that wrote it (`gateway.views[i]`).
+ * - **api**: the later file's `api:` wins whole.
  *
  * File-level problems (unreadable file, syntax error, invalid top level, defaults or inputs) make
  * `loadConfig` throw a `ConfigError` with every diagnostic; `tryLoadConfig` returns them with
@@ -32,6 +33,7 @@ import { discoverConfigFiles, type ConfigFileSpec, type Env } from './discover.j
 import type {
   ConfigDiagnostic,
   ConfigDialect,
+  ApiConfig,
   GatewayConfig,
   HostDefaultsConfig,
   InputConfig,
@@ -239,6 +241,7 @@ export function mergeConfigs(
   const views = new Map<string, ViewConfig>();
   const roots: RootConfig[] = [];
   let gateway: GatewayConfig | undefined;
+  let api: ApiConfig | undefined;
   const files: McpConfig['files'] = [];
 
   for (const { config, diagnostics: own } of parts) {
@@ -284,6 +287,7 @@ export function mergeConfigs(
     for (const [name, view] of Object.entries(config.views ?? {})) views.set(name, view);
     roots.push(...(config.roots ?? []));
     if (config.gateway !== undefined) gateway = config.gateway;
+    if (config.api !== undefined) api = config.api;
     if (config.extra !== undefined) extra = { ...extra, ...config.extra };
   }
 
@@ -299,6 +303,7 @@ export function mergeConfigs(
     merged.views = Object.fromEntries(views);
     for (const [name, view] of views) diagnostics.push(...unknownViewServers(name, view, defined));
   }
+  if (api !== undefined) merged.api = api;
   if (gateway !== undefined) {
     merged.gateway = gateway;
     diagnostics.push(...unknownGatewayViews(gateway, new Set(views.keys())));

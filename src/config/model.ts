@@ -252,6 +252,26 @@ export interface GatewayClientConfig {
   view?: string;
 }
 
+/**
+ * The gRPC management API's settings (`api:` in mcp.yaml, native format only): where
+ * `mcp-host api serve` listens and what it allows, as written (see `resolveApiSettings` for the
+ * settings with their defaults; docs/grpc.md). Strings are taken as written.
+ */
+export interface ApiConfig {
+  /** A Unix socket to listen on (made mode 0600): relative to the file's folder; `~` is home. */
+  socket?: string;
+  /** A loopback TCP port to listen on, with the bearer token (0: a free port). */
+  port?: number;
+  /** The port's loopback address: 127.0.0.1 (default), ::1 or localhost. */
+  host?: string;
+  /** The bearer token's file (made 0600 when missing): relative to the file's folder; `~` is home. */
+  tokenFile?: string;
+  /** Let RegisterMcpServer add stdio servers: that runs commands on this machine (default false). */
+  allowStdioRegistration?: boolean;
+  /** Where it was written (the `api` key). */
+  source: SourceLocation;
+}
+
 /** A VS Code style input (`${input:id}`): what to ask for. */
 export interface InputConfig {
   id: string;
@@ -273,6 +293,8 @@ export interface McpConfig {
   roots?: RootConfig[];
   /** The gateway's settings (several files: the last file's `gateway:` wins whole). */
   gateway?: GatewayConfig;
+  /** The gRPC API's settings (several files: the last file's `api:` wins whole). */
+  api?: ApiConfig;
   /** The files it was read from, in merge order. */
   files: { file: string; dialect: ConfigDialect }[];
   /** Top-level keys the model does not know, per file (kept, with a warning). */

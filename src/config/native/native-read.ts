@@ -111,7 +111,7 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
 
   const top: Record<string, unknown> = { ...root };
   // `servers:` with nothing under it (a file being written) is no servers, not an error.
-  for (const key of ['servers', 'defaults', 'inputs', 'views', 'roots', 'gateway'] as const)
+  for (const key of ['servers', 'defaults', 'inputs', 'views', 'roots', 'gateway', 'api'] as const)
     if (top[key] === null) {
       report('warning', 'empty-value', `\`${key}:\` is empty`, [key]);
       delete top[key];
@@ -121,8 +121,14 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
   const extra = checked.extra ?? {};
 
   if (typeof clean.$schema === 'string') extra.$schema = clean.$schema;
-  // Unknown keys inside a view or `gateway:` are warned about and dropped (not written back).
-  const { servers: serverExtras, views: _viewExtras, gateway: _gatewayExtras, ...topExtra } = extra;
+  // Unknown keys inside a view, `gateway:` or `api:` are warned about and dropped (not written back).
+  const {
+    servers: serverExtras,
+    views: _viewExtras,
+    gateway: _gatewayExtras,
+    api: _apiExtras,
+    ...topExtra
+  } = extra;
   if (Object.keys(topExtra).length > 0) config.extra = topExtra;
   if (isRecord(clean.defaults) && Object.keys(clean.defaults).length > 0)
     config.defaults = clean.defaults;
@@ -146,6 +152,7 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
     const gateway = readNativeGateway(clean.gateway, location(['gateway'], true), report);
     if (gateway !== undefined) config.gateway = gateway;
   }
+  if (isRecord(clean.api)) config.api = { ...clean.api, source: location(['api'], true) };
 
   if (Array.isArray(clean.roots)) {
     const roots = readNativeRoots(clean.roots, location, report);

@@ -470,6 +470,42 @@ const gateway: SchemaNode = {
   },
 };
 
+const api: SchemaNode = {
+  type: 'object',
+  description:
+    '`mcp-host api serve`: where the gRPC management API listens and what it allows (see docs/grpc.md).',
+  additionalProperties: false,
+  properties: {
+    socket: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "A Unix socket to listen on (made mode 0600); relative to this file's folder, `~` is the home directory. Default, when no port is named: `<state dir>/api.sock`.",
+    },
+    port: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 65535,
+      description: 'A loopback TCP port to listen on, with the bearer token (0: a free port).',
+    },
+    host: {
+      enum: ['127.0.0.1', '::1', 'localhost'],
+      description: "The port's loopback address (default 127.0.0.1).",
+    },
+    tokenFile: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "The bearer token's file (created 0600 when missing); relative to this file's folder, `~` is the home directory. Default: `<state dir>/api-token`.",
+    },
+    allowStdioRegistration: {
+      type: 'boolean',
+      description:
+        'Let RegisterMcpServer add stdio servers: that runs commands on this machine, as this user (default false). Each registration is audited.',
+    },
+  },
+};
+
 export const nativeSchema: SchemaNode = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: NATIVE_SCHEMA_ID,
@@ -498,5 +534,6 @@ export const nativeSchema: SchemaNode = {
       items: root,
     },
     gateway,
+    api,
   },
 };

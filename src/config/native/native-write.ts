@@ -8,6 +8,7 @@
 import {
   SERVER_SETTINGS,
   type ConfigDiagnostic,
+  type ApiConfig,
   type GatewayConfig,
   type InputConfig,
   type McpConfig,
@@ -50,6 +51,7 @@ export function toNativeDocument(config: McpConfig): Record<string, unknown> {
       ? {}
       : { roots: config.roots.map(toNativeRoot) }),
     ...(config.gateway === undefined ? {} : { gateway: toNativeGateway(config.gateway) }),
+    ...(config.api === undefined ? {} : { api: toNativeApi(config.api) }),
     ...extra,
   };
 }
@@ -64,6 +66,11 @@ function toNativeViews(views: Readonly<Record<string, ViewConfig>>): Record<stri
 /** The `gateway:` section as written, in the schema's key order, without its source. */
 function toNativeGateway({ source: _source, ...gateway }: GatewayConfig): Record<string, unknown> {
   return orderKeys(gateway, GATEWAY_ORDER);
+}
+
+/** The `api:` section as written, in the schema's key order, without its source. */
+function toNativeApi({ source: _source, ...api }: ApiConfig): Record<string, unknown> {
+  return orderKeys(api, API_ORDER);
 }
 
 export function writeNativeConfig(
@@ -113,6 +120,8 @@ const GATEWAY_ORDER = [
   'maxBodyBytes',
   'sessionIdleMs',
 ];
+
+const API_ORDER = ['socket', 'port', 'host', 'tokenFile', 'allowStdioRegistration'];
 
 const DEFAULTS_ORDER = [
   'timeouts',

@@ -26,6 +26,7 @@ describe('failures as gRPC statuses', () => {
   it.each([
     ['SERVER_UNAVAILABLE', status.UNAVAILABLE],
     ['TOOL_NOT_FOUND', status.NOT_FOUND],
+    ['TASK_NOT_FOUND', status.NOT_FOUND],
     ['TOOL_DENIED', status.PERMISSION_DENIED],
     ['ABORTED', status.CANCELLED],
     ['REQUEST_TIMEOUT', status.DEADLINE_EXCEEDED],

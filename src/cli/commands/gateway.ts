@@ -20,7 +20,6 @@ import { addSecret } from '../../errors/redact.js';
 import { createGateway, type Gateway } from '../../gateway/gateway.js';
 import type { GatewayClientOptions } from '../../gateway/http/gateway-listener.js';
 import { createServerInputBridge } from '../../gateway/server-input-bridge.js';
-import type { LogFields, Logger } from '../../internal/logger.js';
 import { StdioServerTransport } from '../../transport/stdio/stdio-server-transport.js';
 import { ExitCode, usageError } from '../exit-codes.js';
 import {
@@ -28,7 +27,6 @@ import {
   loadGatewayToken,
   readGatewayClientToken,
 } from '../gateway-token.js';
-import type { Output } from '../output.js';
 import type { CliRuntime } from '../runtime.js';
 import { viewServers } from './tools.js';
 
@@ -51,7 +49,7 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
   const http = settings.transport === 'http';
   if (!http && (options.port !== undefined || options.host !== undefined || options.auth === false))
     throw usageError('--port, --host and --no-auth go with --transport http');
-  const logger = stderrLogger(cli.output);
+  const logger = cli.output.logger();
   const viewed = await viewServers(cli, options.view, undefined);
   // The per-client servers (gateway.perClient) are not the shared host's: each named client
   // reaches them through a host of its own, with its own token store.
@@ -256,26 +254,4 @@ async function gatewaySettings(
       throw usageError(error.message);
     throw error;
   }
-}
-
-/**
- * Log lines on stderr, one per line: warnings and errors always, the servers' stderr and other
- * information unless `--quiet`, debug lines with `--verbose`.
- */
-function stderrLogger(output: Output): Logger {
-  const line = (level: string, message: string, fields?: LogFields) => {
-    const extra =
-      fields === undefined || Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(fields)}`;
-    process.stderr.write(`mcp-host ${level}: ${message}${extra}\n`);
-  };
-  return {
-    debug: (message, fields) => {
-      if (output.verbose) line('debug', message, fields);
-    },
-    info: (message, fields) => {
-      if (!output.quiet) line('info', message, fields);
-    },
-    warn: (message, fields) => line('warn', message, fields),
-    error: (message, fields) => line('error', message, fields),
-  };
 }

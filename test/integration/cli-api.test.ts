@@ -50,6 +50,7 @@ async function startApi(
   });
   guard.trackPid(child.pid);
   let stderr = '';
+  const waiting = new Set<() => void>();
   // 'close': exited, and its pipes closed (none is left open for the leak check).
   const exited = new Promise<number | null>((resolve) =>
     child.once('close', (code) => resolve(code)),
@@ -57,6 +58,7 @@ async function startApi(
   const address = await new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+      for (const check of [...waiting]) check();
       const match = LISTENING.exec(stderr);
       if (match !== null) resolve(match[1]!);
     });
@@ -76,6 +78,18 @@ async function startApi(
     api,
     health,
     stderr: () => stderr,
+    /** Resolves once stderr matches `pattern` (a log line may come after the RPC's answer). */
+    logged(pattern: RegExp): Promise<void> {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (!pattern.test(stderr)) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+      });
+    },
     /** Stops it with SIGTERM; resolves with its exit code. */
     stop(): Promise<number | null> {
       api.close();
@@ -131,9 +145,12 @@ function listServices(address: string, metadata = new Metadata()): Promise<strin
   ).ServerReflectionInfo!.bind(client);
   const call = open(metadata);
   return new Promise<string[]>((resolve, reject) => {
+    const names: string[] = [];
     call.on('data', (answer: ReflectionAnswer) =>
-      resolve((answer.listServicesResponse?.service ?? []).map((s) => s.name)),
+      names.push(...(answer.listServicesResponse?.service ?? []).map((s) => s.name)),
     );
+    // On the stream's end, not its first answer: no call is left open when the client closes.
+    call.on('end', () => resolve(names));
     call.on('error', reject);
     call.write({ listServices: '' });
     call.end();
@@ -176,7 +193,7 @@ describe('mcp-host api serve', () => {
       stdio: { command: process.execPath },
     }).catch((error: ServiceError) => error);
     expect((refused as ServiceError).code).toBe(status.PERMISSION_DENIED);
-    expect(served.stderr()).toMatch(/stdio registration refused/);
+    await served.logged(/stdio registration refused/);
     expect(await listServices(served.address)).toContain('mcp_host.v1.McpHostService');
     expect(await served.stop()).toBe(143); // 128 + SIGTERM, as every serving command
     expect(existsSync(socket)).toBe(false);
@@ -214,7 +231,7 @@ describe('mcp-host api serve', () => {
       auth,
     );
     expect(registered.status.state).toBe('SERVER_STATE_READY');
-    expect(served.stderr()).toMatch(/api: server registered/);
+    await served.logged(/api: server registered/);
     expect(await served.stop()).toBe(143); // 128 + SIGTERM, as every serving command
   }, 60_000);
 });

@@ -5,8 +5,8 @@
  * imports; reflection clients (grpcurl) resolve types through the imports, by file name. So each
  * file is renamed to the proto it came from (`mcp_host/v1/host.proto`), the well-known types of
  * `google.protobuf` are split back into their own files (`google/protobuf/struct.proto`,
- * `google/protobuf/timestamp.proto`), and each file's `dependency` list names the files whose
- * types it uses.
+ * `google/protobuf/timestamp.proto`), each file's `dependency` list names the files whose
+ * types it uses, and type references are made fully qualified (`.mcp_host.v1.Env`).
  */
 import { loadSync, type MessageTypeDefinition, type PackageDefinition } from '@grpc/proto-loader';
 
@@ -66,8 +66,8 @@ const GOOGLE_FILE_OF: Readonly<Record<string, string>> = {
 
 interface IndexedFile {
   descriptor: FileDescriptor;
-  /** Each field's or method's type reference, with the scope it is written in. */
-  references: { scope: string; typeName: string }[];
+  /** Each field's or method's type reference (`holder[key]`), with the scope it is written in. */
+  references: { scope: string; holder: Record<string, unknown>; key: string }[];
   bytes?: Buffer;
 }
 
@@ -92,9 +92,13 @@ export class DescriptorIndex {
     }
     for (const [name, file] of this.#files) {
       const dependencies = new Set<string>();
-      for (const { scope, typeName } of file.references) {
-        const owner = this.#resolve(scope, typeName);
-        if (owner !== undefined && owner !== name) dependencies.add(owner);
+      for (const { scope, holder, key } of file.references) {
+        const symbol = this.#resolve(scope, holder[key] as string);
+        if (symbol === undefined) continue;
+        // Fully qualified, as protoc writes them: not every client resolves a relative name.
+        holder[key] = `.${symbol}`;
+        const owner = this.#fileOfSymbol.get(symbol)!;
+        if (owner !== name) dependencies.add(owner);
       }
       file.descriptor.dependency = [...dependencies].sort();
       file.bytes = codec.serialize(file.descriptor);
@@ -140,7 +144,11 @@ export class DescriptorIndex {
       define(full);
       for (const field of message.field ?? [])
         if (field.typeName !== undefined)
-          references.push({ scope: full, typeName: field.typeName });
+          references.push({
+            scope: full,
+            holder: field as Record<string, unknown>,
+            key: 'typeName',
+          });
       for (const nested of message.nestedType ?? []) addMessage(nested, `${full}.`);
       for (const nested of message.enumType ?? []) define(`${full}.${nested.name ?? ''}`);
     };
@@ -152,20 +160,23 @@ export class DescriptorIndex {
       this.#services.push(full);
       for (const method of service.method ?? []) {
         define(`${full}.${method.name ?? ''}`);
-        for (const typeName of [method.inputType, method.outputType])
-          if (typeName !== undefined) references.push({ scope: full, typeName });
+        for (const key of ['inputType', 'outputType'] as const)
+          if (method[key] !== undefined)
+            references.push({ scope: full, holder: method as Record<string, unknown>, key });
       }
     }
     this.#files.set(name, { descriptor, references });
   }
 
-  /** The file defining a type reference, resolved as protoc does (innermost scope first). */
+  /** The full name of a type reference, resolved as protoc does (innermost scope first). */
   #resolve(scope: string, typeName: string): string | undefined {
-    if (typeName.startsWith('.')) return this.#fileOfSymbol.get(typeName.slice(1));
+    if (typeName.startsWith('.'))
+      return this.#fileOfSymbol.has(typeName.slice(1)) ? typeName.slice(1) : undefined;
     let within = scope;
     for (;;) {
-      const found = this.#fileOfSymbol.get(within === '' ? typeName : `${within}.${typeName}`);
-      if (found !== undefined || within === '') return found;
+      const candidate = within === '' ? typeName : `${within}.${typeName}`;
+      if (this.#fileOfSymbol.has(candidate)) return candidate;
+      if (within === '') return undefined;
       const dot = within.lastIndexOf('.');
       within = dot < 0 ? '' : within.slice(0, dot);
     }

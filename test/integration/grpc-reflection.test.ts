@@ -33,7 +33,8 @@ interface FileDescriptor {
   name: string;
   package?: string;
   dependency?: string[];
-  service?: { name: string; method?: { name: string }[] }[];
+  service?: { name: string; method?: { name: string; inputType: string }[] }[];
+  messageType?: { name: string; field?: { typeName?: string }[] }[];
 }
 
 const fileDescriptorProto = loadSync('google/protobuf/descriptor.proto')[
@@ -161,6 +162,13 @@ describe('gRPC server reflection', () => {
     expect(first!.dependency).toEqual(
       expect.arrayContaining(['google/protobuf/struct.proto', 'google/protobuf/timestamp.proto']),
     );
+    // Type references fully qualified, as protoc writes them.
+    const references = first!
+      .messageType!.flatMap((m) => m.field ?? [])
+      .flatMap((f) => f.typeName ?? []);
+    expect(references.length).toBeGreaterThan(0);
+    for (const reference of references) expect(reference).toMatch(/^\.\w/);
+    expect(first!.service![0]!.method![0]!.inputType).toMatch(/^\.mcp_host\.v1\./);
     // Every import is in the answer, as a client resolving types by file name needs.
     const names = files.map((file) => file.name);
     for (const file of files)

@@ -1,8 +1,9 @@
 /**
  * `mcp-host/grpc`: the gRPC management API of a host. `createApiServer({ host, token?,
- * allowStdioRegistration? })` gives an `ApiServer`; `listen({ socket })` or `listen({ port })`
- * serves `mcp_host.v1.McpHostService` (proto/mcp_host/v1/host.proto, shipped in the package) and
- * the standard `grpc.health.v1.Health`. A TypeScript client loads the same protos with
+ * allowStdioRegistration?, reflection? })` gives an `ApiServer`; `listen({ socket })` or
+ * `listen({ port })` serves `mcp_host.v1.McpHostService` (proto/mcp_host/v1/host.proto, shipped in
+ * the package), the standard `grpc.health.v1.Health`, and server reflection when asked for
+ * (`reflection: true`). A TypeScript client loads the same protos with
  * `loadApiPackage()` and converts JSON with `toStruct` / `fromStruct`. See docs/grpc.md.
  */
 export { API_PROTO_OPTIONS } from './grpc/api-proto.js';

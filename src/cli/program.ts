@@ -511,6 +511,7 @@ function addApi(program: Command): void {
       '--allow-stdio-registration',
       'let clients register stdio servers (they run commands on this machine)',
     )
+    .option('--reflection', 'serve gRPC server reflection (for grpcurl; behind the token)')
     .action(
       action<ApiServeOptions>(async (cli, _args, options) =>
         (await apiCommand()).serveApi(cli, options),

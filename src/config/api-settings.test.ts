@@ -20,12 +20,13 @@ describe('the api: section', () => {
       host: '127.0.0.1',
       tokenFile: join('/state', 'api-token'),
       allowStdioRegistration: false,
+      reflection: false,
     });
   });
 
   it("reads its places and files relative to the file's folder, and the flags replace the places", () => {
     const { config, diagnostics } = readNativeText(
-      `${SERVERS}api:\n  socket: run/api.sock\n  port: 7070\n  host: ::1\n  tokenFile: ~/api-token\n  allowStdioRegistration: true\n`,
+      `${SERVERS}api:\n  socket: run/api.sock\n  port: 7070\n  host: ::1\n  tokenFile: ~/api-token\n  allowStdioRegistration: true\n  reflection: true\n`,
       '/x/mcp.yaml',
     );
     expect(diagnostics).toEqual([]);
@@ -35,6 +36,7 @@ describe('the api: section', () => {
       host: '::1',
       tokenFile: '/home/me/api-token',
       allowStdioRegistration: true,
+      reflection: true,
     });
     const flagged = resolveApiSettings(config, { stateDir, overrides: { port: 0 } });
     expect(flagged).toMatchObject({ socket: undefined, port: 0 });
@@ -51,12 +53,14 @@ describe('the api: section', () => {
   });
 
   it('is written back as it was read, and the last file wins whole', async () => {
-    const text = `${SERVERS}api:\n  port: 1\n  allowStdioRegistration: true\n`;
+    const text = `${SERVERS}api:\n  port: 1\n  allowStdioRegistration: true\n  reflection: true\n`;
     const first = readNativeText(text, '/x/mcp.yaml');
     const written = writeNativeConfig(first.config).text;
-    expect(written).toContain('api:\n  port: 1\n  allowStdioRegistration: true\n');
+    expect(written).toContain(
+      'api:\n  port: 1\n  allowStdioRegistration: true\n  reflection: true\n',
+    );
     const { source: _a, ...again } = readNativeText(written, '/x/mcp.yaml').config.api!;
-    expect(again).toEqual({ port: 1, allowStdioRegistration: true });
+    expect(again).toEqual({ port: 1, allowStdioRegistration: true, reflection: true });
     using dir = tempDir();
     const a = join(dir.path, 'a.yaml');
     const b = join(dir.path, 'b.yaml');

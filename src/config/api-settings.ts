@@ -21,6 +21,8 @@ export interface ApiSettings {
   /** The bearer token's file, absolute (used with a port). */
   readonly tokenFile: string;
   readonly allowStdioRegistration: boolean;
+  /** Serve gRPC server reflection. */
+  readonly reflection: boolean;
 }
 
 /** Command-line flags, over the config's values (`--socket` or `--port` replaces both). */
@@ -28,6 +30,7 @@ export interface ApiOverrides {
   socket?: string;
   port?: number;
   allowStdioRegistration?: boolean;
+  reflection?: boolean;
 }
 
 export interface ApiSettingsOptions {
@@ -87,5 +90,6 @@ export function resolveApiSettings(
         : fromConfig(section.tokenFile),
     allowStdioRegistration:
       flags.allowStdioRegistration ?? section?.allowStdioRegistration ?? false,
+    reflection: flags.reflection ?? section?.reflection ?? false,
   });
 }

@@ -268,6 +268,8 @@ export interface ApiConfig {
   tokenFile?: string;
   /** Let RegisterMcpServer add stdio servers: that runs commands on this machine (default false). */
   allowStdioRegistration?: boolean;
+  /** Serve gRPC server reflection (grpcurl can list and describe the API), behind the token (default false). */
+  reflection?: boolean;
   /** Where it was written (the `api` key). */
   source: SourceLocation;
 }

@@ -1,6 +1,7 @@
 /**
  * The API's protocol buffers, loaded at run time from the `.proto` files the package ships
- * (`proto/mcp_host/v1/host.proto` and `proto/grpc/health/v1/health.proto`): no generated code. The
+ * (`proto/mcp_host/v1/host.proto`, `proto/grpc/health/v1/health.proto` and
+ * `proto/grpc/reflection/v1/reflection.proto`): no generated code. The
  * same loader options serve the server and a TypeScript client (`loadApiPackage`), so both see
  * the same object shapes: camelCase fields, enums as their names, 64-bit integers as strings,
  * oneofs named by a virtual field, and absent fields left out. (`loadApiPackage`, for clients,
@@ -14,7 +15,11 @@ import { loadSync, type Options, type PackageDefinition } from '@grpc/proto-load
 import { McpHostError } from '../errors/mcp-host-error.js';
 
 /** The proto files, relative to the package's `proto/` folder. */
-const PROTO_FILES = ['mcp_host/v1/host.proto', 'grpc/health/v1/health.proto'];
+const PROTO_FILES = [
+  'mcp_host/v1/host.proto',
+  'grpc/health/v1/health.proto',
+  'grpc/reflection/v1/reflection.proto',
+];
 
 /** How the protos are loaded, on both sides of the API. */
 export const API_PROTO_OPTIONS: Readonly<Options> = Object.freeze({
@@ -54,10 +59,15 @@ export function apiPackageDefinition(): PackageDefinition {
 }
 
 /** The service definitions the server implements. */
-export function apiServiceDefinitions(): { api: ServiceDefinition; health: ServiceDefinition } {
+export function apiServiceDefinitions(): {
+  api: ServiceDefinition;
+  health: ServiceDefinition;
+  reflection: ServiceDefinition;
+} {
   const definition = apiPackageDefinition();
   return {
     api: definition[API_SERVICE_NAME] as ServiceDefinition,
     health: definition['grpc.health.v1.Health'] as ServiceDefinition,
+    reflection: definition['grpc.reflection.v1.ServerReflection'] as ServiceDefinition,
   };
 }

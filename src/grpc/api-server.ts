@@ -2,7 +2,8 @@
  * The gRPC management API over one McpHost (`mcp_host.v1.McpHostService`, proto/mcp_host/v1),
  * beside the standard health service. Listens on a Unix socket (made mode 0600) or on a loopback
  * port; with a token, every RPC but health needs `authorization: Bearer <token>` (compared in
- * constant time), and a TCP port is refused without one. See docs/grpc.md.
+ * constant time), and a TCP port is refused without one. Server reflection only when asked for
+ * (`reflection: true`). See docs/grpc.md.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { chmod, lstat, unlink } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import type { McpHost } from '../host/mcp-host.js';
 import { apiServiceDefinitions } from './api-proto.js';
 import { createApiService, type ApiAuditRecord } from './api-service.js';
 import { HealthState } from './health-service.js';
+import { createReflectionService, v1alphaReflection } from './reflection-service.js';
 
 /** How the API serves a host. */
 export interface ApiServerOptions {
@@ -31,6 +33,12 @@ export interface ApiServerOptions {
    * user. Default false (PERMISSION_DENIED). Asked for or not, each such request is audited.
    */
   allowStdioRegistration?: boolean;
+  /**
+   * Serve gRPC server reflection (`grpc.reflection.v1.ServerReflection` and `v1alpha`), so that
+   * grpcurl and similar tools can list and describe the API without its protos. Behind the
+   * token like every RPC but health. Default false (UNIMPLEMENTED).
+   */
+  reflection?: boolean;
   /** Where the API's log lines go (audit records at `info`, refusals at `warn`). */
   logger?: Logger;
   /** Called with each registration's audit record (allowed or refused); must not throw. */
@@ -52,6 +60,7 @@ export interface ApiServerOptions {
 /** The defaults of `ApiServerOptions`. */
 export const DEFAULT_API_SERVER_OPTIONS = Object.freeze({
   allowStdioRegistration: false,
+  reflection: false,
   maxReceiveMessageBytes: 4 * 1024 * 1024,
   maxSendMessageBytes: 16 * 1024 * 1024,
   maxEventBuffer: 256,
@@ -115,6 +124,11 @@ export class ApiServer implements AsyncDisposable {
       }),
     );
     this.#server.addService(definitions.health, this.#health.service);
+    if (settings.reflection) {
+      const reflection = createReflectionService((metadata) => this.#authorized(metadata));
+      this.#server.addService(definitions.reflection, reflection);
+      this.#server.addService(v1alphaReflection(definitions.reflection), reflection);
+    }
   }
 
   /** The addresses it listens on, in the order `listen` was called. */

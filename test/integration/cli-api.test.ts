@@ -2,7 +2,8 @@
  * `mcp-host api serve` (the built CLI): on a Unix socket by default or by `--socket`, on a
  * loopback port from the config's `api:` section with the token file it makes (mode 0600,
  * relative to the config's folder); health without a token, every other RPC with it, stdio
- * registration only when the config allows it; SIGTERM stops it and removes the socket.
+ * registration only when the config allows it, server reflection with `--reflection` or
+ * `api: reflection: true` (behind the token); SIGTERM stops it and removes the socket.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import {
   Metadata,
   status,
   type Client,
+  type ClientDuplexStream,
   type ServiceClientConstructor,
   type ServiceError,
 } from '@grpc/grpc-js';
@@ -28,7 +30,10 @@ const LISTENING = /^mcp-host: api listening on (\S+)$/m;
 
 interface Packages {
   mcp_host: { v1: { McpHostService: ServiceClientConstructor } };
-  grpc: { health: { v1: { Health: ServiceClientConstructor } } };
+  grpc: {
+    health: { v1: { Health: ServiceClientConstructor } };
+    reflection: { v1: { ServerReflection: ServiceClientConstructor } };
+  };
 }
 const packages = loadApiPackage() as unknown as Packages;
 
@@ -45,6 +50,7 @@ async function startApi(
   });
   guard.trackPid(child.pid);
   let stderr = '';
+  const waiting = new Set<() => void>();
   // 'close': exited, and its pipes closed (none is left open for the leak check).
   const exited = new Promise<number | null>((resolve) =>
     child.once('close', (code) => resolve(code)),
@@ -52,6 +58,7 @@ async function startApi(
   const address = await new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+      for (const check of [...waiting]) check();
       const match = LISTENING.exec(stderr);
       if (match !== null) resolve(match[1]!);
     });
@@ -71,6 +78,18 @@ async function startApi(
     api,
     health,
     stderr: () => stderr,
+    /** Resolves once stderr matches `pattern` (a log line may come after the RPC's answer). */
+    logged(pattern: RegExp): Promise<void> {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (!pattern.test(stderr)) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+      });
+    },
     /** Stops it with SIGTERM; resolves with its exit code. */
     stop(): Promise<number | null> {
       api.close();
@@ -108,6 +127,36 @@ function rpc<T = Record<string, unknown>>(
   });
 }
 
+interface ReflectionAnswer {
+  listServicesResponse?: { service: { name: string }[] };
+}
+
+/** The services server reflection lists at `address`, or the error the stream ended with. */
+function listServices(address: string, metadata = new Metadata()): Promise<string[]> {
+  const client = new packages.grpc.reflection.v1.ServerReflection(
+    address,
+    credentials.createInsecure(),
+  );
+  const open = (
+    client as unknown as Record<
+      string,
+      (m: Metadata) => ClientDuplexStream<object, ReflectionAnswer>
+    >
+  ).ServerReflectionInfo!.bind(client);
+  const call = open(metadata);
+  return new Promise<string[]>((resolve, reject) => {
+    const names: string[] = [];
+    call.on('data', (answer: ReflectionAnswer) =>
+      names.push(...(answer.listServicesResponse?.service ?? []).map((s) => s.name)),
+    );
+    // On the stream's end, not its first answer: no call is left open when the client closes.
+    call.on('end', () => resolve(names));
+    call.on('error', reject);
+    call.write({ listServices: '' });
+    call.end();
+  }).finally(() => client.close());
+}
+
 function config(dir: string, api: string): string {
   const file = join(dir, 'mcp.yaml');
   writeFileSync(
@@ -118,13 +167,14 @@ function config(dir: string, api: string): string {
 }
 
 describe('mcp-host api serve', () => {
-  it('serves on a Unix socket (--socket), refuses stdio registration, and removes the socket on SIGTERM', async () => {
+  it('serves on a Unix socket (--socket), refuses stdio registration, serves reflection with --reflection, and removes the socket on SIGTERM', async () => {
     await using guard = leakGuard();
     using dir = tempDir();
     const socket = join(dir.path, 'api.sock');
     const served = await startApi(guard, config(dir.path, ''), join(dir.path, 'state'), [
       '--socket',
       socket,
+      '--reflection',
     ]);
     expect(served.address).toBe(`unix:${socket}`);
     expect(statSync(socket).mode & 0o777).toBe(0o600);
@@ -143,17 +193,18 @@ describe('mcp-host api serve', () => {
       stdio: { command: process.execPath },
     }).catch((error: ServiceError) => error);
     expect((refused as ServiceError).code).toBe(status.PERMISSION_DENIED);
-    expect(served.stderr()).toMatch(/stdio registration refused/);
+    await served.logged(/stdio registration refused/);
+    expect(await listServices(served.address)).toContain('mcp_host.v1.McpHostService');
     expect(await served.stop()).toBe(143); // 128 + SIGTERM, as every serving command
     expect(existsSync(socket)).toBe(false);
   }, 60_000);
 
-  it("serves on the config's loopback port with the token file it makes, and allows stdio registration when the config says so", async () => {
+  it("serves on the config's loopback port with the token file it makes, and allows stdio registration and reflection when the config says so", async () => {
     await using guard = leakGuard();
     using dir = tempDir();
     const file = config(
       dir.path,
-      'api:\n  port: 0\n  tokenFile: secrets/api-token\n  allowStdioRegistration: true\n',
+      'api:\n  port: 0\n  tokenFile: secrets/api-token\n  allowStdioRegistration: true\n  reflection: true\n',
     );
     await using served = await startApi(guard, file, join(dir.path, 'state'));
     expect(served.address).toMatch(/^127\.0\.0\.1:\d+$/);
@@ -169,6 +220,10 @@ describe('mcp-host api serve', () => {
     expect((refused as ServiceError).code).toBe(status.UNAUTHENTICATED);
     const auth = new Metadata();
     auth.set('authorization', `Bearer ${token}`);
+    await expect(listServices(served.address)).rejects.toMatchObject({
+      code: status.UNAUTHENTICATED,
+    });
+    expect(await listServices(served.address, auth)).toContain('grpc.health.v1.Health');
     const registered = await rpc<{ status: { state: string } }>(
       served.api,
       'RegisterMcpServer',
@@ -176,7 +231,7 @@ describe('mcp-host api serve', () => {
       auth,
     );
     expect(registered.status.state).toBe('SERVER_STATE_READY');
-    expect(served.stderr()).toMatch(/api: server registered/);
+    await served.logged(/api: server registered/);
     expect(await served.stop()).toBe(143); // 128 + SIGTERM, as every serving command
   }, 60_000);
 });

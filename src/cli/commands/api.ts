@@ -1,5 +1,5 @@
 /**
- * `mcp-host api serve [--socket path | --port n] [--allow-stdio-registration]`: the gRPC
+ * `mcp-host api serve [--socket path | --port n] [--allow-stdio-registration] [--reflection]`: the gRPC
  * management API (docs/grpc.md) over a host of the config's servers, until SIGINT/SIGTERM. Where
  * it listens comes from the flags, else the config's `api:` section, else the Unix socket
  * `<state dir>/api.sock` (mode 0600). On a port (loopback only) every RPC but health needs the
@@ -23,6 +23,8 @@ export interface ApiServeOptions {
   port?: number;
   /** Let RegisterMcpServer add stdio servers. */
   allowStdioRegistration?: boolean;
+  /** Serve gRPC server reflection (behind the token). */
+  reflection?: boolean;
 }
 
 export async function serveApi(cli: CliRuntime, options: ApiServeOptions): Promise<ExitCode> {
@@ -50,6 +52,7 @@ export async function serveApi(cli: CliRuntime, options: ApiServeOptions): Promi
     host,
     ...(token === undefined ? {} : { token: token.token }),
     allowStdioRegistration: settings.allowStdioRegistration,
+    reflection: settings.reflection,
     logger,
   });
   const closed = new Promise<void>((resolve) =>
@@ -93,6 +96,7 @@ async function apiSettings(cli: CliRuntime, options: ApiServeOptions): Promise<A
         ...(options.socket === undefined ? {} : { socket: options.socket }),
         ...(options.port === undefined ? {} : { port: options.port }),
         ...(options.allowStdioRegistration === true ? { allowStdioRegistration: true } : {}),
+        ...(options.reflection === true ? { reflection: true } : {}),
       },
     });
   } catch (error) {

@@ -503,6 +503,11 @@ const api: SchemaNode = {
       description:
         'Let RegisterMcpServer add stdio servers: that runs commands on this machine, as this user (default false). Each registration is audited.',
     },
+    reflection: {
+      type: 'boolean',
+      description:
+        'Serve gRPC server reflection (grpc.reflection.v1 and v1alpha), so that tools such as grpcurl can list and describe the API; behind the token like every RPC but health (default false).',
+    },
   },
 };
 

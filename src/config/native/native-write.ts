@@ -121,7 +121,7 @@ const GATEWAY_ORDER = [
   'sessionIdleMs',
 ];
 
-const API_ORDER = ['socket', 'port', 'host', 'tokenFile', 'allowStdioRegistration'];
+const API_ORDER = ['socket', 'port', 'host', 'tokenFile', 'allowStdioRegistration', 'reflection'];
 
 const DEFAULTS_ORDER = [
   'timeouts',

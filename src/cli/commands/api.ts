@@ -14,6 +14,7 @@ import { loadTokenFile } from '../../state/token-file.js';
 import { createApiServer } from '../../grpc/api-server.js';
 import { ExitCode, usageError } from '../exit-codes.js';
 import type { CliRuntime } from '../runtime.js';
+import { connectAllServers } from './connect-all.js';
 
 /** Options of `mcp-host api serve`. */
 export interface ApiServeOptions {
@@ -31,17 +32,7 @@ export async function serveApi(cli: CliRuntime, options: ApiServeOptions): Promi
   const settings = await apiSettings(cli, options);
   const logger = cli.output.logger();
   const { host } = await cli.openHost({ start: false, supervise: true, logger });
-  await Promise.allSettled(
-    host
-      .status()
-      .filter((status) => status.state !== 'disabled')
-      .map((status) => host.connectServer(status.name)),
-  );
-  for (const status of host.status())
-    if (status.state !== 'ready' && status.state !== 'degraded' && status.state !== 'disabled')
-      logger.warn(
-        `api: server '${status.name}' is ${status.state}${status.lastError === undefined ? '' : ` (${status.lastError.code}: ${status.lastError.message})`}`,
-      );
+  await connectAllServers(host, logger, 'api');
   const token =
     settings.port === undefined ? undefined : await loadTokenFile(settings.tokenFile, 'API');
   if (token !== undefined) {

@@ -28,6 +28,7 @@ import {
   readGatewayClientToken,
 } from '../gateway-token.js';
 import type { CliRuntime } from '../runtime.js';
+import { connectAllServers } from './connect-all.js';
 import { viewServers } from './tools.js';
 
 /** Options of `mcp-host gateway serve`. */
@@ -80,17 +81,7 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
   if (roots !== undefined) hostAnswers.roots = () => roots.map((root) => ({ ...root }));
   const { host } = opened;
   cli.reportUnresolved(opened);
-  await Promise.allSettled(
-    host
-      .status()
-      .filter((status) => status.state !== 'disabled')
-      .map((status) => host.connectServer(status.name)),
-  );
-  for (const status of host.status())
-    if (status.state !== 'ready' && status.state !== 'degraded' && status.state !== 'disabled')
-      logger.warn(
-        `gateway: server '${status.name}' is ${status.state}${status.lastError === undefined ? '' : ` (${status.lastError.code}: ${status.lastError.message})`}`,
-      );
+  await connectAllServers(host, logger, 'gateway');
   const perClient = await perClientOptions(cli, settings, config, viewed);
   const gateway = createGateway({
     host,

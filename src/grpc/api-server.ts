@@ -5,13 +5,14 @@
  * constant time), and a TCP port is refused without one. Server reflection only when asked for
  * (`reflection: true`). See docs/grpc.md.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
 import { Server, ServerCredentials, type Metadata } from '@grpc/grpc-js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
+import { bearerDigest, tokenDigest } from '../internal/bearer-token.js';
 import type { McpHost } from '../host/mcp-host.js';
 import { apiServiceDefinitions } from './api-proto.js';
 import { createApiService, type ApiAuditRecord } from './api-service.js';
@@ -102,7 +103,7 @@ export class ApiServer implements AsyncDisposable {
         'INVALID_ARGUMENT',
         'the API token must be 16 or more visible ASCII characters',
       );
-    this.#tokenDigest = options.token === undefined ? undefined : digest(options.token);
+    this.#tokenDigest = options.token === undefined ? undefined : tokenDigest(options.token);
     this.#closeTimeoutMs = settings.closeTimeoutMs;
     this.#server = new Server({
       'grpc.max_receive_message_length': settings.maxReceiveMessageBytes,
@@ -202,10 +203,9 @@ export class ApiServer implements AsyncDisposable {
     let ok = false;
     for (const value of values) {
       if (typeof value !== 'string') continue;
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
       // Digests of equal length, compared in constant time whatever was sent.
-      const sent = digest(match?.[1] ?? '');
-      ok = (timingSafeEqual(sent, this.#tokenDigest) && match !== null) || ok;
+      const sent = bearerDigest(value);
+      ok = (sent !== undefined && timingSafeEqual(sent, this.#tokenDigest)) || ok;
     }
     return ok;
   }
@@ -251,10 +251,6 @@ export class ApiServer implements AsyncDisposable {
 /** Makes the gRPC management API of `options.host` (it listens once `listen` is called). */
 export function createApiServer(options: ApiServerOptions): ApiServer {
   return new ApiServer(options);
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
 }
 
 function definedOnly<T extends object>(options: T): Partial<T> {

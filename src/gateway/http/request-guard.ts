@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { bearerDigest, tokenDigest } from '../../internal/bearer-token.js';
 import type { IncomingMessage } from 'node:http';
 
 /** Why a request is refused before anything reads its body: the status, a short reason, headers. */
@@ -54,10 +55,11 @@ export class RequestGuard {
     for (const host of options.allowedHosts) hosts.add(host.toLowerCase());
     for (const origin of options.allowedOrigins) this.#origins.add(origin.toLowerCase());
     this.#hosts = hosts;
-    this.#tokenDigest = options.bearerToken === undefined ? undefined : digest(options.bearerToken);
+    this.#tokenDigest =
+      options.bearerToken === undefined ? undefined : tokenDigest(options.bearerToken);
     this.#clients = [...(options.clients ?? new Map<string, string>())].map(([name, token]) => ({
       name,
-      digest: digest(token),
+      digest: tokenDigest(token),
     }));
   }
 
@@ -112,16 +114,6 @@ export class RequestGuard {
     for (const client of this.#clients) ok = timingSafeEqual(sent, client.digest) || ok;
     return ok;
   }
-}
-
-/** The digest of the token of an `Authorization: Bearer <token>` header; undefined without one. */
-function bearerDigest(header: string | undefined): Buffer | undefined {
-  const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  return match === null ? undefined : digest(match[1]!);
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
 }
 
 function bracketed(hostname: string): string {

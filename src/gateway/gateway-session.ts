@@ -269,19 +269,14 @@ export class GatewaySession {
     this.#serve(
       McpMethod.Complete,
       (params, context) => this.#methods.complete(params, context.signal, 'legacy'),
-      async (params, context, envelope) => {
-        // The log level its `_meta` asks for holds while it runs, as for a call.
-        const release = await this.#methods.wantModern(params, this.#modernClient(envelope));
-        try {
-          return completeResult(
+      (params, context, envelope) =>
+        this.#atModernLevel(params, envelope, async () =>
+          completeResult(
             await this.#methods.complete(params, context.signal, 'modern'),
             info,
             false,
-          );
-        } finally {
-          release();
-        }
-      },
+          ),
+        ),
     );
     this.#serve(
       McpMethod.LoggingSetLevel,
@@ -624,16 +619,30 @@ export class GatewaySession {
    * client's retry; a failure is the request's JSON-RPC error. The log level its `_meta` asks for
    * holds while it runs, as for a call.
    */
-  async #requestModern(
+  #requestModern(
     request: BridgedRequest,
     params: JsonObject,
     context: RequestContext,
     envelope: ModernEnvelope,
   ): Promise<JsonObject> {
+    return this.#atModernLevel(params, envelope, (client) =>
+      this.#requestModernRound(request, params, context, envelope, client),
+    );
+  }
+
+  /**
+   * Runs a modern request with its client, the log level its `_meta` asks for holding while it
+   * runs (see `SessionMethods.wantModern`).
+   */
+  async #atModernLevel<T>(
+    params: JsonObject,
+    envelope: ModernEnvelope,
+    run: (client: CallClient) => Promise<T>,
+  ): Promise<T> {
     const client = this.#modernClient(envelope);
     const release = await this.#methods.wantModern(params, client);
     try {
-      return await this.#requestModernRound(request, params, context, envelope, client);
+      return await run(client);
     } finally {
       release();
     }
@@ -700,20 +709,15 @@ export class GatewaySession {
    * its result, or another `input_required` round under a new `requestState`. An unknown or
    * expired state is -32602.
    */
-  async #callToolModern(
+  #callToolModern(
     params: JsonObject,
     context: RequestContext,
     envelope: ModernEnvelope,
   ): Promise<JsonObject> {
-    const client = this.#modernClient(envelope);
-    // The log level its `_meta` asks for holds while the call runs.
-    const release = await this.#methods.wantModern(params, client);
-    try {
+    return this.#atModernLevel(params, envelope, (client) => {
       const request = this.#toolRequest(params, declaresTasks(envelope.capabilities));
-      return await this.#roundModern(request, params, context, envelope, client);
-    } finally {
-      release();
-    }
+      return this.#roundModern(request, params, context, envelope, client);
+    });
   }
 
   async #roundModern(

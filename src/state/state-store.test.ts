@@ -212,3 +212,30 @@ describe.each(kinds)('%s', (_kind, make) => {
     for (const call of calls) expect((await rejection(call())).code).toBe('STATE_CLOSED');
   });
 });
+
+describe('MemoryStateStore.watch', () => {
+  it('tells each watcher of its namespace the key after every write, never inside it', async () => {
+    const store = new MemoryStateStore();
+    const seen: string[] = [];
+    const other: string[] = [];
+    const watching = store.watch('pins', (key) => seen.push(key));
+    using _other = store.watch('era', (key) => other.push(key));
+    store.watch('pins', () => {
+      throw new Error('a failing watcher');
+    });
+    const written = store.set('pins', 'a', 1);
+    expect(seen).toEqual([]);
+    await written;
+    await store.update('pins', 'b', () => 2);
+    await store.delete('pins', 'a');
+    await expect(store.update('pins', 'c', () => Symbol('no JSON'))).rejects.toThrow();
+    await Promise.resolve();
+    expect(seen).toEqual(['a', 'b', 'a']);
+    expect(other).toEqual([]);
+    watching[Symbol.dispose]();
+    await store.set('pins', 'd', 4);
+    await Promise.resolve();
+    expect(seen).toEqual(['a', 'b', 'a']);
+    await store.close();
+  });
+});

@@ -55,6 +55,14 @@ export interface StateStore {
    * in-process guarantees to code that needs one (see docs/state.md).
    */
   lease?(namespace: string, key: string, options: LeaseOptions): Promise<Lease>;
+  /**
+   * Calls `listener` with the key after a value of `namespace` was set, updated or deleted: by
+   * this store and, for a shared store, by any other process that shares it (a PostgreSQL store:
+   * within a second). A listener may be called for a write that changed nothing, and never
+   * synchronously inside the write; it reads the new value itself. A listener that throws is
+   * ignored. Optional: without it, a process sees others' writes only when it reads.
+   */
+  watch?(namespace: string, listener: (key: string) => void): Disposable;
   /** Refuses new operations at once (`STATE_CLOSED`) and waits for those under way. Idempotent. */
   close?(): Promise<void>;
 }
@@ -108,6 +116,7 @@ export class MemoryStateStore implements StateStore, AsyncDisposable {
   /** Per lease name: its generation and, while held, the holder's token and expiry. */
   readonly #leases = new Map<string, { generation: number; holder?: symbol; expiresAt: number }>();
   readonly #wakeups = new LeaseWakeups();
+  readonly #watchers = new Map<string, Set<(key: string) => void>>();
   readonly #closing = new AbortController();
   #closed = false;
 
@@ -142,6 +151,7 @@ export class MemoryStateStore implements StateStore, AsyncDisposable {
         key,
         fn(current === undefined ? undefined : (JSON.parse(current) as T)),
       );
+      this.#changed(namespace, key);
       if (text === undefined) {
         values?.delete(key);
         if (values?.size === 0) this.#namespaces.delete(namespace);
@@ -150,6 +160,37 @@ export class MemoryStateStore implements StateStore, AsyncDisposable {
       if (values === undefined) this.#namespaces.set(namespace, new Map([[key, text]]));
       else values.set(key, text);
       return JSON.parse(text) as T;
+    });
+  }
+
+  watch(namespace: string, listener: (key: string) => void): Disposable {
+    checkNamespace(namespace);
+    if (this.#closed) throw stateClosedError('state');
+    let listeners = this.#watchers.get(namespace);
+    if (listeners === undefined) this.#watchers.set(namespace, (listeners = new Set()));
+    // One entry per watch() call, so the same function watched twice is called twice.
+    const entry = (key: string) => listener(key);
+    listeners.add(entry);
+    return {
+      [Symbol.dispose]: () => {
+        listeners.delete(entry);
+        if (listeners.size === 0 && this.#watchers.get(namespace) === listeners)
+          this.#watchers.delete(namespace);
+      },
+    };
+  }
+
+  /** Tells the namespace's watchers about a write, after it (never inside the write). */
+  #changed(namespace: string, key: string): void {
+    const listeners = this.#watchers.get(namespace);
+    if (listeners === undefined) return;
+    queueMicrotask(() => {
+      for (const listener of [...listeners])
+        try {
+          listener(key);
+        } catch {
+          // A watcher's failure is its own: the write has happened, the others are told.
+        }
     });
   }
 
@@ -210,6 +251,7 @@ export class MemoryStateStore implements StateStore, AsyncDisposable {
     this.#closing.abort();
     this.#namespaces.clear();
     this.#leases.clear();
+    this.#watchers.clear();
     return Promise.resolve();
   }
 

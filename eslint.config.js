@@ -14,11 +14,11 @@ const layers = [
   ['protocol'],
   ['schema'],
   ['transport'],
-  ['client', 'auth'],
+  ['client', 'auth', 'postgres'],
   ['host'],
   ['config'],
   ['agents'],
-  ['gateway', 'grpc'],
+  ['gateway', 'grpc', 'otel'],
   // The command line serves the gateway (`mcp-host gateway serve`): it sits above it.
   ['cli', 'testing'],
 ];

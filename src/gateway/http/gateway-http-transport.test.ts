@@ -24,9 +24,12 @@ async function serving(transport: GatewayHttpTransport) {
     }
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () =>
-      transport.post([JSON.parse(body) as JsonRpcMessage], false, { json: true, sse: true }, res),
-    );
+    const accept = req.headers.accept ?? '*/*';
+    const accepts = {
+      json: /application\/json|\*\/\*/.test(accept),
+      sse: /text\/event-stream|\*\/\*/.test(accept),
+    };
+    req.on('end', () => transport.post([JSON.parse(body) as JsonRpcMessage], false, accepts, res));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -139,7 +142,7 @@ describe('GatewayHttpTransport', () => {
       controller.signal,
       'application/json, text/event-stream',
     );
-    // A stream at once, primed: an id, the reconnection delay, empty data.
+    // Not answered at once: a stream, primed: an id, the reconnection delay, empty data.
     expect(answer.headers.get('content-type')).toBe('text/event-stream');
     const reader = sseEvents(answer);
     const primed = (await reader.next()).value!;
@@ -180,6 +183,51 @@ describe('GatewayHttpTransport', () => {
       await unknown.text();
     }
     expect(transport.state).toBe('open');
+    await transport.close();
+  });
+
+  it('session (2025-11-25): a call answered at once gets plain JSON, nothing held; one that accepts only SSE is primed at once', async () => {
+    await using _guard = leakGuard();
+    const transport = new GatewayHttpTransport({ ...options, sessionId: 'abc' });
+    await using server = await serving(transport);
+    transport.onMessage((message) => {
+      const request = message as { id: number; method: string };
+      if (request.method === 'initialize')
+        transport.send({
+          jsonrpc: '2.0',
+          id: request.id,
+          result: { protocolVersion: '2025-11-25' },
+        });
+      else if (request.id === 2) transport.send({ jsonrpc: '2.0', id: 2, result: { quick: true } });
+    });
+    await transport.start();
+    await (await post(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize' })).json();
+
+    const quick = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 2, method: 'tools/call' },
+      undefined,
+      'application/json, text/event-stream',
+    );
+    expect(quick.headers.get('content-type')).toBe('application/json');
+    expect(await quick.json()).toEqual({ jsonrpc: '2.0', id: 2, result: { quick: true } });
+    expect(transport.replayHeld.events).toBe(0);
+
+    const streamOnly = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 3, method: 'tools/call' },
+      undefined,
+      'text/event-stream',
+    );
+    expect(streamOnly.headers.get('content-type')).toBe('text/event-stream');
+    const reader = sseEvents(streamOnly);
+    expect((await reader.next()).value).toMatchObject({ data: '', retryMs: 1000 });
+    transport.send({ jsonrpc: '2.0', id: 3, result: {} });
+    expect(JSON.parse((await reader.next()).value!.data)).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      result: {},
+    });
     await transport.close();
   });
 

@@ -20,6 +20,14 @@ const SSE_RETRY_MS = 1000;
 /** The first protocol version whose SSE streams start with a priming event (SEP-1699). */
 const PRIMING_VERSION = '2025-11-25';
 
+/**
+ * How long a primed session's POST waits before its answer becomes a resumable SSE stream. A
+ * call answered sooner (most are) gets plain JSON: no stream, no replay buffer. Nothing waits on
+ * this: a progress notification or a server request starts the stream at once, the response goes
+ * out as soon as it comes; only the priming event is later.
+ */
+const PRIME_AFTER_MS = 25;
+
 /** Options of a `GatewayHttpTransport`. */
 export interface GatewayHttpTransportOptions {
   /** A legacy session's id (sent back on every response); undefined for a one-shot exchange. */
@@ -75,6 +83,8 @@ interface Exchange {
   readonly held: JsonRpcMessage[];
   /** Its answer as an SSE stream, once that began. */
   sse: OutStream | undefined;
+  /** Starts the primed stream of a call not answered within `PRIME_AFTER_MS`. */
+  primeTimer: NodeJS.Timeout | undefined;
   /** The POST's response closed before all was answered (the client went away). */
   gone: boolean;
   done: boolean;
@@ -209,6 +219,7 @@ export class GatewayHttpTransport implements Transport {
       progressTokens: [],
       held: [],
       sse: undefined,
+      primeTimer: undefined,
       gone: false,
       done: false,
     };
@@ -228,8 +239,16 @@ export class GatewayHttpTransport implements Transport {
     res.once('close', () => {
       if (!exchange.done) this.#abandoned(exchange);
     });
-    // From 2025-11-25 on, the answer is a stream from the start, primed for resumption.
-    if (this.#priming && accepts.sse) this.#startSse(exchange);
+    // From 2025-11-25 on, an answer that takes time is a stream primed for resumption.
+    if (this.#priming && accepts.sse)
+      if (accepts.json) {
+        exchange.primeTimer = setTimeout(() => {
+          exchange.primeTimer = undefined;
+          if (!exchange.done && !exchange.gone && exchange.sse === undefined)
+            this.#startSse(exchange);
+        }, PRIME_AFTER_MS);
+        exchange.primeTimer.unref();
+      } else this.#startSse(exchange);
     this.#deliver(messages);
   }
 
@@ -340,6 +359,8 @@ export class GatewayHttpTransport implements Transport {
 
   /** Turns the exchange's answer into an SSE stream (primed, from 2025-11-25 on). */
   #startSse(exchange: Exchange): OutStream {
+    clearTimeout(exchange.primeTimer);
+    exchange.primeTimer = undefined;
     exchange.res.writeHead(200, { ...SSE_RESPONSE_HEADERS, ...this.#headers() });
     const stream: OutStream = { number: this.#replay?.openStream(exchange), writer: undefined };
     exchange.sse = stream;
@@ -497,6 +518,8 @@ export class GatewayHttpTransport implements Transport {
    */
   #abandoned(exchange: Exchange): void {
     exchange.gone = true;
+    clearTimeout(exchange.primeTimer);
+    exchange.primeTimer = undefined;
     if (this.#options.sessionId !== undefined) return;
     this.#settle(exchange);
     this.#finish(
@@ -508,6 +531,8 @@ export class GatewayHttpTransport implements Transport {
 
   #settle(exchange: Exchange): void {
     exchange.done = true;
+    clearTimeout(exchange.primeTimer);
+    exchange.primeTimer = undefined;
     this.#exchanges.delete(exchange);
     for (const id of exchange.pending) this.#byRequest.delete(id);
     exchange.pending.clear();

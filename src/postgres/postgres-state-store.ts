@@ -323,6 +323,11 @@ export class PostgresStateStore implements StateStore, AsyncDisposable {
       poll: true,
       attempt: () => this.#run('lease', () => this.#attemptLease(namespace, key, token, ttlMs)),
     });
+    if (this.#closed !== undefined) {
+      // Granted just as the store began to close: give it back, the caller gets nothing.
+      await this.#releaseLease(namespace, key, token);
+      throw stateClosedError(this.where);
+    }
     const lease = grantedLease(namespace, key, generation, expiresAt, async () => {
       this.#heldLeases.delete(lease);
       await this.#releaseLease(namespace, key, token);

@@ -138,6 +138,8 @@ export class PostgresStateStore implements StateStore, AsyncDisposable {
         application_name: applicationName,
         connectionTimeoutMillis: connectTimeoutMs,
         statement_timeout: STATEMENT_TIMEOUT_MS,
+        // TCP keep-alive: a server that vanished without a reset is noticed, not waited on forever.
+        keepAlive: true,
       };
       const pool = new pg.Pool({ ...config, max: maxConnections, idleTimeoutMillis: 10_000 });
       // An idle connection that breaks reports here; the next query gets a fresh one.

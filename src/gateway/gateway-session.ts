@@ -487,9 +487,12 @@ export class GatewaySession {
   ): BridgedCall {
     const { source, calls, fallback } = this.#options;
     const server = request.server;
-    // A legacy backend's input is asked live: answers sent ahead have nowhere to go.
+    // A legacy backend's input is asked live: answers sent ahead have nowhere to go. (The era is
+    // looked up only then: finding it costs a pass over every server.)
     const ahead =
-      server !== undefined && source.serverEra(server) === 'modern' ? inputResponses : undefined;
+      inputResponses !== undefined && server !== undefined && source.serverEra(server) === 'modern'
+        ? inputResponses
+        : undefined;
     const call = new BridgedCall({
       ...request,
       progress: progressTokenOf(params) !== undefined,

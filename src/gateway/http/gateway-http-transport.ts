@@ -62,7 +62,15 @@ interface OutStream {
 }
 
 /** What a stream of the replay buffer is: a POST's answer, or a GET stream. */
-type StreamTag = Exchange | 'get';
+type StreamTag = PostStream | 'get';
+
+/**
+ * A POST's stream as the replay buffer knows it: its exchange while that is open, nothing once it
+ * is settled (a settled exchange's request and response must not live on in the buffer).
+ */
+interface PostStream {
+  live: Exchange | undefined;
+}
 
 /** How a POST may be answered, from its `Accept` header. */
 export interface PostAccepts {
@@ -83,6 +91,8 @@ interface Exchange {
   readonly held: JsonRpcMessage[];
   /** Its answer as an SSE stream, once that began. */
   sse: OutStream | undefined;
+  /** What the replay buffer keeps for that stream. */
+  tag: PostStream | undefined;
   /** Starts the primed stream of a call not answered within `PRIME_AFTER_MS`. */
   primeTimer: NodeJS.Timeout | undefined;
   /** The POST's response closed before all was answered (the client went away). */
@@ -219,6 +229,7 @@ export class GatewayHttpTransport implements Transport {
       progressTokens: [],
       held: [],
       sse: undefined,
+      tag: undefined,
       primeTimer: undefined,
       gone: false,
       done: false,
@@ -362,7 +373,11 @@ export class GatewayHttpTransport implements Transport {
     clearTimeout(exchange.primeTimer);
     exchange.primeTimer = undefined;
     exchange.res.writeHead(200, { ...SSE_RESPONSE_HEADERS, ...this.#headers() });
-    const stream: OutStream = { number: this.#replay?.openStream(exchange), writer: undefined };
+    exchange.tag = { live: exchange };
+    const stream: OutStream = {
+      number: this.#replay?.openStream(exchange.tag),
+      writer: undefined,
+    };
     exchange.sse = stream;
     this.#attach(stream, exchange.res);
     if (this.#priming) this.#prime(stream);
@@ -413,10 +428,10 @@ export class GatewayHttpTransport implements Transport {
           )
         : replyError(res, 400, 'Bad Request: Last-Event-ID names no event of this session');
     if (found.tag === 'get') return this.#openGetStream(res, found.events);
-    const exchange = found.tag;
+    const exchange = found.tag.live;
     res.writeHead(200, { ...SSE_RESPONSE_HEADERS, ...this.#headers() });
     res.flushHeaders();
-    if (exchange.done || exchange.sse === undefined) {
+    if (exchange === undefined || exchange.done || exchange.sse === undefined) {
       // Answered already: what was missed, and the stream ends.
       const writer = new SseWriter(res, this.#options.maxBufferedBytes);
       for (const event of found.events) this.#writeEvent(writer, { event: 'message', ...event });
@@ -531,6 +546,7 @@ export class GatewayHttpTransport implements Transport {
 
   #settle(exchange: Exchange): void {
     exchange.done = true;
+    if (exchange.tag !== undefined) exchange.tag.live = undefined;
     clearTimeout(exchange.primeTimer);
     exchange.primeTimer = undefined;
     this.#exchanges.delete(exchange);

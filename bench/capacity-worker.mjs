@@ -37,6 +37,8 @@ const BUSY_SESSION_CALLS = 400;
 async function startReplica(spec) {
   const child = fork(REPLICA, [JSON.stringify(spec)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // To look inside the replica: MCP_HOST_BENCH_REPLICA_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p'.
+    execArgv: process.env.MCP_HOST_BENCH_REPLICA_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
   });
   const exited = once(child, 'exit');
   const next = (type) =>

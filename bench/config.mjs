@@ -367,7 +367,7 @@ export function capacityPlan(quick) {
   if (!quick) return CAPACITY_PLAN;
   return {
     ...CAPACITY_PLAN,
-    load: { calls: 1000, warmup: 300 },
+    load: { calls: 600, warmup: 200 },
     throughput: CAPACITY_PLAN.throughput.filter((t) => t.inFlight === 64),
     backends: { memory: [1, 100], stdio: [1, 10] },
     sessions: [1, 100, 1000],

@@ -200,6 +200,9 @@ export function renderCapacity(record) {
         p50Us: range(runs.map((r) => r.p50Us)),
         p99Us: range(runs.map((r) => r.p99Us)),
         cpuUsPerCall: range(runs.map((r) => r.replicaCpuUsPerCall)),
+        // How busy the replica's process was (100: one core), and what one core would serve.
+        coreShare: range(runs.map((r) => (r.callsPerSec * r.replicaCpuUsPerCall) / 1e4)),
+        perCore: range(runs.map((r) => 1e6 / r.replicaCpuUsPerCall)),
       };
       summary.throughput[key] = figures;
       return [
@@ -209,12 +212,28 @@ export function renderCapacity(record) {
         spanText(figures.p50Us, 1, 1000),
         spanText(figures.p99Us, 1, 1000),
         spanText(figures.cpuUsPerCall),
+        spanText(figures.coreShare),
+        spanText(figures.perCore),
       ];
     });
     lines.push(
       '',
       'Calls/s per replica: tools/call of one in-memory backend, in the replica process, at saturation:',
-      formatTable(['era', 'in flight', 'calls/s', 'p50 ms', 'p99 ms', 'replica CPU µs/call'], rows),
+      formatTable(
+        [
+          'era',
+          'in flight',
+          'calls/s',
+          'p50 ms',
+          'p99 ms',
+          'replica CPU µs/call',
+          'replica core %',
+          'calls/s per core',
+        ],
+        rows,
+      ),
+      '  replica core %: its CPU over the wall time (100: one core busy); calls/s per core: 1,000,000 / CPU µs a',
+      '  call, what the replica would serve with a core of its own (on a loaded machine the wall time is shared).',
     );
   }
 

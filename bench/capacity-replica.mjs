@@ -159,6 +159,15 @@ async function main(spec) {
     childPids,
     memory: { base, backends, host: hostMemory, gateway: memory() },
   });
+  let closing;
+  const close = () =>
+    (closing ??= (async () => {
+      await listener.close();
+      await gateway.close();
+      await host.close();
+      await Promise.all(fakes.map((fake) => fake.close()));
+      if (process.connected) process.disconnect();
+    })());
   process.on('message', (message) => {
     if (message.type === 'memory') {
       process.send({
@@ -168,15 +177,11 @@ async function main(spec) {
         childRssBytes: childPids.map(rssOf),
       });
     } else if (message.type === 'close') {
-      void (async () => {
-        await listener.close();
-        await gateway.close();
-        await host.close();
-        await Promise.all(fakes.map((fake) => fake.close()));
-        process.disconnect();
-      })();
+      void close();
     }
   });
+  // The worker went away without a word (it failed): close too, stdio backends included.
+  process.once('disconnect', () => void close());
 }
 
 if (process.send !== undefined) await main(JSON.parse(process.argv[2] ?? '{}'));

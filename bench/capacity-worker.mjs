@@ -66,7 +66,8 @@ async function startReplica(spec) {
     },
     cpuMicros: () => processCpuMicros(child.pid),
     close: async () => {
-      child.send({ type: 'close' });
+      // A replica that already exited (it failed) has nothing left to close.
+      if (child.connected) child.send({ type: 'close' });
       await exited;
     },
   };

@@ -369,8 +369,8 @@ export function capacityPlan(quick) {
     ...CAPACITY_PLAN,
     load: { calls: 600, warmup: 200 },
     throughput: CAPACITY_PLAN.throughput.filter((t) => t.inFlight === 64),
-    backends: { memory: [1, 100], stdio: [1, 10] },
-    sessions: [1, 100, 1000],
+    backends: { memory: [1, 100], stdio: [1, 5] },
+    sessions: [1, 100, 500],
     views: 100,
   };
 }

@@ -86,9 +86,10 @@ const HTTP_SCENARIOS = [
 
 /**
  * `--only` values: which scenarios run (startup probes are stdio's; `host` is McpHost's own,
- * `gateway` the gateway's, bench/gateway-worker.mjs).
+ * `gateway` the gateway's, bench/gateway-worker.mjs; `capacity` a gateway replica's,
+ * bench/capacity-worker.mjs).
  */
-export const SUITES = ['stdio', 'http', 'host', 'gateway'];
+export const SUITES = ['stdio', 'http', 'host', 'gateway', 'capacity'];
 
 /** stdio or http. */
 export const transportOf = (scenario) => scenario.transport ?? 'stdio';
@@ -330,4 +331,46 @@ export const GATEWAY_QUICK_ROUNDS = 2;
 export function gatewayScenarios(quick) {
   if (!quick) return GATEWAY_SCENARIOS;
   return GATEWAY_SCENARIOS.map((s) => ({ ...s, calls: Math.max(4, Math.round(s.calls / 4)) }));
+}
+
+// ---- capacity (one gateway replica), bench/capacity-worker.mjs -----------------------------------
+
+/**
+ * What the capacity part measures (issue 19), each measurement a fresh worker forking a fresh
+ * replica: `throughput` calls/s at saturation per era (legacy over `sessions` sessions);
+ * `backends` the backend counts stepped through, in-memory (`memory`) and as stdio processes;
+ * `sessions` the legacy session counts stepped through in one replica; `views` named views on
+ * `viewBackends` backends. `load` is the calls of every timed part (after `warmup`), and
+ * `growthInFlight` the calls outstanding while stepping up backends and sessions.
+ */
+const CAPACITY_PLAN = {
+  load: { calls: 3000, warmup: 1000 },
+  growthInFlight: 32,
+  throughput: [
+    { era: 'legacy', sessions: 64, inFlight: 64 },
+    { era: 'legacy', sessions: 64, inFlight: 256 },
+    { era: 'modern', inFlight: 64 },
+    { era: 'modern', inFlight: 256 },
+  ],
+  backends: { memory: [1, 10, 100, 1000], stdio: [1, 10, 50] },
+  sessions: [1, 10, 100, 1000, 4000],
+  views: 1000,
+  viewBackends: 10,
+};
+
+/** Rounds of the capacity part (each round runs every measurement once). */
+export const CAPACITY_FULL_ROUNDS = 3;
+export const CAPACITY_QUICK_ROUNDS = 1;
+
+/** The capacity plan; `quick` makes fewer calls, fewer steps and fewer views. */
+export function capacityPlan(quick) {
+  if (!quick) return CAPACITY_PLAN;
+  return {
+    ...CAPACITY_PLAN,
+    load: { calls: 600, warmup: 200 },
+    throughput: CAPACITY_PLAN.throughput.filter((t) => t.inFlight === 64),
+    backends: { memory: [1, 100], stdio: [1, 5] },
+    sessions: [1, 100, 500],
+    views: 100,
+  };
 }

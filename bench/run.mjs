@@ -6,6 +6,8 @@
 //   node bench/run.mjs --only http   only the HTTP scenarios (--only stdio: only stdio + startup)
 //   node bench/run.mjs --only host   only McpHost: routing overhead, listing, 20 stdio connects
 //   node bench/run.mjs --only gateway   only the gateway: added latency and calls/s over direct
+//   node bench/run.mjs --only capacity  only one replica's capacity: memory per backend, session
+//                                        and view; calls/s; growth to 1,000 backends
 //   node bench/run.mjs --rounds 3 --out /tmp/result.json
 //   node bench/run.mjs --from bench/results/<file>.json   print a saved run's report again
 //   node bench/run.mjs --help     this text
@@ -21,6 +23,9 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
+  CAPACITY_FULL_ROUNDS,
+  CAPACITY_QUICK_ROUNDS,
+  capacityPlan,
   FULL_ROUNDS,
   FULL_STARTUP_RUNS,
   GATEWAY_FULL_ROUNDS,
@@ -36,6 +41,7 @@ import {
   scenarios as scenariosFor,
   transportOf,
 } from './config.mjs';
+import { measureCapacity } from './lib/capacity.mjs';
 import { measureGateway } from './lib/gateway.mjs';
 import { measureHost } from './lib/host.mjs';
 import { runNodeJson } from './lib/child.mjs';
@@ -100,6 +106,9 @@ async function measureAndReport() {
   const cpus = os.cpus();
   const pinCpu = process.platform === 'linux' && cpus.length > 1 ? cpus.length - 1 : null;
   const started = new Date();
+  // The machine's load average (1, 5, 15 min) before and after: the figures are only as good as
+  // the machine was quiet.
+  const loadBefore = os.loadavg();
   const leaks = [];
 
   const startupResults = await measureStartup(startupRuns, leaks);
@@ -129,6 +138,17 @@ async function measureAndReport() {
     gatewayRounds === 0
       ? undefined
       : await measureGateway(gatewayScenarios(quick), gatewayRounds, leaks);
+  const capacityRounds = !only.includes('capacity')
+    ? 0
+    : flags.rounds === undefined
+      ? quick
+        ? CAPACITY_QUICK_ROUNDS
+        : CAPACITY_FULL_ROUNDS
+      : Number(flags.rounds);
+  const capacity =
+    capacityRounds === 0
+      ? undefined
+      : await measureCapacity(capacityPlan(quick), capacityRounds, leaks);
 
   const record = {
     date: started.toISOString(),
@@ -150,6 +170,8 @@ async function measureAndReport() {
       hostRounds,
       gatewayRounds,
       gatewayScenarios: gatewayRounds === 0 ? [] : gatewayScenarios(quick),
+      capacityRounds,
+      capacityPlan: capacityRounds === 0 ? undefined : capacityPlan(quick),
       pinCpu,
       sdkVersion: sdkVersion(),
       scenarios,
@@ -160,6 +182,8 @@ async function measureAndReport() {
     cli,
     host,
     gateway,
+    capacity,
+    load: { before: loadBefore, after: os.loadavg() },
   };
   const { text, targets, summary } = renderReport(record);
   console.log(`\n${text}`);

@@ -9,6 +9,7 @@ import {
   implsOf,
   transportOf,
 } from '../config.mjs';
+import { renderCapacity } from './capacity.mjs';
 import { renderGateway } from './gateway.mjs';
 import { renderHost } from './host.mjs';
 import { summarize } from './summary.mjs';
@@ -30,15 +31,21 @@ export function renderReport(record) {
   const s = summarize(record.runs, record.startupRuns);
   const host = renderHost(record.host ?? []);
   const gateway = renderGateway(record.gateway, config.gatewayScenarios ?? []);
+  const capacity = renderCapacity(record.capacity);
   const targets = [...evaluateTargets(s), ...cliTargets(record.cli), ...host.targets];
   const stdioScenarios = config.scenarios.filter((sc) => transportOf(sc) === 'stdio');
   const httpScenarios = config.scenarios.filter((sc) => transportOf(sc) === 'http');
   const text = [
     `mcp-host benchmark, ${record.date}`,
     `Node ${machine.node}, ${machine.platform}, ${machine.cpus} x ${machine.cpuModel}; src at ${record.sourceRevision}`,
+    ...(record.load === undefined
+      ? []
+      : [
+          `Load average (1, 5, 15 min) at the start ${record.load.before.map((v) => v.toFixed(1)).join(', ')}, at the end ${record.load.after.map((v) => v.toFixed(1)).join(', ')}`,
+        ]),
     ...(config.scenarios.length === 0
       ? [
-          `${config.quick ? 'QUICK run, ' : ''}${[record.host?.length > 0 ? 'host' : undefined, gateway.text === '' ? undefined : 'gateway'].filter(Boolean).join(' and ') || 'no'} part only.`,
+          `${config.quick ? 'QUICK run, ' : ''}${[record.host?.length > 0 ? 'host' : undefined, gateway.text === '' ? undefined : 'gateway', capacity.text === '' ? undefined : 'capacity'].filter(Boolean).join(' and ') || 'no'} part only.`,
         ]
       : [
           `${config.quick ? 'QUICK run, ' : ''}${config.rounds} rounds of fresh processes, order rotated each round; medians over rounds,`,
@@ -85,6 +92,7 @@ export function renderReport(record) {
     ...(record.cli === undefined ? [] : ['', cliText(record.cli)]),
     ...(host.text === '' ? [] : [host.text]),
     ...(gateway.text === '' ? [] : [gateway.text]),
+    ...(capacity.text === '' ? [] : [capacity.text]),
     '',
     'Targets:',
     ...targets.map((t) => `${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.detail}`),
@@ -119,6 +127,7 @@ export function renderReport(record) {
   );
   if (record.host !== undefined && record.host.length > 0) summary.host = host.summary;
   if (gateway.summary !== undefined) summary.gateway = gateway.summary;
+  if (capacity.summary !== undefined) summary.capacity = capacity.summary;
   return { text, targets, summary };
 }
 

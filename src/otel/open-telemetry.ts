@@ -22,7 +22,6 @@ import {
 import { DEFAULT_CLIENT_OPTIONS } from '../client/client-options.js';
 import { JsonRpcError } from '../errors/json-rpc-error.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
-import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 import type {
   Telemetry,
   TelemetryContext,
@@ -255,8 +254,9 @@ function describeFailure(
     return { type: code, rpcCode: code, message: short(error.message) };
   }
   if (error instanceof McpHostError) return { type: error.code, message: short(error.message) };
-  // Not one of mcp-host's errors: its message was never checked for secrets, so it is left out.
-  return { type: String(toMcpHostError(error).code) };
+  // Not one of mcp-host's errors (INTERNAL, as `toMcpHostError` has it): its message was never
+  // checked for secrets, so it is left out.
+  return { type: 'INTERNAL' };
 }
 
 function short(message: string): string {

@@ -102,8 +102,8 @@ export interface ToolCall {
    * extension may answer with a `CreateTaskResult` instead of the result.
    */
   readonly task: boolean;
-  /** The span the call is made for (`CallOptions.traceContext`), or undefined. */
-  readonly traceContext: TelemetryContext | undefined;
+  /** The span the call is made for (`CallOptions.traceContext`), set by the host. */
+  readonly traceContext?: TelemetryContext | undefined;
   /**
    * The view the call came through (`HostView.callTool`), set by the host: its access rules run
    * after the host's and its result budget applies when smaller than the host's.

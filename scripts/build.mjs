@@ -46,6 +46,7 @@ const LIBRARY = {
   gateway: 'src/gateway.ts',
   grpc: 'src/grpc.ts',
   postgres: 'src/postgres.ts',
+  otel: 'src/otel.ts',
 };
 /**
  * The command line, an application: a graph of its own (with its own copy of the library code it

@@ -6,7 +6,7 @@
  * process before it loads the rest (the handshake, the JSON-RPC peer), which then loads while the
  * server starts. Errors are `McpHostError`s; `isMcpHostError` is in the root entry.
  */
-export { McpClient, type ToolCallParams } from './client/mcp-client.js';
+export { McpClient } from './client/mcp-client.js';
 export {
   DEFAULT_CLIENT_OPTIONS,
   type CachedEra,
@@ -21,5 +21,6 @@ export {
   type ResourceTemplateListing,
   type ServerInputContext,
   type ServerInputHandlers,
+  type ToolCallParams,
   type ToolListing,
 } from './client/client-options.js';

@@ -65,7 +65,7 @@ export { TOOL_CALL_CHANNEL_NAMES } from './host/observe/tracing.js';
 
 // ---- The client: one server, either protocol era (docs/eras.md) --------------------------------
 export { McpClient } from './client/mcp-client.js';
-export type { ToolCallParams } from './client/mcp-client.js';
+export type { ToolCallParams } from './client/client-options.js';
 export type { ClientTasks } from './client/client-tasks.js';
 export { DEFAULT_CLIENT_OPTIONS } from './client/client-options.js';
 export type {
@@ -154,6 +154,13 @@ export type { StateStore } from './state/state-store.js';
 export type { Lease, LeaseOptions } from './state/lease.js';
 export { silentLogger } from './internal/logger.js';
 export type { LogFields, Logger } from './internal/logger.js';
+export type {
+  Telemetry,
+  TelemetryContext,
+  TelemetryOutcome,
+  TelemetryRequest,
+  TelemetrySpan,
+} from './internal/telemetry.js';
 export type { Disposable } from './internal/disposable.js';
 export { createSchemaValidator } from './schema/schema-validator.js';
 export type { SchemaValidator, SchemaValidatorOptions } from './schema/schema-validator.js';

@@ -1,4 +1,6 @@
 import type { Logger } from '../internal/logger.js';
+import type { JsonObject } from '../jsonrpc/message.js';
+import type { Telemetry, TelemetryContext } from '../internal/telemetry.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { TransportDefinition } from '../transport/transport-definition.js';
 import type { SchemaValidator } from '../schema/schema-validator.js';
@@ -150,6 +152,12 @@ export interface McpClientOptions {
   /** Wait this long after a list_changed notification before refetching (default 50 ms). */
   listChangedDebounceMs?: number;
   logger?: Logger;
+  /**
+   * Reports each request as a CLIENT span (and its duration), its trace context sent in the
+   * request's `_meta` (`traceparent`, `tracestate`), e.g. `openTelemetry()` from `mcp-host/otel`.
+   * Default none: nothing is traced and no `_meta` is added.
+   */
+  telemetry?: Telemetry;
 }
 
 /** Every default of `McpClientOptions`, in one frozen object (docs/eras.md). */
@@ -167,6 +175,12 @@ export const DEFAULT_CLIENT_OPTIONS = Object.freeze({
 } as const satisfies Partial<McpClientOptions>);
 
 export type McpClientState = 'new' | 'connecting' | 'ready' | 'closing' | 'closed';
+
+/** A tool call as one object, the way the official SDK's `callTool` takes it. */
+export interface ToolCallParams {
+  name: string;
+  arguments?: JsonObject;
+}
 
 /** Options of one request (`callTool`, `readResource`, `getPrompt`, ...). */
 export interface CallOptions {
@@ -194,6 +208,11 @@ export interface CallOptions {
    * result. Without it, or with a server that did not declare it, the call is an ordinary one.
    */
   task?: boolean;
+  /**
+   * With `telemetry`: the span this request is made for (a served request's span), so that the
+   * request's span is its child. Default: the tracing system's ambient context.
+   */
+  traceContext?: TelemetryContext;
 }
 
 /**

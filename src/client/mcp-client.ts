@@ -33,6 +33,7 @@ import {
   type PromptListing,
   type ResourceListing,
   type ResourceTemplateListing,
+  type ToolCallParams,
   type ToolListing,
 } from './client-options.js';
 import { ClientTasks, TASK_EXTENSIONS } from './client-tasks.js';
@@ -47,6 +48,7 @@ import { collectPages } from './pagination.js';
 import type { RemoteRequests } from './remote-requests.js';
 import { ServerEvents } from './server-events.js';
 import { ServerInput } from './server-input.js';
+import { tracedRequest } from './traced-request.js';
 import type { LoadedSkill, LoadSkillOptions, SkillFile } from './skills/load-skill.js';
 import {
   SKILLS_EXTENSION,
@@ -64,12 +66,6 @@ import {
 /** Options of a call that accepts no task, and what one that may accept one resolves with. */
 type NoTask = CallOptions & { task?: false };
 type Answer = CallToolResult | CreateTaskResult;
-
-/** A tool call as one object, the way the official SDK's `callTool` takes it. */
-export interface ToolCallParams {
-  name: string;
-  arguments?: JsonObject;
-}
 
 /**
  * One MCP server, whichever era it speaks. `connect()` detects the era (or uses a pinned or
@@ -733,13 +729,18 @@ export class McpClient implements AsyncDisposable {
     return collectPages<T>(fetchPage, key, maxPages, { method, serverName: this.serverName });
   }
 
-  /** One request with the call options applied (the client's request timeout by default). */
+  /** One request with the call options applied; in a span with `telemetry` (`tracedRequest`). */
   #request<T>(
     method: string,
     params: JsonObject | undefined,
     options: CallOptions,
     extensions?: Record<string, JsonObject>, // declared in the request's `_meta` (modern era)
+    traced = this.#options.telemetry === undefined,
   ): Promise<T> {
+    if (!traced)
+      return tracedRequest(this.#options.telemetry!, this, method, params, options, (sent) =>
+        this.#request<T>(method, sent, options, extensions, true),
+      );
     const own =
       extensions !== undefined || options.input !== undefined || options.resume !== undefined
         ? { input: options.input, resume: options.resume, extensions }

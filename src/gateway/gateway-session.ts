@@ -4,6 +4,7 @@ import type { McpHostError } from '../errors/mcp-host-error.js';
 import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { Logger } from '../internal/logger.js';
+import type { Telemetry } from '../internal/telemetry.js';
 import { onAbort } from '../internal/signals.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { JsonRpcPeer } from '../jsonrpc/peer.js';
@@ -20,12 +21,7 @@ import type {
   ProgressNotificationParams,
 } from '../protocol/types.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import {
-  BridgedCall,
-  type BridgedCallInit,
-  type BridgedOutcome,
-  type CallClient,
-} from './bridged-call.js';
+import { BridgedCall, type BridgedOutcome, type CallClient } from './bridged-call.js';
 import { modernRefusal, toolCallFailure, toRequestError } from './gateway-errors.js';
 import type { GatewayLogging } from './gateway-logging.js';
 import type { GatewaySource } from './gateway-source.js';
@@ -50,13 +46,14 @@ import type { UpstreamLogins } from './login/upstream-logins.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import { GatewaySkills } from './gateway-skills.js';
 import { gatewayCapabilities } from './gateway-capabilities.js';
+import { progressTokenOf, urlElicitationId } from './request-params.js';
 import {
-  callParams,
-  progressTokenOf,
-  promptParams,
-  resourceUri,
-  urlElicitationId,
-} from './request-params.js';
+  promptRequest,
+  resourceRequest,
+  toolRequest,
+  type BridgedRequest,
+} from './bridged-requests.js';
+import { tracedHandler, type ServedContext, type ServedHandler } from './traced-handler.js';
 import { SessionMethods } from './session-methods.js';
 import { declaresTasks, tasksNotDeclared, type GatewayTasks } from './tasks/gateway-tasks.js';
 
@@ -90,6 +87,10 @@ export interface GatewaySessionOptions {
   tasks: GatewayTasks;
   /** The named client served (its tasks are its own), or undefined for an unnamed one. */
   principal: string | undefined;
+  /** Reports each request served as a SERVER span (see `GatewayOptions.telemetry`). */
+  telemetry?: Telemetry | undefined;
+  /** This gateway replica's id, on its spans (see `GatewayOptions.replicaId`). */
+  replicaId?: string | undefined;
 }
 
 /** How long a call that reported progress waits for the client to have handled it. */
@@ -120,12 +121,10 @@ const LISTEN_FLAG: Record<ListKind, string> = {
   prompts: 'promptsListChanged',
 };
 
-type Handler = (params: unknown, context: RequestContext) => unknown;
-/** What a bridged call is made of, before its client is known. */
-type BridgedRequest = Pick<BridgedCallInit, 'kind' | 'name' | 'server' | 'invoke'>;
+type Handler = ServedHandler;
 type ModernHandler = (
   params: JsonObject,
-  context: RequestContext,
+  context: ServedContext,
   envelope: ModernEnvelope,
 ) => unknown;
 
@@ -150,6 +149,8 @@ export class GatewaySession {
   readonly #methods: SessionMethods;
   readonly #skills: GatewaySkills;
   #state: GatewaySessionState = 'new';
+  /** The legacy session's protocol version (set by `initialize`). */
+  #version: string | undefined;
   /** The legacy client, as calls reach it (set by `initialize`). */
   #client: CallClient | undefined;
   /** The URL-mode elicitations sent to this (legacy) client whose completion it is to be told. */
@@ -251,9 +252,15 @@ export class GatewaySession {
     );
     this.#serve(
       McpMethod.ResourcesRead,
-      (params, context) => this.#requestLegacy(this.#resourceRequest(params), params, context),
+      (params, context) =>
+        this.#requestLegacy(resourceRequest(source, params, context.traceContext), params, context),
       (params, context, envelope) =>
-        this.#requestModern(this.#resourceRequest(params), params, context, envelope),
+        this.#requestModern(
+          resourceRequest(source, params, context.traceContext),
+          params,
+          context,
+          envelope,
+        ),
     );
     this.#serve(
       McpMethod.PromptsList,
@@ -262,9 +269,15 @@ export class GatewaySession {
     );
     this.#serve(
       McpMethod.PromptsGet,
-      (params, context) => this.#requestLegacy(this.#promptRequest(params), params, context),
+      (params, context) =>
+        this.#requestLegacy(promptRequest(source, params, context.traceContext), params, context),
       (params, context, envelope) =>
-        this.#requestModern(this.#promptRequest(params), params, context, envelope),
+        this.#requestModern(
+          promptRequest(source, params, context.traceContext),
+          params,
+          context,
+          envelope,
+        ),
     );
     this.#serve(
       McpMethod.Complete,
@@ -339,7 +352,7 @@ export class GatewaySession {
   #serve(method: string, legacy: Handler | undefined, modern: ModernHandler | undefined): void {
     const notFound = () =>
       new JsonRpcError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
-    this.#peer.setRequestHandler(method, (params, context) => {
+    const handler: Handler = (params, context) => {
       if (isModernRequest(params)) {
         const envelope = modernEnvelope(params);
         if (modern === undefined) throw notFound();
@@ -352,7 +365,17 @@ export class GatewaySession {
           `'${method}' before 'initialize': initialize the session first`,
         );
       return legacy(params, context);
-    });
+    };
+    const telemetry = this.#options.telemetry;
+    this.#peer.setRequestHandler(
+      method,
+      telemetry === undefined
+        ? handler
+        : tracedHandler(telemetry, method, handler, {
+            replicaId: this.#options.replicaId,
+            version: () => this.#version,
+          }),
+    );
   }
 
   // ---- the handshake (legacy) -------------------------------------------------------------------
@@ -371,6 +394,7 @@ export class GatewaySession {
       ? asked
       : LATEST_LEGACY_PROTOCOL_VERSION;
     this.#state = 'initializing';
+    this.#version = protocolVersion;
     const capabilities = isObject(params.capabilities)
       ? (params.capabilities as ClientCapabilities)
       : {};
@@ -552,51 +576,6 @@ export class GatewaySession {
     return { resultType: 'input_required', inputRequests, requestState };
   }
 
-  /** The request of a `prompts/get` (its params checked: -32602). */
-  #promptRequest(params: unknown): BridgedRequest {
-    const { name, args } = promptParams(params);
-    const source = this.#options.source;
-    return {
-      kind: 'prompt',
-      name,
-      server: undefined,
-      invoke: ({ signal, input, resume }) =>
-        source.getPrompt(name, args, {
-          signal,
-          input,
-          ...(resume === undefined ? {} : { resume }),
-        }),
-    };
-  }
-
-  /** The request of a `resources/read` (its params checked: -32602). */
-  #resourceRequest(params: unknown): BridgedRequest {
-    const uri = resourceUri(params);
-    const source = this.#options.source;
-    return {
-      kind: 'resource',
-      name: uri,
-      server: undefined,
-      invoke: ({ signal, input, resume }) =>
-        source.readResource(uri, { signal, input, ...(resume === undefined ? {} : { resume }) }),
-    };
-  }
-
-  /**
-   * The request of a `tools/call` (its params checked: -32602); with `task`, one that accepts a
-   * task (its backend may answer a `CreateTaskResult`).
-   */
-  #toolRequest(params: unknown, task = false): BridgedRequest {
-    const { name, args } = callParams(params);
-    const source = this.#options.source;
-    return {
-      kind: 'tool',
-      name,
-      server: source.tools().find((tool) => tool.name === name)?.server,
-      invoke: (options) => source.callTool(name, args, task ? { ...options, task } : options),
-    };
-  }
-
   /**
    * A legacy `prompts/get` or `resources/read`: what its backend asks on the way goes to the
    * client live (as a tool call's does); a failure is the request's JSON-RPC error.
@@ -694,9 +673,10 @@ export class GatewaySession {
     };
   }
 
-  async #callTool(params: unknown, context: RequestContext): Promise<JsonObject> {
+  async #callTool(params: unknown, context: ServedContext): Promise<JsonObject> {
     let progressed = false;
-    const call = this.#newCall(this.#toolRequest(params), params as JsonObject, this.#client!);
+    const request = toolRequest(this.#options.source, params, false, context.traceContext);
+    const call = this.#newCall(request, params as JsonObject, this.#client!);
     const outcome = await call.next(
       context.signal,
       this.#progressSink(params as JsonObject, () => (progressed = true)),
@@ -714,11 +694,16 @@ export class GatewaySession {
    */
   #callToolModern(
     params: JsonObject,
-    context: RequestContext,
+    context: ServedContext,
     envelope: ModernEnvelope,
   ): Promise<JsonObject> {
     return this.#atModernLevel(params, envelope, (client) => {
-      const request = this.#toolRequest(params, declaresTasks(envelope.capabilities));
+      const request = toolRequest(
+        this.#options.source,
+        params,
+        declaresTasks(envelope.capabilities),
+        context.traceContext,
+      );
       return this.#roundModern(request, params, context, envelope, client);
     });
   }

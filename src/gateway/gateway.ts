@@ -2,6 +2,7 @@ import { McpHostError } from '../errors/mcp-host-error.js';
 import { toMcpHostError } from '../errors/to-mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
+import type { Telemetry } from '../internal/telemetry.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { McpHost } from '../host/mcp-host.js';
 import type { ViewOptions } from '../host/views/view-access.js';
@@ -64,6 +65,18 @@ export interface GatewayOptions {
    */
   perClient?: PerClientOptions;
   logger?: Logger;
+  /**
+   * Reports each client request served as a SERVER span, continuing the trace named by the
+   * request's `_meta` (`traceparent`, `tracestate`), its backend requests the span's children
+   * (they are the host's clients' spans: give the host the same `telemetry`). E.g.
+   * `openTelemetry()` from `mcp-host/otel`; default none. See docs/observability.md.
+   */
+  telemetry?: Telemetry;
+  /**
+   * This gateway replica's id (one of several serving the same clients): on its SERVER spans as
+   * `mcp_host.replica.id`. Default none.
+   */
+  replicaId?: string;
 }
 
 /** The defaults of `GatewayOptions`. */
@@ -180,6 +193,8 @@ export class Gateway implements AsyncDisposable {
       ...(this.#logins === undefined ? {} : { logins: this.#logins }),
       tasks: this.#tasks,
       principal: options.principal,
+      telemetry: this.#options.telemetry,
+      replicaId: this.#options.replicaId,
     });
     const ended = new Promise<void>((resolve) => session.onClose(() => resolve()));
     const signal = options.signal;

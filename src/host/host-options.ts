@@ -1,5 +1,6 @@
 import type { TokenStore } from '../auth/token-store.js';
 import type { Logger } from '../internal/logger.js';
+import type { Telemetry } from '../internal/telemetry.js';
 import type { Root, Tool } from '../protocol/types.js';
 import type { StateStore } from '../state/state-store.js';
 import type { CallPolicyOptions } from './calls/call-pipeline.js';
@@ -66,6 +67,12 @@ export interface McpHostOptions extends CallPolicyOptions, CallerViewOptions {
   roots?: readonly Root[];
   /** Bound on `close()` (default 5 s): servers still closing then are killed by their transports. */
   closeTimeoutMs?: number;
+  /**
+   * Given to every server's client (unless its definition's `client` has its own): each request
+   * to a server is a CLIENT span, its trace context sent in the request's `_meta` (see
+   * `McpClientOptions.telemetry`; `openTelemetry()` from `mcp-host/otel`). Default none.
+   */
+  telemetry?: Telemetry;
 }
 
 /** Every default of `McpHostOptions` (and of a server's own settings, under `server`). */

@@ -20,7 +20,7 @@ import { registeredServer, type ServerSlot } from './slot/server-slot.js';
  * The options of a host's `readResource` and `getPrompt`: the caller's signal, and the request's
  * own input handlers and resumption (the modern era's `input_required` rounds; see `CallOptions`).
  */
-export type HostRequestOptions = Pick<CallOptions, 'signal' | 'input' | 'resume'>;
+export type HostRequestOptions = Pick<CallOptions, 'signal' | 'input' | 'resume' | 'traceContext'>;
 
 /**
  * Resources and prompts across a host's servers: listed from every ready server; a resource read

@@ -18,7 +18,7 @@ import type {
   Tool,
 } from '../protocol/types.js';
 import { MemoryStateStore } from '../state/state-store.js';
-import type { ToolCallParams } from '../client/mcp-client.js';
+import type { ToolCallParams } from '../client/client-options.js';
 import {
   createCallPipeline,
   type HostCallOptions,
@@ -434,6 +434,7 @@ export class McpHost implements AsyncDisposable {
       retry: options.retry === true,
       input: options.input === undefined && options.resume === undefined ? undefined : options,
       task,
+      traceContext: options.traceContext,
       // Always present (undefined without a view): every call object has one shape.
       view,
     });
@@ -699,6 +700,7 @@ export class McpHost implements AsyncDisposable {
       review: this.#review,
       seedTools: seed,
       roots: () => this.#roots,
+      telemetry: this.#options.telemetry,
       oauth:
         definition.oauth === undefined
           ? undefined

@@ -27,6 +27,7 @@ import { aboutServer, McpHostError } from '../../errors/mcp-host-error.js';
 import { toMcpHostError } from '../../errors/to-mcp-host-error.js';
 import type { Emitter } from '../../internal/emitter.js';
 import type { Logger } from '../../internal/logger.js';
+import type { TelemetryContext } from '../../internal/telemetry.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
 import { isCreateTaskResult } from '../../protocol/guards.js';
 import type {
@@ -101,6 +102,8 @@ export interface ToolCall {
    * extension may answer with a `CreateTaskResult` instead of the result.
    */
   readonly task: boolean;
+  /** The span the call is made for (`CallOptions.traceContext`), set by the host. */
+  readonly traceContext?: TelemetryContext | undefined;
   /**
    * The view the call came through (`HostView.callTool`), set by the host: its access rules run
    * after the host's and its result budget applies when smaller than the host's.
@@ -506,6 +509,7 @@ function attempt(
     onProgress: call.onProgress,
     input: call.input?.input,
     resume: call.input?.resume,
+    traceContext: call.traceContext,
   };
   const sent = call.task
     ? client.callTool(tool, call.args, { ...options, task: true })

@@ -4,6 +4,7 @@ import { aboutServer, McpHostError } from '../../errors/mcp-host-error.js';
 import type { Disposable } from '../../internal/disposable.js';
 import { Emitter } from '../../internal/emitter.js';
 import type { Logger } from '../../internal/logger.js';
+import type { Telemetry } from '../../internal/telemetry.js';
 import { onAbort } from '../../internal/signals.js';
 import type { LoggingLevel, LoggingMessageParams, Root, Tool } from '../../protocol/types.js';
 import type { StateStore } from '../../state/state-store.js';
@@ -61,6 +62,8 @@ export interface ServerSlotOptions {
   oauth?: ServerOAuth | undefined;
   /** The host-wide roots as they are now (undefined: none set), for a server without its own. */
   roots?: (() => readonly Root[] | undefined) | undefined;
+  /** The host's telemetry, given to each client the slot makes (unless its definition has its own). */
+  telemetry?: Telemetry | undefined;
 }
 
 /**
@@ -479,6 +482,7 @@ export class ServerSlot {
       identity: this.identity,
       stateStore: this.#options.stateStore,
       logger: this.definition.client?.logger ?? this.#logger,
+      telemetry: this.definition.client?.telemetry ?? this.#options.telemetry,
     });
     this.#client = client;
     this.#hostRoots = handlers !== this.definition.client?.handlers;

@@ -1,4 +1,4 @@
-import type { ToolCallParams } from '../../client/mcp-client.js';
+import type { ToolCallParams } from '../../client/client-options.js';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import type { Disposable } from '../../internal/disposable.js';
 import type { JsonObject } from '../../jsonrpc/message.js';

@@ -45,8 +45,8 @@ const LIBRARY = {
   'openai-agents': 'src/openai-agents.ts',
   gateway: 'src/gateway.ts',
   grpc: 'src/grpc.ts',
-  postgres: 'src/postgres.ts',
-  otel: 'src/otel.ts',
+  'postgres/index': 'src/postgres/index.ts',
+  'otel/index': 'src/otel/index.ts',
 };
 /**
  * The command line, an application: a graph of its own (with its own copy of the library code it

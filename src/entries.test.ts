@@ -424,7 +424,7 @@ const pinned: Record<string, readonly string[]> = {
     'defaultStateDir',
     'defaultStatePath',
   ],
-  'postgres.ts': [
+  'postgres/index.ts': [
     'DEFAULT_POSTGRES_CONNECT_TIMEOUT_MS',
     'DEFAULT_POSTGRES_MAX_CONNECTIONS',
     'DEFAULT_POSTGRES_SCHEMA',
@@ -622,7 +622,7 @@ const pinned: Record<string, readonly string[]> = {
     'toStruct',
     'toValue',
   ],
-  'otel.ts': [
+  'otel/index.ts': [
     'OTEL_ATTRIBUTES',
     'OTEL_METRICS',
     'OTEL_SCOPE_NAME',

@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import {
   ROOT_CONTEXT,
   SpanKind,
@@ -34,7 +34,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { McpClient, McpHost, type Telemetry } from '../../src/index.js';
 import { createGateway } from '../../src/gateway.js';
-import { openTelemetry } from '../../src/otel.js';
+import { openTelemetry } from '../../src/otel/index.js';
 import { createLinkedTransports } from '../../src/testing/index.js';
 import { sdkTransport } from '../helpers/gateway-harness.js';
 import { staticImportGraph } from '../helpers/import-graph.js';
@@ -339,16 +339,23 @@ describe('without telemetry', () => {
   });
 
   it('no entry but mcp-host/otel imports @opentelemetry/api, and src/ names it nowhere else', () => {
-    const entries = readdirSync(join(repoRoot, 'src')).filter(
-      (file) => file.endsWith('.ts') && !file.endsWith('.test.ts'),
-    );
-    expect(entries).toContain('otel.ts');
+    // Every entry of the package, as its source file (dist/x.js -> src/x.ts).
+    const exportsField = (
+      JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+        exports: Record<string, string | { default: string }>;
+      }
+    ).exports;
+    const entries = Object.values(exportsField)
+      .map((target) => (typeof target === 'string' ? target : target.default))
+      .filter((target) => target.startsWith('./dist/') && target.endsWith('.js'))
+      .map((target) => target.slice('./dist/'.length).replace(/\.js$/, '.ts'));
+    expect(entries).toContain('otel/index.ts');
     for (const entry of entries) {
       const { external } = staticImportGraph(join(repoRoot, 'src', entry));
       const otel = [...external].filter((name) => name.startsWith('@opentelemetry/'));
       expect({ entry, otel }).toEqual({
         entry,
-        otel: entry === 'otel.ts' ? ['@opentelemetry/api'] : [],
+        otel: entry === 'otel/index.ts' ? ['@opentelemetry/api'] : [],
       });
     }
     // Dynamic imports too: outside src/otel/, no source file names the package at all.

@@ -5,5 +5,5 @@ export {
   DEFAULT_POSTGRES_MAX_CONNECTIONS,
   DEFAULT_POSTGRES_SCHEMA,
   type PostgresStateStoreOptions,
-} from './postgres/postgres-state-store.js';
-export { POSTGRES_SCHEMA_VERSION } from './postgres/migrations.js';
+} from './postgres-state-store.js';
+export { POSTGRES_SCHEMA_VERSION } from './migrations.js';

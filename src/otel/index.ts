@@ -12,4 +12,4 @@ export {
   OTEL_METRICS,
   OTEL_SCOPE_NAME,
   type OpenTelemetryOptions,
-} from './otel/open-telemetry.js';
+} from './open-telemetry.js';

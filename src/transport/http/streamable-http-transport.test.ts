@@ -187,6 +187,36 @@ describe('StreamableHttpTransport', () => {
     expect(t.problems).toEqual([]);
   });
 
+  it('fails a resumption answered 404 (the session is gone) at once with SESSION_EXPIRED, without retrying', async () => {
+    await using _guard = leakGuard();
+    let posts = 0;
+    await using server = await startHttpServer((req, res) => {
+      if (req.method === 'DELETE') return void res.writeHead(404).end();
+      if (req.method === 'POST' && posts++ === 0)
+        return sendJson(res, result(1), { 'mcp-session-id': 'sess-gone' });
+      if (req.method === 'POST') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('retry: 1\n\n');
+        res.write(
+          sseEvent({ jsonrpc: '2.0', method: 'notifications/message', params: {} }, 'ev-1'),
+        );
+        setTimeout(() => res.destroy(), 20);
+        return;
+      }
+      res.writeHead(404).end('no such session');
+    });
+    await using t = await open(server, { maxReconnects: 50 });
+    t.send(request(1, 'initialize'));
+    await t.until(() => t.messages.length === 1);
+    t.send(request(2));
+    await t.until(() => t.problems.length === 1);
+    expect(t.problems[0]?.error.code).toBe('SESSION_EXPIRED');
+    expect(t.problems[0]?.requestId).toBe(2);
+    expect(t.problems[0]?.error.details).toMatchObject({ maybeExecuted: true });
+    expect(t.hasSession).toBe(false);
+    expect(server.requests.filter((r) => r.method === 'GET')).toHaveLength(1);
+  });
+
   it('bounds the resumption of a dropped stream by the request deadline', async () => {
     await using _guard = leakGuard();
     await using server = await startHttpServer((req, res) => {

@@ -446,8 +446,8 @@ export class StreamableHttpTransport implements Transport {
   /**
    * Holds a GET stream open, reconnecting after drops (waiting the server's `retry:` and sending
    * `Last-Event-ID`); gives up after `maxReconnects` reconnects in a row that brought no event,
-   * or when `cancel` aborts. With `requestId`, stops once that request is answered and returns
-   * true. The first GET answered 400/404/405 means the server offers no such stream: not an error.
+   * or when `cancel` aborts. With `requestId`, stops once that request is answered (or failed:
+   * a 404 says the session is gone) and returns true. The first GET answered 400/404/405 means the server offers no such stream: not an error.
    * The session's own stream (no `requestId`) ends with its session: a new session opens its own.
    */
   async #listen(
@@ -481,6 +481,20 @@ export class StreamableHttpTransport implements Transport {
       }
       if (!response.ok || response.mediaType !== 'text/event-stream') {
         response.discard();
+        if (response.status === 404 && requestId !== undefined && session !== undefined) {
+          // The session is gone (its server restarted or died behind a load balancer): the
+          // stream can never be resumed. The request is failed at once, not after the retries.
+          if (this.#session.id === session) this.#dropSession();
+          this.#report(
+            this.#problems.error(
+              'SESSION_EXPIRED',
+              'the server no longer knows the session (404) while the response stream was resumed; the client must initialise again',
+              { requestId, details: { status: 404, maybeExecuted: true } },
+            ),
+            requestId,
+          );
+          return true;
+        }
         if (first && requestId === undefined && [400, 404, 405].includes(response.status)) {
           this.#debug(`no GET stream (HTTP ${response.status})`);
           return false;

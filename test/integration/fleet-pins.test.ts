@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileTokenStore } from '../../src/auth.js';
 import { PostgresStateStore } from '../../src/postgres.js';
 import { echo, fake, host } from '../../src/host/host-test-helpers.js';
 import type { McpHost } from '../../src/index.js';
@@ -120,6 +121,27 @@ describe('a fleet sharing tool pins', () => {
     // LISTEN/NOTIFY carries it within a second (a generous bound, not a speed target).
     expect(performance.now() - approvedAt).toBeLessThan(5_000);
     await expect(b.callTool('mcp__alpha__echo', { text: 'hi' })).resolves.toBeDefined();
+  }, 60_000);
+
+  it('OAuth tokens refreshed by another process are read through, not cached', async () => {
+    await using _guard = leakGuard();
+    const schema = freshSchema();
+    await using storeA = await openStore(schema);
+    await using storeB = await openStore(schema);
+    await using tokensA = new FileTokenStore({ stateStore: storeA });
+    await using tokensB = new FileTokenStore({ stateStore: storeB });
+    const key = { issuer: 'https://as.example', clientId: 'c1', resource: 'https://mcp.example/' };
+    await tokensA.saveTokens(key, { accessToken: 'access-token-one', tokenType: 'Bearer' });
+    expect((await tokensB.loadTokens(key))?.accessToken).toBe('access-token-one');
+    // B refreshes (a rotating refresh token spent): A's next read sees B's tokens.
+    await tokensB.saveTokens(key, { accessToken: 'access-token-two', tokenType: 'Bearer' });
+    expect((await tokensA.loadTokens(key))?.accessToken).toBe('access-token-two');
+    // One lease for the refresh across both replicas (the store's), with growing generations.
+    const first = await tokensA.lease!(key, { ttlMs: 5_000, timeoutMs: 5_000 });
+    const second = tokensB.lease!(key, { ttlMs: 5_000, timeoutMs: 5_000 });
+    await first.release();
+    await using held = await second;
+    expect(held.generation).toBe(first.generation + 1);
   }, 60_000);
 
   it('tools --quarantined and tools approve, on a state file', async () => {

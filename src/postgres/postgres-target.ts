@@ -38,7 +38,8 @@ export function parsePostgresTarget(connectionString: unknown): PostgresTarget {
         'PostgreSQL state store: connectionString is not a valid postgres:// URL',
       );
     }
-    if (url.hostname !== '') fields.set('host', decodeURIComponent(url.hostname));
+    const host = decodeURIComponent(url.hostname).replace(/^\[(.*)\]$/, '$1'); // IPv6
+    if (host !== '') fields.set('host', host);
     if (url.port !== '') fields.set('port', url.port);
     if (url.username !== '') fields.set('user', decodeURIComponent(url.username));
     if (url.password !== '') secrets.push(decodeURIComponent(url.password), url.password);

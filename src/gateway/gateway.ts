@@ -18,6 +18,7 @@ import {
   type GatewayListener,
   type GatewayListenOptions,
 } from './http/gateway-listener.js';
+import { toReplicaId } from './http/replica-id.js';
 import { PendingInputStore, type PendingInputOptions } from './pending-input.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { startCallbackServer, type CallbackServer } from './login/callback-server.js';
@@ -64,6 +65,13 @@ export interface GatewayOptions {
    * shared, as the host has it).
    */
   perClient?: PerClientOptions;
+  /**
+   * Which replica of a fleet this gateway is (1 to 128 letters, digits, `.`, `_`, `:` or `-`):
+   * sent as the `mcp-host-replica` header on every HTTP response, as the `replica` label of
+   * `mcp_host_gateway_replica_info` in `/metrics`, and as `mcp_host.replica.id` on the SERVER
+   * spans of `telemetry`. Default `<hostname>-<pid>`.
+   */
+  replicaId?: string;
   logger?: Logger;
   /**
    * Reports each client request served as a SERVER span, continuing the trace named by the
@@ -72,11 +80,6 @@ export interface GatewayOptions {
    * `openTelemetry()` from `mcp-host/otel`; default none. See docs/observability.md.
    */
   telemetry?: Telemetry;
-  /**
-   * This gateway replica's id (one of several serving the same clients): on its SERVER spans as
-   * `mcp_host.replica.id`. Default none.
-   */
-  replicaId?: string;
 }
 
 /** The defaults of `GatewayOptions`. */
@@ -119,8 +122,12 @@ export class Gateway implements AsyncDisposable {
   readonly #attached: Disposable | undefined;
   #closing: Promise<void> | undefined;
 
+  /** Which replica of a fleet this gateway is (`GatewayOptions.replicaId`, or `<hostname>-<pid>`). */
+  readonly replicaId: string;
+
   /** @internal Made by `createGateway`. */
   constructor(options: GatewayOptions) {
+    this.replicaId = toReplicaId(options.replicaId);
     const pageSize = options.pageSize ?? DEFAULT_GATEWAY_OPTIONS.pageSize;
     if (!Number.isSafeInteger(pageSize) || pageSize < 1)
       throw new McpHostError('INVALID_ARGUMENT', `pageSize must be a whole number of 1 or more`, {
@@ -194,7 +201,7 @@ export class Gateway implements AsyncDisposable {
       tasks: this.#tasks,
       principal: options.principal,
       telemetry: this.#options.telemetry,
-      replicaId: this.#options.replicaId,
+      replicaId: this.replicaId,
     });
     const ended = new Promise<void>((resolve) => session.onClose(() => resolve()));
     const signal = options.signal;
@@ -252,6 +259,7 @@ export class Gateway implements AsyncDisposable {
         },
         metrics: () => host.metrics(),
         status: () => host.status(),
+        replicaId: this.replicaId,
         ...(this.#logins === undefined ? {} : { logins: this.#logins }),
         logger: this.#options.logger ?? silentLogger,
       },

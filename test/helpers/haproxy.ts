@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { leakGuard } from './leak-guard.js';
@@ -129,7 +129,11 @@ export interface HaproxyProcess extends AsyncDisposable {
   readonly url: string;
   /** The `Host` value clients send to it (`127.0.0.1:<port>`). */
   readonly host: string;
-  /** Its log lines so far (one per request, `option httplog`). */
+  /**
+   * Its log lines so far (one per request, `option httplog`). HAProxy writes them to a file, not a
+   * pipe: it never blocks on its log, so lines written to a pipe a busy test process reads late
+   * would be dropped.
+   */
   readonly logs: readonly string[];
   /** The servers' states as its status page says now. */
   serverStates(): Promise<ServerStates>;
@@ -162,9 +166,11 @@ export async function startHaproxy(options: {
     }),
   );
   const guard = leakGuard();
-  const child = spawn(haproxyBinary(), ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const logFile = join(options.dir, 'haproxy.log');
+  const logFd = openSync(logFile, 'w');
+  const child = spawn(haproxyBinary(), ['-db', '-f', file], { stdio: ['ignore', logFd, 'pipe'] });
+  closeSync(logFd);
   guard.trackPid(child.pid);
-  const logs: string[] = [];
   const output: string[] = [];
   const waiters = new Set<() => void>();
   let exited = false;
@@ -172,13 +178,16 @@ export async function startHaproxy(options: {
     exited = true;
     for (const wake of waiters) wake();
   });
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    logs.push(line);
-    for (const wake of waiters) wake();
-  });
-  createInterface({ input: child.stderr }).on('line', (line) => output.push(line));
+  const logs = (): string[] => {
+    const text = readFileSync(logFile, 'utf8');
+    return text
+      .slice(0, text.lastIndexOf('\n') + 1)
+      .split('\n')
+      .slice(0, -1);
+  };
+  createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
 
-  /** Waits for `ready()` (checked at every log line and `pollMs`), bounded by `timeoutMs`. */
+  /** Waits for `ready()` (checked every 50 ms: HAProxy has no event to wait on), bounded by `timeoutMs`. */
   const until = (ready: () => Promise<boolean> | boolean, what: () => string, timeoutMs: number) =>
     new Promise<void>((resolve, reject) => {
       let checking = false;
@@ -249,7 +258,9 @@ export async function startHaproxy(options: {
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     host: `127.0.0.1:${port}`,
-    logs,
+    get logs() {
+      return logs();
+    },
     serverStates,
     waitForServers: (test, timeoutMs) =>
       until(
@@ -259,8 +270,8 @@ export async function startHaproxy(options: {
       ),
     waitForLogs: (test, count, timeoutMs) =>
       until(
-        () => logs.filter(test).length >= count,
-        () => `${logs.filter(test).length} of ${count} haproxy log lines:\n${logs.join('\n')}`,
+        () => logs().filter(test).length >= count,
+        () => `${logs().filter(test).length} of ${count} haproxy log lines:\n${logs().join('\n')}`,
         timeoutMs,
       ),
     [Symbol.asyncDispose]: stop,

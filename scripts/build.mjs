@@ -45,6 +45,7 @@ const LIBRARY = {
   'openai-agents': 'src/openai-agents.ts',
   gateway: 'src/gateway.ts',
   grpc: 'src/grpc.ts',
+  postgres: 'src/postgres.ts',
 };
 /**
  * The command line, an application: a graph of its own (with its own copy of the library code it

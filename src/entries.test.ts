@@ -419,6 +419,14 @@ const pinned: Record<string, readonly string[]> = {
     'defaultStateDir',
     'defaultStatePath',
   ],
+  'postgres.ts': [
+    'DEFAULT_POSTGRES_CONNECT_TIMEOUT_MS',
+    'DEFAULT_POSTGRES_MAX_CONNECTIONS',
+    'DEFAULT_POSTGRES_SCHEMA',
+    'POSTGRES_SCHEMA_VERSION',
+    'PostgresStateStore',
+    'PostgresStateStoreOptions',
+  ],
   'config.ts': [
     'ApiConfig',
     'ConfigDiagnostic',

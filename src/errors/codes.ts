@@ -142,11 +142,11 @@ export const errorCodes = {
   },
   STATE_VERSION_UNSUPPORTED: {
     permanent: true,
-    when: 'The state file was written by a newer mcp-host (its `version` is higher than this one reads; `details.version`). The file is left untouched: nothing is read from it or written to it.',
+    when: 'The state file was written by a newer mcp-host (its `version` is higher than this one reads; `details.version`). The file is left untouched: nothing is read from it or written to it. For the PostgreSQL store: the schema was migrated by a newer mcp-host (`details.version`, `details.supportedVersion`); the database is left as it is.',
   },
   STATE_IO_FAILED: {
     permanent: false,
-    when: 'The state file, its lock file or its directory could not be read or written (permission denied, not a directory, disk full, read-only file system); `details` names the path, the operation and the errno.',
+    when: 'The state file, its lock file or its directory could not be read or written (permission denied, not a directory, disk full, read-only file system); `details` names the path, the operation and the errno. For the PostgreSQL store: the server could not be reached or a statement failed; `details` names host, port, database, the operation and the errno or SQLSTATE (never the password).',
   },
   STATE_CLOSED: {
     permanent: true,

@@ -13,9 +13,11 @@ export interface LeaseStoreUnderTest extends AsyncDisposable {
   store: StateStore & { lease: NonNullable<StateStore['lease']>; close(): Promise<void> };
 }
 
-export function leaseContract(make: () => LeaseStoreUnderTest): void {
+export function leaseContract(
+  make: () => LeaseStoreUnderTest | Promise<LeaseStoreUnderTest>,
+): void {
   it('grants a free lease at once, with generation 1, then one more at each grant', async () => {
-    await using t = make();
+    await using t = await make();
     const before = Date.now();
     const first = await t.store.lease('refresh', 'k', { ttlMs: 60_000 });
     expect(first.generation).toBe(1);
@@ -41,7 +43,7 @@ export function leaseContract(make: () => LeaseStoreUnderTest): void {
   });
 
   it('is exclusive: a waiter gets the lease when the holder releases it, not before', async () => {
-    await using t = make();
+    await using t = await make();
     const holder = await t.store.lease('refresh', 'k', { ttlMs: 60_000 });
     let releasedAt = Infinity;
     const waiting = t.store.lease('refresh', 'k', { ttlMs: 60_000 }).then((lease) => {
@@ -67,7 +69,7 @@ export function leaseContract(make: () => LeaseStoreUnderTest): void {
   });
 
   it('never lets two of 20 concurrent takers hold it at once; generations 1..20', async () => {
-    await using t = make();
+    await using t = await make();
     let holding = 0;
     let maxHolding = 0;
     const generations: number[] = [];
@@ -88,7 +90,7 @@ export function leaseContract(make: () => LeaseStoreUnderTest): void {
   });
 
   it('expires after ttlMs when its holder never releases it: the next taker gets it then', async () => {
-    await using t = make();
+    await using t = await make();
     const ttlMs = 300;
     const holder = await t.store.lease('refresh', 'k', { ttlMs });
     const started = now();
@@ -107,7 +109,7 @@ export function leaseContract(make: () => LeaseStoreUnderTest): void {
   });
 
   it('keeps leases apart from values and from each other', async () => {
-    await using t = make();
+    await using t = await make();
     await t.store.set('refresh', 'k', { value: 1 });
     const a = await t.store.lease('refresh', 'k', { ttlMs: 60_000 });
     const b = await t.store.lease('refresh', 'other', { ttlMs: 60_000, timeoutMs: 0 });
@@ -121,7 +123,7 @@ export function leaseContract(make: () => LeaseStoreUnderTest): void {
   });
 
   it('fails a wait with STATE_LOCK_TIMEOUT after timeoutMs', async () => {
-    await using t = make();
+    await using t = await make();
     const holder = await t.store.lease('refresh', 'k', { ttlMs: 60_000 });
     const started = now();
     const error = await rejection(t.store.lease('refresh', 'k', { ttlMs: 1000, timeoutMs: 100 }));
@@ -134,7 +136,7 @@ export function leaseContract(make: () => LeaseStoreUnderTest): void {
   });
 
   it('stops waiting with ABORTED when the signal aborts, the reason as cause', async () => {
-    await using t = make();
+    await using t = await make();
     const holder = await t.store.lease('refresh', 'k', { ttlMs: 60_000 });
     const controller = new AbortController();
     const waiting = t.store.lease('refresh', 'k', { ttlMs: 1000, signal: controller.signal });
@@ -154,7 +156,7 @@ export function leaseContract(make: () => LeaseStoreUnderTest): void {
   });
 
   it('refuses bad names and options with INVALID_ARGUMENT', async () => {
-    await using t = make();
+    await using t = await make();
     for (const ttlMs of [0, -1, Number.NaN, Infinity])
       expect((await rejection(t.store.lease('refresh', 'k', { ttlMs }))).code).toBe(
         'INVALID_ARGUMENT',
@@ -166,7 +168,7 @@ export function leaseContract(make: () => LeaseStoreUnderTest): void {
   });
 
   it('on close, fails waiters and later calls with STATE_CLOSED', async () => {
-    await using t = make();
+    await using t = await make();
     const holder: Lease = await t.store.lease('refresh', 'k', { ttlMs: 60_000 });
     const waiting = rejection(t.store.lease('refresh', 'k', { ttlMs: 1000 }));
     const started = now();

@@ -18,7 +18,15 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +76,7 @@ export function findPostgresBinDir(): string | undefined {
 }
 
 const isRoot = (): boolean => process.getuid?.() === 0;
+const INSTALL_TIMEOUT_MS = 900_000;
 
 /** The binaries, installing Debian's package first when they are missing and we are root. */
 export function ensurePostgresBinDir(): string {
@@ -79,23 +88,40 @@ export function ensurePostgresBinDir(): string {
         'this process is not root, so it cannot install it: install the server (Debian: ' +
         '`apt-get install postgresql`) to run the PostgreSQL tests',
     );
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = (): void =>
-    void execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: 600_000,
-    });
+  // Test files run in parallel: one installs, the others wait for it (dpkg allows one at a time).
+  const lock = join(tmpdir(), 'mcp-host-postgres-install.lock');
+  const deadline = Date.now() + INSTALL_TIMEOUT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`waited too long for the lock ${lock}`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+      const installed = findPostgresBinDir();
+      if (installed !== undefined) return installed;
+    }
+  }
   try {
-    install();
-  } catch {
-    // A fresh machine may have no package lists yet.
-    execFileSync('apt-get', ['update'], {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: 600_000,
-    });
-    install();
+    const found = findPostgresBinDir(); // installed while we waited for the lock
+    if (found !== undefined) return found;
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const apt = (args: string[]): void =>
+      void execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: INSTALL_TIMEOUT_MS,
+      });
+    const install = (): void => apt(['install', '-y', '--no-install-recommends', 'postgresql']);
+    try {
+      install();
+    } catch {
+      // A fresh machine may have no package lists yet.
+      apt(['update']);
+      install();
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
   const dir = findPostgresBinDir();
   if (dir === undefined)
@@ -126,7 +152,7 @@ function run(
     execFile(
       file,
       argv,
-      { timeout: timeoutMs, cwd: tmpdir(), encoding: 'utf8', maxBuffer: 4 * 1024 * 1024 },
+      { timeout: timeoutMs, cwd: '/', encoding: 'utf8', maxBuffer: 4 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error === null) resolve(stdout);
         else reject(new Error(`${command} failed: ${error.message}\n${stderr}`));
@@ -158,7 +184,8 @@ function stopAllAtExit(): void {
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresCluster> {
   const binDir = ensurePostgresBinDir();
   const user = serverUser();
-  const root = mkdtempSync(join(tmpdir(), 'mcp-host-pg-'));
+  // As root, in /tmp: the server's user must reach its directory (root's TMPDIR may be private).
+  const root = mkdtempSync(join(user === undefined ? tmpdir() : '/tmp', 'mcp-host-pg-'));
   const dataDir = join(root, 'data');
   const socketDir = root;
   const logFile = join(root, 'server.log');

@@ -1,0 +1,118 @@
+/**
+ * Single-flight OAuth refresh across a fleet: 20 processes, each with a token store on one shared
+ * PostgreSQL state store, call at once on an expired token with a rotating refresh token: the
+ * authorization server sees exactly one refresh request, and every process gets its result.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileTokenStore } from '../../src/auth/file-token-store.js';
+import { PostgresStateStore } from '../../src/postgres/postgres-state-store.js';
+import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
+import { startPostgres, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { startTokenEndpoint } from '../helpers/token-endpoint.js';
+
+const workerScript = fileURLToPath(
+  new URL('../fixtures/postgres-refresh-worker.mjs', import.meta.url),
+);
+const PROCESSES = 20;
+const CALLS_PER_PROCESS = 5;
+
+let cluster: PostgresCluster;
+let url: string;
+
+beforeAll(async () => {
+  cluster = await startPostgres();
+  url = await cluster.createDatabase();
+}, 600_000); // a fresh CI machine installs PostgreSQL first
+
+afterAll(async () => {
+  await cluster?.stop();
+}, 60_000);
+
+interface Worker {
+  child: ChildProcessWithoutNullStreams;
+  lines: AsyncIterator<string>;
+  exited: Promise<unknown>;
+}
+
+function startWorker(guard: LeakGuard, args: string[]): Worker {
+  const child = spawn(process.execPath, ['--import', 'tsx', workerScript, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  guard.trackPid(child.pid);
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = once(child, 'exit').then(([code, signal]) => {
+    if (code !== 0 && signal === null) throw new Error(`worker failed (${code}): ${stderr}`);
+  });
+  exited.catch(() => {});
+  return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator](), exited };
+}
+
+async function nextLine(worker: Worker): Promise<string> {
+  const next = await Promise.race([
+    worker.lines.next(),
+    worker.exited.then(() => ({ done: true as const, value: undefined })),
+  ]);
+  if (next.done === true) throw new Error('worker ended before printing the expected line');
+  return next.value;
+}
+
+describe('OAuth refresh on a shared PostgreSQL store', () => {
+  it(`${PROCESSES} processes, ${CALLS_PER_PROCESS} concurrent calls each on an expired token: exactly one refresh request`, async () => {
+    await using guard = leakGuard();
+    await using endpoint = await startTokenEndpoint();
+    const schema = `fleet_${randomBytes(4).toString('hex')}`;
+    const key = {
+      issuer: endpoint.issuer,
+      clientId: 'client-1',
+      resource: 'https://mcp.example/mcp',
+    };
+    const state = await PostgresStateStore.open({ connectionString: url, schema });
+    await using _state = state;
+    const store = new FileTokenStore({ stateStore: state });
+    await using _store = store;
+    const initial = endpoint.issue();
+    await store.saveTokens(key, { ...initial, expiresAt: Date.now() - 1_000 }); // expired
+    await store.saveRegistration({
+      issuer: endpoint.issuer,
+      clientId: 'client-1',
+      source: 'dynamic',
+    });
+
+    const workers = Array.from({ length: PROCESSES }, () =>
+      startWorker(guard, [
+        url,
+        schema,
+        endpoint.issuer,
+        endpoint.tokenUrl,
+        String(CALLS_PER_PROCESS),
+      ]),
+    );
+    for (const worker of workers) expect(await nextLine(worker)).toBe('ready');
+    for (const worker of workers) worker.child.stdin.end('go\n');
+    const results = await Promise.all(
+      workers.map(async (worker) => {
+        const line = JSON.parse(await nextLine(worker)) as {
+          accessTokens: string[];
+          errors: string[];
+        };
+        await worker.exited;
+        return line;
+      }),
+    );
+
+    expect(results.flatMap((r) => r.errors)).toEqual([]);
+    expect(endpoint.refreshRequests).toBe(1);
+    const all = new Set(results.flatMap((r) => r.accessTokens));
+    expect(all.size).toBe(1);
+    expect([...all][0]).not.toBe(initial.accessToken);
+    const stored = await store.loadTokens(key);
+    expect(stored?.accessToken).toBe([...all][0]);
+    expect(stored?.refreshToken).not.toBe(initial.refreshToken); // rotated and saved once
+  }, 120_000);
+});

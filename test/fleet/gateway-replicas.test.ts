@@ -271,13 +271,13 @@ function begun(file: string): Set<string> {
 }
 
 /** A modern `McpClient` straight to one replica (not through the load balancer). */
-async function direct(replica: GatewayReplica, token: string): Promise<McpClient> {
+async function direct(replica: GatewayReplica, token: string, view?: string): Promise<McpClient> {
   const client = new McpClient({
     serverName: replica.id,
     era: 'modern',
     transport: () =>
       new StreamableHttpTransport({
-        url: replica.url,
+        url: view === undefined ? replica.url : `${replica.url}/${view}`,
         headers: { authorization: `Bearer ${token}` },
         proxy: false,
       }),
@@ -309,7 +309,7 @@ async function untilPinState(client: McpClient, state: string, timeoutMs: number
 describe('Done when, line 2: three gateway replicas behind HAProxy on a shared PostgreSQL store', () => {
   it('answers every call, loses only the dead replica’s calls in flight, and applies an approval on every replica within 1 s', async () => {
     const started = now();
-    await using guard = leakGuard();
+    await using _guard = leakGuard();
     using dir = tempDir();
     await using postgres = await startPostgres();
     const database = await postgres.createDatabase();
@@ -333,6 +333,9 @@ describe('Done when, line 2: three gateway replicas behind HAProxy on a shared P
         'state:',
         '  postgres:',
         `    url: ${database}`,
+        'views:',
+        '  pinned:',
+        '    servers: [mut]',
         'gateway:',
         `  tokenFile: ${tokenFile}`,
         `  allowedHosts: ['127.0.0.1:${lbPort}']`,
@@ -544,10 +547,15 @@ describe('Done when, line 2: three gateway replicas behind HAProxy on a shared P
       env('gw-4', { FLEET_MUTATED: 'description' }),
     );
     const lateClient = await direct(late, token);
+    const lateView = await direct(late, token, 'pinned');
     try {
       expect(await pinState(lateClient)).toBe('callable');
+      // The config's views, with the same token.
+      const names = (await lateView.listTools()).tools.map((tool) => tool.name).sort();
+      expect(names).toEqual(['mcp__mut__crash', 'mcp__mut__mutate', PINNED_TOOL]);
     } finally {
       await lateClient.close();
+      await lateView.close();
     }
     await using other = await startGatewayReplica(
       'gw-5',
@@ -560,7 +568,6 @@ describe('Done when, line 2: three gateway replicas behind HAProxy on a shared P
     } finally {
       await otherClient.close();
     }
-    void guard;
     reportTiming('the fleet test', now() - started);
   });
 });

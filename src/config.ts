@@ -156,3 +156,8 @@ export {
   type GatewayClientSettings,
   type GatewaySettingsOptions,
 } from './config/gateway-settings.js';
+export {
+  resolveStateSettings,
+  type StateSettings,
+  type StateSettingsOptions,
+} from './config/state-settings.js';

@@ -12,7 +12,7 @@ import type { AgentCommandOptions } from './commands/agent.js';
 import type { ApiServeOptions } from './commands/api.js';
 import type { CallCommandOptions } from './commands/call.js';
 import type { GatewayServeOptions } from './commands/gateway.js';
-import type { ToolsCommandOptions } from './commands/tools.js';
+import type { ApproveCommandOptions, ToolsCommandOptions } from './commands/tools.js';
 import { completionShells, type CompletionShell } from './completion-script.js';
 import { importDialects, printDialects } from './dialect-choices.js';
 import { parseDuration } from './duration.js';
@@ -177,13 +177,25 @@ function addServers(program: Command): void {
 }
 
 function addTools(program: Command): void {
-  program
+  const tools = program
     .command('tools [server]')
     .description('the tools of every server (or one)')
     .option('--view <name>', "only the tools of this view of the config ('views:')")
+    .option('--quarantined', 'the tools the pin check holds back, with their pins and changes')
     .action(
       action<ToolsCommandOptions>(async (cli, [server], options) =>
         (await toolsCommand()).tools(cli, server, options),
+      ),
+    );
+  tools
+    .command('approve <server> <tool>')
+    .description(
+      "approve a quarantined tool's changed definition in the configured state store (`state:`), for every host sharing it",
+    )
+    .option('--pin <pin>', 'only the held definition with this pin (see tools --quarantined)')
+    .action(
+      action<ApproveCommandOptions>(async (cli, [server, tool], options) =>
+        (await toolsCommand()).approve(cli, server!, tool!, options),
       ),
     );
   program
@@ -485,6 +497,12 @@ function addGateway(program: Command): void {
     .option('--port <n>', 'HTTP: the port (default 0: a free one, printed)', parsePort)
     .option('--host <address>', 'HTTP: the address to bind (default 127.0.0.1)')
     .option('--no-auth', 'HTTP: no bearer token (loopback addresses only)')
+    .addOption(
+      new Option(
+        '--replica-id <id>',
+        'which replica of a fleet this is: the mcp-host-replica header, and a /metrics label (default <hostname>-<pid>)',
+      ).env('MCP_HOST_REPLICA_ID'),
+    )
     .action(
       action<GatewayServeOptions>(async (cli, _args, options) =>
         (await gatewayCommand()).serve(cli, options),

@@ -2,7 +2,8 @@
  * What a command runs on: its global options, the output layer, the config (explicit `--config`
  * files, else the discovered ones, else the embedded default) and an `McpHost` over it, closed
  * gracefully at the end or on SIGINT/SIGTERM. The host's modules are imported by `openHost`, so a
- * command that only reads the config does not load them.
+ * command that only reads the config does not load them; the state store the config's `state:`
+ * names (`openStateStore`) is the host's, closed after it.
  */
 import { formatDiagnostic } from '../config/diagnostics.js';
 import { discoverConfigFiles } from '../config/discover.js';
@@ -27,6 +28,8 @@ import type { HostServerDefinition } from '../host/server-definition.js';
 import type { ServerStatus } from '../host/slot/server-status.js';
 import { defaultStateDir, defaultStatePath } from '../state/default-state-dir.js';
 import { createEmbeddedConfig, EMBEDDED_CONFIG_LABEL } from './default-config.js';
+import { resolveStateSettings } from '../config/state-settings.js';
+import type { StateStore } from '../state/state-store.js';
 import { startEarly } from './early-start.js';
 import { CliError, ExitCode, exitCodeOf, worstExitCode } from './exit-codes.js';
 import type { GlobalOptions } from './global-options.js';
@@ -84,10 +87,13 @@ export interface OpenedHost {
   /** The status of each started server once connected (or the timeout passed). */
   statuses: ServerStatus[];
   /**
-   * The host's token store when a server has `oauth`: a `FileTokenStore` on the default state
-   * file (so a login persists for later commands), closed with the run.
+   * The host's token store when a server has `oauth`: a `FileTokenStore` on the configured state
+   * store (`state:`), else on the default state file (so a login persists for later commands),
+   * closed with the run.
    */
   tokenStore: FileTokenStore | undefined;
+  /** The configured state store (`state:`), the host's `stateStore`; undefined without one. */
+  stateStore: OpenedStateStore | undefined;
 }
 
 /** One run of one command. */
@@ -98,6 +104,7 @@ export class CliRuntime {
   readonly cwd: string;
   readonly #cleanups: Array<() => Promise<void>> = [];
   #loaded: Promise<LoadedCliConfig> | undefined;
+  #stateStore: Promise<OpenedStateStore | undefined> | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(options: GlobalOptions, env = process.env, cwd = process.cwd()) {
@@ -182,6 +189,21 @@ export class CliRuntime {
     return views[name]!;
   }
 
+  /**
+   * The state store the config's `state:` section names (a state file, or PostgreSQL), opened once
+   * per run and closed when it closes (after the host); undefined when it names none (OAuth tokens
+   * then live in the default state file, pins and eras in memory).
+   */
+  stateStore(): Promise<OpenedStateStore | undefined> {
+    this.#stateStore ??= (async () => {
+      const { config } = await this.loadConfig({ serverErrors: 'report' });
+      const opened = await openStateStore(config, this.env);
+      if (opened !== undefined) this.#cleanups.push(() => opened.close());
+      return opened;
+    })();
+    return this.#stateStore;
+  }
+
   /** Where `${input:…}` values come from: `MCP_HOST_INPUTS`, then a prompt on a terminal. */
   inputs(): InputProvider {
     return chainInputProviders(envInputProvider({ env: this.env }), ttyInputProvider());
@@ -234,13 +256,17 @@ export class CliRuntime {
         ? { oauth: { ...definition.oauth, redirectUri: options.redirectUri.uri } }
         : {}),
     }));
-    // OAuth servers keep their tokens in the state file, shared by every later command.
+    // Pins, eras and tokens in the configured store, shared by every process that names it.
+    const stateStore = await this.stateStore();
+    // OAuth servers keep their tokens in the state store (the state file without one), shared by
+    // every later command; a gateway client's own logins (`tokenStatePath`) in its own file.
     let tokenStore: FileTokenStore | undefined;
     if (servers.some((definition) => definition.oauth !== undefined)) {
       const { FileTokenStore } = await import('../auth/file-token-store.js');
-      const store = new FileTokenStore({
-        path: options.tokenStatePath ?? defaultStatePath(this.env),
-      });
+      const store =
+        stateStore !== undefined && options.tokenStatePath === undefined
+          ? new FileTokenStore({ stateStore: stateStore.store })
+          : new FileTokenStore({ path: options.tokenStatePath ?? defaultStatePath(this.env) });
       this.#cleanups.push(() => store.close());
       tokenStore = store;
     }
@@ -258,6 +284,7 @@ export class CliRuntime {
         ? {}
         : { restart: { ...resolved.host.restart, enabled: false } }),
       servers,
+      ...(stateStore === undefined ? {} : { stateStore: stateStore.store }),
       ...(tokenStore === undefined ? {} : { tokenStore }),
       callTimeoutMs: timeoutMs,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
@@ -267,7 +294,7 @@ export class CliRuntime {
     const statuses = options.start === false ? host.status() : await this.#start(host);
     // Interrupted (SIGINT/SIGTERM) while connecting: the servers are closing, print nothing more.
     if (this.#closing !== undefined) throw new CliError('ABORTED', 'interrupted');
-    return { host, resolved, loaded, statuses, tokenStore };
+    return { host, resolved, loaded, statuses, tokenStore, stateStore };
   }
 
   async #start(host: McpHost): Promise<ServerStatus[]> {
@@ -380,6 +407,56 @@ export function serverDownError(status: ServerStatus): CliError | undefined {
       serverName: status.name,
     },
   );
+}
+
+/** An opened store, with what closes it (the store, then its secrets' registration). */
+export interface OpenedStateStore {
+  store: StateStore;
+  /** `state file '<path>'` or the PostgreSQL store's `where`, for messages (no secret). */
+  where: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store `config.state` names (a state file, or PostgreSQL: its module, and `pg`, are
+ * loaded only then), or resolves to undefined when it names none (OAuth tokens then live in the
+ * default state file, pins and eras in memory). Fails as
+ * `resolveStateSettings` does (a config error naming file and key), and as the store's `open`
+ * does (`STATE_IO_FAILED` when the database cannot be reached; never with the password).
+ */
+export async function openStateStore(
+  config: Pick<McpConfig, 'state'>,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<OpenedStateStore | undefined> {
+  const settings = resolveStateSettings(config, { env });
+  switch (settings.store) {
+    case 'default':
+      return undefined;
+    case 'file': {
+      const { FileStateStore } = await import('../state/file-state-store.js');
+      const store = new FileStateStore({ path: settings.path });
+      return { store, where: `state file '${settings.path}'`, close: () => store.close() };
+    }
+    case 'postgres': {
+      // When opening fails, the secrets stay registered: the error is printed after this returns.
+      const { PostgresStateStore } = await import('../postgres/postgres-state-store.js');
+      const store = await PostgresStateStore.open({
+        connectionString: settings.connectionString,
+        ...(settings.schema === undefined ? {} : { schema: settings.schema }),
+      });
+      return {
+        store,
+        where: store.where,
+        close: async () => {
+          try {
+            await store.close();
+          } finally {
+            settings.secrets.dispose();
+          }
+        },
+      };
+    }
+  }
 }
 
 /**

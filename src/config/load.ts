@@ -16,6 +16,7 @@
  * - **gateway**: the later file's `gateway:` wins whole. A view it offers that no file defines is
  *   an error of the file that wrote it (`gateway.views[i]`).
  * - **api**: the later file's `api:` wins whole.
+ * - **state**: the later file's `state:` wins whole.
  *
  * File-level problems (unreadable file, syntax error, invalid top level, defaults or inputs) make
  * `loadConfig` throw a `ConfigError` with every diagnostic; `tryLoadConfig` returns them with
@@ -34,6 +35,7 @@ import type {
   ConfigDiagnostic,
   ConfigDialect,
   ApiConfig,
+  StateConfig,
   GatewayConfig,
   HostDefaultsConfig,
   InputConfig,
@@ -242,6 +244,7 @@ export function mergeConfigs(
   const roots: RootConfig[] = [];
   let gateway: GatewayConfig | undefined;
   let api: ApiConfig | undefined;
+  let state: StateConfig | undefined;
   const files: McpConfig['files'] = [];
 
   for (const { config, diagnostics: own } of parts) {
@@ -288,6 +291,7 @@ export function mergeConfigs(
     roots.push(...(config.roots ?? []));
     if (config.gateway !== undefined) gateway = config.gateway;
     if (config.api !== undefined) api = config.api;
+    if (config.state !== undefined) state = config.state;
     if (config.extra !== undefined) extra = { ...extra, ...config.extra };
   }
 
@@ -304,6 +308,7 @@ export function mergeConfigs(
     for (const [name, view] of views) diagnostics.push(...unknownViewServers(name, view, defined));
   }
   if (api !== undefined) merged.api = api;
+  if (state !== undefined) merged.state = state;
   if (gateway !== undefined) {
     merged.gateway = gateway;
     diagnostics.push(...unknownGatewayViews(gateway, new Set(views.keys())));

@@ -274,6 +274,32 @@ export interface ApiConfig {
   source: SourceLocation;
 }
 
+/**
+ * Where mcp-host keeps its state (`state:` in mcp.yaml, native format only): tool pins and
+ * approvals, the protocol era of each server, OAuth tokens and registrations; at most one store.
+ * Without one: OAuth tokens in the default state file, pins and eras in memory (each command
+ * trusts its first listing). See `resolveStateSettings`.
+ */
+export interface StateConfig {
+  /** A state file for all of it: relative to the folder of the file that wrote it; `~` is home. */
+  file?: string;
+  /** A shared PostgreSQL store, for many hosts or gateway replicas (docs/state.md). */
+  postgres?: PostgresStateConfig;
+  /** Where it was written (the `state` key). */
+  source: SourceLocation;
+}
+
+/** `state.postgres`: the PostgreSQL store's connection. */
+export interface PostgresStateConfig {
+  /**
+   * The connection string (`postgres://user:password@host:5432/db`), a template: `${VAR}`
+   * expanded from the environment. A secret: masked everywhere, never in an error.
+   */
+  url: string;
+  /** The schema mcp-host keeps its tables in (default `mcp_host`). */
+  schema?: string;
+}
+
 /** A VS Code style input (`${input:id}`): what to ask for. */
 export interface InputConfig {
   id: string;
@@ -297,6 +323,8 @@ export interface McpConfig {
   gateway?: GatewayConfig;
   /** The gRPC API's settings (several files: the last file's `api:` wins whole). */
   api?: ApiConfig;
+  /** Where state is kept (several files: the last file's `state:` wins whole). */
+  state?: StateConfig;
   /** The files it was read from, in merge order. */
   files: { file: string; dialect: ConfigDialect }[];
   /** Top-level keys the model does not know, per file (kept, with a warning). */

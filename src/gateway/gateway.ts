@@ -17,6 +17,7 @@ import {
   type GatewayListener,
   type GatewayListenOptions,
 } from './http/gateway-listener.js';
+import { toReplicaId } from './http/replica-id.js';
 import { PendingInputStore, type PendingInputOptions } from './pending-input.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { startCallbackServer, type CallbackServer } from './login/callback-server.js';
@@ -63,6 +64,12 @@ export interface GatewayOptions {
    * shared, as the host has it).
    */
   perClient?: PerClientOptions;
+  /**
+   * Which replica of a fleet this gateway is (1 to 128 letters, digits, `.`, `_`, `:` or `-`):
+   * sent as the `mcp-host-replica` header on every HTTP response and as the `replica` label of
+   * `mcp_host_gateway_replica_info` in `/metrics`. Default `<hostname>-<pid>`.
+   */
+  replicaId?: string;
   logger?: Logger;
 }
 
@@ -106,8 +113,12 @@ export class Gateway implements AsyncDisposable {
   readonly #attached: Disposable | undefined;
   #closing: Promise<void> | undefined;
 
+  /** Which replica of a fleet this gateway is (`GatewayOptions.replicaId`, or `<hostname>-<pid>`). */
+  readonly replicaId: string;
+
   /** @internal Made by `createGateway`. */
   constructor(options: GatewayOptions) {
+    this.replicaId = toReplicaId(options.replicaId);
     const pageSize = options.pageSize ?? DEFAULT_GATEWAY_OPTIONS.pageSize;
     if (!Number.isSafeInteger(pageSize) || pageSize < 1)
       throw new McpHostError('INVALID_ARGUMENT', `pageSize must be a whole number of 1 or more`, {
@@ -237,6 +248,7 @@ export class Gateway implements AsyncDisposable {
         },
         metrics: () => host.metrics(),
         status: () => host.status(),
+        replicaId: this.replicaId,
         ...(this.#logins === undefined ? {} : { logins: this.#logins }),
         logger: this.#options.logger ?? silentLogger,
       },

@@ -8,7 +8,9 @@
  * connects within `--timeout` before the gateway answers, so its first `tools/list` lists what
  * came up. The config's `gateway:` section (`resolveGatewaySettings`) gives the address, port,
  * token file, views offered and bounds; the flags win over it. Over HTTP the bearer token is kept
- * in its token file (by default in the state directory; made once, mode 0600).
+ * in its token file (by default in the state directory; made once, mode 0600). `--replica-id`
+ * (or `MCP_HOST_REPLICA_ID`; default `<hostname>-<pid>`) names this replica of a fleet; the config's
+ * `state:` store (`openHost`) keeps the pins, eras and tokens the fleet shares.
  */
 import type { ServerInputHandlers } from '../../client/client-options.js';
 import { resolveGatewaySettings, type GatewaySettings } from '../../config/gateway-settings.js';
@@ -19,6 +21,7 @@ import { McpHostError } from '../../errors/mcp-host-error.js';
 import { addSecret } from '../../errors/redact.js';
 import { createGateway, type Gateway } from '../../gateway/gateway.js';
 import type { GatewayClientOptions } from '../../gateway/http/gateway-listener.js';
+import { toReplicaId } from '../../gateway/http/replica-id.js';
 import { createServerInputBridge } from '../../gateway/server-input-bridge.js';
 import { StdioServerTransport } from '../../transport/stdio/stdio-server-transport.js';
 import { ExitCode, usageError } from '../exit-codes.js';
@@ -43,11 +46,14 @@ export interface GatewayServeOptions {
   host?: string;
   /** HTTP: false with `--no-auth` (loopback addresses only). */
   auth?: boolean;
+  /** Which replica of a fleet this is (`--replica-id`, `MCP_HOST_REPLICA_ID`). */
+  replicaId?: string;
 }
 
 export async function serve(cli: CliRuntime, options: GatewayServeOptions): Promise<ExitCode> {
   const settings = await gatewaySettings(cli, options);
   const http = settings.transport === 'http';
+  const replicaId = checkedReplicaId(options.replicaId);
   if (!http && (options.port !== undefined || options.host !== undefined || options.auth === false))
     throw usageError('--port, --host and --no-auth go with --transport http');
   const logger = cli.output.logger();
@@ -88,6 +94,7 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
     bridge,
     ...(perClient === undefined ? {} : { perClient }),
     ...(options.view === undefined ? {} : { view: options.view }),
+    ...(replicaId === undefined ? {} : { replicaId }),
     logger,
   });
   cli.onClose(() => gateway.close());
@@ -150,6 +157,16 @@ async function serveHttp(
   cli.output.notice(`mcp-host gateway: serving ${what} over HTTP; Ctrl-C to stop`);
   await closed;
   return ExitCode.ok;
+}
+
+/** The replica id given, checked before anything starts: a bad one is a usage error. */
+function checkedReplicaId(given: string | undefined): string | undefined {
+  if (given === undefined) return undefined;
+  try {
+    return toReplicaId(given);
+  } catch (error) {
+    throw usageError(`--replica-id: ${(error as Error).message}`);
+  }
 }
 
 /**

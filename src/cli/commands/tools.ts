@@ -1,13 +1,17 @@
 /**
  * `mcp-host tools [server] [--view <name>]`: every tool (exposed and original names, server,
- * description), or those of one view of the config (only the view's servers are started);
+ * description), or those of one view of the config (only the view's servers are started); with
+ * `--quarantined`, the tools the pin check holds back instead, each with its pin and what changed;
+ * `mcp-host tools approve <server> <tool> [--pin <pin>]`: approves a held definition in the
+ * configured state store (`state:`), for every host and replica that shares it;
  * `mcp-host inspect <server>[/<tool>]`: one server (status, capabilities, its tools) or one tool
  * (its names, description, annotations and input/output schemas).
  */
 import type { HostTool } from '../../host/host-tool.js';
 import type { McpHost } from '../../host/mcp-host.js';
-import { CliError, ExitCode } from '../exit-codes.js';
-import { serverDownError, type CliRuntime } from '../runtime.js';
+import { McpHostError } from '../../errors/mcp-host-error.js';
+import { CliError, ExitCode, usageError } from '../exit-codes.js';
+import { serverDownError, type CliRuntime, type OpenedHost } from '../runtime.js';
 
 /** `server/tool` split at the first slash (tool names may hold more). */
 export function splitTarget(target: string): { server: string; tool: string | undefined } {
@@ -41,6 +45,8 @@ interface ToolRow {
 export interface ToolsCommandOptions {
   /** List the tools of this view of the config (`views:`) only. */
   view?: string;
+  /** List the tools the pin check holds back, with their pins. */
+  quarantined?: boolean;
 }
 
 /**
@@ -75,6 +81,7 @@ export async function tools(
     const down = serverDownError(statuses[0]!);
     if (down !== undefined) throw down;
   }
+  if (options.quarantined === true) return quarantinedTools(cli, opened);
   // Config order of servers (the host lists them as they connected), each server's own order.
   const order = new Map(statuses.map((s, i) => [s.name, i]));
   const visible = options.view === undefined ? host.tools() : host.view(options.view).tools();
@@ -111,6 +118,96 @@ export async function tools(
   }
   // Servers the config kept from starting: an error each, exit 1.
   return cli.reportUnresolved(opened);
+}
+
+interface QuarantinedRow {
+  server: string;
+  tool: string;
+  reason: string;
+  pin: string | null;
+  summary: string;
+}
+
+/** `tools --quarantined`: what the pin check holds back on the servers opened. */
+function quarantinedTools(cli: CliRuntime, opened: OpenedHost): ExitCode {
+  if (opened.stateStore === undefined)
+    cli.output.notice(
+      'mcp-host: no state store is configured (`state:`): pins live in memory, so this run trusted every tool it listed first',
+    );
+  const rows: QuarantinedRow[] = opened.host.quarantined().map((held) => ({
+    server: held.server,
+    tool: held.tool,
+    reason: held.reason,
+    pin: held.pin ?? null,
+    summary: held.summary,
+  }));
+  cli.output.result(rows, () =>
+    cli.output.table(
+      rows,
+      [
+        { header: 'SERVER', value: (r) => r.server },
+        { header: 'TOOL', value: (r) => r.tool },
+        { header: 'REASON', value: (r) => r.reason },
+        { header: 'PIN', value: (r) => r.pin },
+        { header: 'CHANGE', value: (r) => r.summary, maxWidth: 60 },
+      ],
+      'no quarantined tools',
+    ),
+  );
+  for (const status of opened.statuses) {
+    const down = serverDownError(status);
+    if (down !== undefined && status.state !== 'disabled') cli.output.warn(down.message);
+  }
+  return cli.reportUnresolved(opened);
+}
+
+/** Options of `mcp-host tools approve`. */
+export interface ApproveCommandOptions {
+  /** Approve only the held definition with this pin (the one shown by `tools --quarantined`). */
+  pin?: string;
+}
+
+/**
+ * `tools approve <server> <tool> [--pin <pin>]`: pins the held definition of a quarantined tool
+ * in the configured state store (without connecting the server), so every host and gateway
+ * replica sharing the store offers it (at once, when the store tells them of changes, such as
+ * PostgreSQL; at their next listing otherwise). Without a configured store it is a usage error:
+ * pins would be this process's only.
+ */
+export async function approve(
+  cli: CliRuntime,
+  server: string,
+  tool: string,
+  options: ApproveCommandOptions = {},
+): Promise<ExitCode> {
+  if ((await cli.stateStore()) === undefined)
+    throw usageError(
+      'tools approve writes into the configured state store, and the config names none: add `state:` (a `file` or `postgres`) so hosts and gateways share their pins',
+    );
+  const { host, stateStore } = await cli.openHost({ servers: [server], start: false });
+  try {
+    await host.approveTool(server, tool, options.pin === undefined ? {} : { pin: options.pin });
+  } catch (error) {
+    if (error instanceof McpHostError && error.code === 'INVALID_ARGUMENT')
+      throw new CliError('INVALID_ARGUMENT', approveRefusal(error, tool, options.pin), {
+        serverName: server,
+        tool,
+      });
+    throw error;
+  }
+  const result = { server, tool, approved: true };
+  cli.output.result(result, () =>
+    cli.output.line(`approved '${tool}' of '${server}' in ${stateStore?.where ?? 'the store'}`),
+  );
+  return ExitCode.ok;
+}
+
+/** Why an approval was refused, without the server's identity key. */
+function approveRefusal(error: McpHostError, tool: string, pin: string | undefined): string {
+  const held = (error.details as { pin?: unknown } | undefined)?.pin;
+  if (typeof held === 'string')
+    return `the held definition of '${tool}' has the pin ${held}, not ${pin ?? '-'}: see \`mcp-host tools --quarantined\``;
+  return `'${tool}' is not quarantined (see \`mcp-host tools --quarantined\`)`;
 }
 
 export async function inspect(cli: CliRuntime, target: string): Promise<ExitCode> {

@@ -2,8 +2,8 @@
  * Secrets in configs. Two layers:
  *
  * - **Structural masking** of printed configs (`maskConfig`, `inspect`, `toJSON`): every `env`
- *   value, every `headers` value, `oauth.clientSecret`, the fields named in `secretKeys` and the
- *   `default` of password inputs show `<masked>` for their literal text; references stay visible
+ *   value, every `headers` value, `oauth.clientSecret`, the fields named in `secretKeys`, the
+ *   `default` of password inputs and `state.postgres.url` show `<masked>` for their literal text; references stay visible
  *   (`Bearer ${GITHUB_TOKEN}` is printed as written: it reveals no value, and says where the value
  *   comes from), while a reference's default is masked. Other strings pass through the redactor
  *   (registered secrets, URL credentials, token shapes) and `--token=…`-style arguments are masked.
@@ -249,6 +249,9 @@ export function maskConfig(config: McpConfig, options: MaskOptions = {}): McpCon
   copy.inputs = copy.inputs?.map((input) =>
     input.password === true && input.default !== undefined ? { ...input, default: MASK } : input,
   );
+  const postgres = copy.state?.postgres;
+  // The connection string holds a password: its literal text is masked, references stay.
+  if (postgres !== undefined) postgres.url = maskTemplateWith(postgres.url, true, redact);
   if (copy.extra !== undefined) copy.extra = redactDeep(copy.extra) as Record<string, unknown>;
   return copy;
 }

@@ -35,6 +35,7 @@ import { type KeyPath, type TextPosition, isRecord } from '../parse.js';
 import { checkAgainstSchema } from './check-against-schema.js';
 import { readNativeRoots } from './native-roots.js';
 import { readNativeGateway } from './native-gateway.js';
+import { readNativeState } from './native-state.js';
 
 import { parseTemplate } from '../expand/template.js';
 
@@ -111,7 +112,16 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
 
   const top: Record<string, unknown> = { ...root };
   // `servers:` with nothing under it (a file being written) is no servers, not an error.
-  for (const key of ['servers', 'defaults', 'inputs', 'views', 'roots', 'gateway', 'api'] as const)
+  for (const key of [
+    'servers',
+    'defaults',
+    'inputs',
+    'views',
+    'roots',
+    'gateway',
+    'api',
+    'state',
+  ] as const)
     if (top[key] === null) {
       report('warning', 'empty-value', `\`${key}:\` is empty`, [key]);
       delete top[key];
@@ -121,12 +131,14 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
   const extra = checked.extra ?? {};
 
   if (typeof clean.$schema === 'string') extra.$schema = clean.$schema;
-  // Unknown keys inside a view, `gateway:` or `api:` are warned about and dropped (not written back).
+  // Unknown keys inside a view, `gateway:`, `api:` or `state:` are warned about and dropped (not
+  // written back).
   const {
     servers: serverExtras,
     views: _viewExtras,
     gateway: _gatewayExtras,
     api: _apiExtras,
+    state: _stateExtras,
     ...topExtra
   } = extra;
   if (Object.keys(topExtra).length > 0) config.extra = topExtra;
@@ -153,6 +165,10 @@ export function readNativeConfig(document: NativeDocument, file: string): Native
     if (gateway !== undefined) config.gateway = gateway;
   }
   if (isRecord(clean.api)) config.api = { ...clean.api, source: location(['api'], true) };
+  if (isRecord(clean.state)) {
+    const state = readNativeState(clean.state, location(['state'], true), report);
+    if (state !== undefined) config.state = state;
+  }
 
   if (Array.isArray(clean.roots)) {
     const roots = readNativeRoots(clean.roots, location, report);

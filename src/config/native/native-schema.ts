@@ -511,6 +511,42 @@ const api: SchemaNode = {
   },
 };
 
+const state: SchemaNode = {
+  type: 'object',
+  description:
+    'Where mcp-host keeps tool pins and approvals, protocol eras and OAuth tokens (see docs/state.md); one store at most. Without one: OAuth tokens in the default state file, pins in memory.',
+  additionalProperties: false,
+  properties: {
+    file: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "A state file (created 0600) for pins, eras and tokens; relative to this file's folder, `~` is the home directory.",
+    },
+    postgres: {
+      type: 'object',
+      description:
+        'A PostgreSQL store shared by every host and gateway replica that names it: an approval or quarantine on one applies on all.',
+      additionalProperties: false,
+      required: ['url'],
+      properties: {
+        url: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'The connection string (postgres://user:password@host:5432/db), usually a ${VAR} reference. A secret: masked in every output.',
+          examples: ['${MCP_HOST_DATABASE_URL}'],
+        },
+        schema: {
+          type: 'string',
+          pattern: '^[a-z_][a-z0-9_]{0,46}$',
+          description: 'The schema mcp-host keeps its tables in (default mcp_host).',
+        },
+      },
+    },
+  },
+};
+
 export const nativeSchema: SchemaNode = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: NATIVE_SCHEMA_ID,
@@ -540,5 +576,6 @@ export const nativeSchema: SchemaNode = {
     },
     gateway,
     api,
+    state,
   },
 };

@@ -13,6 +13,7 @@ import {
   type InputConfig,
   type McpConfig,
   type ServerConfig,
+  type StateConfig,
   type ViewConfig,
 } from '../model.js';
 import { inferTransportType } from './native-rules.js';
@@ -52,6 +53,7 @@ export function toNativeDocument(config: McpConfig): Record<string, unknown> {
       : { roots: config.roots.map(toNativeRoot) }),
     ...(config.gateway === undefined ? {} : { gateway: toNativeGateway(config.gateway) }),
     ...(config.api === undefined ? {} : { api: toNativeApi(config.api) }),
+    ...(config.state === undefined ? {} : { state: toNativeState(config.state) }),
     ...extra,
   };
 }
@@ -71,6 +73,14 @@ function toNativeGateway({ source: _source, ...gateway }: GatewayConfig): Record
 /** The `api:` section as written, in the schema's key order, without its source. */
 function toNativeApi({ source: _source, ...api }: ApiConfig): Record<string, unknown> {
   return orderKeys(api, API_ORDER);
+}
+
+/** The `state:` section as written, without its source. */
+function toNativeState({ source: _source, file, postgres }: StateConfig): Record<string, unknown> {
+  return {
+    ...(file === undefined ? {} : { file }),
+    ...(postgres === undefined ? {} : { postgres: orderKeys(postgres, ['url', 'schema']) }),
+  };
 }
 
 export function writeNativeConfig(

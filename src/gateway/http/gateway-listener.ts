@@ -25,6 +25,7 @@ import {
 import { HttpJsonRpcCode, replyEmpty, replyError } from './http-replies.js';
 import { checkModernPost, claimsModernEra } from './modern-post-rules.js';
 import { PROMETHEUS_CONTENT_TYPE, prometheusText } from './prometheus-text.js';
+import { REPLICA_HEADER } from './replica-id.js';
 import { RequestGuard } from './request-guard.js';
 import { OAUTH_CALLBACK_PATH, type UpstreamLogins } from '../login/upstream-logins.js';
 
@@ -114,6 +115,11 @@ export const DEFAULT_GATEWAY_LISTEN_OPTIONS = Object.freeze({
 export const MCP_PATH = '/mcp';
 /** The path of the Prometheus metrics. */
 export const METRICS_PATH = '/metrics';
+/**
+ * The path of the health check (a load balancer's): 200 `ok` while serving, 503 while closing,
+ * without the bearer token and revealing nothing else.
+ */
+export const HEALTH_PATH = '/healthz';
 /** The request header that selects a named view (as `/mcp/<view>` does). */
 export const VIEW_HEADER = 'mcp-host-view';
 
@@ -127,6 +133,8 @@ export interface GatewayEndpoint {
   toolHeaderParams(view: string | undefined, tool: string): readonly HeaderParam[] | undefined;
   metrics(): MetricsSnapshot;
   status(): ServerStatus[];
+  /** Sent as `mcp-host-replica` on every response and in `/metrics` (`mcp_host_gateway_replica_info`). */
+  replicaId: string;
   logger: Logger;
   /** The upstream logins whose callback this listener serves (`/oauth/callback`), if any. */
   logins?: UpstreamLogins;
@@ -159,8 +167,9 @@ function sameRoute(a: Route, b: Route): boolean {
  * named view of the host. A session's SSE streams can be resumed (a GET with `Last-Event-ID`),
  * and a session's call whose stream dropped runs on. Every request passes the `Host`, `Origin`
  * and bearer-token checks first; bodies, batches, sessions, streams and held events are bounded. `GET /metrics` gives the host's and
- * the gateway's metrics in the Prometheus text format. `close()` ends every session and the
- * server. See docs/gateway.md.
+ * the gateway's metrics in the Prometheus text format; `GET /healthz` (no token) says whether it
+ * serves. Every response names the replica (`mcp-host-replica`). `close()` ends every session and
+ * the server. See docs/gateway.md.
  */
 export class GatewayListener implements AsyncDisposable {
   readonly #server: Server;
@@ -274,9 +283,12 @@ export class GatewayListener implements AsyncDisposable {
     res.once('close', () =>
       this.#byStatus.set(res.statusCode, (this.#byStatus.get(res.statusCode) ?? 0) + 1),
     );
+    res.setHeader(REPLICA_HEADER, this.#endpoint.replicaId);
+    const path = pathOf(req.url);
+    // Before every check: a load balancer's probe carries no token, and learns only up or down.
+    if (path === HEALTH_PATH) return this.#health(req, res);
     if (this.#closing !== undefined)
       return replyError(res, 503, 'the gateway is closing', { headers: { connection: 'close' } });
-    const path = pathOf(req.url);
     // The OAuth callback is opened by a browser, without the bearer token: the flow's single-use
     // `state` binds it to its login. The Host check still applies.
     const callback = path === OAUTH_CALLBACK_PATH && this.#endpoint.logins !== undefined;
@@ -357,6 +369,20 @@ export class GatewayListener implements AsyncDisposable {
     res.end(body);
   }
 
+  #health(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return replyError(res, 405, 'Method not allowed', { headers: { allow: 'GET, HEAD' } });
+    const serving = this.#closing === undefined;
+    const body = serving ? 'ok\n' : 'closing\n';
+    res.writeHead(serving ? 200 : 503, {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      'cache-control': 'no-store',
+      ...(serving ? {} : { connection: 'close' }),
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
   #metrics(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'GET')
       return replyError(res, 405, 'Method not allowed', { headers: { allow: 'GET' } });
@@ -364,6 +390,7 @@ export class GatewayListener implements AsyncDisposable {
       sessions: this.#sessions.size,
       statelessInFlight: this.#stateless.size,
       requestsByStatus: this.#byStatus,
+      replica: this.#endpoint.replicaId,
     });
     res.writeHead(200, {
       'content-type': PROMETHEUS_CONTENT_TYPE,

@@ -16,6 +16,8 @@ export interface GatewayHttpStats {
   statelessInFlight: number;
   /** HTTP requests answered, by status code. */
   requestsByStatus: ReadonlyMap<number, number>;
+  /** The gateway's replica id, as the `replica` label of `mcp_host_gateway_replica_info`. */
+  replica?: string;
 }
 
 type Labels = Record<string, string>;
@@ -27,6 +29,11 @@ export function prometheusText(
   http: GatewayHttpStats,
 ): string {
   const out = new Exposition();
+  if (http.replica !== undefined) {
+    // An info metric (value 1): join on it to label any series with the replica that made it.
+    out.family('mcp_host_gateway_replica_info', 'gauge', 'The replica id of this gateway.');
+    out.sample('mcp_host_gateway_replica_info', { replica: http.replica }, 1);
+  }
   out.family('mcp_host_tool_calls_total', 'counter', 'Tool calls by server and outcome.');
   for (const [server, stats] of Object.entries(metrics.servers))
     for (const [outcome, value] of outcomes(stats))

@@ -17,7 +17,7 @@ import type {
   Root,
   Tool,
 } from '../protocol/types.js';
-import { MemoryStateStore } from '../state/state-store.js';
+import type { Disposable } from '../internal/disposable.js';
 import type { ToolCallParams } from '../client/mcp-client.js';
 import {
   createCallPipeline,
@@ -49,7 +49,8 @@ import { assertServerKey } from './naming/server-key.js';
 import { HostMetrics, type MetricsSnapshot } from './observe/metrics.js';
 import type { PinEvent } from './pins/pin-types.js';
 import { quarantinedTool } from './pins/quarantined-tool.js';
-import { ToolPins } from './pins/tool-pins.js';
+import type { ToolPins } from './pins/tool-pins.js';
+import { createHostPins } from './pins/host-pins.js';
 import type { HostServerDefinition } from './server-definition.js';
 import {
   authRequiredEvent,
@@ -99,6 +100,7 @@ export class McpHost implements AsyncDisposable {
   readonly #skills: HostSkills;
   readonly #metrics = new HostMetrics();
   readonly #pins: ToolPins | undefined;
+  readonly #pinWatch: Disposable | undefined; // other processes' pin changes; ended on close
   readonly #review: ToolReviewer;
   readonly #statusEmitter = new Emitter<ServerStatus>();
   readonly #toolsEmitter = new Emitter<ToolsChangedEvent>();
@@ -170,18 +172,17 @@ export class McpHost implements AsyncDisposable {
     );
     this.#skills = new HostSkills(this.#slots, options.naming, this.#logger);
     this.tasks = new HostTasks(this.#slots, options);
-    if (options.pins !== false) {
-      const pins = new ToolPins({
-        store: options.stateStore ?? new MemoryStateStore(),
-        policy: options.pins ?? DEFAULT_HOST_OPTIONS.pins,
-        logger: this.#logger,
-      });
-      pins.onEvent((event) => this.#pinEmitter.fire(event));
-      this.#pins = pins;
-      this.#review = (identity, tools) => pins.review(identity, tools);
-    } else {
-      this.#review = (_identity, tools) => Promise.resolve({ allowed: tools, quarantined: [] });
-    }
+    ({
+      pins: this.#pins,
+      review: this.#review,
+      watch: this.#pinWatch,
+    } = createHostPins({
+      policy: options.pins ?? DEFAULT_HOST_OPTIONS.pins,
+      store: options.stateStore,
+      servers: () => this.#slots.values(),
+      onEvent: (event) => this.#pinEmitter.fire(event),
+      logger: this.#logger,
+    }));
     for (const server of options.servers ?? []) this.#addSlot(server);
     for (const [name, view] of Object.entries(options.views ?? {}))
       this.#views.set(name, new HostView(this.#portForViews(), new ViewAccess(view, name)));
@@ -635,6 +636,7 @@ export class McpHost implements AsyncDisposable {
   }
 
   async #close(): Promise<void> {
+    this.#pinWatch?.dispose();
     const all = Promise.allSettled(
       [...this.#slots.values(), ...this.#retiring].map((slot) => slot.close()),
     );

@@ -388,15 +388,31 @@ export class ServerSlot {
       });
   }
 
+  /**
+   * Reviews the last listing again, without listing (the stored pins changed: another process
+   * approved a held tool), and reports it. Nothing when the server is not connected, or when a
+   * fresh listing came in meanwhile (it was reviewed itself).
+   */
+  async reviewAgain(): Promise<void> {
+    if (this.client === undefined) return;
+    const generation = this.#generation;
+    const listed = this.#tools.listed;
+    const review = await this.#review([...listed]);
+    if (generation !== this.#generation || listed !== this.#tools.listed) return;
+    this.#tools.reviewed(review);
+    this.#toolsEmitter.fire();
+  }
+
   /** Takes a fresh listing: filtered, reviewed, then reported (unless the connection changed). */
   async #acceptListing(
     listed: readonly Tool[],
     ttlMs: number | undefined,
     generation: number,
   ): Promise<void> {
-    const review = await this.#review(this.#tools.filter(listed));
+    const filtered = this.#tools.filter(listed);
+    const review = await this.#review(filtered);
     if (generation !== this.#generation) return;
-    this.#tools.replace(review, ttlMs);
+    this.#tools.replace(review, ttlMs, undefined, filtered);
     this.#toolsEmitter.fire();
   }
 

@@ -19,6 +19,8 @@ export type ToolReviewer = (identity: string, tools: Tool[]) => Promise<ToolRevi
  */
 export class ServerTools {
   #tools: readonly Tool[] = [];
+  /** The last listing, filtered, before the pin check: what `reviewAgain` reviews. */
+  #listed: readonly Tool[] = [];
   #quarantined: ReadonlyMap<string, QuarantinedTool> = new Map();
   #fetchedAt = 0;
   #ttlMs: number | undefined;
@@ -40,18 +42,28 @@ export class ServerTools {
     return this.#quarantined;
   }
 
+  /** The last listing after the static filter, before the pin check (empty before the first). */
+  get listed(): readonly Tool[] {
+    return this.#listed;
+  }
+
   /** A fresh listing minus what the server's static allow/block lists leave out. */
   filter(listed: readonly Tool[]): Tool[] {
     return listed.filter((tool) => this.#allowed(tool.name));
   }
 
-  /** Takes a reviewed listing; returns the tools offered before it. */
+  /**
+   * Takes a reviewed listing (`listed`: what was reviewed, filtered); returns the tools offered
+   * before it.
+   */
   replace(
     review: ToolReview,
     ttlMs: number | undefined,
     now: number = Date.now(),
+    listed: readonly Tool[] = [...review.allowed, ...review.quarantined.map((held) => held.tool)],
   ): readonly Tool[] {
     const before = this.#tools;
+    this.#listed = listed;
     this.#tools = review.allowed;
     this.#quarantined = new Map(review.quarantined.map((held) => [held.tool.name, held]));
     this.#fetchedAt = now;
@@ -59,8 +71,18 @@ export class ServerTools {
     return before;
   }
 
+  /**
+   * Takes a new review of the same listing (the stored pins changed, not the listing): the
+   * listing's age stays as it was.
+   */
+  reviewed(review: ToolReview): void {
+    this.#tools = review.allowed;
+    this.#quarantined = new Map(review.quarantined.map((held) => [held.tool.name, held]));
+  }
+
   /** Offers nothing any more; returns the tools offered before, or undefined if there were none. */
   clear(): readonly Tool[] | undefined {
+    this.#listed = [];
     if (this.#tools.length === 0 && this.#quarantined.size === 0) return undefined;
     const before = this.#tools;
     this.#tools = [];

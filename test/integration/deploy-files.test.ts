@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { checkHaproxyConfig, haproxyConfigPath, renderHaproxyConfig } from '../helpers/haproxy.js';
-import { cliPath, ensureBuiltCli, repoRoot } from '../helpers/run-built-cli.js';
+import { cliEnv, cliPath, ensureBuiltCli, repoRoot, runCli } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 
 const deploy = join(repoRoot, 'deploy');
@@ -217,6 +217,18 @@ describe('deploy/kubernetes', () => {
     expect(Object.keys(configMap.data)).toContain(basename(configPath));
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(pod.securityContext.runAsUser).toBeGreaterThan(0);
+  });
+
+  it('holds a config the CLI accepts without an error or a warning', async () => {
+    ensureBuiltCli();
+    using dir = tempDir();
+    const file = join(dir.path, 'mcp.yaml');
+    writeFileSync(file, one(objects, 'ConfigMap').data['mcp.yaml'] as string);
+    const run = await runCli(['config', 'validate', file], {
+      env: cliEnv({ MCP_HOST_POSTGRES_URL: 'postgres://mcp_host:secret@db.invalid:5432/mcp_host' }),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(`${run.stdout}${run.stderr}`).toContain('0 errors, 0 warnings');
   });
 
   it('serves what the Containerfile serves', () => {

@@ -18,7 +18,8 @@
  * - a replica started later holds the same pins at once.
  *
  * It runs alone (`npm run test:fleet`, vitest.fleet.config.ts), not in the default `vitest run`.
- * Run time: about 40-60 s on a shared 2-core machine.
+ * Run time: about 30-50 s on a shared 2-core machine (PostgreSQL, HAProxy, 4 replicas with 2
+ * backends each, 54 clients).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -39,7 +39,7 @@ import { StreamableHttpTransport } from '../../src/http.js';
 import { McpClient, McpHostError } from '../../src/index.js';
 import { MODERN, gatewayConfig, nodeServer, text } from '../helpers/gateway-harness.js';
 import { startGatewayReplica, type GatewayReplica } from '../helpers/gateway-replica.js';
-import { startHaproxy, type HaproxyProcess } from '../helpers/haproxy.js';
+import { haproxyBinary, startHaproxy, type HaproxyProcess } from '../helpers/haproxy.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
 import { startPostgres } from '../helpers/postgres-cluster.js';
@@ -47,7 +47,12 @@ import { closedPort, cliEnv, ensureBuiltCli, runCli } from '../helpers/run-built
 import { tempDir } from '../helpers/scratch.js';
 import { now, reportTiming } from '../helpers/timing.js';
 
-beforeAll(() => ensureBuiltCli());
+// HAProxy first: when it is missing and cannot be installed, the test says so before it starts
+// anything.
+beforeAll(() => {
+  haproxyBinary();
+  ensureBuiltCli();
+});
 
 /** How many clients of each kind, 54 in all. */
 const CLIENTS = { v1: 16, v2: 16, hostLegacy: 11, hostModern: 11 } as const;

@@ -49,7 +49,9 @@ function installHaproxy(): string {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const apt = (args: string[]) =>
     execFileSync('apt-get', args, { env, stdio: 'pipe', timeout: 300_000 });
-  const install = () => apt(['install', '-y', '--no-install-recommends', 'haproxy']);
+  // Another test's apt-get (PostgreSQL's) may hold dpkg's lock: wait for it.
+  const install = () =>
+    apt(['-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '--no-install-recommends', 'haproxy']);
   try {
     try {
       install();

@@ -193,11 +193,13 @@ async function perClientOptions(
   cli.onClose(async () => {
     await Promise.all([...stores.values()].map((store) => store.close()));
   });
-  // Each client's host has the config's views, naming, roots and bounds, as the shared host.
+  // Each client's host has the config's views, naming, roots and bounds, as the shared host, and
+  // its pins in the configured store (`state:`); each client's logins stay in its own file.
   const { servers, ...hostOptions } = resolved.host;
+  const stateStore = (await cli.stateStore())?.store;
   return {
     servers,
-    host: hostOptions,
+    host: stateStore === undefined ? hostOptions : { ...hostOptions, stateStore },
     tokenStore(principal) {
       let store = stores.get(principal);
       if (store === undefined) {

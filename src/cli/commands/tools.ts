@@ -21,10 +21,20 @@ export function splitTarget(target: string): { server: string; tool: string | un
     : { server: target.slice(0, at), tool: target.slice(at + 1) };
 }
 
-/** A server's tool by its original name, or TOOL_NOT_FOUND (exit 5) naming the ones there are. */
+/**
+ * A server's tool by its original name, or TOOL_QUARANTINED when the pin check holds it (with the
+ * way to approve it), or TOOL_NOT_FOUND (exit 5) naming the ones there are.
+ */
 export function findTool(host: McpHost, server: string, tool: string): HostTool {
   const all = host.tools().filter((t) => t.server === server);
   const found = all.find((t) => t.originalName === tool) ?? all.find((t) => t.name === tool);
+  const held = host.quarantined().find((q) => q.server === server && q.tool === tool);
+  if (found === undefined && held !== undefined)
+    throw new CliError(
+      'TOOL_QUARANTINED',
+      `tool '${tool}' is quarantined (${held.reason}: ${held.summary}); to trust it: mcp-host tools approve ${server} ${tool}${held.pin === undefined ? '' : ` --pin ${held.pin}`}`,
+      { serverName: server, tool },
+    );
   if (found === undefined)
     throw new CliError(
       'TOOL_NOT_FOUND',

@@ -189,6 +189,7 @@ describe('PostgresStateStore: storage', () => {
       ['ns', 'a\u0000b'],
       ['ns\ud800', 'k'],
       ['ns', 'x'.repeat(3_000)],
+      ['ns', '\u0001'.repeat(1_500)], // 1,500 bytes, but 9,000 escaped in a notification
     ] as const) {
       expect((await rejection(t.store.set(namespace, key, 1))).code).toBe('INVALID_ARGUMENT');
       expect((await rejection(t.store.get(namespace, key))).code).toBe('INVALID_ARGUMENT');

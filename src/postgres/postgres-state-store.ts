@@ -21,7 +21,8 @@
  *   connection dropped and came back, every watcher is called once for every key its namespace
  *   holds then (a key deleted meanwhile is not reported), and lease waiters poll as usual.
  * - Namespace and key: besides the usual checks, no NUL character or lone surrogate (PostgreSQL
- *   text cannot hold them) and at most 2,000 bytes together (the index's limit): `INVALID_ARGUMENT`.
+ *   text cannot hold them), at most 2,000 bytes together (the index) and 7,000 escaped as JSON (the
+ *   notification): `INVALID_ARGUMENT`.
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -57,6 +58,7 @@ export const DEFAULT_POSTGRES_CONNECT_TIMEOUT_MS = 10_000;
 const STATEMENT_TIMEOUT_MS = 30_000;
 /** Namespace and key together, in UTF-8 bytes: well within a btree index entry. */
 const MAX_NAME_BYTES = 2_000;
+const MAX_NOTIFY_NAME_BYTES = 7_000;
 
 export interface PostgresStateStoreOptions {
   /**
@@ -138,6 +140,8 @@ export class PostgresStateStore implements StateStore, AsyncDisposable {
         application_name: applicationName,
         connectionTimeoutMillis: connectTimeoutMs,
         statement_timeout: STATEMENT_TIMEOUT_MS,
+        // TCP keep-alive: a server that vanished without a reset is noticed, not waited on forever.
+        keepAlive: true,
       };
       const pool = new pg.Pool({ ...config, max: maxConnections, idleTimeoutMillis: 10_000 });
       // An idle connection that breaks reports here; the next query gets a fresh one.
@@ -477,10 +481,14 @@ export class PostgresStateStore implements StateStore, AsyncDisposable {
         'INVALID_ARGUMENT',
         `${this.where}: a namespace or key holds a NUL character or a lone surrogate, which PostgreSQL cannot store`,
       );
-    if (Buffer.byteLength(namespace) + Buffer.byteLength(key) > MAX_NAME_BYTES)
+    if (
+      Buffer.byteLength(namespace) + Buffer.byteLength(key) > MAX_NAME_BYTES ||
+      // The notification names both, JSON-escaped, within NOTIFY's 8,000 bytes.
+      Buffer.byteLength(JSON.stringify([namespace, key])) > MAX_NOTIFY_NAME_BYTES
+    )
       throw new McpHostError(
         'INVALID_ARGUMENT',
-        `${this.where}: namespace and key are longer than ${MAX_NAME_BYTES} bytes together`,
+        `${this.where}: namespace and key are longer than ${MAX_NAME_BYTES} bytes together (or 7,000 escaped as JSON)`,
       );
   }
 

@@ -27,7 +27,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...NODE22_TESTS, '**/node_modules/**'],
+          // The fleet tests run on their own: `npm run test:fleet` (vitest.fleet.config.ts).
+          exclude: [...NODE22_TESTS, 'test/fleet/**', '**/node_modules/**'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           poolOptions: oneFileAtATime,

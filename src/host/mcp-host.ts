@@ -723,8 +723,7 @@ export class McpHost implements AsyncDisposable {
       if (status.state === 'needs_auth' && slot.oauth !== undefined)
         this.#authEmitter.fire(authRequiredEvent(slot.name, slot.lastFailure));
     });
-    // A call refused for want of scopes leaves the server connected; its login is announced as a
-    // refused connect's is.
+    // A call refused for want of scopes keeps the server connected; its login is announced too.
     slot.onStepUp((error) => {
       if (this.#slots.get(slot.name) === slot)
         this.#authEmitter.fire(authRequiredEvent(slot.name, error));

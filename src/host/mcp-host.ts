@@ -123,10 +123,7 @@ export class McpHost implements AsyncDisposable {
   readonly onServerStatus = this.#statusEmitter.event;
   /** The tool list changed (a server connected, relisted, or left; a native tool came or went). */
   readonly onToolsChanged = this.#toolsEmitter.event;
-  /**
-   * A connected server's resource list changed: it sent `notifications/resources/list_changed`
-   * and its relisted resources differ. A server connecting or leaving is an `onServerStatus`.
-   */
+  /** A connected server's relisted resources differ (a server coming or going: `onServerStatus`). */
   readonly onResourcesChanged = this.#resourcesEmitter.event;
   /** A connected server's prompt list changed (as `onResourcesChanged`, for prompts). */
   readonly onPromptsChanged = this.#promptsEmitter.event;

@@ -80,6 +80,7 @@ export interface PostgresStateStoreOptions {
 
 interface Internals {
   pool: pg.Pool;
+  sockets: () => Promise<void>;
   target: PostgresTarget;
   schema: string;
   logger: Logger;
@@ -92,6 +93,7 @@ export class PostgresStateStore implements StateStore, AsyncDisposable {
   /** `PostgreSQL state store '<host>:<port>/<database>'`, for messages. */
   readonly where: string;
   readonly #pool: pg.Pool;
+  readonly #sockets: () => Promise<void>;
   readonly #target: PostgresTarget;
   readonly #logger: Logger;
   readonly #secrets: Array<{ [Symbol.dispose](): void }>;
@@ -144,6 +146,7 @@ export class PostgresStateStore implements StateStore, AsyncDisposable {
         keepAlive: true,
       };
       const pool = new pg.Pool({ ...config, max: maxConnections, idleTimeoutMillis: 10_000 });
+      const sockets = poolSockets(pool);
       // An idle connection that breaks reports here; the next query gets a fresh one.
       pool.on('error', (error) =>
         logger.warn(`${target.where}: an idle connection failed`, {
@@ -162,13 +165,14 @@ export class PostgresStateStore implements StateStore, AsyncDisposable {
           client.release();
         }
         const store = new PostgresStateStore(
-          { pool, target, schema, logger, secrets },
+          { pool, sockets, target, schema, logger, secrets },
           { ...config, application_name: `${applicationName} listen` },
         );
         await store.#feed.start();
         return store;
       } catch (error) {
         await pool.end().catch(() => {});
+        await sockets();
         throw error;
       }
     } catch (error) {
@@ -179,6 +183,7 @@ export class PostgresStateStore implements StateStore, AsyncDisposable {
 
   private constructor(internals: Internals, listenConfig: pg.ClientConfig) {
     this.#pool = internals.pool;
+    this.#sockets = internals.sockets;
     this.#target = internals.target;
     this.#logger = internals.logger;
     this.#secrets = internals.secrets;
@@ -462,6 +467,7 @@ export class PostgresStateStore implements StateStore, AsyncDisposable {
       this.#watchers.clear();
       await this.#feed.close();
       await this.#pool.end().catch(() => {});
+      await this.#sockets(); // pool.end() resolves before its connections' sockets are closed
       for (const secret of this.#secrets) secret[Symbol.dispose]();
     })();
     return this.#closed;
@@ -511,4 +517,20 @@ class CallerError extends Error {
   constructor(readonly error: unknown) {
     super('the update function failed');
   }
+}
+
+/**
+ * Follows the pool's connections until their sockets close: the returned function resolves once
+ * every connection the pool made has ended (the pool's `remove` comes after the socket's close).
+ */
+function poolSockets(pool: pg.Pool): () => Promise<void> {
+  const open = new Set<pg.PoolClient>();
+  let wake: (() => void) | undefined;
+  pool.on('connect', (client) => open.add(client));
+  pool.on('remove', (client) => {
+    open.delete(client);
+    if (open.size === 0) wake?.();
+  });
+  return () =>
+    open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve));
 }

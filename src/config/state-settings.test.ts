@@ -60,12 +60,12 @@ describe('the state: section', () => {
 
   it('expands the PostgreSQL URL from the environment and registers its password with the redactor', () => {
     const { config, diagnostics } = stateOf(
-      'state:\n  postgres:\n    url: ${MCP_HOST_DATABASE_URL}\n    schema: fleet_a\n',
+      'state:\n  postgres:\n    url: ${MCP_HOST_POSTGRES_URL}\n    schema: fleet_a\n',
     );
     expect(diagnostics).toEqual([]);
     const url = `postgres://mcp:${PASSWORD}@db.internal:5432/mcp`;
     using settings = disposing(
-      resolveStateSettings(config, { env: { MCP_HOST_DATABASE_URL: url } }),
+      resolveStateSettings(config, { env: { MCP_HOST_POSTGRES_URL: url } }),
     );
     expect(settings).toMatchObject({
       store: 'postgres',
@@ -146,8 +146,8 @@ describe('the state: section', () => {
     const shown = JSON.stringify(maskConfig(literal));
     expect(shown).not.toContain(PASSWORD);
     expect(writeNativeConfig(maskConfig(literal)).text).not.toContain(PASSWORD);
-    const reference = stateOf('state:\n  postgres:\n    url: ${MCP_HOST_DATABASE_URL}\n').config;
-    expect(maskConfig(reference).state?.postgres?.url).toBe('${MCP_HOST_DATABASE_URL}');
+    const reference = stateOf('state:\n  postgres:\n    url: ${MCP_HOST_POSTGRES_URL}\n').config;
+    expect(maskConfig(reference).state?.postgres?.url).toBe('${MCP_HOST_POSTGRES_URL}');
     const written = writeNativeConfig(literal).text;
     expect(written).toContain('state:\n  postgres:\n');
     const again = readNativeText(written, '/srv/mcp/mcp.yaml').config;

@@ -206,7 +206,7 @@ describe('a fleet sharing tool pins', () => {
     using dir = tempDir();
     const folder = fixtureFolder(dir.path, [
       'postgres:',
-      '  url: ${MCP_HOST_DATABASE_URL}',
+      '  url: ${MCP_HOST_POSTGRES_URL}',
       `  schema: ${schema}`,
     ]);
     const stateDir = join(dir.path, 'state-dir');
@@ -214,7 +214,7 @@ describe('a fleet sharing tool pins', () => {
     const password = `pw-${randomBytes(8).toString('hex')}`;
     const withPassword = url.replace('//postgres@', `//postgres:${password}@`);
     expect(withPassword).toContain(password);
-    const env = { MCP_HOST_STATE_DIR: stateDir, MCP_HOST_DATABASE_URL: withPassword };
+    const env = { MCP_HOST_STATE_DIR: stateDir, MCP_HOST_POSTGRES_URL: withPassword };
     const cli = (...args: string[]) =>
       runCli(['--config', folder.config, '--json', ...args], { env: cliEnv(env) });
     expect((await cli('tools')).code).toBe(0); // pins the first listing in PostgreSQL
@@ -257,14 +257,14 @@ describe('a fleet sharing tool pins', () => {
     // The password never shows: not in `config show`, not in the logs, not when the database
     // cannot be reached.
     const shown = await cli('config', 'show');
-    expect(shown.stdout).toContain('${MCP_HOST_DATABASE_URL}');
+    expect(shown.stdout).toContain('${MCP_HOST_POSTGRES_URL}');
     expect(shown.stdout).not.toContain(password);
     expect(await gateway.stop()).toBe(143); // 128 + SIGTERM, as every serving command
     expect(gateway.stderr.toString()).not.toContain(password);
     const unreachable = await runCli(['--config', folder.config, 'tools'], {
       env: cliEnv({
         ...env,
-        MCP_HOST_DATABASE_URL: `postgresql://postgres:${password}@127.0.0.1:${await closedPort()}/x`,
+        MCP_HOST_POSTGRES_URL: `postgresql://postgres:${password}@127.0.0.1:${await closedPort()}/x`,
       }),
     });
     expect(unreachable.code).not.toBe(0);

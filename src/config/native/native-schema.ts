@@ -535,7 +535,7 @@ const state: SchemaNode = {
           minLength: 1,
           description:
             'The connection string (postgres://user:password@host:5432/db), usually a ${VAR} reference. A secret: masked in every output.',
-          examples: ['${MCP_HOST_DATABASE_URL}'],
+          examples: ['${MCP_HOST_POSTGRES_URL}'],
         },
         schema: {
           type: 'string',

@@ -88,7 +88,7 @@ const CLIENT_SESSION = {
 const MIN_CHUNK_BYTES = 20_000;
 
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
-const { dependencies } = JSON.parse(
+const { dependencies, peerDependencies } = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
 );
 rmSync(dist, { recursive: true, force: true });
@@ -118,7 +118,10 @@ async function bundle(entryPoints, minChunkBytes, bundled, manualChunks) {
       ...(bundled.length === 0
         ? { packages: 'external' }
         : {
-            external: Object.keys(dependencies).filter((name) => !bundled.includes(name)),
+            // Peers too: the application brings them (`@opentelemetry/api` must be its own copy).
+            external: Object.keys({ ...dependencies, ...peerDependencies }).filter(
+              (name) => !bundled.includes(name),
+            ),
             // A package's ESM build over its CommonJS one.
             mainFields: ['module', 'main'],
             // What the CommonJS packages `require` (node: builtins) goes through Node's own

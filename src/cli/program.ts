@@ -503,6 +503,10 @@ function addGateway(program: Command): void {
         'which replica of a fleet this is: the mcp-host-replica header, and a /metrics label (default <hostname>-<pid>)',
       ).env('MCP_HOST_REPLICA_ID'),
     )
+    .option(
+      '--otel',
+      'report traces and metrics to the OpenTelemetry SDK this process registered (needs @opentelemetry/api; docs/observability.md)',
+    )
     .action(
       action<GatewayServeOptions>(async (cli, _args, options) =>
         (await gatewayCommand()).serve(cli, options),

@@ -23,6 +23,7 @@ import { MAX_ERROR_MESSAGE_CHARS } from '../errors/mcp-host-error.js';
 import type { ServerInputHandlers } from '../client/client-options.js';
 import type { McpHost } from '../host/mcp-host.js';
 import type { Logger } from '../internal/logger.js';
+import type { Telemetry } from '../internal/telemetry.js';
 import type { FileTokenStore } from '../auth/file-token-store.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
 import type { ServerStatus } from '../host/slot/server-status.js';
@@ -78,6 +79,8 @@ export interface OpenHostOptions {
   handlers?: ServerInputHandlers;
   /** The host's logger (default none: a command reports what it needs itself). */
   logger?: Logger;
+  /** Spans and metrics of the host's clients (`gateway serve --otel`). */
+  telemetry?: Telemetry;
 }
 
 export interface OpenedHost {
@@ -288,6 +291,7 @@ export class CliRuntime {
       ...(tokenStore === undefined ? {} : { tokenStore }),
       callTimeoutMs: timeoutMs,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
+      ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
       ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
     });
     this.#cleanups.push(() => host.close());

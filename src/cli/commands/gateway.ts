@@ -21,7 +21,8 @@ import { McpHostError } from '../../errors/mcp-host-error.js';
 import { addSecret } from '../../errors/redact.js';
 import { createGateway, type Gateway } from '../../gateway/gateway.js';
 import type { GatewayClientOptions } from '../../gateway/http/gateway-listener.js';
-import { toReplicaId } from '../../gateway/http/replica-id.js';
+import { defaultReplicaId, toReplicaId } from '../../gateway/http/replica-id.js';
+import type { Telemetry } from '../../internal/telemetry.js';
 import { createServerInputBridge } from '../../gateway/server-input-bridge.js';
 import { StdioServerTransport } from '../../transport/stdio/stdio-server-transport.js';
 import { ExitCode, usageError } from '../exit-codes.js';
@@ -48,12 +49,15 @@ export interface GatewayServeOptions {
   auth?: boolean;
   /** Which replica of a fleet this is (`--replica-id`, `MCP_HOST_REPLICA_ID`). */
   replicaId?: string;
+  /** Traces and metrics to the process's OpenTelemetry SDK (`--otel`). */
+  otel?: boolean;
 }
 
 export async function serve(cli: CliRuntime, options: GatewayServeOptions): Promise<ExitCode> {
   const settings = await gatewaySettings(cli, options);
   const http = settings.transport === 'http';
-  const replicaId = checkedReplicaId(options.replicaId);
+  const replicaId = checkedReplicaId(options.replicaId) ?? defaultReplicaId();
+  const telemetry = options.otel === true ? await loadTelemetry(replicaId) : undefined;
   if (!http && (options.port !== undefined || options.host !== undefined || options.auth === false))
     throw usageError('--port, --host and --no-auth go with --transport http');
   const logger = cli.output.logger();
@@ -82,6 +86,7 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
     supervise: true,
     handlers: bridge.handlers,
     logger,
+    ...(telemetry === undefined ? {} : { telemetry }),
   });
   const roots = opened.resolved.host.roots;
   if (roots !== undefined) hostAnswers.roots = () => roots.map((root) => ({ ...root }));
@@ -94,7 +99,8 @@ export async function serve(cli: CliRuntime, options: GatewayServeOptions): Prom
     bridge,
     ...(perClient === undefined ? {} : { perClient }),
     ...(options.view === undefined ? {} : { view: options.view }),
-    ...(replicaId === undefined ? {} : { replicaId }),
+    replicaId,
+    ...(telemetry === undefined ? {} : { telemetry }),
     logger,
   });
   cli.onClose(() => gateway.close());
@@ -263,5 +269,21 @@ async function gatewaySettings(
     if (error instanceof McpHostError && error.code === 'INVALID_ARGUMENT')
       throw usageError(error.message);
     throw error;
+  }
+}
+
+/**
+ * `--otel`: the OpenTelemetry hooks on the providers this process registered (an SDK set up by
+ * `node --require` or `--import`, e.g. `@opentelemetry/auto-instrumentations-node/register`). The entry and
+ * `@opentelemetry/api` load only here; without the package, a usage error that says so.
+ */
+async function loadTelemetry(replicaId: string): Promise<Telemetry> {
+  try {
+    const { openTelemetry } = await import('../../otel/index.js');
+    return openTelemetry({ replicaId });
+  } catch (error) {
+    throw usageError(
+      `--otel needs the @opentelemetry/api package beside mcp-host, and an OpenTelemetry SDK registered in this process (${(error as Error).message.split('\n')[0]})`,
+    );
   }
 }

@@ -31,7 +31,9 @@ afterAll(async () => {
 
 describe('docs/state.md: PostgreSQL', () => {
   it('the example opens the store, hears of its own write and closes', async () => {
-    expect(existsSync(`${repoRoot}dist/postgres/index.js`), 'npm test builds dist/ first').toBe(true);
+    expect(existsSync(`${repoRoot}dist/postgres/index.js`), 'npm test builds dist/ first').toBe(
+      true,
+    );
     await using _guard = leakGuard();
     const code = codeBlockAfter(docs, heading);
     expect(variablesRead(code).every((name) => exampleVariables(docs).has(name))).toBe(true);

@@ -47,6 +47,7 @@ import {
   toStoredJson,
   type StateStore,
 } from '../state/state-store.js';
+import { StateWatchers } from '../state/state-watchers.js';
 import { ChangeFeed } from './change-feed.js';
 import { migrate, quoteIdentifier } from './migrations.js';
 import { parsePostgresTarget, toStoreError, type PostgresTarget } from './postgres-target.js';
@@ -100,7 +101,7 @@ export class PostgresStateStore implements StateStore, AsyncDisposable {
   readonly #tables: { values: string; leases: string };
   readonly #channel: string;
   readonly #feed: ChangeFeed;
-  readonly #watchers = new Map<string, Set<(key: string) => void>>();
+  readonly #watchers = new StateWatchers();
   readonly #wakeups = new LeaseWakeups();
   readonly #heldLeases = new Set<Lease>();
   readonly #inFlight = new Set<Promise<unknown>>();
@@ -300,17 +301,7 @@ export class PostgresStateStore implements StateStore, AsyncDisposable {
   watch(namespace: string, listener: (key: string) => void): Disposable {
     checkNamespace(namespace);
     if (this.#closed !== undefined) throw stateClosedError(this.where);
-    let listeners = this.#watchers.get(namespace);
-    if (listeners === undefined) this.#watchers.set(namespace, (listeners = new Set()));
-    const entry = (key: string): void => listener(key);
-    listeners.add(entry);
-    return {
-      [Symbol.dispose]: () => {
-        listeners.delete(entry);
-        if (listeners.size === 0 && this.#watchers.get(namespace) === listeners)
-          this.#watchers.delete(namespace);
-      },
-    };
+    return this.#watchers.add(namespace, listener);
   }
 
   async lease(namespace: string, key: string, options: LeaseOptions): Promise<Lease> {
@@ -428,27 +419,15 @@ export class PostgresStateStore implements StateStore, AsyncDisposable {
     }
     if (typeof message.n !== 'string' || typeof message.k !== 'string') return;
     if (message.t === 'lease') this.#wakeups.notify(JSON.stringify([message.n, message.k]));
-    else if (message.t === 'value') this.#tell(message.n, [message.k]);
-  }
-
-  #tell(namespace: string, keys: string[]): void {
-    const listeners = this.#watchers.get(namespace);
-    if (listeners === undefined) return;
-    for (const key of keys)
-      for (const listener of [...listeners])
-        try {
-          listener(key);
-        } catch {
-          // A watcher's failure is its own: the others are told.
-        }
+    else if (message.t === 'value') this.#watchers.tell(message.n, [message.k]);
   }
 
   /** After the listening connection came back: every watched key may have changed meanwhile. */
   async #announceAll(): Promise<void> {
-    for (const namespace of [...this.#watchers.keys()]) {
+    for (const namespace of this.#watchers.namespaces) {
       try {
         const entries = await this.entries(namespace);
-        this.#tell(
+        this.#watchers.tell(
           namespace,
           entries.map(([key]) => key),
         );

@@ -12,6 +12,7 @@ import {
   type Lease,
   type LeaseOptions,
 } from './lease.js';
+import { StateWatchers } from './state-watchers.js';
 
 /**
  * Where mcp-host keeps what it must remember between runs. Values live in namespaces (`era`,
@@ -116,7 +117,7 @@ export class MemoryStateStore implements StateStore, AsyncDisposable {
   /** Per lease name: its generation and, while held, the holder's token and expiry. */
   readonly #leases = new Map<string, { generation: number; holder?: symbol; expiresAt: number }>();
   readonly #wakeups = new LeaseWakeups();
-  readonly #watchers = new Map<string, Set<(key: string) => void>>();
+  readonly #watchers = new StateWatchers();
   readonly #closing = new AbortController();
   #closed = false;
 
@@ -166,32 +167,12 @@ export class MemoryStateStore implements StateStore, AsyncDisposable {
   watch(namespace: string, listener: (key: string) => void): Disposable {
     checkNamespace(namespace);
     if (this.#closed) throw stateClosedError('state');
-    let listeners = this.#watchers.get(namespace);
-    if (listeners === undefined) this.#watchers.set(namespace, (listeners = new Set()));
-    // One entry per watch() call, so the same function watched twice is called twice.
-    const entry = (key: string) => listener(key);
-    listeners.add(entry);
-    return {
-      [Symbol.dispose]: () => {
-        listeners.delete(entry);
-        if (listeners.size === 0 && this.#watchers.get(namespace) === listeners)
-          this.#watchers.delete(namespace);
-      },
-    };
+    return this.#watchers.add(namespace, listener);
   }
 
   /** Tells the namespace's watchers about a write, after it (never inside the write). */
   #changed(namespace: string, key: string): void {
-    const listeners = this.#watchers.get(namespace);
-    if (listeners === undefined) return;
-    queueMicrotask(() => {
-      for (const listener of [...listeners])
-        try {
-          listener(key);
-        } catch {
-          // A watcher's failure is its own: the write has happened, the others are told.
-        }
-    });
+    if (this.#watchers.has(namespace)) queueMicrotask(() => this.#watchers.tell(namespace, [key]));
   }
 
   entries(namespace: string): Promise<Array<[string, unknown]>> {

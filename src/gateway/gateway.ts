@@ -68,8 +68,9 @@ export interface GatewayOptions {
   /**
    * Which replica of a fleet this gateway is (1 to 128 letters, digits, `.`, `_`, `:` or `-`):
    * sent as the `mcp-host-replica` header on every HTTP response, as the `replica` label of
-   * `mcp_host_gateway_replica_info` in `/metrics`, and as `mcp_host.replica.id` on the SERVER
-   * spans of `telemetry`. Default `<hostname>-<pid>`.
+   * `mcp_host_gateway_replica_info` in `/metrics`, and, when given, as `mcp_host.replica.id` on
+   * the SERVER spans of `telemetry` (over `openTelemetry({ replicaId })`). Default
+   * `<hostname>-<pid>` (not put on spans).
    */
   replicaId?: string;
   logger?: Logger;
@@ -201,7 +202,8 @@ export class Gateway implements AsyncDisposable {
       tasks: this.#tasks,
       principal: options.principal,
       telemetry: this.#options.telemetry,
-      replicaId: this.replicaId,
+      // Only one given here: otherwise the spans carry openTelemetry()'s own, if any.
+      replicaId: this.#options.replicaId,
     });
     const ended = new Promise<void>((resolve) => session.onClose(() => resolve()));
     const signal = options.signal;

@@ -147,9 +147,32 @@ const lenientCases: readonly [string, unknown][] = [
     'a `patternProperties` key that is not a regex, when all its subschemas accept anything (2019-09, 2020-12)',
     { patternProperties: { '[': {} } },
   ],
+  [
+    'the same with a subschema of unknown keywords only (it accepts anything too)',
+    { patternProperties: { '[': {}, $recursiveRef: { a: ['b'] } } },
+  ],
 ];
 
 const validator = createSchemaValidator();
+
+/** The keywords of JSON Schema (draft-04 to 2020-12) that constrain or shape what they apply to. */
+const SCHEMA_KEYWORDS = new Set(
+  (
+    '$ref $dynamicRef $recursiveRef $defs definitions type enum const multipleOf maximum ' +
+    'exclusiveMaximum minimum exclusiveMinimum maxLength minLength pattern format maxItems ' +
+    'minItems uniqueItems maxContains minContains contains items prefixItems additionalItems ' +
+    'unevaluatedItems maxProperties minProperties required dependentRequired dependencies ' +
+    'properties patternProperties additionalProperties unevaluatedProperties propertyNames ' +
+    'dependentSchemas allOf anyOf oneOf not if then else contentSchema nullable'
+  ).split(' '),
+);
+
+/** Whether a subschema accepts anything: `true`, `{}`, or an object of no known keyword. */
+function acceptsAnything(item: unknown): boolean {
+  if (item === true) return true;
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
+  return Object.keys(item).every((key) => !SCHEMA_KEYWORDS.has(key));
+}
 
 /** Whether `schema` has the leniency above: a `patternProperties` whose subschemas accept anything. */
 function hasLenientPatternProperties(node: unknown): boolean {
@@ -158,11 +181,7 @@ function hasLenientPatternProperties(node: unknown): boolean {
   if (
     typeof patterns === 'object' &&
     patterns !== null &&
-    Object.values(patterns).every(
-      (item) =>
-        item === true ||
-        (typeof item === 'object' && item !== null && Object.keys(item).length === 0),
-    )
+    Object.values(patterns).every(acceptsAnything)
   )
     return true;
   return Object.values(node).some(hasLenientPatternProperties);

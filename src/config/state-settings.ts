@@ -15,6 +15,7 @@ import { isRegistrableSecret } from '../errors/secret-values.js';
 import { toDisposable, type Disposable } from '../internal/disposable.js';
 import { formatKeyPath } from './diagnostics.js';
 import { parseTemplate } from './expand/template.js';
+import { urlCredentials } from './expand/secrets.js';
 import type { McpConfig, SourceLocation } from './model.js';
 
 /**
@@ -106,7 +107,7 @@ export function resolveStateSettings(
       `${where}: variable ${unset.join(', ')} is not set (and has no default)`,
       { details: { variables: unset, file: section.source.file, path: 'state.postgres.url' } },
     );
-  const secrets = registerSecrets([url, ...urlCredentials(url)]);
+  const secrets = registerSecrets([url, ...urlCredentials(url, { userName: false })]);
   if (!isPostgresUrl(url)) {
     secrets.dispose();
     throw new McpHostError(
@@ -137,23 +138,6 @@ function isPostgresUrl(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The password of a URL (as written and decoded), and a `password` query parameter. */
-function urlCredentials(text: string): string[] {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return [];
-  }
-  const out = [url.password, url.searchParams.get('password') ?? ''];
-  try {
-    out.push(decodeURIComponent(url.password));
-  } catch {
-    // Not percent-encoded text: the written form is registered.
-  }
-  return out;
 }
 
 /**

@@ -10,6 +10,11 @@ describe('parsePostgresTarget', () => {
       { host: 'db.internal', port: 6543, database: 'fleet', secrets: ['p@ss-word', 'p%40ss-word'] },
     ],
     [
+      // Not valid percent-encoding: kept as written, not a URIError.
+      'postgres://app:50%zz-off@db.internal/fleet',
+      { host: 'db.internal', port: 5432, database: 'fleet', secrets: ['50%zz-off', '50%zz-off'] },
+    ],
+    [
       'postgres://db.internal/fleet?password=query-secret',
       { host: 'db.internal', port: 5432, database: 'fleet', secrets: ['query-secret'] },
     ],

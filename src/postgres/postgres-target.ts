@@ -38,12 +38,12 @@ export function parsePostgresTarget(connectionString: unknown): PostgresTarget {
         'PostgreSQL state store: connectionString is not a valid postgres:// URL',
       );
     }
-    const host = decodeURIComponent(url.hostname).replace(/^\[(.*)\]$/, '$1'); // IPv6
+    const host = decoded(url.hostname).replace(/^\[(.*)\]$/, '$1'); // IPv6
     if (host !== '') fields.set('host', host);
     if (url.port !== '') fields.set('port', url.port);
-    if (url.username !== '') fields.set('user', decodeURIComponent(url.username));
-    if (url.password !== '') secrets.push(decodeURIComponent(url.password), url.password);
-    const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
+    if (url.username !== '') fields.set('user', decoded(url.username));
+    if (url.password !== '') secrets.push(decoded(url.password), url.password);
+    const database = decoded(url.pathname.replace(/^\//, ''));
     if (database !== '') fields.set('dbname', database);
     for (const [name, value] of url.searchParams) {
       if (name === 'password') secrets.push(value);
@@ -99,4 +99,13 @@ export function toStoreError(
       ...(typeof code === 'string' ? { [isSqlState ? 'sqlState' : 'errno']: code } : {}),
     },
   });
+}
+
+/** Percent-decoded text, or the text as written when it is not valid percent-encoding. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -13,6 +13,7 @@ import {
   maskTemplate,
   maskUrl,
   secretValues,
+  urlCredentials,
 } from './secrets.js';
 import { registerSecrets } from '../../errors/secret-values.js';
 
@@ -210,5 +211,21 @@ describe('secret values and warnings', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('urlCredentials', () => {
+  it('finds the password (written and decoded), the user name unless asked not to, and credential query values; never throws', () => {
+    expect(urlCredentials('https://ann:p%40ss@h.example/x?token=t0k&page=2')).toEqual([
+      'p%40ss',
+      'p@ss',
+      'ann',
+      't0k',
+    ]);
+    expect(urlCredentials('postgres://postgres:50%zz@db/fleet', { userName: false })).toEqual([
+      '50%zz',
+      '50%zz',
+    ]);
+    expect(urlCredentials('not a url')).toEqual([]);
   });
 });

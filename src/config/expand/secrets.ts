@@ -92,7 +92,12 @@ export function secretValues(server: ServerConfig, expanded: ExpandedServer): st
   return [...values].filter(isRegistrableSecret);
 }
 
-function urlCredentials(text: string): string[] {
+/**
+ * The credentials a URL carries: its password (as written and decoded), its user name (unless
+ * `userName: false`: a database's `postgres` would mask every mention of the word) and the value
+ * of every credential-looking query parameter. None for text that is not a URL; never throws.
+ */
+export function urlCredentials(text: string, options: { userName?: boolean } = {}): string[] {
   let url: URL;
   try {
     url = new URL(text);
@@ -100,8 +105,8 @@ function urlCredentials(text: string): string[] {
     return [];
   }
   const out: string[] = [];
-  if (url.password !== '') out.push(decodeURIComponent(url.password));
-  if (url.username !== '') out.push(decodeURIComponent(url.username));
+  if (url.password !== '') out.push(url.password, safeDecode(url.password));
+  if (url.username !== '' && options.userName !== false) out.push(safeDecode(url.username));
   for (const [name, value] of url.searchParams) if (CREDENTIAL_QUERY.test(name)) out.push(value);
   return out;
 }

@@ -2,36 +2,29 @@
  * PostgresStateStore on a throwaway cluster: the store and lease contracts every store keeps, then
  * what only a shared store has: two store instances on one schema act as two replicas.
  */
-import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../test/helpers/leak-guard.js';
 import { leaseContract } from '../../test/helpers/lease-contract.js';
 import { rejection, testLogger } from '../../test/helpers/peer-harness.js';
-import { startPostgres, type PostgresCluster } from '../../test/helpers/postgres-cluster.js';
+import { freshSchemaName, postgresForTests } from '../../test/helpers/postgres-cluster.js';
 import { stateStoreContract, watchRecorder } from '../../test/helpers/state-store-contract.js';
 import { now } from '../../test/helpers/timing.js';
 import { canonicalJson } from '../state/canonical-json.js';
 import { POSTGRES_SCHEMA_VERSION } from './migrations.js';
 import { PostgresStateStore, type PostgresStateStoreOptions } from './postgres-state-store.js';
 
-let cluster: PostgresCluster;
-let url: string;
+const postgres = postgresForTests();
 
-beforeAll(async () => {
-  cluster = await startPostgres();
-  url = await cluster.createDatabase();
-}, 600_000); // a fresh CI machine installs PostgreSQL first
-
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
-
-const freshSchema = (): string => `t_${randomBytes(6).toString('hex')}`;
+const freshSchema = (): string => freshSchemaName('t');
 
 function open(options: Partial<PostgresStateStoreOptions> = {}): Promise<PostgresStateStore> {
-  return PostgresStateStore.open({ connectionString: url, schema: freshSchema(), ...options });
+  return PostgresStateStore.open({
+    connectionString: postgres.url(),
+    schema: freshSchema(),
+    ...options,
+  });
 }
 
 async function fresh(): Promise<{ store: PostgresStateStore } & AsyncDisposable> {
@@ -43,7 +36,7 @@ async function fresh(): Promise<{ store: PostgresStateStore } & AsyncDisposable>
 async function sql<R extends pg.QueryResultRow>(
   text: string,
   values: unknown[] = [],
-  connectionString = url,
+  connectionString = postgres.url(),
 ): Promise<R[]> {
   const client = new pg.Client({ connectionString });
   await client.connect();
@@ -228,7 +221,7 @@ describe('PostgresStateStore: migrations', () => {
   });
 
   it('3 instances opened at once on a fresh database: all open, each migration applied once', async () => {
-    const database = await cluster.createDatabase();
+    const database = await postgres.cluster().createDatabase();
     const stores = await Promise.all(
       [1, 2, 3].map(() => PostgresStateStore.open({ connectionString: database })),
     );
@@ -291,8 +284,8 @@ describe('PostgresStateStore: failures', () => {
     for (const options of [
       { connectionString: '' },
       { connectionString: 'mysql://user:pw-canary-1@h/db' },
-      { connectionString: url, schema: 'Bad-Schema' },
-      { connectionString: url, maxConnections: 0 },
+      { connectionString: postgres.url(), schema: 'Bad-Schema' },
+      { connectionString: postgres.url(), maxConnections: 0 },
     ]) {
       const error = await rejection(PostgresStateStore.open(options));
       expect(error.code).toBe('INVALID_ARGUMENT');

@@ -31,6 +31,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface PostgresCluster extends AsyncDisposable {
   /** `postgresql://postgres@127.0.0.1:<port>/postgres`: the cluster's default database. */
@@ -299,4 +300,31 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     stop,
     [Symbol.asyncDispose]: stop,
   };
+}
+
+/**
+ * For a test file whose tests share one throwaway cluster: starts it (installing PostgreSQL first
+ * on a fresh CI machine, hence the long bound) with a database of the file's own before the tests,
+ * stops it after them. Its URL and the cluster are read inside the tests.
+ */
+export function postgresForTests(): { url(): string; cluster(): PostgresCluster } {
+  let cluster: PostgresCluster | undefined;
+  let url: string | undefined;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    url = await cluster.createDatabase();
+  }, 600_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  }, 60_000);
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('postgresForTests: the cluster has not started');
+    return value;
+  };
+  return { url: () => started(url), cluster: () => started(cluster) };
+}
+
+/** A schema name no other test uses (`<prefix>_<12 hex digits>`). */
+export function freshSchemaName(prefix: string): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
 }

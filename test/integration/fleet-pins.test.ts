@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/auth.js';
 import { PostgresStateStore } from '../../src/postgres/index.js';
 import { echo, fake, host } from '../../src/host/host-test-helpers.js';
@@ -20,27 +20,19 @@ import type { McpHost } from '../../src/index.js';
 import { gatewayConfig, gatewayToken, startHttpGateway } from '../helpers/gateway-harness.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
-import { startPostgres, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { freshSchemaName, postgresForTests } from '../helpers/postgres-cluster.js';
 import { cliEnv, closedPort, ensureBuiltCli, runCli } from '../helpers/run-built-cli.js';
 import { tempDir } from '../helpers/scratch.js';
 
-let cluster: PostgresCluster;
-let url: string;
-
-beforeAll(async () => {
+beforeAll(() => {
   ensureBuiltCli();
-  cluster = await startPostgres();
-  url = await cluster.createDatabase();
-}, 600_000); // a fresh CI machine installs PostgreSQL first
+});
+const postgres = postgresForTests();
 
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
-
-const freshSchema = (): string => `f_${randomBytes(6).toString('hex')}`;
+const freshSchema = (): string => freshSchemaName('f');
 
 async function openStore(schema: string) {
-  const store = await PostgresStateStore.open({ connectionString: url, schema });
+  const store = await PostgresStateStore.open({ connectionString: postgres.url(), schema });
   return Object.assign(store, { [Symbol.asyncDispose]: () => store.close() });
 }
 
@@ -212,7 +204,7 @@ describe('a fleet sharing tool pins', () => {
     const stateDir = join(dir.path, 'state-dir');
     // The test cluster trusts 127.0.0.1, so a password is accepted and ignored: it is a marker.
     const password = `pw-${randomBytes(8).toString('hex')}`;
-    const withPassword = url.replace('//postgres@', `//postgres:${password}@`);
+    const withPassword = postgres.url().replace('//postgres@', `//postgres:${password}@`);
     expect(withPassword).toContain(password);
     const env = { MCP_HOST_STATE_DIR: stateDir, MCP_HOST_POSTGRES_URL: withPassword };
     const cli = (...args: string[]) =>

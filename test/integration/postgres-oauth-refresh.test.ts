@@ -5,14 +5,13 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/auth/file-token-store.js';
 import { PostgresStateStore } from '../../src/postgres/postgres-state-store.js';
 import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
-import { startPostgres, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { freshSchemaName, postgresForTests } from '../helpers/postgres-cluster.js';
 import { startTokenEndpoint } from '../helpers/token-endpoint.js';
 
 const workerScript = fileURLToPath(
@@ -21,17 +20,7 @@ const workerScript = fileURLToPath(
 const PROCESSES = 20;
 const CALLS_PER_PROCESS = 5;
 
-let cluster: PostgresCluster;
-let url: string;
-
-beforeAll(async () => {
-  cluster = await startPostgres();
-  url = await cluster.createDatabase();
-}, 600_000); // a fresh CI machine installs PostgreSQL first
-
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
+const postgres = postgresForTests();
 
 interface Worker {
   child: ChildProcessWithoutNullStreams;
@@ -66,13 +55,13 @@ describe('OAuth refresh on a shared PostgreSQL store', () => {
   it(`${PROCESSES} processes, ${CALLS_PER_PROCESS} concurrent calls each on an expired token: exactly one refresh request`, async () => {
     await using guard = leakGuard();
     await using endpoint = await startTokenEndpoint();
-    const schema = `fleet_${randomBytes(4).toString('hex')}`;
+    const schema = freshSchemaName('fleet');
     const key = {
       issuer: endpoint.issuer,
       clientId: 'client-1',
       resource: 'https://mcp.example/mcp',
     };
-    const state = await PostgresStateStore.open({ connectionString: url, schema });
+    const state = await PostgresStateStore.open({ connectionString: postgres.url(), schema });
     await using _state = state;
     const store = new FileTokenStore({ stateStore: state });
     await using _store = store;
@@ -86,7 +75,7 @@ describe('OAuth refresh on a shared PostgreSQL store', () => {
 
     const workers = Array.from({ length: PROCESSES }, () =>
       startWorker(guard, [
-        url,
+        postgres.url(),
         schema,
         endpoint.issuer,
         endpoint.tokenUrl,

@@ -3,11 +3,8 @@
  * tokens: one refresh for many callers in one process and in two, failures classified (tokens
  * kept or cleared), a lease holder that dies or hangs, and no token in any output.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { once } from 'node:events';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +16,8 @@ import {
 import type { TokenKey } from '../../src/auth/token-store.js';
 import { McpHostError } from '../../src/errors/mcp-host-error.js';
 import type { Logger } from '../../src/internal/logger.js';
-import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
+import { leakGuard } from '../helpers/leak-guard.js';
+import { nextLine, startWorker, type WorkerProcess } from '../helpers/worker-process.js';
 import { startOidcRefreshProvider } from '../helpers/oidc-refresh-provider.js';
 import { tempDir } from '../helpers/scratch.js';
 import { now } from '../helpers/timing.js';
@@ -40,7 +38,7 @@ function keyOf(endpoint: TokenEndpoint): TokenKey {
  * it to exit.
  */
 async function runTogether(
-  workers: Worker[],
+  workers: WorkerProcess[],
 ): Promise<Array<{ accessTokens: string[]; errors: string[] }>> {
   for (const worker of workers) expect(await nextLine(worker)).toBe('ready');
   for (const worker of workers) worker.child.stdin.end('go\n');
@@ -105,35 +103,6 @@ async function setup(options: Partial<RefreshCoordinatorOptions> = {}, expiresIn
   };
 }
 
-interface Worker {
-  child: ChildProcessWithoutNullStreams;
-  lines: AsyncIterator<string>;
-  exited: Promise<unknown>;
-}
-
-function startWorker(guard: LeakGuard, args: string[]): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerScript, ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  guard.trackPid(child.pid);
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code, signal]) => {
-    if (code !== 0 && signal === null) throw new Error(`worker failed (${code}): ${stderr}`);
-  });
-  exited.catch(() => {});
-  return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator](), exited };
-}
-
-async function nextLine(worker: Worker): Promise<string> {
-  const next = await Promise.race([
-    worker.lines.next(),
-    worker.exited.then(() => ({ done: true as const, value: undefined })),
-  ]);
-  if (next.done === true) throw new Error('worker ended before printing the expected line');
-  return next.value;
-}
-
 describe('RefreshCoordinator with a rotating token endpoint', () => {
   it('refreshes an expired token once for 20 concurrent callers in one process', async () => {
     await using _guard = leakGuard();
@@ -157,7 +126,13 @@ describe('RefreshCoordinator with a rotating token endpoint', () => {
     await using guard = leakGuard();
     await using t = await setup();
     const workers = [0, 1].map(() =>
-      startWorker(guard, [t.path, t.endpoint.issuer, t.endpoint.tokenUrl, 'refresh', '20']),
+      startWorker(guard, workerScript, [
+        t.path,
+        t.endpoint.issuer,
+        t.endpoint.tokenUrl,
+        'refresh',
+        '20',
+      ]),
     );
     const results = await runTogether(workers);
     expect(results.flatMap((r) => r.errors)).toEqual([]);
@@ -271,7 +246,7 @@ describe('RefreshCoordinator with a rotating token endpoint', () => {
   it('a lease holder that dies: the next process takes over at once', async () => {
     await using guard = leakGuard();
     await using t = await setup();
-    const holder = startWorker(guard, [
+    const holder = startWorker(guard, workerScript, [
       t.path,
       t.endpoint.issuer,
       t.endpoint.tokenUrl,
@@ -292,7 +267,7 @@ describe('RefreshCoordinator with a rotating token endpoint', () => {
     await using guard = leakGuard();
     await using t = await setup();
     const ttlMs = 1_000;
-    const holder = startWorker(guard, [
+    const holder = startWorker(guard, workerScript, [
       t.path,
       t.endpoint.issuer,
       t.endpoint.tokenUrl,
@@ -398,7 +373,7 @@ describe('RefreshCoordinator against oidc-provider (rotation on, reuse revokes t
     await using guard = leakGuard();
     await using t = await providerSetup();
     const workers = [0, 1].map(() =>
-      startWorker(guard, [
+      startWorker(guard, workerScript, [
         t.path,
         t.provider.issuer,
         t.provider.tokenUrl,

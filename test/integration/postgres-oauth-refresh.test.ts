@@ -3,14 +3,12 @@
  * PostgreSQL state store, call at once on an expired token with a rotating refresh token: the
  * authorization server sees exactly one refresh request, and every process gets its result.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/auth/file-token-store.js';
 import { PostgresStateStore } from '../../src/postgres/postgres-state-store.js';
-import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
+import { leakGuard } from '../helpers/leak-guard.js';
+import { nextLine, startWorker } from '../helpers/worker-process.js';
 import { freshSchemaName, postgresForTests } from '../helpers/postgres-cluster.js';
 import { startTokenEndpoint } from '../helpers/token-endpoint.js';
 
@@ -21,35 +19,6 @@ const PROCESSES = 20;
 const CALLS_PER_PROCESS = 5;
 
 const postgres = postgresForTests();
-
-interface Worker {
-  child: ChildProcessWithoutNullStreams;
-  lines: AsyncIterator<string>;
-  exited: Promise<unknown>;
-}
-
-function startWorker(guard: LeakGuard, args: string[]): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerScript, ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  guard.trackPid(child.pid);
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code, signal]) => {
-    if (code !== 0 && signal === null) throw new Error(`worker failed (${code}): ${stderr}`);
-  });
-  exited.catch(() => {});
-  return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator](), exited };
-}
-
-async function nextLine(worker: Worker): Promise<string> {
-  const next = await Promise.race([
-    worker.lines.next(),
-    worker.exited.then(() => ({ done: true as const, value: undefined })),
-  ]);
-  if (next.done === true) throw new Error('worker ended before printing the expected line');
-  return next.value;
-}
 
 describe('OAuth refresh on a shared PostgreSQL store', () => {
   it(`${PROCESSES} processes, ${CALLS_PER_PROCESS} concurrent calls each on an expired token: exactly one refresh request`, async () => {
@@ -74,7 +43,7 @@ describe('OAuth refresh on a shared PostgreSQL store', () => {
     });
 
     const workers = Array.from({ length: PROCESSES }, () =>
-      startWorker(guard, [
+      startWorker(guard, workerScript, [
         postgres.url(),
         schema,
         endpoint.issuer,

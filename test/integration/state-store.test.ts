@@ -3,58 +3,26 @@
  * lock, so none is lost; a holder that hangs makes the others time out with a typed error, and
  * once it is dead its lock is broken.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { McpHostError } from '../../src/index.js';
 import { FileStateStore } from '../../src/node.js';
-import { leakGuard, type LeakGuard } from '../helpers/leak-guard.js';
+import { leakGuard } from '../helpers/leak-guard.js';
+import { nextLine, startWorker } from '../helpers/worker-process.js';
 import { tempDir } from '../helpers/scratch.js';
 
 const workerScript = fileURLToPath(new URL('../fixtures/state-worker.mjs', import.meta.url));
-
-interface Worker {
-  child: ChildProcessWithoutNullStreams;
-  /** stdout lines, in order, as they arrive. */
-  lines: AsyncIterator<string>;
-  exited: Promise<[number | null, NodeJS.Signals | null]>;
-}
-
-function startWorker(guard: LeakGuard, args: string[]): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerScript, ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  guard.trackPid(child.pid);
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code, signal]) => {
-    if (code !== 0 && signal === null) throw new Error(`worker failed (${code}): ${stderr}`);
-    return [code, signal] as [number | null, NodeJS.Signals | null];
-  });
-  exited.catch(() => {}); // awaited by the test; this only keeps an early failure from being unhandled
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  return { child, lines, exited };
-}
-
-async function nextLine(worker: Worker): Promise<string> {
-  const next = await Promise.race([
-    worker.lines.next(),
-    worker.exited.then(() => ({ done: true as const, value: undefined })),
-  ]);
-  if (next.done === true) throw new Error('worker ended before printing the expected line');
-  return next.value;
-}
 
 describe('FileStateStore shared by several processes', () => {
   it('loses no update: 4 processes × 50 increments of one key end at exactly 200', async () => {
     await using guard = leakGuard();
     using dir = tempDir();
     const path = join(dir.path, 'state.json');
-    const workers = Array.from({ length: 4 }, () => startWorker(guard, [path, 'increment', '50']));
+    const workers = Array.from({ length: 4 }, () =>
+      startWorker(guard, workerScript, [path, 'increment', '50']),
+    );
     // Everyone loaded and waiting, then one start signal: the updates really overlap.
     for (const worker of workers) expect(await nextLine(worker)).toBe('ready');
     for (const worker of workers) worker.child.stdin.end('go\n');
@@ -80,7 +48,7 @@ describe('FileStateStore shared by several processes', () => {
     await using guard = leakGuard();
     using dir = tempDir();
     const path = join(dir.path, 'state.json');
-    const holder = startWorker(guard, [path, 'hold']);
+    const holder = startWorker(guard, workerScript, [path, 'hold']);
     expect(await nextLine(holder)).toBe('holding');
     const lock = JSON.parse(readFileSync(`${path}.lock`, 'utf8')) as { pid: number };
     expect(lock.pid).toBe(holder.child.pid);

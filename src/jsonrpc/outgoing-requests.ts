@@ -1,6 +1,7 @@
 import type { McpHostError } from '../errors/mcp-host-error.js';
 import { AbortFanout } from '../internal/abort-fanout.js';
 import { DeadlineQueue, type Deadline } from '../internal/deadline-queue.js';
+import { PendingById } from './pending-by-id.js';
 import type { PeerErrors } from './peer-errors.js';
 
 /** One request of ours waiting for its response. */
@@ -30,7 +31,7 @@ export interface OutgoingRequest {
  * way out, so each request leaves exactly once, whatever ends it.
  */
 export class OutgoingRequests {
-  readonly #pending = new Map<number, OutgoingRequest>();
+  readonly #pending = new PendingById<OutgoingRequest>();
   readonly #errors: PeerErrors;
   readonly #onAbandoned: (request: OutgoingRequest, reason: string) => void;
   readonly #deadlines = new DeadlineQueue<OutgoingRequest>((request) => this.#expire(request));
@@ -71,7 +72,7 @@ export class OutgoingRequests {
   }
 
   track(request: OutgoingRequest): void {
-    this.#pending.set(request.id, request);
+    this.#pending.add(request);
     const now = Date.now();
     request.idleAt = now + request.timeoutMs;
     request.totalAt = now + request.totalMs;
@@ -81,8 +82,7 @@ export class OutgoingRequests {
 
   /** Stops tracking the request; false if it had already left. */
   settle(request: OutgoingRequest): boolean {
-    if (this.#pending.get(request.id) !== request) return false;
-    this.#pending.delete(request.id);
+    if (!this.#pending.delete(request)) return false;
     request.deadline?.cancel();
     if (request.signal !== undefined) this.#aborts.delete(request.signal, request);
     return true;
@@ -107,7 +107,7 @@ export class OutgoingRequests {
 
   /** Fails every request still waiting (the connection is gone). */
   rejectAll(errorFor: (request: OutgoingRequest) => unknown): void {
-    const requests = [...this.#pending.values()];
+    const requests = this.#pending.values();
     for (const request of requests) this.settle(request);
     this.#deadlines.clear();
     this.#aborts.clear();

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { DeadlineQueue, type Deadline } from './deadline-queue.js';
 
 const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
@@ -177,6 +179,35 @@ describe('DeadlineQueue', () => {
     expect(queue.size).toBe(4 + 6);
     vi.advanceTimersByTime(10_000);
     expect(fired).toEqual([50, 100, 150, 200, 250, 300, 1700, 2400, 3100, 3800]);
+    expect(queue.armed).toBe(false);
+  });
+});
+
+describe('DeadlineQueue memory', () => {
+  it('lets go of a cancelled deadline’s value while the queue still holds the entry', async () => {
+    // A real collection, not a hope: gc from a fresh context with --expose-gc turned on.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const queue = new DeadlineQueue<{ payload: number[] }>(() => {});
+    const refs: WeakRef<object>[] = [];
+    const deadlines: Deadline[] = [];
+    (() => {
+      for (let i = 0; i < 3; i++) {
+        const value = { payload: new Array<number>(1000).fill(i) };
+        refs.push(new WeakRef(value));
+        deadlines.push(queue.add(60_000, value));
+      }
+    })();
+    deadlines[0]!.cancel();
+    deadlines[1]!.cancel();
+    // WeakRefs hold their target until the end of the current job.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(refs[0]!.deref()).toBeUndefined();
+    expect(refs[1]!.deref()).toBeUndefined();
+    expect(refs[2]!.deref()).toBeDefined(); // a live deadline keeps its value
+    expect(queue.size).toBe(1);
+    deadlines[2]!.cancel();
     expect(queue.armed).toBe(false);
   });
 });

@@ -6,19 +6,27 @@ export interface Deadline {
 
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
-/** A class, not an object literal with a closure: one small allocation per deadline. */
+/**
+ * A class, not an object literal with a closure: one small allocation per deadline. A cancelled
+ * entry forgets its value at once: the queue may hold the entry itself a while longer (dropped
+ * lazily), and it must not keep a settled request, its promise and its result alive with it.
+ */
 class Entry<T> implements Deadline {
   live = true;
+  value: T | undefined;
 
   constructor(
     readonly at: number,
-    readonly value: T,
+    value: T,
     private readonly release: (entry: Entry<T>) => void,
-  ) {}
+  ) {
+    this.value = value;
+  }
 
   cancel(): void {
     if (!this.live) return;
     this.live = false;
+    this.value = undefined;
     this.release(this);
   }
 }
@@ -86,8 +94,8 @@ export class DeadlineQueue<T> {
   };
 
   clear(): void {
-    for (const entry of this.#heap) entry.live = false;
-    for (let i = this.#head; i < this.#ordered.length; i++) this.#ordered[i]!.live = false;
+    for (const entry of this.#heap) forget(entry);
+    for (let i = this.#head; i < this.#ordered.length; i++) forget(this.#ordered[i]!);
     this.#live = 0;
     this.#reset();
   }
@@ -139,7 +147,11 @@ export class DeadlineQueue<T> {
     if (this.#live === 0) this.#reset();
     else this.#arm(this.#earliest());
     // Callbacks run after the queue is consistent: they may add or cancel deadlines.
-    for (const entry of expired) this.onExpire(entry.value);
+    for (const entry of expired) {
+      const value = entry.value as T;
+      entry.value = undefined;
+      this.onExpire(value);
+    }
   };
 
   /** The earliest expiry still queued (the heads of the list and the heap may be dead). */
@@ -193,4 +205,9 @@ export class DeadlineQueue<T> {
     }
     heap[i] = entry;
   }
+}
+
+function forget<T>(entry: Entry<T>): void {
+  entry.live = false;
+  entry.value = undefined;
 }

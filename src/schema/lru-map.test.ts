@@ -26,4 +26,20 @@ describe('LruMap', () => {
     expect(map.size).toBe(0);
     expect(map.get('a')).toBeUndefined();
   });
+
+  it('counts a repeated hit on the newest entry as a use, and forgets it on clear', () => {
+    const map = new LruMap<string, number>(2);
+    map.set('a', 1);
+    map.set('b', 2);
+    expect(map.get('b')).toBe(2);
+    expect(map.get('b')).toBe(2);
+    expect(map.get('a')).toBe(1); // a is the newest now, b the oldest
+    map.set('c', 3);
+    expect(map.get('b')).toBeUndefined();
+    expect(map.get('a')).toBe(1);
+    map.clear();
+    expect(map.get('a')).toBeUndefined();
+    map.set('a', 5);
+    expect(map.get('a')).toBe(5);
+  });
 });

@@ -8,6 +8,10 @@ interface Waiter {
   removeAbort: () => void;
 }
 
+const noop = (): void => {};
+/** What a served waiter's place in the queue holds until the queue is compacted. */
+const SERVED: Waiter = { resolve: noop, reject: noop, removeAbort: noop };
+
 /**
  * Bounds the calls in flight to one server, with a bounded queue behind them: a call over both
  * limits fails at once with `QUEUE_FULL` (back-pressure the caller can see) instead of piling up.
@@ -87,7 +91,9 @@ export class CallLimiter {
 
   release(): void {
     if (this.#head < this.#queue.length) {
-      const waiter = this.#queue[this.#head++]!;
+      const waiter = this.#queue[this.#head]!;
+      // The slot forgets the waiter: a long-lived queue must not keep settled calls alive.
+      this.#queue[this.#head++] = SERVED;
       if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
         this.#queue.splice(0, this.#head);
         this.#head = 0;

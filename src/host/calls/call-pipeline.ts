@@ -455,6 +455,7 @@ function route(parts: CallPipelineParts): ToolCallHandler {
  * or a trusted server marks the tool read-only or idempotent).
  *
  * The common case (connected, a free slot) sends at once, with no async frame around the call.
+ * A call queued behind `maxInFlight` waits for its slot with the connection it found.
  */
 function sendToServer(
   slot: ServerSlot,
@@ -463,9 +464,11 @@ function sendToServer(
   logger: Logger,
 ): Promise<CallToolResult | CreateTaskResult> {
   const client = slot.client;
-  if (client !== undefined && slot.limiter.tryAcquire())
-    return attempt(slot, call, client, callTimeoutMs, logger, true);
-  return sendWhenReady(slot, call, callTimeoutMs, logger, true);
+  if (client === undefined) return sendWhenReady(slot, call, callTimeoutMs, logger, true);
+  const waiting = slot.limiter.acquire(call.tool.originalName, call.signal);
+  if (waiting === undefined) return attempt(slot, call, client, callTimeoutMs, logger, true);
+  // Queued behind the limit: one promise reaction, no async frame.
+  return waiting.then(() => attempt(slot, call, client, callTimeoutMs, logger, true));
 }
 
 /** Waits for the server and for a slot, then makes the attempt. */

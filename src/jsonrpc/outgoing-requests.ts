@@ -1,5 +1,4 @@
 import type { McpHostError } from '../errors/mcp-host-error.js';
-import { AbortFanout } from '../internal/abort-fanout.js';
 import { DeadlineQueue, type Deadline } from '../internal/deadline-queue.js';
 import { PendingById } from './pending-by-id.js';
 import type { PeerErrors } from './peer-errors.js';
@@ -35,13 +34,12 @@ export class OutgoingRequests {
   readonly #errors: PeerErrors;
   readonly #onAbandoned: (request: OutgoingRequest, reason: string) => void;
   readonly #deadlines = new DeadlineQueue<OutgoingRequest>((request) => this.#expire(request));
-  readonly #aborts = new AbortFanout<OutgoingRequest>((request, signal) =>
-    this.abandon(
-      request,
-      this.#errors.aborted(request.method, request.id, signal),
-      'cancelled by the caller',
-    ),
-  );
+  /**
+   * How many waiting requests each caller's signal has, with one listener per signal. A count, not
+   * a set of requests: a signal many requests share (a connection's, an agent run's) costs one map
+   * write per request, and its abort, which is rare, finds its requests among those waiting.
+   */
+  readonly #signals = new Map<AbortSignal, number>();
   #nextId = 1;
 
   /** `onAbandoned` runs after a timeout or an abort failed a request: the place to tell the other side. */
@@ -77,14 +75,14 @@ export class OutgoingRequests {
     request.idleAt = now + request.timeoutMs;
     request.totalAt = now + request.totalMs;
     this.#arm(request);
-    if (request.signal !== undefined) this.#aborts.add(request.signal, request);
+    if (request.signal !== undefined) this.#listen(request.signal);
   }
 
   /** Stops tracking the request; false if it had already left. */
   settle(request: OutgoingRequest): boolean {
     if (!this.#pending.delete(request)) return false;
     request.deadline?.cancel();
-    if (request.signal !== undefined) this.#aborts.delete(request.signal, request);
+    if (request.signal !== undefined) this.#unlisten(request.signal);
     return true;
   }
 
@@ -110,9 +108,47 @@ export class OutgoingRequests {
     const requests = this.#pending.values();
     for (const request of requests) this.settle(request);
     this.#deadlines.clear();
-    this.#aborts.clear();
+    for (const signal of this.#signals.keys()) signal.removeEventListener('abort', this.#onAbort);
+    this.#signals.clear();
     for (const request of requests) request.reject(errorFor(request));
   }
+
+  #listen(signal: AbortSignal): void {
+    const count = this.#signals.get(signal);
+    if (count !== undefined) {
+      this.#signals.set(signal, count + 1);
+      return;
+    }
+    this.#signals.set(signal, 1);
+    signal.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  #unlisten(signal: AbortSignal): void {
+    const count = this.#signals.get(signal);
+    if (count === undefined) return; // aborted: its listener is gone already
+    if (count > 1) {
+      this.#signals.set(signal, count - 1);
+      return;
+    }
+    this.#signals.delete(signal);
+    signal.removeEventListener('abort', this.#onAbort);
+  }
+
+  readonly #onAbort = (event: Event): void => {
+    const signal = event.target as AbortSignal;
+    this.#signals.delete(signal);
+    // In the order they were sent (ids are sequential).
+    const aborted = this.#pending
+      .values()
+      .filter((request) => request.signal === signal)
+      .sort((a, b) => a.id - b.id);
+    for (const request of aborted)
+      this.abandon(
+        request,
+        this.#errors.aborted(request.method, request.id, signal),
+        'cancelled by the caller',
+      );
+  };
 
   #arm(request: OutgoingRequest): void {
     const at = Math.min(request.idleAt, request.totalAt);

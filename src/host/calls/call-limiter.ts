@@ -58,6 +58,30 @@ export class CallLimiter {
   /** Resolves (synchronously when a slot is free: returns undefined) once the call may start. */
   acquire(tool: string, signal: AbortSignal | undefined): Promise<void> | undefined {
     if (this.tryAcquire()) return undefined;
+    return this.#enqueue(tool, signal, (resolve) => resolve());
+  }
+
+  /**
+   * Runs `start` with a slot taken: at once when one is free, else when the slot passes to it
+   * (from `release()`, synchronously: one promise per queued call, no hop). Settles as what
+   * `start` returns does; `QUEUE_FULL` or `ABORTED` as `acquire` when it never starts.
+   */
+  run<T>(tool: string, signal: AbortSignal | undefined, start: () => Promise<T>): Promise<T> {
+    if (this.tryAcquire()) return start();
+    return this.#enqueue(tool, signal, (resolve, reject) => {
+      try {
+        resolve(start());
+      } catch (error) {
+        reject(error);
+      }
+    });
+  }
+
+  #enqueue<T>(
+    tool: string,
+    signal: AbortSignal | undefined,
+    started: (resolve: (value: T | Promise<T>) => void, reject: (error: unknown) => void) => void,
+  ): Promise<T> {
     if (this.queued >= this.#maxQueue) {
       return Promise.reject(
         new McpHostError(
@@ -71,8 +95,12 @@ export class CallLimiter {
         ),
       );
     }
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, removeAbort: () => {} };
+    return new Promise<T>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: () => started(resolve, reject),
+        reject,
+        removeAbort: noop,
+      };
       this.#queue.push(waiter);
       // An already aborted signal takes the waiter out of the queue at once.
       waiter.removeAbort = onAbort(signal, (reason) => {

@@ -465,10 +465,10 @@ function sendToServer(
 ): Promise<CallToolResult | CreateTaskResult> {
   const client = slot.client;
   if (client === undefined) return sendWhenReady(slot, call, callTimeoutMs, logger, true);
-  const waiting = slot.limiter.acquire(call.tool.originalName, call.signal);
-  if (waiting === undefined) return attempt(slot, call, client, callTimeoutMs, logger, true);
-  // Queued behind the limit: one promise reaction, no async frame.
-  return waiting.then(() => attempt(slot, call, client, callTimeoutMs, logger, true));
+  // Queued behind the limit: one promise, no async frame.
+  return slot.limiter.run(call.tool.originalName, call.signal, () =>
+    attempt(slot, call, client, callTimeoutMs, logger, true),
+  );
 }
 
 /** Waits for the server and for a slot, then makes the attempt. */

@@ -16,11 +16,20 @@ const MAX_WALKED_VALUES = 5_000_000;
  */
 export function resultByteLength(result: CallToolResult): number {
   let total = result.structuredContent === undefined ? 0 : jsonByteLength(result.structuredContent);
-  for (const block of contentOf(result)) {
-    const kind = classify(block);
-    total += kind.bytes;
-  }
+  for (const block of contentOf(result)) total += blockBytes(block);
   return total;
+}
+
+/**
+ * The bytes `classify` counts for a block, without the object it returns: a result's size is
+ * measured for every call, and most results are one short text block.
+ */
+function blockBytes(block: ContentBlock): number {
+  if (typeof block === 'object' && block !== null && block.type === 'text') {
+    const text: unknown = block.text;
+    if (typeof text === 'string') return utf8Length(text);
+  }
+  return classify(block).bytes;
 }
 
 export type BlockKind = { type: 'text' | 'media' | 'fixed'; bytes: number };

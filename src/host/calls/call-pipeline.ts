@@ -297,7 +297,7 @@ function observe(parts: CallPipelineParts): ToolCallInterceptor {
           durationMs,
           outcome,
           bytesIn,
-          ...(truncated === undefined ? {} : { truncated: true }),
+          truncated: truncated !== undefined,
         });
         audit(call, outcome, durationMs, undefined);
         traceToolCallEnd(trace, result, outcome);

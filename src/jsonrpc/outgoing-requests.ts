@@ -35,11 +35,12 @@ export class OutgoingRequests {
   readonly #onAbandoned: (request: OutgoingRequest, reason: string) => void;
   readonly #deadlines = new DeadlineQueue<OutgoingRequest>((request) => this.#expire(request));
   /**
-   * How many waiting requests each caller's signal has, with one listener per signal. A count, not
-   * a set of requests: a signal many requests share (a connection's, an agent run's) costs one map
-   * write per request, and its abort, which is rare, finds its requests among those waiting.
+   * The waiting requests of each caller's signal, with one listener per signal: the request itself
+   * while it is the signal's only one (a per-call signal: its abort fails it directly), else how
+   * many there are (a signal many requests share, a connection's or an agent run's: one map write
+   * per request, and its abort, which is rare, finds its requests among those waiting).
    */
-  readonly #signals = new Map<AbortSignal, number>();
+  readonly #signals = new Map<AbortSignal, OutgoingRequest | number>();
   #nextId = 1;
 
   /** `onAbandoned` runs after a timeout or an abort failed a request: the place to tell the other side. */
@@ -75,7 +76,7 @@ export class OutgoingRequests {
     request.idleAt = now + request.timeoutMs;
     request.totalAt = now + request.totalMs;
     this.#arm(request);
-    if (request.signal !== undefined) this.#listen(request.signal);
+    if (request.signal !== undefined) this.#listen(request.signal, request);
   }
 
   /** Stops tracking the request; false if it had already left. */
@@ -113,21 +114,21 @@ export class OutgoingRequests {
     for (const request of requests) request.reject(errorFor(request));
   }
 
-  #listen(signal: AbortSignal): void {
-    const count = this.#signals.get(signal);
-    if (count !== undefined) {
-      this.#signals.set(signal, count + 1);
-      return;
+  #listen(signal: AbortSignal, request: OutgoingRequest): void {
+    const waiting = this.#signals.get(signal);
+    if (waiting === undefined) {
+      this.#signals.set(signal, request);
+      signal.addEventListener('abort', this.#onAbort, { once: true });
+    } else {
+      this.#signals.set(signal, typeof waiting === 'number' ? waiting + 1 : 2);
     }
-    this.#signals.set(signal, 1);
-    signal.addEventListener('abort', this.#onAbort, { once: true });
   }
 
   #unlisten(signal: AbortSignal): void {
-    const count = this.#signals.get(signal);
-    if (count === undefined) return; // aborted: its listener is gone already
-    if (count > 1) {
-      this.#signals.set(signal, count - 1);
+    const waiting = this.#signals.get(signal);
+    if (waiting === undefined) return; // aborted: its listener is gone already
+    if (typeof waiting === 'number' && waiting > 1) {
+      this.#signals.set(signal, waiting - 1);
       return;
     }
     this.#signals.delete(signal);
@@ -136,12 +137,17 @@ export class OutgoingRequests {
 
   readonly #onAbort = (event: Event): void => {
     const signal = event.target as AbortSignal;
+    const waiting = this.#signals.get(signal);
     this.#signals.delete(signal);
-    // In the order they were sent (ids are sequential).
-    const aborted = this.#pending
-      .values()
-      .filter((request) => request.signal === signal)
-      .sort((a, b) => a.id - b.id);
+    if (waiting === undefined) return;
+    const aborted =
+      typeof waiting === 'number'
+        ? // In the order they were sent (ids are sequential).
+          this.#pending
+            .values()
+            .filter((request) => request.signal === signal)
+            .sort((a, b) => a.id - b.id)
+        : [waiting];
     for (const request of aborted)
       this.abandon(
         request,

@@ -101,6 +101,33 @@ describe('JsonRpcPeer: shared signals', () => {
     await h.peer.close();
     await expect(other).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
+
+  it('fails each call whose own signal aborts, and the last of a shared signal left waiting', async () => {
+    await using h = await connect({ conventions });
+    const own = Array.from({ length: 2000 }, () => new AbortController());
+    const calls = own.map((controller, i) =>
+      h.peer.request('echo', { i }, { signal: controller.signal }).then(
+        () => undefined,
+        (error: McpHostError) => error,
+      ),
+    );
+    const shared = new AbortController();
+    const first = h.peer.request('echo', {}, { signal: shared.signal });
+    const second = h.peer.request('echo', {}, { signal: shared.signal });
+    for (const controller of own) controller.abort(new Error('stop'));
+    const failures = await Promise.all(calls);
+    expect(failures.every((error) => error?.code === 'ABORTED')).toBe(true);
+    expect(failures.map((error) => error?.requestId)).toEqual(own.map((_, i) => i + 1));
+    expect(own.every((c) => getEventListeners(c.signal, 'abort').length === 0)).toBe(true);
+    expect(h.peer.pendingCount).toBe(2);
+    // One of the shared signal's two calls is answered; its abort still finds the other.
+    h.send({ jsonrpc: '2.0', id: 2001, result: {} });
+    await first;
+    shared.abort(new Error('stop'));
+    await expect(second).rejects.toMatchObject({ code: 'ABORTED', requestId: 2002 });
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+    expect(h.peer.pendingCount).toBe(0);
+  });
 });
 
 describe('JsonRpcPeer: load', () => {

@@ -13,7 +13,7 @@ import { freshSchemaName, postgresForTests } from '../helpers/postgres-cluster.j
 import { startTokenEndpoint } from '../helpers/token-endpoint.js';
 
 const workerScript = fileURLToPath(
-  new URL('../fixtures/postgres-refresh-worker.mjs', import.meta.url),
+  new URL('../fixtures/token-refresh-worker.mjs', import.meta.url),
 );
 const PROCESSES = 20;
 const CALLS_PER_PROCESS = 5;
@@ -44,10 +44,10 @@ describe('OAuth refresh on a shared PostgreSQL store', () => {
 
     const workers = Array.from({ length: PROCESSES }, () =>
       startWorker(guard, workerScript, [
-        postgres.url(),
-        schema,
+        `postgres:${schema}:${postgres.url()}`,
         endpoint.issuer,
         endpoint.tokenUrl,
+        'refresh',
         String(CALLS_PER_PROCESS),
       ]),
     );

@@ -74,3 +74,17 @@ export function stateOf(
     });
   });
 }
+
+/** Resolves when `h` reports a tools change matching `test`. */
+export function toolsChange(
+  h: McpHost,
+  test: (change: { added: string[]; removed: string[] }) => boolean,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = h.onToolsChanged((change) => {
+      if (!test(change)) return;
+      listener.dispose();
+      resolve();
+    });
+  });
+}

@@ -1,22 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../test/helpers/leak-guard.js';
 import { MemoryStateStore } from '../state/state-store.js';
-import type { McpHost } from './mcp-host.js';
-import { echo, fake, host } from './host-test-helpers.js';
-
-/** Resolves when `h` reports a tools change matching `test`. */
-function toolsChange(
-  h: McpHost,
-  test: (change: { added: string[]; removed: string[] }) => boolean,
-): Promise<void> {
-  return new Promise((resolve) => {
-    const listener = h.onToolsChanged((change) => {
-      if (!test(change)) return;
-      listener.dispose();
-      resolve();
-    });
-  });
-}
+import { echo, fake, host, toolsChange } from './host-test-helpers.js';
 
 describe('McpHost sharing a state store with other hosts (replicas)', () => {
   it('hides a tool another host quarantined, and offers it once another host approves it', async () => {

@@ -15,8 +15,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/auth.js';
 import { PostgresStateStore } from '../../src/postgres/index.js';
-import { echo, fake, host } from '../../src/host/host-test-helpers.js';
-import type { McpHost } from '../../src/index.js';
+import { echo, fake, host, toolsChange } from '../../src/host/host-test-helpers.js';
 import { gatewayConfig, gatewayToken, startHttpGateway } from '../helpers/gateway-harness.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
@@ -34,20 +33,6 @@ const freshSchema = (): string => freshSchemaName('f');
 async function openStore(schema: string) {
   const store = await PostgresStateStore.open({ connectionString: postgres.url(), schema });
   return Object.assign(store, { [Symbol.asyncDispose]: () => store.close() });
-}
-
-/** Resolves when `h` reports a tools change matching `test`. */
-function toolsChange(
-  h: McpHost,
-  test: (change: { added: string[]; removed: string[] }) => boolean,
-): Promise<void> {
-  return new Promise((resolve) => {
-    const listener = h.onToolsChanged((change) => {
-      if (!test(change)) return;
-      listener.dispose();
-      resolve();
-    });
-  });
 }
 
 /**

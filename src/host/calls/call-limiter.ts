@@ -2,7 +2,8 @@ import { McpHostError } from '../../errors/mcp-host-error.js';
 import { onAbort } from '../../internal/signals.js';
 
 interface Waiter {
-  resolve: () => void;
+  /** Starts the call, its slot taken. */
+  start: () => void;
   reject: (error: unknown) => void;
   /** Stops listening to the caller's signal. */
   removeAbort: () => void;
@@ -10,7 +11,7 @@ interface Waiter {
 
 const noop = (): void => {};
 /** What a served waiter's place in the queue holds until the queue is compacted. */
-const SERVED: Waiter = { resolve: noop, reject: noop, removeAbort: noop };
+const SERVED: Waiter = { start: noop, reject: noop, removeAbort: noop };
 
 /**
  * Bounds the calls in flight to one server, with a bounded queue behind them: a call over both
@@ -48,40 +49,17 @@ export class CallLimiter {
     return new Promise<void>((resolve) => this.#idleWaiters.add(resolve));
   }
 
-  /** Takes a slot if one is free and nobody is queued for it; false otherwise (nothing queued). */
-  tryAcquire(): boolean {
-    if (this.#inFlight >= this.#maxInFlight || this.queued > 0) return false;
-    this.#inFlight++;
-    return true;
-  }
-
-  /** Resolves (synchronously when a slot is free: returns undefined) once the call may start. */
-  acquire(tool: string, signal: AbortSignal | undefined): Promise<void> | undefined {
-    if (this.tryAcquire()) return undefined;
-    return this.#enqueue(tool, signal, (resolve) => resolve());
-  }
-
   /**
-   * Runs `start` with a slot taken: at once when one is free, else when the slot passes to it
-   * (from `release()`, synchronously: one promise per queued call, no hop). Settles as what
-   * `start` returns does; `QUEUE_FULL` or `ABORTED` as `acquire` when it never starts.
+   * Runs `start` with a slot taken: at once when one is free and nobody is queued for it, else
+   * when the slot passes to it (from `release()`, synchronously: one promise per queued call, no
+   * hop). Settles as what `start` returns does; fails at once with `QUEUE_FULL` over the queue's
+   * limit, or with `ABORTED` when `signal` aborts while it waits.
    */
   run<T>(tool: string, signal: AbortSignal | undefined, start: () => Promise<T>): Promise<T> {
-    if (this.tryAcquire()) return start();
-    return this.#enqueue(tool, signal, (resolve, reject) => {
-      try {
-        resolve(start());
-      } catch (error) {
-        reject(error);
-      }
-    });
-  }
-
-  #enqueue<T>(
-    tool: string,
-    signal: AbortSignal | undefined,
-    started: (resolve: (value: T | Promise<T>) => void, reject: (error: unknown) => void) => void,
-  ): Promise<T> {
+    if (this.#inFlight < this.#maxInFlight && this.queued === 0) {
+      this.#inFlight++;
+      return start();
+    }
     if (this.queued >= this.#maxQueue) {
       return Promise.reject(
         new McpHostError(
@@ -97,7 +75,15 @@ export class CallLimiter {
     }
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter = {
-        resolve: () => started(resolve, reject),
+        start: () => {
+          try {
+            resolve(start());
+          } catch (error) {
+            // A start that throws instead of rejecting: its error, as it is.
+            // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+            reject(error);
+          }
+        },
         reject,
         removeAbort: noop,
       };
@@ -127,7 +113,7 @@ export class CallLimiter {
         this.#head = 0;
       }
       waiter.removeAbort();
-      waiter.resolve(); // the slot passes to the waiter: inFlight stays the same
+      waiter.start(); // the slot passes to the waiter: inFlight stays the same
       return;
     }
     this.#inFlight--;

@@ -465,13 +465,10 @@ function sendToServer(
 ): Promise<CallToolResult | CreateTaskResult> {
   const client = slot.client;
   if (client === undefined) return sendWhenReady(slot, call, callTimeoutMs, logger, true);
-  // Queued behind the limit: one promise, no async frame.
-  return slot.limiter.run(call.tool.originalName, call.signal, () =>
-    attempt(slot, call, client, callTimeoutMs, logger, true),
-  );
+  return sendWith(slot, call, client, callTimeoutMs, logger, true);
 }
 
-/** Waits for the server and for a slot, then makes the attempt. */
+/** Waits for the server, then sends. */
 async function sendWhenReady(
   slot: ServerSlot,
   call: ToolCall,
@@ -479,11 +476,22 @@ async function sendWhenReady(
   logger: Logger,
   mayRetry: boolean,
 ): Promise<CallToolResult | CreateTaskResult> {
-  const tool = call.tool.originalName;
-  const client = slot.client ?? (await slot.ready(tool));
-  const waiting = slot.limiter.acquire(tool, call.signal);
-  if (waiting !== undefined) await waiting;
-  return attempt(slot, call, client, callTimeoutMs, logger, mayRetry);
+  const client = slot.client ?? (await slot.ready(call.tool.originalName));
+  return sendWith(slot, call, client, callTimeoutMs, logger, mayRetry);
+}
+
+/** Makes the attempt once a slot is free: at once, or queued behind the limit (one promise). */
+function sendWith(
+  slot: ServerSlot,
+  call: ToolCall,
+  client: McpClient,
+  callTimeoutMs: number | undefined,
+  logger: Logger,
+  mayRetry: boolean,
+): Promise<CallToolResult | CreateTaskResult> {
+  return slot.limiter.run(call.tool.originalName, call.signal, () =>
+    attempt(slot, call, client, callTimeoutMs, logger, mayRetry),
+  );
 }
 
 /**

@@ -49,7 +49,7 @@ export class PendingById<T extends { readonly id: number }> {
     return true;
   }
 
-  /** The waiting requests, oldest slots first (a copy: the caller may settle them while iterating). */
+  /** The waiting requests, in no set order (a copy: the caller may settle them while iterating). */
   values(): T[] {
     const items: T[] = [...this.#displaced.values()];
     for (const item of this.#slots) if (item !== undefined) items.push(item);

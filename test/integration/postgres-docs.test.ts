@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   codeBlockAfter,
   exampleVariables,
@@ -14,20 +14,12 @@ import {
   variablesRead,
 } from '../helpers/doc-examples.js';
 import { leakGuard } from '../helpers/leak-guard.js';
-import { startPostgres, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { postgresForTests } from '../helpers/postgres-cluster.js';
 
 const docs = readFileSync(`${repoRoot}docs/state.md`, 'utf8');
 const heading = '## PostgreSQL: one store for a fleet';
 
-let cluster: PostgresCluster;
-
-beforeAll(async () => {
-  cluster = await startPostgres();
-}, 600_000); // a fresh CI machine installs PostgreSQL first
-
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
+const postgres = postgresForTests();
 
 describe('docs/state.md: PostgreSQL', () => {
   it('the example opens the store, hears of its own write and closes', async () => {
@@ -37,7 +29,7 @@ describe('docs/state.md: PostgreSQL', () => {
     await using _guard = leakGuard();
     const code = codeBlockAfter(docs, heading);
     expect(variablesRead(code).every((name) => exampleVariables(docs).has(name))).toBe(true);
-    const url = await cluster.createDatabase();
+    const url = postgres.url();
     await using example = startExample(code, { MCP_HOST_POSTGRES_URL: url });
     const { code: exitCode, stdout, stderr } = await example.exit;
     expect(stderr).toBe('');

@@ -248,3 +248,47 @@ export function sdkTransport(end: Transport) {
   };
   return adapter;
 }
+
+/**
+ * One raw 2026-07-28 POST to `url`: the era's headers (`MCP-Protocol-Version`, `Mcp-Method`,
+ * `Mcp-Name` from the params' `name`, `uri` or `taskId`) and `_meta` (version, client info,
+ * capabilities) derived from the request; `headers` and `meta` add to them.
+ */
+export function modernPost(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  options: {
+    headers?: Record<string, string>;
+    meta?: Record<string, unknown>;
+    clientName?: string;
+    capabilities?: Record<string, unknown>;
+  } = {},
+): Promise<Response> {
+  const name = params.name ?? params.uri ?? params.taskId;
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+      ...options.headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: options.clientName ?? 't', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {},
+          ...options.meta,
+        },
+      },
+    }),
+  });
+}

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { modernPost } from '../helpers/gateway-harness.js';
 import { startGatewayReplica } from '../helpers/gateway-replica.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 import { mcpFixtures } from '../helpers/mcp-fixtures.js';
@@ -44,30 +45,9 @@ describe('gateway serve --otel', () => {
       ['--no-auth', '--otel'],
     );
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const post = async (method: string, params: Record<string, unknown>, name?: string) => {
-      const answer = await fetch(replica.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': method,
-          ...(name === undefined ? {} : { 'mcp-name': name }),
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method,
-          params: {
-            ...params,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
-              'io.modelcontextprotocol/clientCapabilities': {},
-              traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
-            },
-          },
-        }),
+    const post = async (method: string, params: Record<string, unknown>) => {
+      const answer = await modernPost(replica.url, method, params, {
+        meta: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
       });
       expect(answer.status, await answer.clone().text()).toBe(200);
       return (await answer.json()) as { result: Record<string, unknown> };
@@ -76,7 +56,7 @@ describe('gateway serve --otel', () => {
     const echo = (listed.result.tools as Array<{ name: string }>).find((tool) =>
       tool.name.endsWith('echo'),
     )!.name;
-    const called = await post('tools/call', { name: echo, arguments: { message: 'traced' } }, echo);
+    const called = await post('tools/call', { name: echo, arguments: { message: 'traced' } });
     expect(JSON.stringify(called)).toContain('traced');
     const lines = readFileSync(spans, 'utf8')
       .split('\n')

@@ -11,10 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isCreateTaskResult, McpClient, McpHost, type DetailedTask } from '../../src/index.js';
 import { createGateway } from '../../src/gateway.js';
+import { modernPost } from '../helpers/gateway-harness.js';
 import { leakGuard } from '../helpers/leak-guard.js';
 
 const backend = fileURLToPath(new URL('../fixtures/mcp/conformance-backend.mjs', import.meta.url));
-const VERSION = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
 const tokens = { alice: 'alice-token-0123456789abcdef', bob: 'bob-token-0123456789abcdefgh' };
 
@@ -52,32 +52,10 @@ async function tasksGateway() {
     params: Record<string, unknown>,
     tasks = true,
   ): Promise<Answer> => {
-    const name = params.name ?? params.taskId;
-    const response = await fetch(listener.url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${tokens[who]}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': VERSION,
-        'mcp-method': method,
-        ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method,
-        params: {
-          ...params,
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': VERSION,
-            'io.modelcontextprotocol/clientInfo': { name: who, version: '1.0.0' },
-            'io.modelcontextprotocol/clientCapabilities': tasks
-              ? { elicitation: {}, extensions: { [TASKS]: {} } }
-              : {},
-          },
-        },
-      }),
+    const response = await modernPost(listener.url, method, params, {
+      headers: { authorization: `Bearer ${tokens[who]}` },
+      clientName: who,
+      capabilities: tasks ? { elicitation: {}, extensions: { [TASKS]: {} } } : {},
     });
     return { status: response.status, body: (await response.json()) as Answer['body'] };
   };

@@ -1,10 +1,14 @@
 /**
- * One abort listener per signal, however many items wait on it. Many requests often share one
+ * One abort listener per signal, however many items wait on it. Many items often share one
  * signal (a shutdown signal, an agent run's signal); a listener each would cost an EventTarget
- * registration per request and trip Node's MaxListenersExceededWarning past ten.
+ * registration per item and trip Node's MaxListenersExceededWarning past ten.
+ *
+ * A signal's one item is kept as it is, a set made only for a second: most signals are a single
+ * call's, and a set per call is an allocation, and in a long-lived map one that outlives it.
+ * (So an item is never itself a `Set`.)
  */
-export class AbortFanout<T> {
-  readonly #waiting = new Map<AbortSignal, Set<T>>();
+export class AbortFanout<T extends object> {
+  readonly #waiting = new Map<AbortSignal, T | Set<T>>();
   readonly #onAbort: (item: T, signal: AbortSignal) => void;
 
   constructor(onAbort: (item: T, signal: AbortSignal) => void) {
@@ -17,18 +21,25 @@ export class AbortFanout<T> {
   }
 
   add(signal: AbortSignal, item: T): void {
-    let items = this.#waiting.get(signal);
-    if (items === undefined) {
-      items = new Set();
-      this.#waiting.set(signal, items);
+    const waiting = this.#waiting.get(signal);
+    if (waiting === undefined) {
+      this.#waiting.set(signal, item);
       signal.addEventListener('abort', this.#listener, { once: true });
+    } else if (waiting instanceof Set) {
+      waiting.add(item);
+    } else if (waiting !== item) {
+      this.#waiting.set(signal, new Set([waiting, item]));
     }
-    items.add(item);
   }
 
   delete(signal: AbortSignal, item: T): void {
-    const items = this.#waiting.get(signal);
-    if (items === undefined || !items.delete(item) || items.size > 0) return;
+    const waiting = this.#waiting.get(signal);
+    if (waiting === undefined) return;
+    if (waiting instanceof Set) {
+      if (!waiting.delete(item) || waiting.size > 0) return;
+    } else if (waiting !== item) {
+      return;
+    }
     this.#waiting.delete(signal);
     signal.removeEventListener('abort', this.#listener);
   }
@@ -40,8 +51,10 @@ export class AbortFanout<T> {
 
   readonly #listener = (event: Event): void => {
     const signal = event.target as AbortSignal;
-    const items = this.#waiting.get(signal);
+    const waiting = this.#waiting.get(signal);
     this.#waiting.delete(signal);
-    if (items !== undefined) for (const item of items) this.#onAbort(item, signal);
+    if (waiting === undefined) return;
+    if (waiting instanceof Set) for (const item of waiting) this.#onAbort(item, signal);
+    else this.#onAbort(waiting, signal);
   };
 }

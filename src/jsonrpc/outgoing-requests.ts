@@ -41,6 +41,13 @@ export class OutgoingRequests {
    * per request, and its abort, which is rare, finds its requests among those waiting).
    */
   readonly #signals = new Map<AbortSignal, OutgoingRequest | number>();
+  /**
+   * The last shared signal whose requests all settled, still listened to (at a count of 0): a
+   * signal that carries a steady stream of requests (a host's connection, an agent run) drains
+   * between bursts, and unlistening and listening again each time cost more than the requests'
+   * own bookkeeping. One at most: the next one to drain takes its place.
+   */
+  #idle: AbortSignal | undefined;
   #nextId = 1;
 
   /** `onAbandoned` runs after a timeout or an abort failed a request: the place to tell the other side. */
@@ -111,6 +118,7 @@ export class OutgoingRequests {
     this.#deadlines.clear();
     for (const signal of this.#signals.keys()) signal.removeEventListener('abort', this.#onAbort);
     this.#signals.clear();
+    this.#idle = undefined;
     for (const request of requests) request.reject(errorFor(request));
   }
 
@@ -119,27 +127,38 @@ export class OutgoingRequests {
     if (waiting === undefined) {
       this.#signals.set(signal, request);
       signal.addEventListener('abort', this.#onAbort, { once: true });
+    } else if (typeof waiting !== 'number') {
+      this.#signals.set(signal, 2);
     } else {
-      this.#signals.set(signal, typeof waiting === 'number' ? waiting + 1 : 2);
+      if (waiting === 0) this.#idle = undefined;
+      this.#signals.set(signal, waiting + 1);
     }
   }
 
   #unlisten(signal: AbortSignal): void {
     const waiting = this.#signals.get(signal);
     if (waiting === undefined) return; // aborted: its listener is gone already
-    if (typeof waiting === 'number' && waiting > 1) {
-      this.#signals.set(signal, waiting - 1);
+    if (typeof waiting !== 'number') {
+      this.#signals.delete(signal);
+      signal.removeEventListener('abort', this.#onAbort);
       return;
     }
-    this.#signals.delete(signal);
-    signal.removeEventListener('abort', this.#onAbort);
+    this.#signals.set(signal, waiting - 1);
+    if (waiting > 1) return;
+    // A shared signal drained: kept listened to until another one drains.
+    const idle = this.#idle;
+    this.#idle = signal;
+    if (idle === undefined) return;
+    this.#signals.delete(idle);
+    idle.removeEventListener('abort', this.#onAbort);
   }
 
   readonly #onAbort = (event: Event): void => {
     const signal = event.target as AbortSignal;
     const waiting = this.#signals.get(signal);
     this.#signals.delete(signal);
-    if (waiting === undefined) return;
+    if (this.#idle === signal) this.#idle = undefined;
+    if (waiting === undefined || waiting === 0) return;
     const aborted =
       typeof waiting === 'number'
         ? // In the order they were sent (ids are sequential).

@@ -128,6 +128,24 @@ describe('JsonRpcPeer: shared signals', () => {
     expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
     expect(h.peer.pendingCount).toBe(0);
   });
+
+  it('keeps listening to a shared signal between bursts, and its abort fails the next burst', async () => {
+    await using h = await connect({ conventions });
+    echoServer(h);
+    const shared = new AbortController();
+    const burst = (): Promise<unknown[]> =>
+      Promise.all([1, 2, 3].map((i) => h.peer.request('echo', { i }, { signal: shared.signal })));
+    await burst();
+    await burst();
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(1);
+    // Aborted while idle: nothing fails; later requests on it are refused as before.
+    shared.abort(new Error('stop'));
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+    await expect(h.peer.request('echo', {}, { signal: shared.signal })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+    expect(h.peer.pendingCount).toBe(0);
+  });
 });
 
 describe('JsonRpcPeer: load', () => {
@@ -148,10 +166,17 @@ describe('JsonRpcPeer: load', () => {
     expect(results.every((result, i) => result.i === i)).toBe(true);
     expect(h.peer.pendingCount).toBe(0);
     expect(h.peer.hasTimers).toBe(false);
+    // The drained signal stays listened to until another shared signal drains, or the peer closes.
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    const next = new AbortController();
+    await Promise.all([1, 2].map(() => h.peer.request('echo', {}, { signal: next.signal })));
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(next.signal, 'abort')).toHaveLength(1);
+    await h.peer.close();
+    expect(getEventListeners(next.signal, 'abort')).toHaveLength(0);
     expect(h.peer.stats).toMatchObject({
-      requestsSent: count,
-      responsesReceived: count,
+      requestsSent: count + 2,
+      responsesReceived: count + 2,
       unknownResponses: 0,
       lateResponses: 0,
     });

@@ -13,7 +13,8 @@
 //    make an entry load a little more code, in fewer files), and carries esbuild's source maps
 //    through. `mcp-host` + `mcp-host/stdio` then load 12 files, and V8's optimising compiler is
 //    not started by loading them. What only an `import()` reaches stays apart (the transports,
-//    the schema engine); the barrel and CLI loading tests hold that.
+//    the schema engine); the barrel and CLI loading tests hold that. `mcp-host/client` and
+//    `mcp-host/stdio` are one file each (BASE_ENTRIES).
 //
 // Dependencies stay external, except in the CLI (see CLI_BUNDLED below).
 import { build } from 'esbuild';
@@ -84,6 +85,16 @@ const CLIENT_SESSION = {
     'load-skill',
   ],
 };
+/**
+ * The entries a program talking to one server imports (`mcp-host/client`, `mcp-host/stdio`): each
+ * file holds its code itself, with everything it loads at once (the errors, signals and other
+ * shared parts going to the first), not a facade over chunks. Node 20 reads, compiles and links
+ * each ES module file on its own (about a millisecond a file before the server can be spawned), so
+ * such a program spawns its server after 2 files, not 5. Other entries import what they share
+ * from these two files, which therefore also export internal bindings under short names (rollup's
+ * `allow-extension`): only the names their type declarations give are the package's API.
+ */
+const BASE_ENTRIES = ['client', 'stdio'];
 /** Library chunks smaller than this are merged into others (see above). */
 const MIN_CHUNK_BYTES = 20_000;
 
@@ -92,8 +103,16 @@ const { dependencies, peerDependencies } = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
 );
 rmSync(dist, { recursive: true, force: true });
-await bundle(LIBRARY, MIN_CHUNK_BYTES, [], (out) =>
-  lazyChunk(join(out, `${CLIENT_SESSION.entry}.js`), CLIENT_SESSION),
+await bundle(
+  LIBRARY,
+  MIN_CHUNK_BYTES,
+  [],
+  (out) => {
+    const session = lazyChunk(join(out, `${CLIENT_SESSION.entry}.js`), CLIENT_SESSION);
+    const base = baseEntries(out, BASE_ENTRIES, Object.keys(LIBRARY));
+    return (id, meta) => session(id, meta) ?? base(id, meta);
+  },
+  BASE_ENTRIES,
 );
 await bundle(CLI, MIN_CHUNK_BYTES, CLI_BUNDLED, (out) =>
   lazyParts(join(out, 'cli.js'), [CLIENT_SESSION]),
@@ -102,9 +121,10 @@ await bundle(CLI, MIN_CHUNK_BYTES, CLI_BUNDLED, (out) =>
 /**
  * esbuild, then rollup, for one chunk graph; writes its entry files and chunks into dist/. The
  * `bundled` packages go into the graph, every other one stays external. `manualChunks(out)` gives
- * rollup's `manualChunks` for esbuild's files in `out`: those chunks are never merged.
+ * rollup's `manualChunks` for esbuild's files in `out`: those chunks are never merged. The
+ * `extensible` entries may export more than their own names (see BASE_ENTRIES).
  */
-async function bundle(entryPoints, minChunkBytes, bundled, manualChunks) {
+async function bundle(entryPoints, minChunkBytes, bundled, manualChunks, extensible = []) {
   const out = mkdtempSync(join(tmpdir(), 'mcp-host-build-'));
   try {
     await build({
@@ -136,11 +156,13 @@ async function bundle(entryPoints, minChunkBytes, bundled, manualChunks) {
     });
     const graph = await rollup({
       input: Object.fromEntries(
-        Object.keys(entryPoints).map((name) => [name, join(out, `${name}.js`)]),
+        Object.keys(entryPoints)
+          .filter((name) => !extensible.includes(name))
+          .map((name) => [name, join(out, `${name}.js`)]),
       ),
       // Packages and node: builtins; every relative import is one of esbuild's files.
       external: (id) => !id.startsWith('.') && !id.startsWith('/'),
-      plugins: [withSourceMaps()],
+      plugins: [withSourceMaps(), extensibleEntries(out, extensible)],
       // An entry's file exports its own names only: shared code goes to chunks, never into another
       // entry's file (where the root entry would load, say, the agent loop with the host).
       preserveEntrySignatures: 'strict',
@@ -272,6 +294,75 @@ function lazyMembers(entryFile, modules, getModuleInfo) {
   });
   // Their files and what they load, less what the entry loads at once (and packages, builtins).
   return new Set([...closure(targets)].filter((id) => !eager.has(id) && id.startsWith('/')));
+}
+
+/** The `names` entries, given to rollup as chunks whose signature may be extended. */
+function extensibleEntries(out, names) {
+  return {
+    name: 'extensible-entries',
+    buildStart() {
+      for (const name of names)
+        this.emitFile({
+          type: 'chunk',
+          id: join(out, `${name}.js`),
+          fileName: `${name}.js`,
+          preserveSignature: 'allow-extension',
+        });
+    },
+  };
+}
+
+/**
+ * rollup's `manualChunks` for the BASE_ENTRIES, `names` (of all the graph's `entries`): the first
+ * entry's chunk (its file) takes everything it loads at once; each other one takes what it loads
+ * at once that only entries loading it load too, and the rest of what it loads goes to the first
+ * (so the root entry, which loads the client but not the stdio transport, does not load that
+ * transport for a helper they share).
+ */
+function baseEntries(out, names, entries) {
+  let chunkOf;
+  return (id, { getModuleInfo }) => {
+    chunkOf ??= baseChunkOf(out, names, entries, getModuleInfo);
+    return chunkOf.get(id);
+  };
+}
+
+function baseChunkOf(out, names, entries, getModuleInfo) {
+  const fileOfEntry = (name) => join(out, `${name}.js`);
+  const loadedBy = (name) => {
+    const loaded = new Set([fileOfEntry(name)]);
+    for (const file of loaded)
+      for (const next of getModuleInfo(file)?.importedIds ?? [])
+        if (next.startsWith('/')) loaded.add(next);
+    return loaded;
+  };
+  const loads = entries.map(loadedBy);
+  const [first, ...others] = names;
+  const chunkOf = new Map([...loadedBy(first)].map((file) => [file, first]));
+  for (const name of others) {
+    const own = fileOfEntry(name);
+    for (const file of loadedBy(name)) {
+      if (chunkOf.has(file)) continue;
+      const only = loads.every((loaded) => !loaded.has(file) || loaded.has(own));
+      chunkOf.set(file, only ? name : first);
+    }
+  }
+  // A file an `import()` loads whose static imports all lie in these chunks (esbuild's file for
+  // `import('./stdio-transport.js')`) joins the last of them (which loads the others), so the
+  // `import()` loads that entry's file, not a chunk of its own that merging small chunks would
+  // fill with unrelated code.
+  for (const file of [...chunkOf.keys()])
+    for (const target of getModuleInfo(file)?.dynamicallyImportedIds ?? []) {
+      const into = (getModuleInfo(target)?.importedIds ?? [])
+        .filter((next) => next.startsWith('/'))
+        .map((next) => chunkOf.get(next));
+      if (chunkOf.has(target) || into.length === 0 || into.includes(undefined)) continue;
+      chunkOf.set(
+        target,
+        names.findLast((name) => into.includes(name)),
+      );
+    }
+  return chunkOf;
 }
 
 /** Hands rollup each of esbuild's files with its source map, so dist/ maps back to src/. */

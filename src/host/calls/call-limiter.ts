@@ -77,7 +77,8 @@ export class CallLimiter {
       const waiter: Waiter = {
         start: () => {
           try {
-            resolve(start());
+            // `.then`, not `resolve(promise)`: that would cost a job and a microtask turn more.
+            start().then(resolve, reject);
           } catch (error) {
             // A start that throws instead of rejecting: its error, as it is.
             // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors

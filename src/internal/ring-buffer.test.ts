@@ -4,6 +4,16 @@ import { ByteRingBuffer } from './ring-buffer.js';
 const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
 
 describe('ByteRingBuffer', () => {
+  it('reads nothing before the first write, and empty writes count as nothing', () => {
+    const ring = new ByteRingBuffer(8);
+    expect(ring.read()).toEqual(bytes());
+    ring.write(bytes());
+    expect(ring.read(4)).toEqual(bytes());
+    expect(ring.length).toBe(0);
+    expect(ring.totalBytes).toBe(0);
+    expect(new ByteRingBuffer(0).read()).toEqual(bytes());
+  });
+
   it('keeps everything while under capacity', () => {
     const ring = new ByteRingBuffer(8);
     ring.write(bytes(1, 2, 3));

@@ -248,8 +248,8 @@ export class LineDecoder {
   }
 }
 
-// Pure: a module with no side effects may be merged into another chunk (scripts/build.mjs).
-const textDecoder = /* @__PURE__ */ new TextDecoder();
+/** Made on first use (never under Node, whose Buffers decode themselves): loading stays cheap. */
+let textDecoder: { decode(bytes: Uint8Array): string } | undefined;
 const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
 /** A Buffer where there is one (its utf8 decoding is the fastest), else a Uint8Array. */
@@ -260,6 +260,7 @@ function alloc(size: number): Uint8Array {
 function decode(bytes: Uint8Array, start: number, end: number): string {
   if (NodeBuffer !== undefined && NodeBuffer.isBuffer(bytes))
     return bytes.toString('utf8', start, end);
+  textDecoder ??= new TextDecoder();
   return textDecoder.decode(bytes.subarray(start, end));
 }
 

@@ -45,7 +45,8 @@ export class OutgoingRequests {
    * The last shared signal whose requests all settled, still listened to (at a count of 0): a
    * signal that carries a steady stream of requests (a host's connection, an agent run) drains
    * between bursts, and unlistening and listening again each time cost more than the requests'
-   * own bookkeeping. One at most: the next one to drain takes its place.
+   * own bookkeeping. One at most: the next one to drain takes its place, and `rejectAll` (the
+   * connection closing) lets it go.
    */
   #idle: AbortSignal | undefined;
   #nextId = 1;

@@ -427,6 +427,7 @@ function invalidArguments(tool: string, why: string): CallToolResult {
 
 function route(parts: CallPipelineParts): ToolCallHandler {
   const { catalogue, servers, logger, options } = parts;
+  const sends = new ServerSends(options.callTimeoutMs, logger);
   return (call) => {
     const server = call.tool.server;
     if (server === undefined) {
@@ -444,12 +445,12 @@ function route(parts: CallPipelineParts): ToolCallHandler {
       return Promise.reject(
         unavailableError(server, 'closed', undefined, undefined, call.tool.originalName),
       );
-    return sendToServer(slot, call, options.callTimeoutMs, logger);
+    return sends.send(slot, call);
   };
 }
 
 /**
- * Sends a call to its server through the server's limiter. A call that failed because the
+ * Sends calls to their servers through each server's limiter. A call that failed because the
  * connection was lost is sent once more, after the server is back, when `resend-rules.ts` allows
  * it: it certainly never reached the server, or duplicates are acceptable (the caller opted in,
  * or a trusted server marks the tool read-only or idempotent).
@@ -457,94 +458,89 @@ function route(parts: CallPipelineParts): ToolCallHandler {
  * The common case (connected, a free slot) sends at once, with no async frame around the call.
  * A call queued behind `maxInFlight` waits for its slot with the connection it found.
  */
-function sendToServer(
-  slot: ServerSlot,
-  call: ToolCall,
-  callTimeoutMs: number | undefined,
-  logger: Logger,
-): Promise<CallToolResult | CreateTaskResult> {
-  const client = slot.client;
-  if (client === undefined) return sendWhenReady(slot, call, callTimeoutMs, logger, true);
-  return sendWith(slot, call, client, callTimeoutMs, logger, true);
-}
+class ServerSends {
+  readonly #callTimeoutMs: number | undefined;
+  readonly #logger: Logger;
 
-/** Waits for the server, then sends. */
-async function sendWhenReady(
-  slot: ServerSlot,
-  call: ToolCall,
-  callTimeoutMs: number | undefined,
-  logger: Logger,
-  mayRetry: boolean,
-): Promise<CallToolResult | CreateTaskResult> {
-  const client = slot.client ?? (await slot.ready(call.tool.originalName));
-  return sendWith(slot, call, client, callTimeoutMs, logger, mayRetry);
-}
+  constructor(callTimeoutMs: number | undefined, logger: Logger) {
+    this.#callTimeoutMs = callTimeoutMs;
+    this.#logger = logger;
+  }
 
-/** Makes the attempt once a slot is free: at once, or queued behind the limit (one promise). */
-function sendWith(
-  slot: ServerSlot,
-  call: ToolCall,
-  client: McpClient,
-  callTimeoutMs: number | undefined,
-  logger: Logger,
-  mayRetry: boolean,
-): Promise<CallToolResult | CreateTaskResult> {
-  return slot.limiter.run(call.tool.originalName, call.signal, () =>
-    attempt(slot, call, client, callTimeoutMs, logger, mayRetry),
-  );
-}
+  send(slot: ServerSlot, call: ToolCall): Promise<ToolCallAnswer> {
+    const client = slot.client;
+    if (client === undefined) return this.#whenReady(slot, call, true);
+    return this.#withSlot(slot, call, client, true);
+  }
 
-/**
- * One attempt, its slot already taken (and given back when it settles). When it fails in a way
- * that allows it and `mayRetry`, the call waits for the server to be back and is sent once more.
- */
-function attempt(
-  slot: ServerSlot,
-  call: ToolCall,
-  client: McpClient,
-  callTimeoutMs: number | undefined,
-  logger: Logger,
-  mayRetry: boolean,
-): Promise<CallToolResult | CreateTaskResult> {
-  const tool = call.tool.originalName;
-  // Aborted also when the host gives up on this connection (a wedge), so that the call fails
-  // then, not when the process is finally gone.
-  const link = slot.link(client, call.signal);
-  const release = (): void => {
-    link.unlink();
-    slot.limiter.release();
-  };
-  const options: CallOptions = {
-    signal: link.signal,
-    timeoutMs: call.timeoutMs ?? callTimeoutMs,
-    onProgress: call.onProgress,
-    input: call.input?.input,
-    resume: call.input?.resume,
-    traceContext: call.traceContext,
-  };
-  const sent = call.task
-    ? client.callTool(tool, call.args, { ...options, task: true })
-    : client.callTool(tool, call.args, options);
-  return sent.then(
-    (result) => {
-      release();
-      return result;
-    },
-    async (caught: unknown) => {
-      release();
-      const error = lostCallError(slot, call, link, caught);
-      slot.callFailed(error);
-      if (!mayRetry || !mayResend(slot, call, error)) throw error;
-      logger.info(
-        aboutServer(
-          slot.name,
-          `'${tool}' failed (${String(error)}); sending it again once the server is back`,
-        ),
-      );
-      await slot.whenBack(tool, call.signal);
-      return sendWhenReady(slot, call, callTimeoutMs, logger, false);
-    },
-  );
+  /** Waits for the server, then sends. */
+  async #whenReady(slot: ServerSlot, call: ToolCall, mayRetry: boolean): Promise<ToolCallAnswer> {
+    const client = slot.client ?? (await slot.ready(call.tool.originalName));
+    return this.#withSlot(slot, call, client, mayRetry);
+  }
+
+  /** Makes the attempt once a slot is free: at once, or queued behind the limit (one promise). */
+  #withSlot(
+    slot: ServerSlot,
+    call: ToolCall,
+    client: McpClient,
+    mayRetry: boolean,
+  ): Promise<ToolCallAnswer> {
+    return slot.limiter.run(call.tool.originalName, call.signal, () =>
+      this.#attempt(slot, call, client, mayRetry),
+    );
+  }
+
+  /**
+   * One attempt, its slot already taken (and given back when it settles). When it fails in a way
+   * that allows it and `mayRetry`, the call waits for the server to be back and is sent once more.
+   */
+  #attempt(
+    slot: ServerSlot,
+    call: ToolCall,
+    client: McpClient,
+    mayRetry: boolean,
+  ): Promise<ToolCallAnswer> {
+    const tool = call.tool.originalName;
+    // Aborted also when the host gives up on this connection (a wedge), so that the call fails
+    // then, not when the process is finally gone.
+    const link = slot.link(client, call.signal);
+    const release = (): void => {
+      link.unlink();
+      slot.limiter.release();
+    };
+    const options: CallOptions = {
+      signal: link.signal,
+      timeoutMs: call.timeoutMs ?? this.#callTimeoutMs,
+      onProgress: call.onProgress,
+      input: call.input?.input,
+      resume: call.input?.resume,
+      traceContext: call.traceContext,
+    };
+    const sent = call.task
+      ? client.callTool(tool, call.args, { ...options, task: true })
+      : client.callTool(tool, call.args, options);
+    return sent.then(
+      (result) => {
+        release();
+        return result;
+      },
+      async (caught: unknown) => {
+        release();
+        const error = lostCallError(slot, call, link, caught);
+        slot.callFailed(error);
+        if (!mayRetry || !mayResend(slot, call, error)) throw error;
+        this.#logger.info(
+          aboutServer(
+            slot.name,
+            `'${tool}' failed (${String(error)}); sending it again once the server is back`,
+          ),
+        );
+        await slot.whenBack(tool, call.signal);
+        return this.#whenReady(slot, call, false);
+      },
+    );
+  }
 }
 
 /** A call aborted because the host gave up on its connection says so; any other error as is. */

@@ -53,23 +53,18 @@ function isRunnerSite(site: string): boolean {
   return RUNNER_FRAME.test(site.split(' <')[0] ?? '');
 }
 
-/** The timers made under the guards that still keep the process alive, but the runner's. */
-function liveTimers(): { site: string }[] {
-  return [...timerSites.values()].filter(
-    (entry) => entry.timer.hasRef?.() === true && !isRunnerSite(entry.site),
-  );
+/** The timers made under the guards that keep the process alive: the code's, and the runner's count. */
+function liveTimers(): { code: { site: string }[]; runner: number } {
+  const live = [...timerSites.values()].filter((entry) => entry.timer.hasRef?.() === true);
+  const code = live.filter((entry) => !isRunnerSite(entry.site));
+  return { code, runner: live.length - code.length };
 }
 
-/** The runner's own timers made under the guards and still pending. */
-function runnerTimerCount(): number {
-  return [...timerSites.values()].filter(
-    (entry) => entry.timer.hasRef?.() === true && isRunnerSite(entry.site),
-  ).length;
-}
-
-/** The creation sites of the timers made under the guards that still keep the process alive. */
+/** The creation sites of the code's timers made under the guards that keep the process alive. */
 function liveTimerSites(): string[] {
-  return liveTimers().map((entry) => `timer created ${entry.site.replace(/\s+/g, ' ').trim()}`);
+  return liveTimers().code.map(
+    (entry) => `timer created ${entry.site.replace(/\s+/g, ' ').trim()}`,
+  );
 }
 
 const openGuards = new Set<LeakGuard>();
@@ -95,7 +90,7 @@ function resourcesAboveBaseline(): string[] {
   for (const [type, count] of countResources()) {
     const before = baseline.get(type) ?? 0;
     // A timer of vitest's own (its reporter's 100 ms throttle) may be pending at any moment.
-    const mine = type === 'Timeout' ? count - runnerTimerCount() : count;
+    const mine = type === 'Timeout' ? count - liveTimers().runner : count;
     if (mine > before) extra.push(`${mine - before} × ${type}`);
   }
   return extra;

@@ -336,14 +336,14 @@ function baseChunkOf(out, names, entries, getModuleInfo) {
         if (next.startsWith('/')) loaded.add(next);
     return loaded;
   };
-  const loads = entries.map(loadedBy);
+  const loads = new Map(entries.map((name) => [name, loadedBy(name)]));
   const [first, ...others] = names;
-  const chunkOf = new Map([...loadedBy(first)].map((file) => [file, first]));
+  const chunkOf = new Map([...loads.get(first)].map((file) => [file, first]));
   for (const name of others) {
     const own = fileOfEntry(name);
-    for (const file of loadedBy(name)) {
+    for (const file of loads.get(name)) {
       if (chunkOf.has(file)) continue;
-      const only = loads.every((loaded) => !loaded.has(file) || loaded.has(own));
+      const only = [...loads.values()].every((loaded) => !loaded.has(file) || loaded.has(own));
       chunkOf.set(file, only ? name : first);
     }
   }

@@ -15,7 +15,8 @@ import { McpHostError } from '../errors/mcp-host-error.js';
 import { MASK } from '../errors/redact.js';
 import type { HostServerDefinition } from '../host/server-definition.js';
 import type { Disposable } from '../internal/disposable.js';
-import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
+import { canonicalJson } from '../state/canonical-json.js';
+import { sha256Hex } from '../state/sha256.js';
 import {
   maskedDefinition,
   serverIdentity,

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { McpHostError } from '../errors/mcp-host-error.js';
-import { canonicalJson, MAX_CANONICAL_JSON_DEPTH, sha256Hex } from './canonical-json.js';
+import { canonicalJson, MAX_CANONICAL_JSON_DEPTH } from './canonical-json.js';
 
 /** The IEEE 754 double with these bits (RFC 8785 appendix B lists them so). */
 function fromBits(hex: string): number {
@@ -173,18 +172,5 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(refusal(nest(MAX_CANONICAL_JSON_DEPTH + 1)).message).toContain('nesting deeper');
     // Far deeper input fails the same way, not with a stack overflow.
     expect(refusal(nest(100_000)).code).toBe('INVALID_ARGUMENT');
-  });
-});
-
-describe('sha256Hex', () => {
-  it('is the SHA-256 of the UTF-8 text, as 64 lowercase hex digits', async () => {
-    expect(await sha256Hex('')).toBe(
-      'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-    );
-    expect(await sha256Hex('abc')).toBe(
-      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
-    );
-    const text = 'é😀\u20ac';
-    expect(await sha256Hex(text)).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
   });
 });

@@ -1,6 +1,6 @@
 /**
- * RFC 8785, the JSON Canonicalization Scheme (JCS), and a SHA-256 over Web Crypto: together they
- * turn a JSON value into a stable fingerprint (see `serverIdentity`). Platform-neutral.
+ * RFC 8785, the JSON Canonicalization Scheme (JCS): with a SHA-256 (sha256.ts) it turns a JSON value
+ * into a stable fingerprint (see `serverIdentity`). Platform-neutral.
  */
 import { McpHostError } from '../errors/mcp-host-error.js';
 
@@ -39,19 +39,6 @@ export function canonicalJson(value: unknown): string {
   const resolved = writer.resolve(value, '');
   if (resolved === undefined) return writer.fail('undefined');
   return writer.write(resolved, 0);
-}
-
-/**
- * The SHA-256 digest of `data` (bytes, or a text encoded as UTF-8: a lone surrogate becomes
- * U+FFFD) as 64 lowercase hex digits. Uses the global Web Crypto API (`globalThis.crypto.subtle`),
- * present in Node 20+, Deno, Bun and browsers, so it stays platform-neutral.
- */
-export async function sha256Hex(data: string | Uint8Array): Promise<string> {
-  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
-  let hex = '';
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
-  return hex;
 }
 
 class Canonicaliser {

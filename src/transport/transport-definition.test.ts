@@ -1,7 +1,8 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { addSecret } from '../errors/redact.js';
-import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
+import { canonicalJson } from '../state/canonical-json.js';
+import { sha256Hex } from '../state/sha256.js';
 import { createTransport } from './create-transport.js';
 import { StreamableHttpTransport } from './http/streamable-http-transport.js';
 import {

@@ -7,7 +7,8 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { inspectSymbol, type InspectFn } from '../errors/error-json.js';
 import { MASK, redact } from '../errors/redact.js';
-import { canonicalJson, sha256Hex } from '../state/canonical-json.js';
+import { canonicalJson } from '../state/canonical-json.js';
+import { sha256Hex } from '../state/sha256.js';
 
 /** A local server: a command run as a child process, spoken to over stdin and stdout. */
 export interface StdioDefinition {

@@ -4,7 +4,7 @@
  * then the supporting files, each verified against its manifest entry as it arrives. Content that
  * fails a check is never returned, and nothing after it is read.
  */
-import { sha256Hex } from '../../state/canonical-json.js';
+import { sha256Hex } from '../../state/sha256.js';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import type { ReadResourceResult, ResourceContents } from '../../protocol/types.js';
 import type { CallOptions } from '../client-options.js';

@@ -5,7 +5,8 @@
  */
 import type { Logger } from '../../internal/logger.js';
 import type { Tool } from '../../protocol/types.js';
-import { canonicalJson, sha256Hex } from '../../state/canonical-json.js';
+import { canonicalJson } from '../../state/canonical-json.js';
+import { sha256Hex } from '../../state/sha256.js';
 import {
   diffStored,
   storedDiffBase,

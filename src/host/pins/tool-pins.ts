@@ -34,7 +34,8 @@ import { Emitter } from '../../internal/emitter.js';
 import type { Disposable } from '../../internal/disposable.js';
 import { silentLogger, type Logger } from '../../internal/logger.js';
 import type { Tool } from '../../protocol/types.js';
-import { canonicalJson, sha256Hex } from '../../state/canonical-json.js';
+import { canonicalJson } from '../../state/canonical-json.js';
+import { sha256Hex } from '../../state/sha256.js';
 import type { StateStore } from '../../state/state-store.js';
 import {
   diffStored,

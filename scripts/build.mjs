@@ -59,13 +59,12 @@ const LIBRARY = {
  */
 const CLI = { cli: 'src/cli/main.ts' };
 /**
- * The packages bundled into the CLI's graph, each in its ESM build where it has one: a command
- * that connects servers loads both, and from node_modules they cost more to load than the CLI's
- * own code (commander is CommonJS imported from ESM: ~13 ms; jsonc-parser six CommonJS files:
- * ~8 ms; bundled, about a third of that). yaml stays a package: it is loaded only when a YAML
- * file is read.
+ * The packages bundled into the CLI's graph, in their ESM build: commander, which every command
+ * but the quick path's loads, costs more from node_modules (CommonJS imported from ESM: ~13 ms)
+ * than bundled (about a third of that). jsonc-parser and yaml stay packages: they are loaded only
+ * for a JSON document with a syntax error, a config writer, or a YAML file.
  */
-const CLI_BUNDLED = ['commander', 'jsonc-parser'];
+const CLI_BUNDLED = ['commander'];
 /**
  * The client's session code: the modules `McpClient.connect()` loads with `import()` once it has
  * started a server's process (`loadSessionCode`, src/client/session-code.ts). They, and what only

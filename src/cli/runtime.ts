@@ -14,7 +14,6 @@ import {
   type InputProvider,
 } from '../config/expand/input-providers.js';
 import { loadConfigText, tryLoadConfig } from '../config/load.js';
-import { useJsoncModule } from '../config/parser-modules.js';
 import type { ConfigDiagnostic, McpConfig, ServerConfig, ViewConfig } from '../config/model.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import type { ResolvedConfig } from '../config/resolved-config.js';
@@ -35,10 +34,6 @@ import { startEarly } from './early-start.js';
 import { CliError, ExitCode, exitCodeOf, worstExitCode } from './exit-codes.js';
 import type { GlobalOptions } from './global-options.js';
 import { Output } from './output.js';
-import * as jsonc from 'jsonc-parser';
-
-// The CLI's copy of jsonc-parser, bundled into dist/ (scripts/build.mjs): the config readers use it.
-useJsoncModule(jsonc);
 
 export interface LoadedCliConfig {
   config: McpConfig;

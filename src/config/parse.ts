@@ -5,13 +5,16 @@
  * throw, so a reader can report every problem of a file at once.
  *
  * Strict JSON goes through `jsonc-parser` with comments and trailing commas disallowed: the `yaml`
- * package's JSON mode accepts trailing commas and single quotes, which no JSON tool would. Each
- * parser is loaded when the first document of its format is parsed (parser-modules.ts).
+ * package's JSON mode accepts trailing commas and single quotes, which no JSON tool would. A
+ * well-formed JSON or JSONC document is read by plain-json.ts instead, with the same values and
+ * positions; `jsonc-parser` then loads only for a document with something to report. Each parser
+ * is loaded when the first document of its format needs it (parser-modules.ts).
  */
 import type { Node as JsonNode, ParseError as JsonParseError } from 'jsonc-parser';
 import type { Node as YamlNode } from 'yaml';
 import type { ConfigDiagnostic, ConfigDialect } from './model.js';
 import { jsoncModule, yamlModule } from './parser-modules.js';
+import { plainJsonNode, readPlainJson } from './plain-json.js';
 
 export type ConfigTextFormat = 'yaml' | 'json' | 'jsonc';
 
@@ -186,14 +189,7 @@ function parseJson(
   dialect: ConfigDialect,
   bomOffset: number,
 ): ParsedDocument {
-  const { findNodeAtLocation, getNodeValue, parseTree } = jsoncModule();
-  const errors: JsonParseError[] = [];
   const strict = format === 'json';
-  const root = parseTree(text, errors, {
-    disallowComments: strict,
-    allowTrailingComma: !strict,
-    allowEmptyContent: true,
-  });
   const lineStarts = computeLineStarts(text);
   const position = (offset: number): TextPosition => {
     let low = 0;
@@ -206,6 +202,29 @@ function parseJson(
     const column = offset - (lineStarts[low] ?? 0) + 1;
     return { line: low + 1, column: column + (low === 0 ? bomOffset : 0) };
   };
+  const plain = readPlainJson(text, !strict);
+  if (plain !== undefined) {
+    const nodeAt = (path: KeyPath) => plainJsonNode(plain.root, path);
+    return {
+      value: plain.value,
+      locate: (path) => {
+        const node = nodeAt(path);
+        return node && position(node.offset);
+      },
+      locateKey: (path) => {
+        const node = nodeAt(path);
+        return node && position(node.keyOffset ?? node.offset);
+      },
+      diagnostics: [],
+    };
+  }
+  const { findNodeAtLocation, getNodeValue, parseTree } = jsoncModule();
+  const errors: JsonParseError[] = [];
+  const root = parseTree(text, errors, {
+    disallowComments: strict,
+    allowTrailingComma: !strict,
+    allowEmptyContent: true,
+  });
   const label = strict ? 'JSON' : 'JSONC';
   const diagnostics: ConfigDiagnostic[] = errors.map((error) => ({
     severity: 'error',

@@ -2,8 +2,8 @@
  * What the built `mcp-host` loads, read by the load recorder (test/fixtures/load-recorder: every
  * ES module resolved and every file `require`d): a command's module only when that command runs
  * (dist/ has one chunk per command module, named after it), a config's parser only for its format,
- * no config writer (src/ modules are read from each loaded file's source map), and no transport the config does not use. commander and jsonc-parser are bundled into dist/
- * (scripts/build.mjs), so no package from node_modules is loaded but yaml, for a YAML file.
+ * no config writer (src/ modules are read from each loaded file's source map), and no transport the config does not use. commander is bundled into dist/
+ * (scripts/build.mjs); no package from node_modules is loaded for a well-formed JSON config.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -180,7 +180,7 @@ describe('what mcp-host loads', () => {
     expect(loaded.chunks.has('client-session')).toBe(true);
     expect(loaded.files).toBeLessThanOrEqual(20);
     // The quick path (src/cli/quick/): no commander, no program, no other command's code.
-    expect(loaded.bundled).toEqual(['jsonc-parser']);
+    expect(loaded.bundled).toEqual([]);
     expect(loaded.modules.has('cli/program.ts')).toBe(false);
   });
 

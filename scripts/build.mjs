@@ -96,6 +96,8 @@ const CLIENT_SESSION = {
 const BASE_ENTRIES = ['client', 'stdio'];
 /** Library chunks smaller than this are merged into others (see above). */
 const MIN_CHUNK_BYTES = 20_000;
+/** A part of a lazy chunk under 1/SMALL_PART of its bytes is small (see `lazyMembers`). */
+const SMALL_PART = 50;
 
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
 const { dependencies, peerDependencies } = JSON.parse(
@@ -107,7 +109,7 @@ await bundle(
   MIN_CHUNK_BYTES,
   [],
   (out) => {
-    const session = lazyChunk(join(out, `${CLIENT_SESSION.entry}.js`), CLIENT_SESSION);
+    const session = lazyChunk(out, CLIENT_SESSION, Object.keys(LIBRARY));
     const base = baseEntries(out, BASE_ENTRIES, Object.keys(LIBRARY));
     return (id, meta) => session(id, meta) ?? base(id, meta);
   },
@@ -196,13 +198,15 @@ async function bundle(entryPoints, minChunkBytes, bundled, manualChunks, extensi
  * does not load at once, go into one chunk. A manual chunk is never merged with another, so merging
  * small chunks cannot fold that code into a chunk the entry loads at once (which it would, the code
  * having no side effects). Other entries that use some of it (the root entry uses the JSON-RPC peer)
- * load the chunk as they load any other.
+ * load the chunk as they load any other; but a small part of it that an entry never reaching those
+ * modules loads at once (`mcp-host/config` needs an error helper the session code shares) goes to
+ * `entry`'s file, so that entry does not load the whole session code for a helper.
  */
-function lazyChunk(entryFile, { chunk, modules }) {
+function lazyChunk(out, { entry, chunk, modules }, entries) {
   let members;
   return (id, { getModuleInfo }) => {
-    members ??= lazyMembers(entryFile, modules, getModuleInfo);
-    return members.has(id) ? chunk : undefined;
+    members ??= lazyMembers(out, { entry, chunk, modules }, entries, getModuleInfo);
+    return members.get(id);
   };
 }
 
@@ -277,10 +281,15 @@ function fileOf(name) {
   return new RegExp(`/${name}(-[A-Z0-9]{8})?\\.js$`);
 }
 
-function lazyMembers(entryFile, modules, getModuleInfo) {
-  const closure = (roots) => {
+function lazyMembers(out, { entry, chunk, modules }, entries, getModuleInfo) {
+  const entryFile = join(out, `${entry}.js`);
+  const closure = (roots, dynamic = false) => {
     const seen = new Set(roots);
-    for (const id of seen) for (const next of getModuleInfo(id)?.importedIds ?? []) seen.add(next);
+    for (const id of seen) {
+      const info = getModuleInfo(id);
+      for (const next of info?.importedIds ?? []) seen.add(next);
+      if (dynamic) for (const next of info?.dynamicallyImportedIds ?? []) seen.add(next);
+    }
     return seen;
   };
   const eager = closure([entryFile]);
@@ -291,8 +300,22 @@ function lazyMembers(entryFile, modules, getModuleInfo) {
     if (found.length !== 1) throw new Error(`lazy chunk: ${entryFile} does not import() ${name}`);
     return found[0];
   });
-  // Their files and what they load, less what the entry loads at once (and packages, builtins).
-  return new Set([...closure(targets)].filter((id) => !eager.has(id) && id.startsWith('/')));
+  const members = [...closure(targets)].filter((id) => !eager.has(id) && id.startsWith('/'));
+  const bytes = (ids) => ids.reduce((sum, id) => sum + (getModuleInfo(id)?.code?.length ?? 0), 0);
+  // What an entry that never reaches them uses of them at once, when that is a small part of the
+  // chunk (a helper or two): it goes to the entry's file instead, so that entry does not load the
+  // session code for it.
+  const elsewhere = new Set();
+  for (const name of entries) {
+    const file = join(out, `${name}.js`);
+    if (name === entry || closure([file], true).has(targets[0])) continue;
+    const loaded = closure([file]);
+    const used = members.filter((id) => loaded.has(id));
+    if (bytes(used) * SMALL_PART < bytes(members)) for (const id of used) elsewhere.add(id);
+  }
+  // Their files and what they load, less what the entry loads at once (and packages, builtins),
+  // to the chunk; the small parts used elsewhere to the entry's file (which those entries load).
+  return new Map(members.map((id) => [id, elsewhere.has(id) ? entry : chunk]));
 }
 
 /** The `names` entries, given to rollup as chunks whose signature may be extended. */

@@ -124,6 +124,13 @@ describe('the built entries', () => {
     expect(loaded.filter((source) => /^src\/(agents?|config|cli)\//.test(source))).toEqual([]);
   });
 
+  it('config.js loads neither the client session code nor the JSON-RPC peer for the error helper they share', () => {
+    const loaded = sources(loads(join(dist, 'config.js')));
+    expect(loaded).toContain('src/errors/to-mcp-host-error.ts');
+    expect(loaded).not.toContain('src/client/open-session.ts');
+    expect(loaded).not.toContain('src/jsonrpc/peer.ts');
+  });
+
   it('a program on mcp-host/client and mcp-host/stdio spawns its server from their 2 files, before Web Crypto or node:util loads', async () => {
     const loaded = await loadedBeforeSpawn(`
       import { McpClient } from 'DIST/client.js';

@@ -9,6 +9,7 @@
 import type { Command } from 'commander';
 import { CliError, ExitCode, exitCodeOf } from './exit-codes.js';
 import { readGlobalOptions, type GlobalOptions } from './global-options.js';
+import { processStream } from './output.js';
 import type { CliRuntime } from './runtime.js';
 
 /** A command's body: returns its exit code (default 0) or throws. */
@@ -85,16 +86,14 @@ export async function runCommand(
 }
 
 /**
- * What the process needs before any command runs: a reader of our output that went away
- * (`mcp-host tools | head`) is not a failure (stop writing, still close every server; anything
- * else on our own output is a bug worth seeing), and SIGINT/SIGTERM close every open run
- * (`installSignalHandlers`).
+ * What the full program needs before any command runs: its output streams guarded
+ * (`processStream`: commands there may write to them directly), and SIGINT/SIGTERM close every
+ * open run (`installSignalHandlers`). The quick path installs the signal handlers only: its
+ * commands write through `Output`, which guards each stream when it first uses it.
  */
 export function installProcessHandlers(): void {
-  for (const stream of [process.stdout, process.stderr])
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
-    });
+  processStream('stdout');
+  processStream('stderr');
   installSignalHandlers();
 }
 
@@ -104,7 +103,7 @@ let installed = false;
  * On SIGINT or SIGTERM: close every open run (its servers get their graceful shutdown), then exit
  * 130 or 143. A second signal exits at once.
  */
-function installSignalHandlers(): void {
+export function installSignalHandlers(): void {
   if (installed) return;
   installed = true;
   let stopping = false;

@@ -52,6 +52,32 @@ const styleText =
     ? undefined
     : (style: Style, text: string) => nodeStyleText(style, text, { validateStream: false });
 
+/** One of the streams output goes to, with what was decided for it. */
+interface OutputStream {
+  stream: NodeJS.WritableStream;
+  tty: boolean;
+  color: boolean;
+}
+
+const guarded = new Set<'stdout' | 'stderr'>();
+
+/**
+ * The process's stdout or stderr, guarded on first use: a reader of our output that went away
+ * (`mcp-host tools | head`) is not a failure (stop writing, still close every server); anything
+ * else on our own output is a bug worth seeing. Node creates each stream on first access (about
+ * a millisecond for both), so nothing here touches them before they are needed.
+ */
+export function processStream(name: 'stdout' | 'stderr'): NodeJS.WriteStream {
+  const stream = process[name];
+  if (!guarded.has(name)) {
+    guarded.add(name);
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    });
+  }
+  return stream;
+}
+
 /** A formatted config diagnostic: `file:line:col: error: …` or `file: error: …`. */
 const DIAGNOSTIC_LINE = /^\S+: error: /;
 
@@ -59,11 +85,9 @@ export class Output {
   readonly format: OutputFormat;
   readonly verbose: boolean;
   readonly quiet: boolean;
-  readonly #stdout: NodeJS.WritableStream;
-  readonly #stderr: NodeJS.WritableStream;
-  readonly #colorOut: boolean;
-  readonly #colorErr: boolean;
-  readonly #progressOn: boolean;
+  readonly #options: OutputOptions;
+  #out: OutputStream | undefined;
+  #err: OutputStream | undefined;
   #progressShown = false;
   #resultWritten = false;
 
@@ -71,13 +95,36 @@ export class Output {
     this.format = options.format;
     this.verbose = options.verbose;
     this.quiet = options.quiet;
-    this.#stdout = options.stdout ?? process.stdout;
-    this.#stderr = options.stderr ?? process.stderr;
-    const tty = (stream: NodeJS.WritableStream) => (stream as NodeJS.WriteStream).isTTY === true;
-    const colour = options.color && styleText !== undefined && process.env.TERM !== 'dumb';
-    this.#colorOut = colour && tty(this.#stdout);
-    this.#colorErr = colour && tty(this.#stderr);
-    this.#progressOn = tty(this.#stderr) && !options.quiet;
+    this.#options = options;
+  }
+
+  // Each stream is taken (and, for the process's own, guarded) when first written or asked about:
+  // the command line creates neither before its first servers are spawned.
+  get #stdout(): NodeJS.WritableStream {
+    return (this.#out ??= this.#open(this.#options.stdout, 'stdout')).stream;
+  }
+
+  get #stderr(): NodeJS.WritableStream {
+    return (this.#err ??= this.#open(this.#options.stderr, 'stderr')).stream;
+  }
+
+  get #colorOut(): boolean {
+    return (this.#out ??= this.#open(this.#options.stdout, 'stdout')).color;
+  }
+
+  get #colorErr(): boolean {
+    return (this.#err ??= this.#open(this.#options.stderr, 'stderr')).color;
+  }
+
+  get #progressOn(): boolean {
+    return (this.#err ??= this.#open(this.#options.stderr, 'stderr')).tty && !this.quiet;
+  }
+
+  #open(given: NodeJS.WritableStream | undefined, name: 'stdout' | 'stderr'): OutputStream {
+    const stream = given ?? processStream(name);
+    const tty = (stream as NodeJS.WriteStream).isTTY === true;
+    const colour = this.#options.color && styleText !== undefined && process.env.TERM !== 'dumb';
+    return { stream, tty, color: colour && tty };
   }
 
   /**

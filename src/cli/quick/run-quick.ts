@@ -2,12 +2,13 @@
  * Runs a command the quick path read (quick-command.ts) as its action in program.ts runs it, on
  * the same `runCommand`: commander and the other commands are not loaded.
  */
-import { installProcessHandlers, runCommand } from '../command.js';
+import { installSignalHandlers, runCommand } from '../command.js';
 import type { QuickCommand } from './quick-command.js';
 
 /** Runs `quick`; sets `process.exitCode`. */
 export async function runQuickCommand(quick: QuickCommand): Promise<void> {
-  installProcessHandlers();
+  // Not the output streams: Output guards each when it first writes (after the servers spawn).
+  installSignalHandlers();
   const [first, second] = quick.args;
   await runCommand(quick.globals, async (cli) => {
     switch (quick.command) {

@@ -105,13 +105,17 @@ export async function hashListing(
   return { listed, invalid };
 }
 
-/** Asks the policy about every tool the stored pins do not cover and not yet decided. */
+/**
+ * Asks the policy about every tool the stored pins do not cover and not yet decided. `ask` gets
+ * the change's kind and the change itself to build (its diff is only worked out for a policy that
+ * reads it: a built-in one decides on the kind).
+ */
 export async function decideListing(
   identity: string,
   stored: PinsRecord,
   listed: readonly Listed[],
   decisions: Map<string, PinDecision>,
-  ask: (change: PinChange) => Promise<PinDecision>,
+  ask: (kind: PinChange['kind'], change: () => PinChange) => Promise<PinDecision>,
 ): Promise<void> {
   for (const item of listed) {
     const entry = stored.tools.get(item.name);
@@ -125,20 +129,22 @@ export async function decideListing(
       decisions.set(key, 'quarantine');
       continue;
     }
-    const previous =
-      entry?.pin === undefined ? undefined : storedDiffBase(entry.pin, entry.definition);
-    const change: PinChange = {
-      identity,
-      kind,
-      tool: item.tool,
-      pin: item.stored.pin,
-      ...(entry?.pin === undefined ? {} : { previousPin: entry.pin }),
-      diff:
-        previous === undefined
-          ? diffToolDefinitions(undefined, item.tool)
-          : diffStored(previous, item.stored),
+    const change = (): PinChange => {
+      const previous =
+        entry?.pin === undefined ? undefined : storedDiffBase(entry.pin, entry.definition);
+      return {
+        identity,
+        kind,
+        tool: item.tool,
+        pin: item.stored.pin,
+        ...(entry?.pin === undefined ? {} : { previousPin: entry.pin }),
+        diff:
+          previous === undefined
+            ? diffToolDefinitions(undefined, item.tool)
+            : diffStored(previous, item.stored),
+      };
     };
-    decisions.set(key, await ask(change));
+    decisions.set(key, await ask(kind, change));
   }
 }
 
@@ -146,10 +152,12 @@ export async function decideListing(
 export async function askPolicy(
   policy: PinPolicy,
   logger: Logger,
-  change: PinChange,
+  kind: PinChange['kind'],
+  changeOf: () => PinChange,
 ): Promise<PinDecision> {
-  if (policy === 'trust-on-first-use') return change.kind === 'changed' ? 'quarantine' : 'approve';
-  if (policy === 'strict') return change.kind === 'first-listing' ? 'approve' : 'quarantine';
+  if (policy === 'trust-on-first-use') return kind === 'changed' ? 'quarantine' : 'approve';
+  if (policy === 'strict') return kind === 'first-listing' ? 'approve' : 'quarantine';
+  const change = changeOf();
   try {
     const decision = await policy.decide(change);
     if (decision === 'approve' || decision === 'quarantine') return decision;
@@ -207,7 +215,8 @@ export function applyReview(
     }
     const previous =
       entry?.pin === undefined ? undefined : storedDiffBase(entry.pin, entry.definition);
-    const diff =
+    // A first listing approved carries no diff: it is worked out only when something reads it.
+    const diffOf = () =>
       previous === undefined ? diffToolDefinitions(undefined, tool) : diffStored(previous, stored);
     if (decision === 'approve') {
       record.tools.set(name, {
@@ -222,10 +231,11 @@ export function applyReview(
         tool: name,
         pin: stored.pin,
         reason: kind,
-        ...(previous === undefined ? {} : { diff }),
+        ...(previous === undefined ? {} : { diff: diffOf() }),
       });
       continue;
     }
+    const diff = diffOf();
     const reason = kind === 'changed' ? 'changed' : 'new';
     const since = entry?.pending?.pin === stored.pin ? entry.pending.since : now;
     record.tools.set(name, {

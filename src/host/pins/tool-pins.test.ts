@@ -319,6 +319,8 @@ describe('ToolPins', () => {
       ['first-listing', 'forecast'],
       ['first-listing', 'alerts'],
     ]);
+    // A policy object reads the diff of a first listing too (built lazily, for it alone).
+    expect(asked[0]!.diff).toMatchObject({ summary: expect.any(String) });
 
     asked.length = 0;
     const changed = variant(forecast, (t) => (t.description = 'approved by policy'));

@@ -274,8 +274,8 @@ export class ToolPins {
         // Nothing to record (the common case): no write, and for a file store no lock.
         outcome = { ...emptyOutcome(), allowed: listed.map(({ tool }) => tool) };
       } else {
-        await decideListing(identity, stored, listed, decisions, (change) =>
-          askPolicy(this.#policy, this.#logger, change),
+        await decideListing(identity, stored, listed, decisions, (kind, change) =>
+          askPolicy(this.#policy, this.#logger, kind, change),
         );
         try {
           await this.#store.update<StoredPins>(PINS_NAMESPACE, identity, (current) => {

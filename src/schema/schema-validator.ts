@@ -1,5 +1,7 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { LruMap } from './lru-map.js';
+import { sha256Hex } from '../state/sha256.js';
+import { isPlainUsableSchema } from './plain-schema.js';
 import { prepareSchema } from './prepare-schema.js';
 import type { SchemaCheck } from './schema-check.js';
 import { checkSchemaShape, type SchemaShape } from './schema-shape.js';
@@ -76,7 +78,7 @@ export class SchemaValidator {
 
     const prepared = prepareSchema(schema, this.options);
     if (!prepared.ok) return prepared;
-    const digest = await sha256(prepared.text);
+    const digest = await sha256Hex(prepared.text);
     if (isObject(schema)) this.#digests.set(schema, digest);
     const cached = this.#cache.get(digest);
     if (cached !== undefined) return cached;
@@ -121,6 +123,11 @@ export class SchemaValidator {
   check(schema: unknown): SchemaShape {
     const known = isObject(schema) ? this.#shapes.get(schema) : undefined;
     if (known !== undefined) return known;
+    // Most tools list a plain object schema: usable as 2020-12, said without the full walk.
+    if (isPlainUsableSchema(schema, this.options)) {
+      this.#shapes.set(schema as object, PLAIN_SHAPE);
+      return PLAIN_SHAPE;
+    }
     const prepared = prepareSchema(schema, this.options);
     const shape = Object.freeze(prepared.ok ? checkSchemaShape(prepared) : prepared);
     if (isObject(schema)) this.#shapes.set(schema, shape);
@@ -146,9 +153,5 @@ function withoutUndefined(options: SchemaValidatorOptions): SchemaValidatorOptio
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
 
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  let hex = '';
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
-  return hex;
-}
+/** What `check` answers for a plain schema (plain-schema.ts). */
+const PLAIN_SHAPE: SchemaShape = Object.freeze({ ok: true, dialect: '2020-12' });

@@ -10,7 +10,7 @@
 const INLINE_LIMIT_BYTES = 64 * 1024;
 
 /** The first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
-const K = new Uint32Array([
+const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
   0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -36,74 +36,95 @@ export async function sha256Hex(data: string | Uint8Array): Promise<string> {
   return toHex(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes)));
 }
 
+/** The message schedule, reused by every digest (hashing is synchronous). */
+const W = new Int32Array(64);
+
 /** The digest of `bytes`, computed here. */
 function digestInline(bytes: Uint8Array): Uint8Array {
-  // The message, a 0x80 byte, zeros, then its length in bits as a 64-bit big-endian number, in
-  // whole 64-byte blocks.
-  const blocks = Math.ceil((bytes.byteLength + 9) / 64);
-  const padded = new Uint8Array(blocks * 64);
-  padded.set(bytes);
-  padded[bytes.byteLength] = 0x80;
-  const view = new DataView(padded.buffer);
-  const bits = bytes.byteLength * 8;
-  view.setUint32(padded.byteLength - 8, Math.floor(bits / 0x1_0000_0000));
-  view.setUint32(padded.byteLength - 4, bits >>> 0);
+  const length = bytes.byteLength;
+  // The whole blocks are read from `bytes` itself; the rest, a 0x80 byte, zeros and the length in
+  // bits (64-bit big-endian) make one or two more blocks.
+  const whole = length - (length % 64);
+  const tail = new Uint8Array(length % 64 < 56 ? 64 : 128);
+  tail.set(bytes.subarray(whole));
+  tail[length % 64] = 0x80;
+  const bits = length * 8;
+  const end = tail.length;
+  const high = Math.floor(bits / 0x1_0000_0000);
+  tail[end - 8] = high >>> 24;
+  tail[end - 7] = high >>> 16;
+  tail[end - 6] = high >>> 8;
+  tail[end - 5] = high;
+  tail[end - 4] = bits >>> 24;
+  tail[end - 3] = bits >>> 16;
+  tail[end - 2] = bits >>> 8;
+  tail[end - 1] = bits;
 
-  const state = INITIAL_STATE.slice();
-  const w = new Uint32Array(64);
-  for (let offset = 0; offset < padded.byteLength; offset += 64) {
-    for (let t = 0; t < 16; t++) w[t] = view.getUint32(offset + t * 4);
-    for (let t = 16; t < 64; t++) {
-      const x = w[t - 15]!;
-      const y = w[t - 2]!;
-      const s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3);
-      const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10);
-      w[t] = (w[t - 16]! + s0 + w[t - 7]! + s1) | 0;
-    }
-    let [a, b, c, d, e, f, g, h] = state as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
-    for (let t = 0; t < 64; t++) {
-      const t1 =
-        (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t]! + w[t]!) | 0;
-      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-      h = g;
-      g = f;
-      f = e;
-      e = (d + t1) | 0;
-      d = c;
-      c = b;
-      b = a;
-      a = (t1 + t2) | 0;
-    }
-    state[0] = (state[0]! + a) | 0;
-    state[1] = (state[1]! + b) | 0;
-    state[2] = (state[2]! + c) | 0;
-    state[3] = (state[3]! + d) | 0;
-    state[4] = (state[4]! + e) | 0;
-    state[5] = (state[5]! + f) | 0;
-    state[6] = (state[6]! + g) | 0;
-    state[7] = (state[7]! + h) | 0;
-  }
+  const state = new Int32Array(INITIAL_STATE);
+  for (let offset = 0; offset < whole; offset += 64) compress(state, bytes, offset);
+  for (let offset = 0; offset < end; offset += 64) compress(state, tail, offset);
   const digest = new Uint8Array(32);
-  const out = new DataView(digest.buffer);
-  for (let i = 0; i < 8; i++) out.setUint32(i * 4, state[i]!);
+  for (let i = 0; i < 8; i++) {
+    const word = state[i]!;
+    digest[i * 4] = word >>> 24;
+    digest[i * 4 + 1] = word >>> 16;
+    digest[i * 4 + 2] = word >>> 8;
+    digest[i * 4 + 3] = word;
+  }
   return digest;
 }
 
-function rotr(x: number, n: number): number {
-  return (x >>> n) | (x << (32 - n));
+/** One 64-byte block of `data` at `offset` into `state`. */
+function compress(state: Int32Array, data: Uint8Array, offset: number): void {
+  const w = W;
+  for (let t = 0; t < 16; t++) {
+    const i = offset + t * 4;
+    w[t] = (data[i]! << 24) | (data[i + 1]! << 16) | (data[i + 2]! << 8) | data[i + 3]!;
+  }
+  for (let t = 16; t < 64; t++) {
+    const x = w[t - 15]!;
+    const y = w[t - 2]!;
+    const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+    const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+    w[t] = (w[t - 16]! + s0 + w[t - 7]! + s1) | 0;
+  }
+  let a = state[0]!;
+  let b = state[1]!;
+  let c = state[2]!;
+  let d = state[3]!;
+  let e = state[4]!;
+  let f = state[5]!;
+  let g = state[6]!;
+  let h = state[7]!;
+  for (let t = 0; t < 64; t++) {
+    const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+    const t1 = (h + S1 + ((e & f) ^ (~e & g)) + K[t]! + w[t]!) | 0;
+    const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+    const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+    h = g;
+    g = f;
+    f = e;
+    e = (d + t1) | 0;
+    d = c;
+    c = b;
+    b = a;
+    a = (t1 + t2) | 0;
+  }
+  state[0] = (state[0]! + a) | 0;
+  state[1] = (state[1]! + b) | 0;
+  state[2] = (state[2]! + c) | 0;
+  state[3] = (state[3]! + d) | 0;
+  state[4] = (state[4]! + e) | 0;
+  state[5] = (state[5]! + f) | 0;
+  state[6] = (state[6]! + g) | 0;
+  state[7] = (state[7]! + h) | 0;
 }
+
+/** Two hex digits for each byte value. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 function toHex(digest: Uint8Array): string {
   let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  for (const byte of digest) hex += HEX[byte]!;
   return hex;
 }

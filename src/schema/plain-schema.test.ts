@@ -140,6 +140,13 @@ describe('isPlainUsableSchema', () => {
       expect(expectAgreement(schema)).toBe(true);
   });
 
+  it('agrees with the full check on member names JSON.parse makes own properties (__proto__)', () => {
+    const schema: unknown = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{}},"required":["__proto__"]}',
+    );
+    expect(expectAgreement(schema)).toBe(true);
+  });
+
   it('leaves everything else to the full check', () => {
     for (const schema of [
       true,

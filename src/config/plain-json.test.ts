@@ -1,5 +1,6 @@
 import * as jsonc from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../test/helpers/seeded-random.js';
 import { plainJsonNode, readPlainJson } from './plain-json.js';
 
 /** What jsonc-parser reads: the value, its errors, and where the value and key at `path` start. */
@@ -62,17 +63,6 @@ function hasDuplicateKey(text: string): boolean {
   return found;
 }
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function randomDocument(next: () => number, allowJsonc: boolean): string {
   const space = () => {
     const options = [' ', '', '\n', '\r\n', '\t', '  '];
@@ -120,7 +110,7 @@ function randomDocument(next: () => number, allowJsonc: boolean): string {
 
 describe('readPlainJson', () => {
   it('reads well-formed JSON and JSONC as jsonc-parser does: values, key and value positions', () => {
-    const next = random(12);
+    const next = seededRandom(12);
     let read = 0;
     for (let i = 0; i < 600; i++) {
       const allowJsonc = i % 2 === 1;
@@ -169,7 +159,7 @@ describe('readPlainJson', () => {
   });
 
   it('never disagrees with jsonc-parser on damaged documents: it reads them the same or declines', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     let declined = 0;
     for (let i = 0; i < 1500; i++) {
       const allowJsonc = i % 2 === 1;

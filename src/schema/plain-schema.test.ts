@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../test/helpers/seeded-random.js';
 import { fixtureSchemas, mutatedSchemas, specSchemas } from '../../test/helpers/schema-corpus.js';
 import { isPlainUsableSchema } from './plain-schema.js';
 import { prepareSchema } from './prepare-schema.js';
@@ -23,16 +24,6 @@ function expectAgreement(schema: unknown, within: SchemaLimits = limits): boolea
       dialect: '2020-12',
     });
   return taken;
-}
-
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** How many of the first values of each keyword's list in `toolSchema` are valid and taken. */
@@ -170,7 +161,7 @@ describe('isPlainUsableSchema', () => {
   });
 
   it('agrees with the full check on generated tool schemas, valid and not', () => {
-    const next = random(31);
+    const next = seededRandom(31);
     let taken = 0;
     for (let i = 0; i < 3000; i++) if (expectAgreement(toolSchema(next))) taken++;
     // Both kinds are exercised.

@@ -11,7 +11,8 @@ import type { SchemaLimits } from './schema-walk.js';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
-type Rule = (value: unknown, depth: number) => boolean;
+/** Whether a keyword's value is taken, at `depth` (the value's own), with the depth limit `max`. */
+type Rule = (value: unknown, depth: number, max: number) => boolean;
 
 /** The keywords taken here, each with what its value must be. */
 const RULES: Readonly<Record<string, Rule>> = {
@@ -22,18 +23,19 @@ const RULES: Readonly<Record<string, Rule>> = {
         value.length > 0 &&
         value.every((item) => typeof item === 'string' && TYPES.has(item)) &&
         new Set(value).size === value.length,
-  properties: (value, depth) =>
-    isRecord(value) && Object.values(value).every((item) => isPlainSchema(item, depth + 1)),
+  properties: (value, depth, max) =>
+    isRecord(value) && Object.values(value).every((item) => isPlainSchema(item, depth + 1, max)),
   required: (value) =>
     Array.isArray(value) &&
     value.every((item) => typeof item === 'string') &&
     new Set(value).size === value.length,
-  items: (value, depth) => isPlainSchema(value, depth),
-  additionalProperties: (value, depth) => isPlainSchema(value, depth),
-  enum: (value, depth) => Array.isArray(value) && value.length > 0 && isJson(value, depth),
-  const: (value, depth) => isJson(value, depth),
-  default: (value, depth) => isJson(value, depth),
-  examples: (value, depth) => Array.isArray(value) && isJson(value, depth),
+  items: isPlainSchema,
+  additionalProperties: isPlainSchema,
+  enum: (value, depth, max) =>
+    Array.isArray(value) && value.length > 0 && isJson(value, depth, max),
+  const: isJson,
+  default: isJson,
+  examples: (value, depth, max) => Array.isArray(value) && isJson(value, depth, max),
   title: isString,
   description: isString,
   $comment: isString,
@@ -68,34 +70,30 @@ export function isPlainUsableSchema(schema: unknown, limits: SchemaLimits): bool
   }
   // UTF-8 takes at most 3 bytes per UTF-16 code unit: surely within the limit, or not decided here.
   if (text.length * 3 > limits.maxBytes) return false;
-  maxDepth = limits.maxDepth;
-  return isPlainSchema(schema, 1);
+  return isPlainSchema(schema, 1, limits.maxDepth);
 }
 
-/** The depth limit of the check running (set by `isPlainUsableSchema`). */
-let maxDepth = 0;
-
 /** A schema (a boolean, or an object of the keywords above) at `depth` (the root is 1). */
-function isPlainSchema(value: unknown, depth: number): boolean {
+function isPlainSchema(value: unknown, depth: number, max: number): boolean {
   if (typeof value === 'boolean') return true;
-  if (!isRecord(value) || depth > maxDepth) return false;
+  if (!isRecord(value) || depth > max) return false;
   for (const key of Object.keys(value)) {
     const rule = Object.hasOwn(RULES, key) ? RULES[key] : undefined;
     const member = value[key];
     // An object or array member is one level deeper, whatever it holds.
-    if (typeof member === 'object' && member !== null && depth + 1 > maxDepth) return false;
-    if (rule === undefined || !rule(member, depth + 1)) return false;
+    if (typeof member === 'object' && member !== null && depth + 1 > max) return false;
+    if (rule === undefined || !rule(member, depth + 1, max)) return false;
   }
   return true;
 }
 
 /** JSON data (plain objects and arrays, strings, finite numbers, booleans, null) within the depth. */
-function isJson(value: unknown, depth: number): boolean {
+function isJson(value: unknown, depth: number, max: number): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
-  if (depth > maxDepth) return false;
-  if (Array.isArray(value)) return value.every((item) => isJson(item, depth + 1));
-  return isRecord(value) && Object.values(value).every((item) => isJson(item, depth + 1));
+  if (depth > max) return false;
+  if (Array.isArray(value)) return value.every((item) => isJson(item, depth + 1, max));
+  return isRecord(value) && Object.values(value).every((item) => isJson(item, depth + 1, max));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -86,8 +86,8 @@ export class Output {
   readonly verbose: boolean;
   readonly quiet: boolean;
   readonly #options: OutputOptions;
-  #out: OutputStream | undefined;
-  #err: OutputStream | undefined;
+  #outStream: OutputStream | undefined;
+  #errStream: OutputStream | undefined;
   #progressShown = false;
   #resultWritten = false;
 
@@ -100,24 +100,32 @@ export class Output {
 
   // Each stream is taken (and, for the process's own, guarded) when first written or asked about:
   // the command line creates neither before its first servers are spawned.
+  get #out(): OutputStream {
+    return (this.#outStream ??= this.#open(this.#options.stdout, 'stdout'));
+  }
+
+  get #err(): OutputStream {
+    return (this.#errStream ??= this.#open(this.#options.stderr, 'stderr'));
+  }
+
   get #stdout(): NodeJS.WritableStream {
-    return (this.#out ??= this.#open(this.#options.stdout, 'stdout')).stream;
+    return this.#out.stream;
   }
 
   get #stderr(): NodeJS.WritableStream {
-    return (this.#err ??= this.#open(this.#options.stderr, 'stderr')).stream;
+    return this.#err.stream;
   }
 
   get #colorOut(): boolean {
-    return (this.#out ??= this.#open(this.#options.stdout, 'stdout')).color;
+    return this.#out.color;
   }
 
   get #colorErr(): boolean {
-    return (this.#err ??= this.#open(this.#options.stderr, 'stderr')).color;
+    return this.#err.color;
   }
 
   get #progressOn(): boolean {
-    return (this.#err ??= this.#open(this.#options.stderr, 'stderr')).tty && !this.quiet;
+    return this.#err.tty && !this.quiet;
   }
 
   #open(given: NodeJS.WritableStream | undefined, name: 'stdout' | 'stderr'): OutputStream {

@@ -158,6 +158,14 @@ describe('readPlainJson', () => {
     expect(readPlainJson('{"a": 1 / 2}', true)).toBeUndefined();
   });
 
+  it('reads a string of megabytes (no regular expression backtracking over it)', () => {
+    const long = 'x'.repeat(10_000_000);
+    const text = JSON.stringify({ a: long, b: `${'é\\n'.repeat(1000)}"` });
+    const plain = readPlainJson(text, false);
+    expect(plain?.value).toStrictEqual(jsoncReading(text, false).value);
+    expect((plain?.value as { a: string }).a.length).toBe(10_000_000);
+  });
+
   it('never disagrees with jsonc-parser on damaged documents: it reads them the same or declines', () => {
     const next = seededRandom(7);
     let declined = 0;

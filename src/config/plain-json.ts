@@ -67,9 +67,7 @@ export function plainJsonNode(
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-/** A string token: no raw control character, escapes as JSON has them. */
-// eslint-disable-next-line no-control-regex -- JSON forbids them raw in a string
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+const HEX4 = /^[0-9a-fA-F]{4}$/;
 
 class Reader {
   at = 0;
@@ -158,13 +156,38 @@ class Reader {
     return true;
   }
 
+  /**
+   * A string token: no raw control character, escapes as JSON has them. Scanned, not matched with
+   * a regular expression, whose backtracking overflows the stack on a string of megabytes.
+   */
   string(): string {
-    STRING.lastIndex = this.at;
-    const match = STRING.exec(this.text);
-    if (match === null) throw new NotPlain();
-    this.at += match[0].length;
-    const token = match[0];
-    return token.includes('\\') ? (JSON.parse(token) as string) : token.slice(1, -1);
+    const text = this.text;
+    const start = this.at;
+    let escaped = false;
+    let i = start + 1;
+    for (;;) {
+      const char = text.charCodeAt(i);
+      if (char === 0x22 /* " */) break;
+      // The end of the text (NaN) or a raw control character.
+      if (!(char >= 0x20)) throw new NotPlain();
+      if (char !== 0x5c /* \ */) {
+        i++;
+        continue;
+      }
+      escaped = true;
+      const next = text[i + 1];
+      if (next === 'u') {
+        if (!HEX4.test(text.slice(i + 2, i + 6))) throw new NotPlain();
+        i += 6;
+      } else if (next !== undefined && '"\\/bfnrt'.includes(next)) {
+        i += 2;
+      } else {
+        throw new NotPlain();
+      }
+    }
+    this.at = i + 1;
+    const token = text.slice(start, i + 1);
+    return escaped ? (JSON.parse(token) as string) : token.slice(1, -1);
   }
 
   number(): number {

@@ -38,8 +38,8 @@ export interface HostPins {
 
 /**
  * The pins of a host: `policy` false turns pinning off (every listed tool offered); otherwise a
- * `ToolPins` on `store` (in memory without one) whose events go to `onEvent`, watched when the
- * store has `watch`.
+ * `ToolPins` on `store` (in memory without one) whose events go to `onEvent`, watched when a
+ * store was given and has `watch`.
  */
 export function createHostPins(options: {
   policy: PinPolicy | false;
@@ -60,13 +60,18 @@ export function createHostPins(options: {
   return {
     pins,
     review: (identity, tools) => pins.review(identity, tools),
-    // An approval or quarantine by another process sharing the store applies here too.
-    watch: watchPins({
-      store,
-      entries: (identity) => pins.entries(identity),
-      servers: options.servers,
-      logger: options.logger,
-    }),
+    // An approval or quarantine by another process sharing the store applies here too. A store
+    // of the host's own has no other writer: watching it would only wake the host on its own
+    // reviews, racing them (a tool it just held looks changed elsewhere until the listing lands).
+    watch:
+      options.store === undefined
+        ? undefined
+        : watchPins({
+            store,
+            entries: (identity) => pins.entries(identity),
+            servers: options.servers,
+            logger: options.logger,
+          }),
   };
 }
 

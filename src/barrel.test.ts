@@ -106,12 +106,16 @@ describe('entry points', () => {
     expect(packagesLoadedBy('openai-agents.ts')).toContain('@openai/agents');
   });
 
-  it('mcp-host/config loads each parser when a document of its format is first parsed', () => {
+  it('mcp-host/config loads each parser when a document of its format first needs it', () => {
     expect(packagesLoadedBy('config.ts')).toEqual([]);
     const parse = (file: string) =>
       `m.parseConfigText('{"servers": {}}', ${JSON.stringify(file)}, m.formatOfFile(${JSON.stringify(file)}));`;
     expect(packagesLoadedBy('config.ts', parse('mcp.yaml'))).toEqual(['yaml']);
-    expect(packagesLoadedBy('config.ts', parse('mcp.json'))).toEqual(['jsonc-parser']);
+    // A well-formed JSON document needs no parser package (plain-json.ts); one with an error to
+    // report loads jsonc-parser.
+    expect(packagesLoadedBy('config.ts', parse('mcp.json'))).toEqual([]);
+    const broken = `m.parseConfigText('{"servers": {},}', 'mcp.json', 'json');`;
+    expect(packagesLoadedBy('config.ts', broken)).toEqual(['jsonc-parser']);
   });
 });
 

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   McpHost,
   McpHostError,
+  MemoryStateStore,
   type ApprovalRequest,
   type CallToolResult,
   type Disposable,
@@ -777,41 +778,49 @@ describe('tool pinning against a server whose definitions change', () => {
 });
 
 describe('tool list caching without list_changed', () => {
-  it('keeps the listing for the TTL (5 minutes by default), then relists in the background', async () => {
-    await using cacheGuard = leakGuard();
-    const quiet = mutable('quiet', ['--list-changed=false']);
-    await using h = await startHost(cacheGuard, [quiet]);
-    expect(sent(quiet, 'tools/list')).toBe(1);
-    for (let i = 0; i < 20; i++) h.tools();
-    // The definition changes without a notification: the host cannot know yet.
-    await h.callTool('mcp__quiet__mutate', { kind: 'enum' });
-    expect(h.tools().map((t) => t.name)).toContain('mcp__quiet__target');
-    expect(sent(quiet, 'tools/list')).toBe(1);
-
-    const now = Date.now();
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      vi.setSystemTime(now + 4 * 60_000);
-      h.tools();
+  // With a store given (shared, watched for pins changed elsewhere) the host's own review must
+  // not wake it into one more listing either.
+  it.each([
+    ['pins in a store of its own', () => ({})],
+    ['pins in a shared store', () => ({ stateStore: new MemoryStateStore() })],
+  ])(
+    'keeps the listing for the TTL (5 minutes by default), then relists in the background (%s)',
+    async (_label, options) => {
+      await using cacheGuard = leakGuard();
+      const quiet = mutable('quiet', ['--list-changed=false']);
+      await using h = await startHost(cacheGuard, [quiet], options());
       expect(sent(quiet, 'tools/list')).toBe(1);
-      vi.setSystemTime(now + 5 * 60_000 + 1);
-      const hidden = next(
-        h.onToolsChanged,
-        (e) => e.removed.includes('mcp__quiet__target'),
-        'the background relist',
-      );
-      // Stale while revalidating: the old list is answered at once, one relist goes out.
+      for (let i = 0; i < 20; i++) h.tools();
+      // The definition changes without a notification: the host cannot know yet.
+      await h.callTool('mcp__quiet__mutate', { kind: 'enum' });
       expect(h.tools().map((t) => t.name)).toContain('mcp__quiet__target');
-      for (let i = 0; i < 5; i++) h.tools();
+      expect(sent(quiet, 'tools/list')).toBe(1);
+
+      const now = Date.now();
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(now + 4 * 60_000);
+        h.tools();
+        expect(sent(quiet, 'tools/list')).toBe(1);
+        vi.setSystemTime(now + 5 * 60_000 + 1);
+        const hidden = next(
+          h.onToolsChanged,
+          (e) => e.removed.includes('mcp__quiet__target'),
+          'the background relist',
+        );
+        // Stale while revalidating: the old list is answered at once, one relist goes out.
+        expect(h.tools().map((t) => t.name)).toContain('mcp__quiet__target');
+        for (let i = 0; i < 5; i++) h.tools();
+        expect(sent(quiet, 'tools/list')).toBe(2);
+        vi.useRealTimers();
+        await hidden;
+      } finally {
+        vi.useRealTimers();
+      }
+      expect(h.quarantined()).toMatchObject([{ tool: 'target', reason: 'changed' }]);
       expect(sent(quiet, 'tools/list')).toBe(2);
-      vi.useRealTimers();
-      await hidden;
-    } finally {
-      vi.useRealTimers();
-    }
-    expect(h.quarantined()).toMatchObject([{ tool: 'target', reason: 'changed' }]);
-    expect(sent(quiet, 'tools/list')).toBe(2);
-  });
+    },
+  );
 });
 
 describe('retry policy of tools/call', () => {

@@ -90,6 +90,8 @@ export interface WatchedServer {
   reviewAgain(): Promise<void>;
   /** Lists the tools again and reviews them. */
   refreshTools(): Promise<void>;
+  /** Resolves once no review of its tools is under way (its tools and the pins then agree). */
+  settled(): Promise<void>;
 }
 
 export interface PinWatchOptions {
@@ -125,6 +127,8 @@ export function watchPins(options: PinWatchOptions): Disposable | undefined {
     );
     for (const server of servers) {
       if (stopped) return;
+      // A review of its own may be what wrote the pins: judge the tools it offers once applied.
+      await server.settled();
       const action = await actionFor(server, stored, relisted);
       if (action === 'review') await server.reviewAgain();
       else if (action === 'relist') await server.refreshTools();

@@ -99,6 +99,8 @@ export class ServerSlot {
   readonly #tools: ServerTools;
   /** A background relisting under way (see `refreshToolsIfStale`). */
   #refreshing: Promise<void> | undefined;
+  /** Reviews of a listing under way (`#acceptListing`, `reviewAgain`), until the slot applied them. */
+  readonly #reviewing = new Set<Promise<unknown>>();
   readonly #restartPolicy: RestartPolicy;
   #restartTimer: ReturnType<typeof setTimeout> | undefined;
   #nextRetryAt: number | undefined;
@@ -400,23 +402,44 @@ export class ServerSlot {
     if (this.client === undefined) return;
     const generation = this.#generation;
     const listed = this.#tools.listed;
-    const review = await this.#review([...listed]);
+    const review = await this.#whileReviewing(this.#review([...listed]));
     if (generation !== this.#generation || listed !== this.#tools.listed) return;
     this.#tools.reviewed(review);
     this.#toolsEmitter.fire();
   }
 
+  /**
+   * Resolves once no review of a listing is under way: what the pins say and what the slot
+   * offers agree then. The pin watch waits for it, so that a review's own write to a shared store
+   * is not taken for a change made elsewhere while the slot still offers the previous tools.
+   */
+  async settled(): Promise<void> {
+    while (this.#reviewing.size > 0) await Promise.allSettled([...this.#reviewing]);
+  }
+
   /** Takes a fresh listing: filtered, reviewed, then reported (unless the connection changed). */
-  async #acceptListing(
+  #acceptListing(
     listed: readonly Tool[],
     ttlMs: number | undefined,
     generation: number,
   ): Promise<void> {
-    const filtered = this.#tools.filter(listed);
-    const review = await this.#review(filtered);
-    if (generation !== this.#generation) return;
-    this.#tools.replace(review, ttlMs, undefined, filtered);
-    this.#toolsEmitter.fire();
+    return this.#whileReviewing(
+      (async () => {
+        const filtered = this.#tools.filter(listed);
+        const review = await this.#review(filtered);
+        if (generation !== this.#generation) return;
+        this.#tools.replace(review, ttlMs, undefined, filtered);
+        this.#toolsEmitter.fire();
+      })(),
+    );
+  }
+
+  /** `work`, counted as a review under way until it settles (see `settled`). */
+  #whileReviewing<T>(work: Promise<T>): Promise<T> {
+    this.#reviewing.add(work);
+    const done = (): void => void this.#reviewing.delete(work);
+    work.then(done, done);
+    return work;
   }
 
   async #review(tools: Tool[]): Promise<ToolReview> {

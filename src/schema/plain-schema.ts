@@ -7,7 +7,7 @@
  * still cold), are where that shows. Anything else, or anything outside the limits, is left to the
  * full check, so its answers are the only ones given; a test holds the two to agreement.
  */
-import type { SchemaLimits } from './schema-walk.js';
+import { isPlainObject, type SchemaLimits } from './schema-walk.js';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
@@ -24,7 +24,8 @@ const RULES: Readonly<Record<string, Rule>> = {
         value.every((item) => typeof item === 'string' && TYPES.has(item)) &&
         new Set(value).size === value.length,
   properties: (value, depth, max) =>
-    isRecord(value) && Object.values(value).every((item) => isPlainSchema(item, depth + 1, max)),
+    isPlainObject(value) &&
+    Object.values(value).every((item) => isPlainSchema(item, depth + 1, max)),
   required: (value) =>
     Array.isArray(value) &&
     value.every((item) => typeof item === 'string') &&
@@ -61,7 +62,7 @@ const RULES: Readonly<Record<string, Rule>> = {
  * would answer with `{ ok: true, dialect: '2020-12' }`); false when the full check must decide.
  */
 export function isPlainUsableSchema(schema: unknown, limits: SchemaLimits): boolean {
-  if (!isRecord(schema)) return false;
+  if (!isPlainObject(schema)) return false;
   let text: string;
   try {
     text = JSON.stringify(schema);
@@ -76,7 +77,7 @@ export function isPlainUsableSchema(schema: unknown, limits: SchemaLimits): bool
 /** A schema (a boolean, or an object of the keywords above) at `depth` (the root is 1). */
 function isPlainSchema(value: unknown, depth: number, max: number): boolean {
   if (typeof value === 'boolean') return true;
-  if (!isRecord(value) || depth > max) return false;
+  if (!isPlainObject(value) || depth > max) return false;
   for (const key of Object.keys(value)) {
     const rule = Object.hasOwn(RULES, key) ? RULES[key] : undefined;
     const member = value[key];
@@ -93,13 +94,7 @@ function isJson(value: unknown, depth: number, max: number): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
   if (depth > max) return false;
   if (Array.isArray(value)) return value.every((item) => isJson(item, depth + 1, max));
-  return isRecord(value) && Object.values(value).every((item) => isJson(item, depth + 1, max));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
+  return isPlainObject(value) && Object.values(value).every((item) => isJson(item, depth + 1, max));
 }
 
 function isString(value: unknown): boolean {

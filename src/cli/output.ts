@@ -108,26 +108,6 @@ export class Output {
     return (this.#errStream ??= this.#open(this.#options.stderr, 'stderr'));
   }
 
-  get #stdout(): NodeJS.WritableStream {
-    return this.#out.stream;
-  }
-
-  get #stderr(): NodeJS.WritableStream {
-    return this.#err.stream;
-  }
-
-  get #colorOut(): boolean {
-    return this.#out.color;
-  }
-
-  get #colorErr(): boolean {
-    return this.#err.color;
-  }
-
-  get #progressOn(): boolean {
-    return this.#err.tty && !this.quiet;
-  }
-
   #open(given: NodeJS.WritableStream | undefined, name: 'stdout' | 'stderr'): OutputStream {
     const stream = given ?? processStream(name);
     const tty = (stream as NodeJS.WriteStream).isTTY === true;
@@ -145,7 +125,7 @@ export class Output {
         fields === undefined || Object.keys(fields).length === 0
           ? ''
           : ` ${JSON.stringify(fields)}`;
-      this.#stderr.write(`mcp-host ${level}: ${message}${extra}\n`);
+      this.#err.stream.write(`mcp-host ${level}: ${message}${extra}\n`);
     };
     return {
       debug: (message, fields) => {
@@ -165,23 +145,23 @@ export class Output {
 
   /** Styles text for stdout (a no-op when colours are off). */
   style(style: Style, text: string): string {
-    return this.#colorOut && styleText !== undefined ? styleText(style, text) : text;
+    return this.#out.color && styleText !== undefined ? styleText(style, text) : text;
   }
 
   /** Styles text for stderr (a no-op when colours are off there). */
   styleErr(style: Style, text: string): string {
-    return this.#colorErr && styleText !== undefined ? styleText(style, text) : text;
+    return this.#err.color && styleText !== undefined ? styleText(style, text) : text;
   }
 
   /** Whether stderr is a terminal that shows progress (not with --quiet). */
   get interactive(): boolean {
-    return this.#progressOn;
+    return this.#err.tty && !this.quiet;
   }
 
   /** A line of a command's running report on stderr (the agent's tool calls), as given. */
   report(text: string): void {
     this.clearProgress();
-    this.#stderr.write(`${text}\n`);
+    this.#err.stream.write(`${text}\n`);
   }
 
   /**
@@ -193,14 +173,14 @@ export class Output {
     if (this.json) {
       if (this.#resultWritten) throw new Error('output: a second result in JSON mode');
       this.#resultWritten = true;
-      this.#stdout.write(`${JSON.stringify({ result: data })}\n`);
+      this.#out.stream.write(`${JSON.stringify({ result: data })}\n`);
     } else human();
   }
 
   /** A line of text on stdout (table mode). */
   line(text = ''): void {
     this.clearProgress();
-    this.#stdout.write(`${text}\n`);
+    this.#out.stream.write(`${text}\n`);
   }
 
   /** Aligned columns with a heading row, or `empty` when there are no rows. */
@@ -246,21 +226,21 @@ export class Output {
    */
   event(data: Record<string, unknown>): void {
     this.clearProgress();
-    this.#stderr.write(`${JSON.stringify(data)}\n`);
+    this.#err.stream.write(`${JSON.stringify(data)}\n`);
   }
 
   /** A notice on stderr (not with --quiet). */
   notice(text: string): void {
     if (this.quiet) return;
     this.clearProgress();
-    this.#stderr.write(`${this.styleErr('dim', text)}\n`);
+    this.#err.stream.write(`${this.styleErr('dim', text)}\n`);
   }
 
   /** A warning on stderr (not with --quiet). */
   warn(text: string): void {
     if (this.quiet) return;
     this.clearProgress();
-    this.#stderr.write(`${this.styleErr('yellow', 'warning:')} ${text}\n`);
+    this.#err.stream.write(`${this.styleErr('yellow', 'warning:')} ${text}\n`);
   }
 
   /**
@@ -272,14 +252,14 @@ export class Output {
     this.clearProgress();
     const colour = severity === 'error' ? 'red' : 'yellow';
     const styled = text.replace(`${severity}:`, (word) => this.styleErr(colour, word));
-    this.#stderr.write(`${styled}\n`);
+    this.#err.stream.write(`${styled}\n`);
   }
 
   /** Detail for --verbose, on stderr. */
   debug(text: string): void {
     if (!this.verbose) return;
     this.clearProgress();
-    this.#stderr.write(`${this.styleErr('dim', text)}\n`);
+    this.#err.stream.write(`${this.styleErr('dim', text)}\n`);
   }
 
   /**
@@ -289,7 +269,7 @@ export class Output {
   error(error: unknown): void {
     this.clearProgress();
     if (this.json) {
-      this.#stderr.write(`${JSON.stringify({ error: errorJsonOf(error) })}\n`);
+      this.#err.stream.write(`${JSON.stringify({ error: errorJsonOf(error) })}\n`);
       return;
     }
     const text = errorTextOf(error);
@@ -298,20 +278,20 @@ export class Output {
       this.diagnostic(text, 'error');
       return;
     }
-    this.#stderr.write(`${this.styleErr('red', 'error:')} ${text}\n`);
+    this.#err.stream.write(`${this.styleErr('red', 'error:')} ${text}\n`);
   }
 
   /** A one-line progress message on stderr, rewritten in place; only on a TTY. */
   progress(text: string): void {
-    if (!this.#progressOn) return;
-    this.#stderr.write(`\r\x1b[2K${this.styleErr('cyan', '…')} ${text}`);
+    if (!this.interactive) return;
+    this.#err.stream.write(`\r\x1b[2K${this.styleErr('cyan', '…')} ${text}`);
     this.#progressShown = true;
   }
 
   clearProgress(): void {
     if (!this.#progressShown) return;
     this.#progressShown = false;
-    this.#stderr.write('\r\x1b[2K');
+    this.#err.stream.write('\r\x1b[2K');
   }
 }
 

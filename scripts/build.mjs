@@ -308,7 +308,8 @@ function lazyMembers(out, { entry, chunk, modules }, entries, getModuleInfo) {
   const elsewhere = new Set();
   for (const name of entries) {
     const file = join(out, `${name}.js`);
-    if (name === entry || closure([file], true).has(targets[0])) continue;
+    const reached = closure([file], true);
+    if (name === entry || targets.some((target) => reached.has(target))) continue;
     const loaded = closure([file]);
     const used = members.filter((id) => loaded.has(id));
     if (bytes(used) * SMALL_PART < bytes(members)) for (const id of used) elsewhere.add(id);

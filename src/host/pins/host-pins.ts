@@ -62,7 +62,7 @@ export function createHostPins(options: {
     review: (identity, tools) => pins.review(identity, tools),
     // An approval or quarantine by another process sharing the store applies here too. A store
     // of the host's own has no other writer: watching it would only wake the host on its own
-    // reviews, racing them (a tool it just held looks changed elsewhere until the listing lands).
+    // reviews, to hash every tool it offers again and find nothing.
     watch:
       options.store === undefined
         ? undefined

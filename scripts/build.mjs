@@ -74,15 +74,7 @@ const CLI_BUNDLED = ['commander'];
 const CLIENT_SESSION = {
   entry: 'client',
   chunk: 'client-session',
-  modules: [
-    'open-session',
-    'era-requests',
-    'remote-requests',
-    'session-recovery',
-    'modern-subscriptions',
-    'schema-validator',
-    'load-skill',
-  ],
+  modules: ['connected-client'],
 };
 /**
  * The entries a program talking to one server imports (`mcp-host/client`, `mcp-host/stdio`): each
@@ -115,8 +107,11 @@ await bundle(
   },
   BASE_ENTRIES,
 );
+// The command line opens its clients through the host: their session code goes into the host's
+// chunk, loaded at once with it (not after it, when the host's first client connects), with the
+// parts of the client the two share.
 await bundle(CLI, MIN_CHUNK_BYTES, CLI_BUNDLED, (out) =>
-  lazyParts(join(out, 'cli.js'), [CLIENT_SESSION]),
+  lazyParts(join(out, 'cli.js'), [{ ...CLIENT_SESSION, chunk: 'mcp-host' }]),
 );
 
 /**
@@ -306,17 +301,22 @@ function lazyMembers(out, { entry, chunk, modules }, entries, getModuleInfo) {
   // chunk (a helper or two): it goes to the entry's file instead, so that entry does not load the
   // session code for it.
   const elsewhere = new Set();
+  const shared = new Set();
   for (const name of entries) {
     const file = join(out, `${name}.js`);
     const reached = closure([file], true);
     if (name === entry || targets.some((target) => reached.has(target))) continue;
     const loaded = closure([file]);
     const used = members.filter((id) => loaded.has(id));
-    if (bytes(used) * SMALL_PART < bytes(members)) for (const id of used) elsewhere.add(id);
+    const into = bytes(used) * SMALL_PART < bytes(members) ? elsewhere : shared;
+    for (const id of used) into.add(id);
   }
   // Their files and what they load, less what the entry loads at once (and packages, builtins),
-  // to the chunk; the small parts used elsewhere to the entry's file (which those entries load).
-  return new Map(members.map((id) => [id, elsewhere.has(id) ? entry : chunk]));
+  // to the chunk; the small parts used elsewhere to the entry's file (which those entries load),
+  // and larger ones to wherever rollup puts code that several chunks share.
+  return new Map(
+    members.filter((id) => !shared.has(id)).map((id) => [id, elsewhere.has(id) ? entry : chunk]),
+  );
 }
 
 /** The `names` entries, given to rollup as chunks whose signature may be extended. */

@@ -1,4 +1,3 @@
-import { McpHostError } from '../errors/mcp-host-error.js';
 import type { RequestHeaders } from '../jsonrpc/transport.js';
 import {
   headerAnnotations,
@@ -8,6 +7,7 @@ import {
 import { isObject } from '../protocol/guards.js';
 import { type CallToolResult, type Tool } from '../protocol/types.js';
 import type { SchemaValidator } from '../schema/schema-validator.js';
+import { unusable } from './tool-exclusion.js';
 
 /** Why a tool definition is unusable, or undefined when it is fine. */
 export function toolProblem(tool: unknown): string | undefined {
@@ -52,23 +52,6 @@ export function schemaProblem(tool: Tool, validator: SchemaValidator): string | 
     if (!shape.ok) return unusable(label, shape.problem);
   }
   return undefined;
-}
-
-/** The reason a tool is excluded for a schema that cannot be used. */
-export function unusable(label: 'inputSchema' | 'outputSchema', problem: string): string {
-  return `its ${label} is unusable (${problem})`;
-}
-
-/** A call refused, unsent, because its tool is excluded (`reason`: why). */
-export function excludedToolError(
-  serverName: string | undefined,
-  tool: string,
-  reason: string,
-): McpHostError {
-  return new McpHostError('INVALID_ARGUMENT', `tool '${tool}' is excluded: ${reason}`, {
-    serverName,
-    tool,
-  });
 }
 
 /** A tool result turned into an error result with a clear message: data for the model, not a throw. */
@@ -116,21 +99,13 @@ export async function checkToolResult(
  * over transports that carry headers, the parameters each tool mirrors into `Mcp-Param-*` headers.
  */
 export class ListedTools {
-  #validator: SchemaValidator | undefined;
+  readonly #validator: SchemaValidator | undefined;
   readonly #known = new Map<string, Tool>();
   readonly #excluded = new Map<string, string>();
   readonly #headerParams = new Map<string, readonly HeaderParam[]>();
   #checkHeaders = false;
 
   constructor(validator: SchemaValidator | undefined) {
-    this.#validator = validator;
-  }
-
-  /**
-   * The validator, when it is given after construction (`McpClient` makes its default one when it
-   * connects, with the session's code); nothing is listed before that.
-   */
-  set validator(validator: SchemaValidator) {
     this.#validator = validator;
   }
 

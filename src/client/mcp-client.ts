@@ -1,16 +1,10 @@
-import { JsonRpcError } from '../errors/json-rpc-error.js';
-import { aboutServer, McpHostError, withoutServerName } from '../errors/mcp-host-error.js';
-import type { Disposable } from '../internal/disposable.js';
+import { McpHostError, withoutServerName } from '../errors/mcp-host-error.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
 import { linkSignals } from '../internal/signals.js';
 import type { JsonObject } from '../jsonrpc/message.js';
-import type { JsonRpcPeer } from '../jsonrpc/peer.js';
-import type { PeerStats, RequestOptions } from '../jsonrpc/peer-options.js';
-import { isCreateTaskResult, isObject } from '../protocol/guards.js';
-import { McpErrorCode, McpMethod } from '../protocol/methods.js';
+import type { PeerStats } from '../jsonrpc/peer-options.js';
 import type {
-  CacheHints,
   CallToolResult,
   CompleteResult,
   CompletionReference,
@@ -18,11 +12,7 @@ import type {
   GetPromptResult,
   Implementation,
   LoggingLevel,
-  Prompt,
   ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  Tool,
 } from '../protocol/types.js';
 import type { ProtocolEra } from '../protocol/versions.js';
 import {
@@ -36,32 +26,15 @@ import {
   type ToolCallParams,
   type ToolListing,
 } from './client-options.js';
-import { ClientTasks, TASK_EXTENSIONS } from './client-tasks.js';
-import { startTransportEarly } from './early-transport.js';
-import type { EraRequests, RequestInput } from './era-requests.js';
-import { excludedToolError, ListedTools } from './listed-tools.js';
-import type { ModernSubscriptions } from './modern-subscriptions.js';
-import { loadSessionCode, type SessionCode } from './session-code.js';
+import { ClientTasks } from './client-tasks.js';
+import type { ClientShell, ConnectedClient } from './connected-client.js';
 import { ConnectionStats } from './connection-stats.js';
-import type { ConnectedPeer, Session } from './open-session.js';
-import { collectPages } from './pagination.js';
-import type { RemoteRequests } from './remote-requests.js';
+import { startTransportEarly } from './early-transport.js';
+import type { Session } from './open-session.js';
 import { ServerEvents } from './server-events.js';
-import { ServerInput } from './server-input.js';
-import { tracedRequest } from './traced-request.js';
+import { loadSessionCode } from './session-code.js';
 import type { LoadedSkill, LoadSkillOptions, SkillFile } from './skills/load-skill.js';
-import {
-  SKILLS_EXTENSION,
-  type SkillDirectoryPage,
-  type SkillEntry,
-  type SkillListing,
-} from './skills/skill-entry.js';
-import {
-  callerSkillEntry,
-  skillDirectoryPageOf,
-  skillEntriesOf,
-  skillGetEntry,
-} from './skills/skill-results.js';
+import type { SkillDirectoryPage, SkillEntry, SkillListing } from './skills/skill-entry.js';
 
 /** Options of a call that accepts no task, and what one that may accept one resolves with. */
 type NoTask = CallOptions & { task?: false };
@@ -83,28 +56,21 @@ export class McpClient implements AsyncDisposable {
   readonly tasks: ClientTasks;
   readonly #options: McpClientOptions;
   readonly #logger: Logger;
-  readonly #input: ServerInput;
   readonly #clientInfo: Implementation;
   readonly #closeEmitter = new Emitter<McpHostError | undefined>();
   readonly #events: ServerEvents;
   readonly #connection: ConnectionStats;
-  /** What the last tool listing said: usable tools, excluded ones, header parameters. */
-  readonly #tools: ListedTools;
   #state: McpClientState = 'new';
-  #connected: ConnectedPeer | undefined;
-  /** The last peer made (while connecting too): what `close()` closes and waits for. */
-  #peer: JsonRpcPeer | undefined;
+  /**
+   * The session side, from the first connect on (made with the session's code, which loads while
+   * a local server starts): the session, the requests, the listings.
+   */
+  #session: ConnectedClient | undefined;
   /** Why the client closed on its own (a crash, a failed connect): the cause of later refusals. */
   #closeReason: unknown;
-  /** The session's requests, in its era (set once connected). */
-  #requests: EraRequests | undefined;
-  /** Over HTTP (transports that carry headers): the retry and recovery policy around them. */
-  #remote: RemoteRequests | undefined;
   #connecting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #logLevel: LoggingLevel | undefined;
-  #subscriptions: Disposable[] = [];
-  #listen: ModernSubscriptions | undefined;
   /**
    * Aborted as soon as the client starts closing or loses its connection; a connect under way
    * listens to it too, so that `close()` gives the connect up at once.
@@ -133,19 +99,15 @@ export class McpClient implements AsyncDisposable {
     this.#options = options;
     this.serverName = options.serverName;
     this.#logger = options.logger ?? silentLogger;
-    // The default validator is made by connect(), with the session's code (nothing is listed
-    // before the session opens).
-    this.#tools = new ListedTools(options.schemaValidator || undefined);
-    this.#input = new ServerInput(options.handlers ?? {}, options.serverName);
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_OPTIONS.clientInfo;
     this.#logLevel = options.logLevel;
+    // Refetched only after a list_changed notification, so over an open session.
+    const fetchers = () => this.#connected().fetchers;
     this.#events = new ServerEvents(
       {
-        tools: async () => (await this.#listTools(undefined)).tools,
-        resources: async () =>
-          (await this.#list<Resource>(McpMethod.ResourcesList, 'resources', undefined)).items,
-        prompts: async () =>
-          (await this.#list<Prompt>(McpMethod.PromptsList, 'prompts', undefined)).items,
+        tools: () => fetchers().tools(),
+        resources: () => fetchers().resources(),
+        prompts: () => fetchers().prompts(),
       },
       options.listChangedDebounceMs ?? DEFAULT_CLIENT_OPTIONS.listChangedDebounceMs,
       this.#logger,
@@ -162,7 +124,8 @@ export class McpClient implements AsyncDisposable {
       serverName: options.serverName,
       session: () => this.session,
       request: (method, params, requestOptions, extensions) =>
-        this.#request(method, params, requestOptions, extensions),
+        this.#session?.request(method, params, requestOptions, extensions) ??
+        Promise.reject(this.#notReady()),
     });
   }
 
@@ -171,10 +134,10 @@ export class McpClient implements AsyncDisposable {
   }
   /** What the session learnt: era, version, server info, capabilities, instructions. */
   get session(): Readonly<Session> | undefined {
-    return this.#connected?.session;
+    return this.#session?.session;
   }
   get era(): ProtocolEra | undefined {
-    return this.#connected?.session.era;
+    return this.#session?.session?.era;
   }
   /**
    * What the client sent, received and discarded, over every connection it opened (a copy; the
@@ -186,7 +149,7 @@ export class McpClient implements AsyncDisposable {
   }
   /** The process id of a stdio server, when the transport has one. */
   get pid(): number | undefined {
-    return (this.#connected?.transport as { pid?: number } | undefined)?.pid;
+    return this.#session?.pid;
   }
 
   /** Detects the era, opens the session. Idempotent while it runs. */
@@ -202,51 +165,35 @@ export class McpClient implements AsyncDisposable {
         cause: this.#closeReason,
       });
     this.#state = 'connecting';
-    // The caller's signal or close(), whichever comes first, gives the connect up.
-    const linked = linkSignals(signal, this.#closeController.signal);
+    // The caller's signal or close(), whichever comes first, gives the connect up (without a
+    // caller's signal, close()'s own serves: nothing to link, nothing to unlink).
+    const closeSignal = this.#closeController.signal;
+    const linked =
+      signal === undefined
+        ? { signal: closeSignal, cleanup: () => {} }
+        : linkSignals(signal, closeSignal);
     // A local server's process first, then the session's code, loaded while the server starts.
     const early = linked.signal.aborted
       ? undefined
       : startTransportEarly(this.#options.transport, this.serverName, this.#logger);
     try {
       await early?.made;
-      const code = await loadSessionCode();
-      if (this.#options.schemaValidator === undefined)
-        this.#tools.validator = code.createSchemaValidator();
-      const connected = await code.openSession({
-        options:
-          early === undefined ? this.#options : { ...this.#options, transport: early.transport },
-        clientInfo: this.#clientInfo,
-        input: this.#input,
-        signal: linked.signal,
-        attach: (peer) => this.#attach(peer),
-        requestHeaders: this.#tools.requestHeaders,
-        logger: this.#logger,
-      });
-      this.#connected = connected;
+      const { ConnectedClient } = await loadSessionCode();
+      const connected = new ConnectedClient(this.#shell());
+      this.#session = connected;
+      const session = await connected.open(
+        early?.transport ?? this.#options.transport,
+        linked.signal,
+      );
       if (this.#state !== 'connecting') {
-        await connected.peer.close();
+        await connected.peer?.close();
         throw new McpHostError('CONNECTION_CLOSED', 'closed while connecting', {
           serverName: this.serverName,
         });
       }
-      this.#startRequests(connected, code);
+      connected.start();
       this.#state = 'ready';
-      const { session } = connected;
-      if (session.era === 'modern') {
-        this.#listen = new code.ModernSubscriptions(
-          (filter, signal) =>
-            this.#send(
-              McpMethod.SubscriptionsListen,
-              { notifications: filter },
-              { signal, timeoutMs: Infinity, maxTotalTimeoutMs: Infinity },
-            ),
-          session.capabilities,
-          this.#logger,
-          this.serverName,
-        );
-        this.#listen.start();
-      }
+      connected.listen();
       if (
         session.era === 'legacy' &&
         this.#logLevel !== undefined &&
@@ -267,64 +214,26 @@ export class McpClient implements AsyncDisposable {
     }
   }
 
-  /** The requests of the open session, and over HTTP the policy around them. */
-  #startRequests({ peer, transport, session }: ConnectedPeer, code: SessionCode): void {
-    const closeSignal = this.#closeController.signal;
-    const requests = new code.EraRequests(
-      {
-        peer,
-        transport,
-        session,
-        input: this.#input,
-        clientInfo: this.#clientInfo,
-        maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_CLIENT_OPTIONS.maxInputRounds,
-        serverName: this.serverName,
-        closeSignal,
-      },
-      this.#logLevel,
-    );
-    this.#requests = requests;
-    // Transports that carry headers (HTTP): annotated tool parameters are mirrored into headers,
-    // and requests get the HTTP retry and session-recovery policy.
-    const carriesHeaders = typeof transport.setRequestHeaders === 'function';
-    this.#tools.checkHeaderAnnotations = carriesHeaders;
-    if (!carriesHeaders) return;
-    this.#remote = new code.RemoteRequests({
-      requests,
-      recovery:
-        session.era === 'legacy'
-          ? new code.SessionRecovery({
-              peer,
-              transport,
-              session,
-              clientInfo: this.#clientInfo,
-              capabilities: this.#input.capabilities,
-              serverName: this.serverName,
-              timeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CLIENT_OPTIONS.connectTimeoutMs,
-              closeSignal,
-            })
-          : undefined,
-      clientOptions: this.#options,
-      logger: this.#logger,
+  /** What the session side needs of this client: its parts, and its state (kept here). */
+  #shell(): ClientShell {
+    return {
       serverName: this.serverName,
-      closeSignal,
-    });
+      options: this.#options,
+      logger: this.#logger,
+      clientInfo: this.#clientInfo,
+      events: this.#events,
+      connection: this.#connection,
+      tasks: this.tasks,
+      closeSignal: this.#closeController.signal,
+      logLevel: () => this.#logLevel,
+      ready: () => this.#state === 'ready',
+      notReady: () => this.#notReady(),
+      closed: (reason) => this.#onConnectionClosed(reason),
+    };
   }
 
-  /** Wires a freshly made peer (a fallback replaces the first): notifications, requests, close. */
-  #attach(peer: JsonRpcPeer): void {
-    this.#peer = peer;
-    for (const subscription of this.#subscriptions) subscription.dispose();
-    this.#subscriptions = [
-      ...this.#input.registerLegacyHandlers(peer),
-      ...this.#events.attach(peer),
-      this.#connection.attach(peer),
-      peer.onClose((reason) => this.#onPeerClosed(peer, reason)),
-    ];
-  }
-
-  #onPeerClosed(peer: JsonRpcPeer, reason: McpHostError | undefined): void {
-    if (this.#connected?.peer !== peer || this.#state === 'closed') return;
+  #onConnectionClosed(reason: McpHostError | undefined): void {
+    if (this.#state === 'closed') return;
     this.#state = 'closed';
     this.#closeReason = reason;
     this.#shutdownWatchers(reason);
@@ -338,22 +247,8 @@ export class McpClient implements AsyncDisposable {
    * Every tool, all pages (so there is no `nextCursor`); tools with unusable definitions are left
    * out and named in `excluded`.
    */
-  async listTools(options: { signal?: AbortSignal } = {}): Promise<ToolListing> {
-    const listing = await this.#listTools(options.signal);
-    this.#events.tools.seed(listing.tools);
-    return listing;
-  }
-
-  async #listTools(signal: AbortSignal | undefined): Promise<ToolListing> {
-    const { items: listed, ...hints } = await this.#list<Tool>(
-      McpMethod.ToolsList,
-      'tools',
-      signal,
-    );
-    const { items: tools, excluded } = this.#tools.accept(listed);
-    for (const { name, reason } of excluded)
-      this.#logger.warn(aboutServer(this.serverName, `excluded tool '${name}': ${reason}`));
-    return { tools, excluded, ...hints };
+  listTools(options: { signal?: AbortSignal } = {}): Promise<ToolListing> {
+    return this.#whenOpen((session) => session.listTools(options));
   }
 
   /**
@@ -373,148 +268,50 @@ export class McpClient implements AsyncDisposable {
     argsOrOptions?: JsonObject | CallOptions,
     maybeOptions?: CallOptions,
   ): Promise<Answer> {
+    const session = this.#session;
+    if (session === undefined) return Promise.reject(this.#notReady());
     if (typeof nameOrParams === 'string')
-      return this.#callTool(
+      return session.callTool(
         nameOrParams,
         (argsOrOptions as JsonObject | undefined) ?? {},
         maybeOptions ?? {},
       );
-    return this.#callTool(
+    return session.callTool(
       nameOrParams.name,
       nameOrParams.arguments ?? {},
       (argsOrOptions as CallOptions | undefined) ?? {},
     );
   }
 
-  #callTool(name: string, args: JsonObject, options: CallOptions): Promise<Answer> {
-    const serverName = this.serverName;
-    // Sync for all but the first call of a tool with an outputSchema (compiled before sending).
-    const refusal = this.#tools.refusal(name);
-    if (refusal !== undefined) {
-      const refuse = (excluded: string) =>
-        Promise.reject(excludedToolError(serverName, name, excluded));
-      if (typeof refusal === 'string') return refuse(refusal);
-      return refusal.then((excluded) =>
-        excluded === undefined ? this.#callTool(name, args, options) : refuse(excluded),
-      );
-    }
-    // A task only where the caller accepts one and the server may answer one.
-    const extensions =
-      options.task === true && this.tasks.supported ? { ...TASK_EXTENSIONS } : undefined;
-    // One `.then` on the hot path; the schema check (async, lazily loaded) only for tools that
-    // declare an outputSchema.
-    return this.#request<CallToolResult>(
-      McpMethod.ToolsCall,
-      { name, arguments: args },
-      options,
-      extensions,
-    ).then(
-      (result) => this.#checkedResult(name, result, extensions !== undefined),
-      (error: unknown) => this.#afterCallError(error, name, args, options, extensions),
-    );
-  }
-
-  #checkedResult(
-    name: string,
-    result: CallToolResult,
-    taskAccepted: boolean,
-  ): Answer | Promise<Answer> {
-    if (taskAccepted && isCreateTaskResult(result)) return result;
-    if (!isObject(result) || !Array.isArray(result.content)) {
-      throw new McpHostError('PROTOCOL_VIOLATION', `malformed result from tool '${name}'`, {
-        serverName: this.serverName,
-        method: McpMethod.ToolsCall,
-        tool: name,
-      });
-    }
-    return this.#tools.check(name, result);
-  }
-
-  /**
-   * HeaderMismatch: the tool's x-mcp-header annotations changed (or were never listed), so the
-   * Mcp-Param-* headers were wrong. Relist, as the spec advises, and try once more. Any other
-   * error is the call's.
-   */
-  async #afterCallError(
-    error: unknown,
-    name: string,
-    args: JsonObject,
-    options: CallOptions,
-    extensions: Record<string, JsonObject> | undefined,
-  ): Promise<Answer> {
-    if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch) throw error;
-    if (!this.#tools.checksHeaderAnnotations) throw error;
-    this.#logger.info(
-      aboutServer(this.serverName, `tool '${name}': header mismatch; relisting tools and retrying`),
-    );
-    await this.#listTools(options.signal);
-    const result = await this.#request<CallToolResult>(
-      McpMethod.ToolsCall,
-      { name, arguments: args },
-      options,
-      extensions,
-    );
-    return this.#checkedResult(name, result, extensions !== undefined);
-  }
-
   /** Every resource, all pages. */
-  async listResources(options: { signal?: AbortSignal } = {}): Promise<ResourceListing> {
-    const { items: resources, ...hints } = await this.#list<Resource>(
-      McpMethod.ResourcesList,
-      'resources',
-      options.signal,
-    );
-    this.#events.resources.seed(resources);
-    return { resources, ...hints };
+  listResources(options: { signal?: AbortSignal } = {}): Promise<ResourceListing> {
+    return this.#whenOpen((session) => session.listResources(options));
   }
 
   /** Every resource template, all pages. */
-  async listResourceTemplates(
-    options: { signal?: AbortSignal } = {},
-  ): Promise<ResourceTemplateListing> {
-    const { items: resourceTemplates, ...hints } = await this.#list<ResourceTemplate>(
-      McpMethod.ResourceTemplatesList,
-      'resourceTemplates',
-      options.signal,
-    );
-    return { resourceTemplates, ...hints };
+  listResourceTemplates(options: { signal?: AbortSignal } = {}): Promise<ResourceTemplateListing> {
+    return this.#whenOpen((session) => session.listResourceTemplates(options));
   }
 
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.#request<ReadResourceResult>(McpMethod.ResourcesRead, { uri }, options);
+    return this.#whenOpen((session) => session.readResource(uri, options));
   }
 
   /**
    * Subscribes to a resource's updates, which arrive as `onResourceUpdated`. Legacy:
    * `resources/subscribe`. Modern: the URI joins the `subscriptions/listen` stream's filter.
    */
-  async subscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
-    this.#require(
-      this.session?.capabilities.resources?.subscribe === true,
-      'resource subscriptions',
-    );
-    if (this.#listen !== undefined) this.#listen.subscribe(uri);
-    else await this.#request(McpMethod.ResourcesSubscribe, { uri }, options);
+  subscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.#whenOpen((session) => session.subscribeResource(uri, options));
   }
 
-  async unsubscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
-    this.#require(
-      this.session?.capabilities.resources?.subscribe === true,
-      'resource subscriptions',
-    );
-    if (this.#listen !== undefined) this.#listen.unsubscribe(uri);
-    else await this.#request(McpMethod.ResourcesUnsubscribe, { uri }, options);
+  unsubscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.#whenOpen((session) => session.unsubscribeResource(uri, options));
   }
 
   /** Every prompt, all pages. */
-  async listPrompts(options: { signal?: AbortSignal } = {}): Promise<PromptListing> {
-    const { items: prompts, ...hints } = await this.#list<Prompt>(
-      McpMethod.PromptsList,
-      'prompts',
-      options.signal,
-    );
-    this.#events.prompts.seed(prompts);
-    return { prompts, ...hints };
+  listPrompts(options: { signal?: AbortSignal } = {}): Promise<PromptListing> {
+    return this.#whenOpen((session) => session.listPrompts(options));
   }
 
   getPrompt(
@@ -522,7 +319,7 @@ export class McpClient implements AsyncDisposable {
     args: Record<string, string> = {},
     options: CallOptions = {},
   ): Promise<GetPromptResult> {
-    return this.#request<GetPromptResult>(McpMethod.PromptsGet, { name, arguments: args }, options);
+    return this.#whenOpen((session) => session.getPrompt(name, args, options));
   }
 
   complete(
@@ -531,9 +328,7 @@ export class McpClient implements AsyncDisposable {
     context: { arguments?: Record<string, string> } = {},
     options: { signal?: AbortSignal } = {},
   ): Promise<CompleteResult> {
-    const params: JsonObject = { ref, argument };
-    if (context.arguments !== undefined) params.context = { arguments: context.arguments };
-    return this.#request<CompleteResult>(McpMethod.Complete, params, options);
+    return this.#whenOpen((session) => session.complete(ref, argument, context, options));
   }
 
   // ---- skills (the io.modelcontextprotocol/skills extension, SEP-2640) ----------------------
@@ -544,7 +339,7 @@ export class McpClient implements AsyncDisposable {
    * sent.
    */
   get supportsSkills(): boolean {
-    return isObject(this.session?.capabilities.extensions?.[SKILLS_EXTENSION]);
+    return this.#session?.supportsSkills ?? false;
   }
 
   /**
@@ -552,14 +347,8 @@ export class McpClient implements AsyncDisposable {
    * Invalid entries are left out and named in `excluded`. Fails with CAPABILITY_NOT_SUPPORTED,
    * sending nothing, when the server did not declare the extension.
    */
-  async listSkills(options: { signal?: AbortSignal } = {}): Promise<SkillListing> {
-    this.#require(this.supportsSkills, `the skills extension (${SKILLS_EXTENSION})`);
-    const { items, ...hints } = await this.#list<unknown>(
-      McpMethod.SkillsList,
-      'skills',
-      options.signal,
-    );
-    return { ...skillEntriesOf(items, this.serverName, this.#logger), ...hints };
+  listSkills(options: { signal?: AbortSignal } = {}): Promise<SkillListing> {
+    return this.#whenOpen((session) => session.listSkills(options));
   }
 
   /**
@@ -567,8 +356,7 @@ export class McpClient implements AsyncDisposable {
    * `resources/directory/read` sent.
    */
   get supportsSkillDirectoryRead(): boolean {
-    const settings = this.session?.capabilities.extensions?.[SKILLS_EXTENSION];
-    return isObject(settings) && settings.directoryRead === true;
+    return this.#session?.supportsSkillDirectoryRead ?? false;
   }
 
   /**
@@ -577,23 +365,16 @@ export class McpClient implements AsyncDisposable {
    * with CAPABILITY_NOT_SUPPORTED, sending nothing, when the server did not declare
    * `directoryRead`; a URI that is not a directory is the server's -32602.
    */
-  async readSkillDirectory(
+  readSkillDirectory(
     uri: string,
     options: { cursor?: string; signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<SkillDirectoryPage> {
-    const what = `skill directory reads (${SKILLS_EXTENSION} directoryRead)`;
-    this.#require(this.supportsSkillDirectoryRead, what);
-    const { cursor, ...call } = options;
-    const params = cursor === undefined ? { uri } : { uri, cursor };
-    const page = await this.#request<unknown>(McpMethod.ResourcesDirectoryRead, params, call);
-    return skillDirectoryPageOf(page, uri, this.serverName);
+    return this.#whenOpen((session) => session.readSkillDirectory(uri, options));
   }
 
   /** The entry of one skill by its `SKILL.md` URI (`skills/get`); no file is read. */
-  async getSkill(uri: string, options: CallOptions = {}): Promise<SkillEntry> {
-    this.#require(this.supportsSkills, `the skills extension (${SKILLS_EXTENSION})`);
-    const result = await this.#request<JsonObject>(McpMethod.SkillsGet, { uri }, options);
-    return skillGetEntry(result, uri, this.serverName);
+  getSkill(uri: string, options: CallOptions = {}): Promise<SkillEntry> {
+    return this.#whenOpen((session) => session.getSkill(uri, options));
   }
 
   /**
@@ -604,21 +385,8 @@ export class McpClient implements AsyncDisposable {
    * SKILL_VERIFICATION_FAILED or SKILL_TOO_LARGE error naming the server, the skill and what did
    * not match; unverified content is never returned. See docs/agents.md (Skills).
    */
-  async loadSkill(
-    skill: string | SkillEntry,
-    options: LoadSkillOptions = {},
-  ): Promise<LoadedSkill> {
-    const entry =
-      typeof skill === 'string'
-        ? await this.getSkill(skill, options)
-        : callerSkillEntry(skill, this.serverName);
-    const { loadSkill } = await import('./skills/load-skill.js');
-    return loadSkill(
-      (uri, call) => this.readResource(uri, call),
-      entry,
-      { serverName: this.serverName },
-      options,
-    );
+  loadSkill(skill: string | SkillEntry, options: LoadSkillOptions = {}): Promise<LoadedSkill> {
+    return this.#whenOpen((session) => session.loadSkill(skill, options));
   }
 
   /**
@@ -630,12 +398,7 @@ export class McpClient implements AsyncDisposable {
     uri: string,
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<SkillFile> {
-    const checked = callerSkillEntry(entry, this.serverName);
-    const read = (file: string, call: CallOptions) => this.readResource(file, call);
-    const about = { serverName: this.serverName };
-    return import('./skills/load-skill.js').then((skills) =>
-      skills.readSkillFile(read, checked, uri, about, options),
-    );
+    return this.#whenOpen((session) => session.readSkillFile(entry, uri, options));
   }
 
   /** Legacy: `logging/setLevel`. Modern: the level rides on every later request's `_meta`. */
@@ -644,25 +407,17 @@ export class McpClient implements AsyncDisposable {
     options: { signal?: AbortSignal } = {},
   ): Promise<void> {
     this.#logLevel = level;
-    if (this.#requests !== undefined) this.#requests.logLevel = level;
-    if (this.era === 'legacy') await this.#request(McpMethod.LoggingSetLevel, { level }, options);
+    await this.#session?.setLoggingLevel(level, options);
   }
 
   /** A liveness check that bypasses every cache: `ping` (legacy) or `server/discover` (modern). */
-  async ping(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
-    await this.#request(
-      this.era === 'modern' ? McpMethod.Discover : McpMethod.Ping,
-      undefined,
-      options,
-    );
+  ping(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
+    return this.#whenOpen((session) => session.ping(options));
   }
 
   /** Tells a legacy server the client's roots changed (modern servers ask again when they need them). */
   notifyRootsChanged(): void {
-    if (this.era !== 'legacy') return;
-    const peer = this.#connected?.peer;
-    if (peer === undefined || this.#state !== 'ready') throw this.#notReady();
-    peer.notify(McpMethod.RootsListChanged);
+    this.#session?.notifyRootsChanged();
   }
 
   close(): Promise<void> {
@@ -689,13 +444,13 @@ export class McpClient implements AsyncDisposable {
       );
       await this.#connecting?.catch(() => {});
     }
-    const peer = this.#peer;
+    const session = this.#session;
     if (this.#state !== 'closed') this.#state = 'closing';
     this.#shutdownWatchers();
     try {
-      await peer?.close();
+      await session?.peer?.close();
     } finally {
-      for (const subscription of this.#subscriptions) subscription.dispose();
+      session?.detach();
       this.#state = 'closed';
       this.#closeEmitter.fire(undefined);
       this.#closeEmitter.clear();
@@ -713,61 +468,22 @@ export class McpClient implements AsyncDisposable {
     }
     this.#events.close();
     this.#connection.close();
-    this.#listen?.close();
+    this.#session?.stopListening();
   }
 
   // ---- plumbing ---------------------------------------------------------------------------
 
-  #list<T>(
-    method: string,
-    key: string,
-    signal: AbortSignal | undefined,
-  ): Promise<{ items: T[] } & CacheHints> {
-    const fetchPage = (cursor: string | undefined): Promise<JsonObject> =>
-      this.#request<JsonObject>(method, cursor === undefined ? {} : { cursor }, { signal });
-    const maxPages = this.#options.maxPages ?? DEFAULT_CLIENT_OPTIONS.maxPages;
-    return collectPages<T>(fetchPage, key, maxPages, { method, serverName: this.serverName });
+  /** The work of `use` over the session side, or the refusal when there is none yet. */
+  #whenOpen<T>(use: (session: ConnectedClient) => Promise<T>): Promise<T> {
+    const session = this.#session;
+    return session === undefined ? Promise.reject(this.#notReady()) : use(session);
   }
 
-  /** One request with the call options applied; in a span with `telemetry` (`tracedRequest`). */
-  #request<T>(
-    method: string,
-    params: JsonObject | undefined,
-    options: CallOptions,
-    extensions?: Record<string, JsonObject>, // declared in the request's `_meta` (modern era)
-    traced = this.#options.telemetry === undefined,
-  ): Promise<T> {
-    if (!traced)
-      return tracedRequest(this.#options.telemetry!, this, method, params, options, (sent) =>
-        this.#request<T>(method, sent, options, extensions, true),
-      );
-    const own =
-      extensions !== undefined || options.input !== undefined || options.resume !== undefined
-        ? { input: options.input, resume: options.resume, extensions }
-        : undefined;
-    return this.#send<T>(
-      method,
-      params,
-      {
-        signal: options.signal,
-        timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs,
-        onProgress: options.onProgress as ((params: unknown) => void) | undefined,
-      },
-      own,
-    );
-  }
-
-  #send<T>(
-    method: string,
-    params: JsonObject | undefined,
-    options: RequestOptions,
-    own?: RequestInput,
-  ): Promise<T> {
-    const requests = this.#requests;
-    if (requests === undefined || this.#state !== 'ready') return Promise.reject(this.#notReady());
-    // stdio and in-memory: the era request itself, nothing wrapped around the hot path.
-    if (this.#remote === undefined) return requests.request<T>(method, params, options, own);
-    return this.#remote.request<T>(method, params, options, own);
+  /** The session side, for what only an open session asks for (a list_changed refetch). */
+  #connected(): ConnectedClient {
+    const session = this.#session;
+    if (session === undefined) throw this.#notReady();
+    return session;
   }
 
   /**
@@ -785,13 +501,5 @@ export class McpClient implements AsyncDisposable {
       `the client is ${this.#state}${why}`,
       { serverName: this.serverName, cause: reason },
     );
-  }
-
-  #require(condition: boolean, what: string): void {
-    if (!condition) {
-      throw new McpHostError('CAPABILITY_NOT_SUPPORTED', `the server does not support ${what}`, {
-        serverName: this.serverName,
-      });
-    }
   }
 }

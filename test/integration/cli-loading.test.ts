@@ -175,9 +175,11 @@ describe('what mcp-host loads', () => {
     for (const writer of CONFIG_WRITERS) expect(loaded.modules.has(writer)).toBe(false);
     // Nothing of the agent layer (the agent command's chunk carries it).
     expect([...loaded.modules].filter((module) => module.startsWith('agents/'))).toEqual([]);
-    // The client's session code in one chunk, and the small chunks the commands share merged
-    // (scripts/build.mjs): 20 files, where it was 42 (each costs the loader a resolve and a read).
-    expect(loaded.chunks.has('client-session')).toBe(true);
+    // The client's session code in the host's chunk (loaded with it, not after it), and the small
+    // chunks the commands share merged (scripts/build.mjs): 20 files at most, where it was 42
+    // (each costs the loader a resolve and a read).
+    expect(loaded.modules.has('client/connected-client.ts')).toBe(true);
+    expect(loaded.chunks.has('client-session')).toBe(false);
     expect(loaded.files).toBeLessThanOrEqual(20);
     // The quick path (src/cli/quick/): no commander, no program, no other command's code.
     expect(loaded.bundled).toEqual([]);

@@ -20,7 +20,7 @@
  */
 import type { CallOptions } from '../../client/client-options.js';
 import type { McpClient } from '../../client/mcp-client.js';
-import { excludedToolError, unusable } from '../../client/listed-tools.js';
+import { excludedToolError, unusable } from '../../client/tool-exclusion.js';
 import { acceptsDuplicates, mayResendToolCall } from '../../client/resend-rules.js';
 import type { JsonRpcError } from '../../errors/json-rpc-error.js';
 import { aboutServer, McpHostError } from '../../errors/mcp-host-error.js';

@@ -80,12 +80,12 @@ export type {
   InputContinuation,
   InputResume,
   ServerInputContext,
+  RetryPolicy,
   ServerInputHandlers,
   ToolListing,
 } from './client/client-options.js';
 export type { ListChange } from './client/list-watcher.js';
 export type { Session } from './client/open-session.js';
-export type { RetryPolicy } from './client/resend-rules.js';
 
 // ---- Skills: the io.modelcontextprotocol/skills extension (docs/agents.md (Skills)) ------------------
 export { SKILLS_EXTENSION } from './client/skills/skill-entry.js';
@@ -115,10 +115,9 @@ export type {
   TransportProblem,
   TransportState,
 } from './jsonrpc/transport.js';
-export { serverIdentity } from './transport/transport-definition.js';
+export { serverIdentity, type ServerIdentity } from './transport/server-identity.js';
 export type {
   RemoteDefinition,
-  ServerIdentity,
   StdioDefinition,
   TransportDefinition,
 } from './transport/transport-definition.js';

@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import type { McpClientOptions } from '../client/client-options.js';
-import type { RetryPolicy } from '../client/resend-rules.js';
+import type { RetryPolicy } from '../client/client-options.js';
 import { inspectSymbol, type InspectFn } from '../errors/error-json.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { MASK } from '../errors/redact.js';
@@ -17,11 +17,8 @@ import type { HostServerDefinition } from '../host/server-definition.js';
 import type { Disposable } from '../internal/disposable.js';
 import { canonicalJson } from '../state/canonical-json.js';
 import { sha256Hex } from '../state/sha256.js';
-import {
-  maskedDefinition,
-  serverIdentity,
-  type TransportDefinition,
-} from '../transport/transport-definition.js';
+import { serverIdentity } from '../transport/server-identity.js';
+import { maskedDefinition, type TransportDefinition } from '../transport/transport-definition.js';
 import { DotenvSyntaxError, parseDotenv } from './expand/dotenv.js';
 import { describeField, expandServer, type ExpandedServer } from './expand/expand.js';
 import { envInputProvider, InputResolver, type InputProvider } from './expand/input-providers.js';

@@ -5,10 +5,10 @@ import { canonicalJson } from '../state/canonical-json.js';
 import { sha256Hex } from '../state/sha256.js';
 import { createTransport } from './create-transport.js';
 import { StreamableHttpTransport } from './http/streamable-http-transport.js';
+import { serverIdentity } from './server-identity.js';
 import {
   isTransportDefinition,
   maskedDefinition,
-  serverIdentity,
   type TransportDefinition,
 } from './transport-definition.js';
 

@@ -4,7 +4,6 @@ import type { Telemetry, TelemetryContext } from '../internal/telemetry.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { TransportDefinition } from '../transport/transport-definition.js';
 import type { SchemaValidator } from '../schema/schema-validator.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './resend-rules.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../jsonrpc/peer-options.js';
 import type {
   CacheHints,
@@ -159,6 +158,26 @@ export interface McpClientOptions {
    */
   telemetry?: Telemetry;
 }
+
+/** How requests without side effects are retried after a transient HTTP failure. */
+export interface RetryPolicy {
+  /** Attempts in all, the first included (default 3; 1 turns retries off). */
+  maxAttempts?: number;
+  /** The first backoff; each later one doubles, with full jitter (default 250 ms). */
+  baseDelayMs?: number;
+  /**
+   * The longest wait before a retry (default 10 s). A `Retry-After` asking for longer is not
+   * waited for: the request fails at once with the server's error (`details.retryAfterMs`).
+   */
+  maxDelayMs?: number;
+}
+
+/** The defaults of `RetryPolicy`. */
+export const DEFAULT_RETRY_POLICY = Object.freeze({
+  maxAttempts: 3,
+  baseDelayMs: 250,
+  maxDelayMs: 10_000,
+} satisfies Required<RetryPolicy>);
 
 /** Every default of `McpClientOptions`, in one frozen object (docs/eras.md). */
 export const DEFAULT_CLIENT_OPTIONS = Object.freeze({

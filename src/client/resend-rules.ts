@@ -17,26 +17,7 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import { isObject } from '../protocol/guards.js';
 import { McpMethod } from '../protocol/methods.js';
 import type { ToolAnnotations } from '../protocol/types.js';
-
-/** How requests without side effects are retried after a transient HTTP failure. */
-export interface RetryPolicy {
-  /** Attempts in all, the first included (default 3; 1 turns retries off). */
-  maxAttempts?: number;
-  /** The first backoff; each later one doubles, with full jitter (default 250 ms). */
-  baseDelayMs?: number;
-  /**
-   * The longest wait before a retry (default 10 s). A `Retry-After` asking for longer is not
-   * waited for: the request fails at once with the server's error (`details.retryAfterMs`).
-   */
-  maxDelayMs?: number;
-}
-
-/** The defaults of `RetryPolicy`. */
-export const DEFAULT_RETRY_POLICY = Object.freeze({
-  maxAttempts: 3,
-  baseDelayMs: 250,
-  maxDelayMs: 10_000,
-} satisfies Required<RetryPolicy>);
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './client-options.js';
 
 /**
  * Methods that change nothing on the server, so sending one twice is harmless. `tools/call` is

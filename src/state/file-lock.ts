@@ -18,7 +18,6 @@
  * A holder that keeps the lock longer than `staleMs` loses it; the state store holds it for one
  * read and one write of a small file.
  */
-import { randomUUID } from 'node:crypto';
 import { open, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { McpHostError } from '../errors/mcp-host-error.js';
@@ -67,7 +66,7 @@ export async function acquireFileLock(
     pid: process.pid,
     hostname: hostname(),
     createdAt: Date.now(),
-    token: randomUUID(),
+    token: await randomToken(),
   };
   const started = Date.now();
   let pauseMs = FIRST_PAUSE_MS;
@@ -205,7 +204,7 @@ async function breakStaleLock(
     pid: process.pid,
     hostname: hostname(),
     createdAt: Date.now(),
-    token: randomUUID(),
+    token: await randomToken(),
   };
   if (!(await tryCreate(breakPath, breaker, options.guardedPath))) {
     // Someone else is breaking it. Their break lock is left over only if they crashed.
@@ -281,4 +280,13 @@ export function stateIoError(
     `state file '${statePath}': cannot ${operation}${where}: ${errno ?? (cause instanceof Error ? cause.message : String(cause))}`,
     { cause, details: { path, statePath, operation, errno } },
   );
+}
+
+/**
+ * A random UUID, from node:crypto loaded on first use: a process that only reads a state file
+ * (a command reading a remembered era) never pays the ~2 ms of loading it.
+ */
+export async function randomToken(): Promise<string> {
+  const { randomUUID } = await import('node:crypto');
+  return randomUUID();
 }

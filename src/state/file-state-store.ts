@@ -32,7 +32,6 @@
  *   refusing to run until someone edits a file by hand costs more. With `corruptFile: 'fail'`
  *   every operation fails with `STATE_CORRUPT` instead and the file stays where it is.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -42,7 +41,13 @@ import type { Logger } from '../internal/logger.js';
 import { delay } from '../internal/wait.js';
 import { canonicalJson } from './canonical-json.js';
 import { defaultStatePath } from './default-state-dir.js';
-import { acquireFileLock, errnoOf, isProcessAlive, stateIoError } from './file-lock.js';
+import {
+  acquireFileLock,
+  errnoOf,
+  isProcessAlive,
+  randomToken,
+  stateIoError,
+} from './file-lock.js';
 import {
   acquireLease,
   checkLeaseOptions,
@@ -203,7 +208,7 @@ export class FileStateStore implements StateStore, AsyncDisposable {
     if (this.#closed) throw stateClosedError(`state file '${this.path}'`);
     checkStateKey(namespace, key);
     const { ttlMs, timeoutMs } = checkLeaseOptions(options);
-    const token = randomUUID();
+    const token = await randomToken();
     const wakeName = JSON.stringify([this.path, namespace, key]);
     const { generation, expiresAt } = await acquireLease({
       namespace,
@@ -374,7 +379,7 @@ export class FileStateStore implements StateStore, AsyncDisposable {
 
   /** Writes a temporary file next to the state file, flushes it, and renames it over the file. */
   async #writeAtomically(text: string): Promise<void> {
-    const temporary = `${this.path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+    const temporary = `${this.path}.${process.pid}.${(await randomToken()).slice(0, 8)}.tmp`;
     try {
       const handle = await open(temporary, 'wx', 0o600);
       try {

@@ -89,7 +89,7 @@ const BASE_ENTRIES = ['client', 'stdio'];
 /** Library chunks smaller than this are merged into others (see above). */
 const MIN_CHUNK_BYTES = 20_000;
 /** A part of a lazy chunk under 1/SMALL_PART of its bytes is small (see `lazyMembers`). */
-const SMALL_PART = 50;
+const SMALL_PART = 30;
 
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
 const { dependencies, peerDependencies } = JSON.parse(
@@ -301,22 +301,17 @@ function lazyMembers(out, { entry, chunk, modules }, entries, getModuleInfo) {
   // chunk (a helper or two): it goes to the entry's file instead, so that entry does not load the
   // session code for it.
   const elsewhere = new Set();
-  const shared = new Set();
   for (const name of entries) {
     const file = join(out, `${name}.js`);
     const reached = closure([file], true);
     if (name === entry || targets.some((target) => reached.has(target))) continue;
     const loaded = closure([file]);
     const used = members.filter((id) => loaded.has(id));
-    const into = bytes(used) * SMALL_PART < bytes(members) ? elsewhere : shared;
-    for (const id of used) into.add(id);
+    if (bytes(used) * SMALL_PART < bytes(members)) for (const id of used) elsewhere.add(id);
   }
   // Their files and what they load, less what the entry loads at once (and packages, builtins),
-  // to the chunk; the small parts used elsewhere to the entry's file (which those entries load),
-  // and larger ones to wherever rollup puts code that several chunks share.
-  return new Map(
-    members.filter((id) => !shared.has(id)).map((id) => [id, elsewhere.has(id) ? entry : chunk]),
-  );
+  // to the chunk; the small parts used elsewhere to the entry's file (which those entries load).
+  return new Map(members.map((id) => [id, elsewhere.has(id) ? entry : chunk]));
 }
 
 /** The `names` entries, given to rollup as chunks whose signature may be extended. */

@@ -123,7 +123,8 @@ export type {
 } from './transport/transport-definition.js';
 
 // ---- Errors (docs/errors.md) -------------------------------------------------------------------
-export { errorCodes, ErrorCode, isErrorCode } from './errors/codes.js';
+export { errorCodes } from './errors/code-docs.js';
+export { ErrorCode, isErrorCode } from './errors/codes.js';
 export { McpHostError, ProcessExitedError, isMcpHostError } from './errors/mcp-host-error.js';
 export type { ErrorContext } from './errors/mcp-host-error.js';
 export { JsonRpcError, JsonRpcErrorCode, isJsonRpcError } from './errors/json-rpc-error.js';

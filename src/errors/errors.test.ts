@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { JsonRpcError } from './json-rpc-error.js';
 import { McpHostError, ProcessExitedError, withoutServerName } from './mcp-host-error.js';
 import { addSecret } from './redact.js';
-import { errorCodes, isErrorCode, type ErrorCode } from './codes.js';
+import { errorCodes } from './code-docs.js';
+import { isErrorCode, type ErrorCode } from './codes.js';
 import { toMcpHostError } from './to-mcp-host-error.js';
 
 const docs = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');

@@ -1,4 +1,4 @@
-import { errorCodes, type ErrorCode } from './codes.js';
+import { PERMANENT_CODES, type ErrorCode } from './codes.js';
 import {
   errorJson,
   inspectRedacted,
@@ -79,7 +79,7 @@ export class McpHostError extends Error {
 
   /** True when retrying the same operation can never help (see `errorCodes`). */
   get permanent(): boolean {
-    return errorCodes[this.code].permanent;
+    return PERMANENT_CODES[this.code];
   }
 
   toJSON(): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { errorCodes, type ErrorCode } from '../errors/codes.js';
+import { errorCodes } from '../errors/code-docs.js';
+import type { ErrorCode } from '../errors/codes.js';
 import { JsonRpcError } from '../errors/json-rpc-error.js';
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { addSecret } from '../errors/redact.js';

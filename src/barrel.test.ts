@@ -39,7 +39,7 @@ describe('entry points', () => {
   });
 
   it('the defaults objects are frozen and share one message size limit', async () => {
-    const { DEFAULT_MAX_MESSAGE_BYTES } = await import('./jsonrpc/line-decoder.js');
+    const { DEFAULT_MAX_MESSAGE_BYTES } = await import('./jsonrpc/peer-options.js');
     const defaults = [
       (await import('./stdio.js')).DEFAULT_STDIO_OPTIONS,
       (await import('./http.js')).DEFAULT_HTTP_OPTIONS,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_MESSAGE_BYTES, LineDecoder, type OversizedLine } from './line-decoder.js';
+import { LineDecoder, type OversizedLine } from './line-decoder.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './peer-options.js';
 import { recoverRequestId } from './recover-id.js';
 
 const MiB = 1024 * 1024;

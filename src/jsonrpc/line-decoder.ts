@@ -1,5 +1,4 @@
-/** Default bound on one message: 16 MiB. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+import { DEFAULT_MAX_MESSAGE_BYTES } from './peer-options.js';
 
 /** How much of an oversized line's start and end is kept, to recover its id. */
 const EDGE_BYTES = 1024;

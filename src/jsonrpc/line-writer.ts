@@ -1,4 +1,5 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
+import { DEFAULT_MAX_BUFFERED_BYTES } from './peer-options.js';
 
 /** The part of a Node Writable the writer needs. */
 export interface LineSink {
@@ -14,9 +15,6 @@ export interface LineWriterOptions {
   /** Called if the sink throws while writing (the writer then refuses further messages). */
   onError?: (error: unknown) => void;
 }
-
-/** Default bound on unwritten output: 64 MiB. */
-export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
 const schedule: (callback: () => void) => void =
   typeof process === 'object' && typeof process.nextTick === 'function'

@@ -8,6 +8,10 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 /** Default bound on incoming requests being handled at once. */
 export const DEFAULT_MAX_INBOUND_REQUESTS = 1024;
+/** Default bound on one message: 16 MiB (`LineDecoder`, and the transports' `maxMessageBytes`). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** Default bound on unwritten output: 64 MiB (`LineWriter`). */
+export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
 /**
  * The few conventions a JSON-RPC protocol layers on top, told to the protocol-neutral peer by the

@@ -1,5 +1,5 @@
 import type { Logger } from '../../internal/logger.js';
-import { DEFAULT_MAX_MESSAGE_BYTES } from '../../jsonrpc/line-decoder.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../../jsonrpc/peer-options.js';
 import type { AuthProvider } from './auth-provider.js';
 
 /**

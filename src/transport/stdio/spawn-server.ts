@@ -1,7 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { McpHostError } from '../../errors/mcp-host-error.js';
-import { commandPath, spawnProblem } from './command-problem.js';
 
 export interface SpawnServerOptions {
   command: string;
@@ -28,7 +27,7 @@ export async function spawnServer(
 ): Promise<ChildProcessWithoutNullStreams> {
   const { command, args, env, cwd } = options;
   if (cwd !== undefined && !isDirectory(cwd))
-    throw spawnFailed(options, `working directory '${cwd}' does not exist`, 'ENOENT');
+    throw await spawnFailed(options, `working directory '${cwd}' does not exist`, 'ENOENT');
   const child = spawn(command, [...args], {
     cwd,
     env,
@@ -45,13 +44,20 @@ export async function spawnServer(
     });
   } catch (error) {
     const errno = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
-    throw spawnFailed(options, spawnProblem(command, env, cwd, errno), errno);
+    const { spawnProblem } = await import('./command-problem.js');
+    throw await spawnFailed(options, spawnProblem(command, env, cwd, errno), errno);
   }
   return child;
 }
 
-function spawnFailed(options: SpawnServerOptions, reason: string, errno: string): McpHostError {
+/** The failure to report; what explains it (command-problem.ts) loads only for a failure. */
+async function spawnFailed(
+  options: SpawnServerOptions,
+  reason: string,
+  errno: string,
+): Promise<McpHostError> {
   const { command, env, cwd, serverName } = options;
+  const { commandPath } = await import('./command-problem.js');
   // What spawn found, executable or not: a permission error names the file it is about.
   const resolved = commandPath(command, env, cwd);
   return new McpHostError('SPAWN_FAILED', `cannot start the server: ${reason}`, {

@@ -1,4 +1,3 @@
-import { StringDecoder } from 'node:string_decoder';
 import { aboutServer } from '../../errors/mcp-host-error.js';
 import { redact, truncate } from '../../errors/redact.js';
 import { Emitter } from '../../internal/emitter.js';
@@ -17,7 +16,8 @@ export class StderrLog {
   readonly #serverName: string | undefined;
   readonly #limiter = new RateLimiter(20, 50);
   readonly #emitter: Emitter<string>;
-  readonly #decoder = new StringDecoder('utf8');
+  /** UTF-8 across chunk boundaries (a global: no `node:string_decoder` to load before a spawn). */
+  readonly #decoder = new TextDecoder();
   #partial = '';
   readonly onLine;
 
@@ -33,14 +33,14 @@ export class StderrLog {
   }
 
   push(chunk: Buffer): void {
-    const text = this.#partial + this.#decoder.write(chunk);
+    const text = this.#partial + this.#decoder.decode(chunk, { stream: true });
     const lines = text.split('\n');
     this.#partial = truncate(lines.pop() ?? '', MAX_LINE_CHARS);
     for (const line of lines) this.#line(line);
   }
 
   flush(): void {
-    this.#partial += this.#decoder.end();
+    this.#partial += this.#decoder.decode();
     if (this.#partial !== '') this.#line(this.#partial);
     this.#partial = '';
   }

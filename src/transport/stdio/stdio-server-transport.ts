@@ -5,10 +5,10 @@ import { debugLogger } from '../../internal/debug-logger.js';
 import type { Logger } from '../../internal/logger.js';
 import { RateLimiter } from '../../internal/rate-limiter.js';
 import { settlesWithin } from '../../internal/wait.js';
-import { DEFAULT_MAX_MESSAGE_BYTES, LineDecoder } from '../../jsonrpc/line-decoder.js';
-import { LineWriter } from '../../jsonrpc/line-writer.js';
+import type { LineDecoder } from '../../jsonrpc/line-decoder.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../../jsonrpc/peer-options.js';
+import type { LineWriter } from '../../jsonrpc/line-writer.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-import { recoverRequestId } from '../../jsonrpc/recover-id.js';
 import type { Transport, TransportDiscards, TransportState } from '../../jsonrpc/transport.js';
 import { TransportEvents } from '../transport-events.js';
 
@@ -87,43 +87,49 @@ export class StdioServerTransport implements Transport {
           serverName: this.#peerName,
         }),
       );
-    this.#decoder = new LineDecoder({
-      maxMessageBytes: this.#maxMessageBytes,
-      onLine: (line) => this.#onLine(line),
-      onOversized: (info) => {
-        this.#discards.oversizedMessages++;
-        const requestId = recoverRequestId(info.head, info.tail);
-        const error = new McpHostError(
-          'MESSAGE_TOO_LARGE',
-          `discarded a ${info.bytes}-byte message, over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
-          {
-            serverName: this.#peerName,
-            requestId,
-            details: { bytes: info.bytes, maxMessageBytes: this.#maxMessageBytes },
-          },
-        );
-        this.#logger.warn(error.message);
-        this.#events.reportProblem(error, undefined, 'oversized');
-      },
+    this.#state = 'starting';
+    return loadFraming().then(({ LineDecoder, LineWriter, recoverRequestId }) => {
+      // Closed while the framing loaded: nothing to wire.
+      if (this.#state !== 'starting') return;
+      this.#decoder = new LineDecoder({
+        maxMessageBytes: this.#maxMessageBytes,
+        onLine: (line) => this.#onLine(line),
+        onOversized: (info) => {
+          this.#discards.oversizedMessages++;
+          const requestId = recoverRequestId(info.head, info.tail);
+          const error = new McpHostError(
+            'MESSAGE_TOO_LARGE',
+            `discarded a ${info.bytes}-byte message, over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
+            {
+              serverName: this.#peerName,
+              requestId,
+              details: { bytes: info.bytes, maxMessageBytes: this.#maxMessageBytes },
+            },
+          );
+          this.#logger.warn(error.message);
+          this.#events.reportProblem(error, undefined, 'oversized');
+        },
+      });
+      this.#writer = new LineWriter(this.#output, {
+        serverName: this.#peerName,
+        ...(this.#maxOutboundBytes === undefined
+          ? {}
+          : { maxBufferedBytes: this.#maxOutboundBytes }),
+        onError: (error) => this.#finish(this.#outputError(error)),
+      });
+      this.#input.on('data', this.#onData);
+      this.#input.once('end', this.#onEnd);
+      this.#input.on('error', this.#onInputError);
+      this.#output.on('error', this.#onOutputError);
+      this.#state = 'open';
+      this.#input.resume();
     });
-    this.#writer = new LineWriter(this.#output, {
-      serverName: this.#peerName,
-      ...(this.#maxOutboundBytes === undefined ? {} : { maxBufferedBytes: this.#maxOutboundBytes }),
-      onError: (error) => this.#finish(this.#outputError(error)),
-    });
-    this.#input.on('data', this.#onData);
-    this.#input.once('end', this.#onEnd);
-    this.#input.on('error', this.#onInputError);
-    this.#output.on('error', this.#onOutputError);
-    this.#state = 'open';
-    this.#input.resume();
-    return Promise.resolve();
   }
 
   send(message: JsonRpcMessage): void {
     if (this.#state !== 'open' || this.#writer === undefined)
       throw new McpHostError(
-        this.#state === 'new' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED',
+        this.#state === 'new' || this.#state === 'starting' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED',
         `cannot send: the connection is ${this.#state}`,
         { serverName: this.#peerName },
       );
@@ -233,4 +239,21 @@ export class StdioServerTransport implements Transport {
     this.#output.on('error', () => {});
     this.#events.closed(reason);
   }
+}
+
+/**
+ * The line framing and what reports on it, loaded by the first `start()`: the stdio entry's
+ * client side (`StdioTransport`) loads it with a server's streams, after the spawn, so importing
+ * `mcp-host/stdio` compiles none of it.
+ */
+function loadFraming() {
+  return Promise.all([
+    import('../../jsonrpc/line-decoder.js'),
+    import('../../jsonrpc/line-writer.js'),
+    import('../../jsonrpc/recover-id.js'),
+  ]).then(([decoder, writer, recover]) => ({
+    LineDecoder: decoder.LineDecoder,
+    LineWriter: writer.LineWriter,
+    recoverRequestId: recover.recoverRequestId,
+  }));
 }

@@ -4,20 +4,16 @@ import { preview, redact } from '../../errors/redact.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import { TransportEvents } from '../transport-events.js';
 import type { Logger } from '../../internal/logger.js';
-import { RateLimiter } from '../../internal/rate-limiter.js';
 import { ByteRingBuffer } from '../../internal/ring-buffer.js';
 import { deferred, delay, settlesWithin } from '../../internal/wait.js';
-import { LineDecoder, type OversizedLine } from '../../jsonrpc/line-decoder.js';
-import { LineWriter } from '../../jsonrpc/line-writer.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-import { recoverBrokenResponseId, recoverRequestId } from '../../jsonrpc/recover-id.js';
 import type { Transport, TransportDiscards, TransportState } from '../../jsonrpc/transport.js';
 import { buildChildEnv, EnvSecrets } from './child-env.js';
 import { orphanWatchdog, type OrphanWatchdog } from './orphan-watchdog.js';
 import { spawnServer } from './spawn-server.js';
 import { ServerTree, TREE_MARKER_ENV } from './server-tree.js';
+import type { ServerStreams, StreamsOwner } from './server-streams.js';
 import { StderrLog } from './stderr-log.js';
-import { readStdout } from './stdout-reader.js';
 import { trackOpen, untrackOpen } from './shutdown.js';
 import {
   DEFAULT_STDIO_OPTIONS,
@@ -63,17 +59,19 @@ export class StdioTransport implements Transport {
   readonly #stderr: ByteRingBuffer;
   readonly #stderrLog: StderrLog;
   readonly #envSecrets: EnvSecrets;
-  readonly #junkLimiter = new RateLimiter(1, 5);
   readonly #events: TransportEvents;
   readonly #exited = deferred<Exit>();
   readonly #stdoutEnded = deferred();
   #state: TransportState = 'new';
   #child: ChildProcessWithoutNullStreams | undefined;
-  #writer: LineWriter | undefined;
+  /** The server's pipes, once wired (server-streams.ts, loaded while the process starts). */
+  #streams: ServerStreams | undefined;
   #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #reaping: Promise<void> | undefined;
   #finished = false;
+  /** Why the transport closed on its own (undefined after `close()`). */
+  #finishReason: McpHostError | undefined;
 
   readonly onMessage;
   readonly onProblem;
@@ -124,14 +122,14 @@ export class StdioTransport implements Transport {
   }
 
   send(message: JsonRpcMessage): void {
-    if (this.#state !== 'open' || this.#writer === undefined) {
+    if (this.#state !== 'open' || this.#streams === undefined) {
       const code =
         this.#state === 'new' || this.#state === 'starting' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED';
       throw new McpHostError(code, `cannot send: the connection is ${this.#state}`, {
         serverName: this.serverName,
       });
     }
-    this.#writer.write(message);
+    this.#streams.write(message);
   }
 
   close(): Promise<void> {
@@ -177,39 +175,29 @@ export class StdioTransport implements Transport {
     );
     child.once('exit', (code, exitSignal) => this.#exited.resolve({ code, signal: exitSignal }));
     void this.#exited.promise.then(() => this.#onExit());
-    this.#wireStreams(child);
+    // The streams' code loads while the process starts up (what the server writes meanwhile
+    // waits in the pipes: nothing is read before they are wired).
+    let Streams: typeof ServerStreams;
+    try {
+      ({ ServerStreams: Streams } = await import('./server-streams.js'));
+    } catch (error) {
+      // This package's own module failed to load (a broken install): the server goes at once.
+      this.#tree.killNow();
+      throw this.#failStart(
+        new McpHostError('SPAWN_FAILED', 'cannot start the server: its stream code did not load', {
+          serverName: this.serverName,
+          cause: error,
+        }),
+      );
+    }
+    // Gone already (it exited, and its exit drain ran out first): nothing to wire.
+    if (this.#finished) throw this.#closedReason();
+    this.#streams = new Streams(child, this.#streamsOwner());
     if (signal?.aborted) {
       await this.close();
       throw this.#abortedError(signal);
     }
     this.#state = 'open';
-  }
-
-  #wireStreams(child: ChildProcessWithoutNullStreams): void {
-    const decoder = new LineDecoder({
-      maxMessageBytes: this.#maxMessageBytes,
-      onLine: (line, cut) => this.#onLine(line, cut),
-      onOversized: (info) => this.#onOversized(info),
-    });
-    readStdout(child.stdout, {
-      onData: (chunk) => decoder.push(chunk),
-      onEnd: (ended) => {
-        if (ended) decoder.end();
-        this.#stdoutEnded.resolve();
-      },
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      this.stats.stderrBytes += chunk.length;
-      this.#stderr.write(chunk);
-      this.#stderrLog.push(chunk);
-    });
-    child.stderr.on('error', () => {});
-    // A dead pipe (EPIPE) is not an error of ours: the exit event says what happened.
-    child.stdin.on('error', () => {});
-    this.#writer = new LineWriter(child.stdin, {
-      serverName: this.serverName,
-      maxBufferedBytes: this.#options.maxOutboundBytes,
-    });
   }
 
   /** What this transport discarded so far: `junkLines` and `oversizedMessages` of `stats`. */
@@ -220,66 +208,19 @@ export class StdioTransport implements Transport {
     };
   }
 
-  #onLine(line: string, cut: boolean): void {
-    // A message is an object or a batch; anything else is junk, spotted without a throwing
-    // JSON.parse (a throw costs microseconds, which a 10,000-line log burst turns into a stall).
-    const first = line.trimStart().charCodeAt(0);
-    if (first !== 0x7b && first !== 0x5b) {
-      this.#onJunk(line);
-      return;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      // A last line cut by the end of stdout is the server going away mid-write: its exit says
-      // why, so it fails no request by itself.
-      this.#onJunk(line, first === 0x7b && !cut);
-      return;
-    }
-    this.stats.messagesReceived++;
-    this.#events.message.fire(value);
-  }
-
-  /**
-   * A line that is not JSON: skipped, counted, and reported at a bounded rate. A broken object
-   * that shows itself a response (see `recoverBrokenResponseId`) is reported at once with its id,
-   * so the request it answers fails now instead of at its timeout.
-   */
-  #onJunk(line: string, maybeResponse = false): void {
-    this.stats.junkLines++;
-    const requestId = maybeResponse ? recoverBrokenResponseId(line) : undefined;
-    const suppressed = this.#junkLimiter.take();
-    if (suppressed < 0 && requestId === undefined) return;
-    const more = suppressed > 0 ? ` (${suppressed} more since the last report)` : '';
-    const what =
-      requestId === undefined
-        ? 'skipped a line on stdout that is not JSON'
-        : `skipped a response to request ${JSON.stringify(requestId)} that is not valid JSON`;
-    const error = new McpHostError('INVALID_MESSAGE', `${what}${more}: ${preview(line, 80)}`, {
+  /** What the server's streams report to (see `ServerStreams`). */
+  #streamsOwner(): StreamsOwner {
+    return {
       serverName: this.serverName,
-      requestId,
-      details: { junkLines: this.stats.junkLines },
-    });
-    if (suppressed >= 0) this.#logger.warn(error.message, { server: this.serverName });
-    this.#events.reportProblem(error, requestId, 'junk');
-  }
-
-  #onOversized(info: OversizedLine): void {
-    this.stats.oversizedMessages++;
-    const requestId = recoverRequestId(info.head, info.tail);
-    const limit = this.#maxMessageBytes;
-    const error = new McpHostError(
-      'MESSAGE_TOO_LARGE',
-      `discarded a ${info.bytes}-byte message, over the ${limit}-byte limit (maxMessageBytes)`,
-      {
-        serverName: this.serverName,
-        requestId,
-        details: { bytes: info.bytes, maxMessageBytes: limit },
-      },
-    );
-    this.#logger.warn(error.message, { server: this.serverName });
-    this.#events.reportProblem(error, requestId, 'oversized');
+      stats: this.stats,
+      logger: this.#logger,
+      maxMessageBytes: this.#maxMessageBytes,
+      maxOutboundBytes: this.#options.maxOutboundBytes,
+      events: this.#events,
+      stderr: this.#stderr,
+      stderrLog: this.#stderrLog,
+      stdoutEnded: () => this.#stdoutEnded.resolve(),
+    };
   }
 
   /** The process exited: read what stdout still holds (bounded), then fail what is pending. */
@@ -307,7 +248,7 @@ export class StdioTransport implements Transport {
     }
     if (this.#state === 'open') {
       this.#state = 'closing';
-      this.#writer?.close();
+      this.#streams?.close();
       this.#child?.stdin.end();
       await this.#stopProcess();
       await settlesWithin(this.#stdoutEnded.promise, this.#exitDrainMs, { ref: true });
@@ -359,7 +300,8 @@ export class StdioTransport implements Transport {
     this.#state = 'closed';
     if (this.#finished) return;
     this.#finished = true;
-    this.#writer?.close();
+    this.#finishReason = reason;
+    this.#streams?.close();
     const child = this.#child;
     if (child !== undefined) {
       child.stdin.destroy();
@@ -369,6 +311,15 @@ export class StdioTransport implements Transport {
     this.#stderrLog.flush();
     this.#events.closed(reason);
     this.#envSecrets.release();
+  }
+
+  #closedReason(): McpHostError {
+    return (
+      this.#finishReason ??
+      new McpHostError('CONNECTION_CLOSED', 'closed while starting', {
+        serverName: this.serverName,
+      })
+    );
   }
 
   #failStart(error: McpHostError): McpHostError {

@@ -1,7 +1,7 @@
 import type WebSocket from 'ws';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import type { Logger } from '../../internal/logger.js';
-import { DEFAULT_MAX_MESSAGE_BYTES } from '../../jsonrpc/line-decoder.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../../jsonrpc/peer-options.js';
 
 /** The WebSocket subprotocol offered and required: the server must select it. */
 export const MCP_SUBPROTOCOL = 'mcp';

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { McpHostError } from '../../errors/mcp-host-error.js';
+import type * as CommandProblems from './command-problem.js';
 
 export interface SpawnServerOptions {
   command: string;
@@ -27,7 +28,7 @@ export async function spawnServer(
 ): Promise<ChildProcessWithoutNullStreams> {
   const { command, args, env, cwd } = options;
   if (cwd !== undefined && !isDirectory(cwd))
-    throw await spawnFailed(options, `working directory '${cwd}' does not exist`, 'ENOENT');
+    throw await spawnFailed(options, 'ENOENT', () => `working directory '${cwd}' does not exist`);
   const child = spawn(command, [...args], {
     cwd,
     env,
@@ -44,8 +45,9 @@ export async function spawnServer(
     });
   } catch (error) {
     const errno = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
-    const { spawnProblem } = await import('./command-problem.js');
-    throw await spawnFailed(options, spawnProblem(command, env, cwd, errno), errno);
+    throw await spawnFailed(options, errno, (problems) =>
+      problems.spawnProblem(command, env, cwd, errno),
+    );
   }
   return child;
 }
@@ -53,14 +55,14 @@ export async function spawnServer(
 /** The failure to report; what explains it (command-problem.ts) loads only for a failure. */
 async function spawnFailed(
   options: SpawnServerOptions,
-  reason: string,
   errno: string,
+  reasonFrom: (problems: typeof CommandProblems) => string,
 ): Promise<McpHostError> {
   const { command, env, cwd, serverName } = options;
-  const { commandPath } = await import('./command-problem.js');
+  const problems = await import('./command-problem.js');
   // What spawn found, executable or not: a permission error names the file it is about.
-  const resolved = commandPath(command, env, cwd);
-  return new McpHostError('SPAWN_FAILED', `cannot start the server: ${reason}`, {
+  const resolved = problems.commandPath(command, env, cwd);
+  return new McpHostError('SPAWN_FAILED', `cannot start the server: ${reasonFrom(problems)}`, {
     serverName,
     details: { command, resolvedCommand: resolved ?? null, errno, cwd: cwd ?? process.cwd() },
   });

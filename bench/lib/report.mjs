@@ -86,7 +86,7 @@ export function renderReport(record) {
       ? []
       : [
           '',
-          `Startup (median of ${config.startupRuns} fresh processes; list = import + connect + list the tools, from\n  the first import; memory after import, connect and a listing, after gc, over a bare node;\n  20 servers: 3 runs, one McpHost for host, 20 clients for the others):`,
+          `Startup (median of ${config.startupRuns} runs; in each, import and list are the median of 3 fresh processes,\n  list = import + connect + list the tools, from the first import; memory after import, connect and a listing, after gc, over a bare node;\n  20 servers: 3 runs, one McpHost for host, 20 clients for the others):`,
           startupTable(s),
         ]),
     ...(record.cli === undefined ? [] : ['', cliText(record.cli)]),

@@ -162,4 +162,46 @@ describe('primitives', () => {
     expect(client.state).toBe('closed');
     await client.close();
   });
+
+  it('refuses every primitive with NOT_CONNECTED before connect(), and sends nothing', async () => {
+    const [clientTransport, serverTransport] = createLinkedTransports();
+    const fake = new FakeMcpServer(serverTransport, { era: 'legacy', tools: [echo] });
+    await fake.start();
+    const client = new McpClient({ transport: clientTransport, serverName: 'early' });
+    const entry = { uri: 'skill://x/SKILL.md', name: 'x', description: 'x' };
+    const calls: Array<[string, () => Promise<unknown>]> = [
+      ['listTools', () => client.listTools()],
+      ['callTool', () => client.callTool('echo', { text: 'hi' })],
+      ['listResources', () => client.listResources()],
+      ['listResourceTemplates', () => client.listResourceTemplates()],
+      ['readResource', () => client.readResource('file:///x')],
+      ['subscribeResource', () => client.subscribeResource('file:///x')],
+      ['unsubscribeResource', () => client.unsubscribeResource('file:///x')],
+      ['listPrompts', () => client.listPrompts()],
+      ['getPrompt', () => client.getPrompt('p')],
+      [
+        'complete',
+        () => client.complete({ type: 'ref/prompt', name: 'p' }, { name: 'a', value: '' }),
+      ],
+      ['listSkills', () => client.listSkills()],
+      ['getSkill', () => client.getSkill('skill://x/SKILL.md')],
+      ['readSkillDirectory', () => client.readSkillDirectory('skill://x/')],
+      ['loadSkill', () => client.loadSkill('skill://x/SKILL.md')],
+      ['readSkillFile', () => client.readSkillFile(entry as never, 'skill://x/SKILL.md')],
+      ['ping', () => client.ping()],
+    ];
+    for (const [method, call] of calls)
+      await expect(call(), method).rejects.toMatchObject({
+        code: 'NOT_CONNECTED',
+        serverName: 'early',
+      });
+    // Setting the level before connect() only records it; roots changes wait for a session.
+    await client.setLoggingLevel('debug');
+    client.notifyRootsChanged();
+    expect(client.supportsSkills).toBe(false);
+    expect(client.supportsSkillDirectoryRead).toBe(false);
+    expect(fake.methods()).toEqual([]);
+    await client.close();
+    await fake.close();
+  });
 });

@@ -52,6 +52,23 @@ describe('StdioServerTransport', () => {
     expect(p.input.destroyed || p.output.destroyed).toBe(false);
   });
 
+  it('is starting until its framing has loaded: a send fails NOT_CONNECTED; a close then wires nothing', async () => {
+    const p = pipes();
+    const started = p.transport.start();
+    expect(p.transport.state).toBe('starting');
+    expect(() => p.transport.send({ jsonrpc: '2.0', method: 'x' })).toThrow(
+      expect.objectContaining({ code: 'NOT_CONNECTED' }),
+    );
+    await p.transport.close();
+    await started;
+    expect(p.transport.state).toBe('closed');
+    expect(await p.closed).toBeUndefined();
+    p.input.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    await nextTick();
+    expect(p.messages).toEqual([]);
+    expect(p.input.listenerCount('data')).toBe(0);
+  });
+
   it('closes with CONNECTION_CLOSED when the input ends (the client went away)', async () => {
     const p = pipes();
     await p.transport.start();

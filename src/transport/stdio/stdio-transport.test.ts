@@ -218,6 +218,19 @@ describe('StdioTransport', () => {
     expect(t.messages).toEqual([{ jsonrpc: '2.0', id: 1, result: ['once'] }]);
   });
 
+  it('start() aborted while the process starts: it rejects with ABORTED and the server is stopped', async () => {
+    await using guard = leakGuard();
+    await using t = serverTransport();
+    const controller = new AbortController();
+    const started = t.start({ signal: controller.signal });
+    // The process is spawned (synchronously, inside start()); the abort comes before its 'spawn'.
+    controller.abort(new Error('changed my mind'));
+    await expect(started).rejects.toMatchObject({ code: 'ABORTED' });
+    guard.trackPid(t.pid);
+    expect(t.state).toBe('closed');
+    await t.close();
+  });
+
   it('close() ends stdin; a server that exits then is not signalled, and close() is idempotent', async () => {
     await using guard = leakGuard();
     // Graces so long that the test would time out if close() had to send a signal.

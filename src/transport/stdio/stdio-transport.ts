@@ -70,8 +70,6 @@ export class StdioTransport implements Transport {
   #closing: Promise<void> | undefined;
   #reaping: Promise<void> | undefined;
   #finished = false;
-  /** Why the transport closed on its own (undefined after `close()`). */
-  #finishReason: McpHostError | undefined;
 
   readonly onMessage;
   readonly onProblem;
@@ -190,11 +188,10 @@ export class StdioTransport implements Transport {
         }),
       );
     }
-    // Gone already (it exited, and its exit drain ran out first): nothing to wire.
-    if (this.#finished) throw this.#closedReason();
     this.#streams = new Streams(child, this.#streamsOwner());
     if (signal?.aborted) {
-      await this.close();
+      // The ladder itself: close() would wait for this start to end.
+      await this.#stop();
       throw this.#abortedError(signal);
     }
     this.#state = 'open';
@@ -226,6 +223,8 @@ export class StdioTransport implements Transport {
   /** The process exited: read what stdout still holds (bounded), then fail what is pending. */
   async #onExit(): Promise<void> {
     const exit = await this.#exited.promise;
+    // A process that exits as it starts: its streams are wired first (their code may be loading).
+    await this.#starting?.catch(() => {});
     await settlesWithin(this.#stdoutEnded.promise, this.#exitDrainMs);
     this.#reaping ??= this.#reapTree();
     if (this.#state === 'closing' || this.#state === 'closed') return;
@@ -246,15 +245,19 @@ export class StdioTransport implements Transport {
       this.#finish(undefined);
       return;
     }
-    if (this.#state === 'open') {
-      this.#state = 'closing';
-      this.#streams?.close();
-      this.#child?.stdin.end();
-      await this.#stopProcess();
-      await settlesWithin(this.#stdoutEnded.promise, this.#exitDrainMs, { ref: true });
-      this.#finish(undefined);
-    }
-    await this.#reaping;
+    if (this.#state === 'open') await this.#stop();
+    // The leader is gone (or was killed): what is left of its tree goes too, before close() ends.
+    await (this.#reaping ??= this.#reapTree());
+  }
+
+  /** Ends stdin and takes the shutdown ladder; the transport is closed when it resolves. */
+  async #stop(): Promise<void> {
+    this.#state = 'closing';
+    this.#streams?.close();
+    this.#child?.stdin.end();
+    await this.#stopProcess();
+    await settlesWithin(this.#stdoutEnded.promise, this.#exitDrainMs, { ref: true });
+    this.#finish(undefined);
   }
 
   /** The shutdown ladder: stdin already ended; wait, SIGTERM, wait, SIGKILL. */
@@ -300,7 +303,6 @@ export class StdioTransport implements Transport {
     this.#state = 'closed';
     if (this.#finished) return;
     this.#finished = true;
-    this.#finishReason = reason;
     this.#streams?.close();
     const child = this.#child;
     if (child !== undefined) {
@@ -311,15 +313,6 @@ export class StdioTransport implements Transport {
     this.#stderrLog.flush();
     this.#events.closed(reason);
     this.#envSecrets.release();
-  }
-
-  #closedReason(): McpHostError {
-    return (
-      this.#finishReason ??
-      new McpHostError('CONNECTION_CLOSED', 'closed while starting', {
-        serverName: this.serverName,
-      })
-    );
   }
 
   #failStart(error: McpHostError): McpHostError {

@@ -94,7 +94,7 @@ export interface ClientShell {
  */
 export class ConnectedClient {
   readonly #shell: ClientShell;
-  readonly #serverName: string | undefined;
+  readonly serverName: string | undefined;
   readonly #input: ServerInput;
   /** What the last tool listing said: usable tools, excluded ones, header parameters. */
   readonly #tools: ListedTools;
@@ -118,7 +118,7 @@ export class ConnectedClient {
 
   constructor(shell: ClientShell) {
     this.#shell = shell;
-    this.#serverName = shell.serverName;
+    this.serverName = shell.serverName;
     const { schemaValidator, handlers } = shell.options;
     // One validator per client unless one is given (shared) or validation is off (`false`).
     this.#tools = new ListedTools(
@@ -127,9 +127,6 @@ export class ConnectedClient {
     this.#input = new ServerInput(handlers ?? {}, shell.serverName);
   }
 
-  get serverName(): string | undefined {
-    return this.#serverName;
-  }
   get session(): Readonly<Session> | undefined {
     return this.#connected?.session;
   }
@@ -173,7 +170,7 @@ export class ConnectedClient {
         input: this.#input,
         clientInfo: shell.clientInfo,
         maxInputRounds: shell.options.maxInputRounds ?? DEFAULT_CLIENT_OPTIONS.maxInputRounds,
-        serverName: this.#serverName,
+        serverName: this.serverName,
         closeSignal: shell.closeSignal,
       },
       shell.logLevel(),
@@ -194,14 +191,14 @@ export class ConnectedClient {
               session,
               clientInfo: shell.clientInfo,
               capabilities: this.#input.capabilities,
-              serverName: this.#serverName,
+              serverName: this.serverName,
               timeoutMs: shell.options.connectTimeoutMs ?? DEFAULT_CLIENT_OPTIONS.connectTimeoutMs,
               closeSignal: shell.closeSignal,
             })
           : undefined,
       clientOptions: shell.options,
       logger: shell.logger,
-      serverName: this.#serverName,
+      serverName: this.serverName,
       closeSignal: shell.closeSignal,
     });
   }
@@ -219,7 +216,7 @@ export class ConnectedClient {
         ),
       session.capabilities,
       this.#shell.logger,
-      this.#serverName,
+      this.serverName,
     );
     this.#listen.start();
   }
@@ -265,12 +262,12 @@ export class ConnectedClient {
     );
     const { items: tools, excluded } = this.#tools.accept(listed);
     for (const { name, reason } of excluded)
-      this.#shell.logger.warn(aboutServer(this.#serverName, `excluded tool '${name}': ${reason}`));
+      this.#shell.logger.warn(aboutServer(this.serverName, `excluded tool '${name}': ${reason}`));
     return { tools, excluded, ...hints };
   }
 
   callTool(name: string, args: JsonObject, options: CallOptions): Promise<Answer> {
-    const serverName = this.#serverName;
+    const serverName = this.serverName;
     // Sync for all but the first call of a tool with an outputSchema (compiled before sending).
     const refusal = this.#tools.refusal(name);
     if (refusal !== undefined) {
@@ -305,7 +302,7 @@ export class ConnectedClient {
     if (taskAccepted && isCreateTaskResult(result)) return result;
     if (!isObject(result) || !Array.isArray(result.content)) {
       throw new McpHostError('PROTOCOL_VIOLATION', `malformed result from tool '${name}'`, {
-        serverName: this.#serverName,
+        serverName: this.serverName,
         method: McpMethod.ToolsCall,
         tool: name,
       });
@@ -328,10 +325,7 @@ export class ConnectedClient {
     if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch) throw error;
     if (!this.#tools.checksHeaderAnnotations) throw error;
     this.#shell.logger.info(
-      aboutServer(
-        this.#serverName,
-        `tool '${name}': header mismatch; relisting tools and retrying`,
-      ),
+      aboutServer(this.serverName, `tool '${name}': header mismatch; relisting tools and retrying`),
     );
     await this.#listTools(options.signal);
     const result = await this.request<CallToolResult>(
@@ -366,22 +360,32 @@ export class ConnectedClient {
     return this.request<ReadResourceResult>(McpMethod.ResourcesRead, { uri }, options);
   }
 
-  async subscribeResource(uri: string, options: { signal?: AbortSignal }): Promise<void> {
-    this.#require(
-      this.session?.capabilities.resources?.subscribe === true,
-      'resource subscriptions',
-    );
-    if (this.#listen !== undefined) this.#listen.subscribe(uri);
-    else await this.request(McpMethod.ResourcesSubscribe, { uri }, options);
+  subscribeResource(uri: string, options: { signal?: AbortSignal }): Promise<void> {
+    return this.#subscription(uri, true, options);
   }
 
-  async unsubscribeResource(uri: string, options: { signal?: AbortSignal }): Promise<void> {
+  unsubscribeResource(uri: string, options: { signal?: AbortSignal }): Promise<void> {
+    return this.#subscription(uri, false, options);
+  }
+
+  /** Legacy: `resources/(un)subscribe`. Modern: the URI joins or leaves the listen stream's filter. */
+  async #subscription(
+    uri: string,
+    subscribe: boolean,
+    options: { signal?: AbortSignal },
+  ): Promise<void> {
     this.#require(
       this.session?.capabilities.resources?.subscribe === true,
       'resource subscriptions',
     );
-    if (this.#listen !== undefined) this.#listen.unsubscribe(uri);
-    else await this.request(McpMethod.ResourcesUnsubscribe, { uri }, options);
+    const listen = this.#listen;
+    if (listen !== undefined) {
+      if (subscribe) listen.subscribe(uri);
+      else listen.unsubscribe(uri);
+      return;
+    }
+    const method = subscribe ? McpMethod.ResourcesSubscribe : McpMethod.ResourcesUnsubscribe;
+    await this.request(method, { uri }, options);
   }
 
   async listPrompts(options: { signal?: AbortSignal }): Promise<PromptListing> {
@@ -426,7 +430,7 @@ export class ConnectedClient {
       'skills',
       options.signal,
     );
-    return { ...skillEntriesOf(items, this.#serverName, this.#shell.logger), ...hints };
+    return { ...skillEntriesOf(items, this.serverName, this.#shell.logger), ...hints };
   }
 
   get supportsSkillDirectoryRead(): boolean {
@@ -443,25 +447,25 @@ export class ConnectedClient {
     const { cursor, ...call } = options;
     const params = cursor === undefined ? { uri } : { uri, cursor };
     const page = await this.request<unknown>(McpMethod.ResourcesDirectoryRead, params, call);
-    return skillDirectoryPageOf(page, uri, this.#serverName);
+    return skillDirectoryPageOf(page, uri, this.serverName);
   }
 
   async getSkill(uri: string, options: CallOptions): Promise<SkillEntry> {
     this.#require(this.supportsSkills, `the skills extension (${SKILLS_EXTENSION})`);
     const result = await this.request<JsonObject>(McpMethod.SkillsGet, { uri }, options);
-    return skillGetEntry(result, uri, this.#serverName);
+    return skillGetEntry(result, uri, this.serverName);
   }
 
   async loadSkill(skill: string | SkillEntry, options: LoadSkillOptions): Promise<LoadedSkill> {
     const entry =
       typeof skill === 'string'
         ? await this.getSkill(skill, options)
-        : callerSkillEntry(skill, this.#serverName);
+        : callerSkillEntry(skill, this.serverName);
     const { loadSkill } = await import('./skills/load-skill.js');
     return loadSkill(
       (uri, call) => this.readResource(uri, call),
       entry,
-      { serverName: this.#serverName },
+      { serverName: this.serverName },
       options,
     );
   }
@@ -471,9 +475,9 @@ export class ConnectedClient {
     uri: string,
     options: { signal?: AbortSignal; timeoutMs?: number },
   ): Promise<SkillFile> {
-    const checked = callerSkillEntry(entry, this.#serverName);
+    const checked = callerSkillEntry(entry, this.serverName);
     const read = (file: string, call: CallOptions) => this.readResource(file, call);
-    const about = { serverName: this.#serverName };
+    const about = { serverName: this.serverName };
     return import('./skills/load-skill.js').then((skills) =>
       skills.readSkillFile(read, checked, uri, about, options),
     );
@@ -510,7 +514,7 @@ export class ConnectedClient {
     const fetchPage = (cursor: string | undefined): Promise<JsonObject> =>
       this.request<JsonObject>(method, cursor === undefined ? {} : { cursor }, { signal });
     const maxPages = this.#shell.options.maxPages ?? DEFAULT_CLIENT_OPTIONS.maxPages;
-    return collectPages<T>(fetchPage, key, maxPages, { method, serverName: this.#serverName });
+    return collectPages<T>(fetchPage, key, maxPages, { method, serverName: this.serverName });
   }
 
   /** One request with the call options applied; in a span with `telemetry` (`tracedRequest`). */
@@ -559,7 +563,7 @@ export class ConnectedClient {
   #require(condition: boolean, what: string): void {
     if (!condition) {
       throw new McpHostError('CAPABILITY_NOT_SUPPORTED', `the server does not support ${what}`, {
-        serverName: this.#serverName,
+        serverName: this.serverName,
       });
     }
   }

@@ -102,12 +102,11 @@ export class McpClient implements AsyncDisposable {
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_OPTIONS.clientInfo;
     this.#logLevel = options.logLevel;
     // Refetched only after a list_changed notification, so over an open session.
-    const fetchers = () => this.#connected().fetchers;
     this.#events = new ServerEvents(
       {
-        tools: () => fetchers().tools(),
-        resources: () => fetchers().resources(),
-        prompts: () => fetchers().prompts(),
+        tools: () => this.#whenOpen((session) => session.fetchers.tools()),
+        resources: () => this.#whenOpen((session) => session.fetchers.resources()),
+        prompts: () => this.#whenOpen((session) => session.fetchers.prompts()),
       },
       options.listChangedDebounceMs ?? DEFAULT_CLIENT_OPTIONS.listChangedDebounceMs,
       this.#logger,
@@ -124,8 +123,7 @@ export class McpClient implements AsyncDisposable {
       serverName: options.serverName,
       session: () => this.session,
       request: (method, params, requestOptions, extensions) =>
-        this.#session?.request(method, params, requestOptions, extensions) ??
-        Promise.reject(this.#notReady()),
+        this.#whenOpen((session) => session.request(method, params, requestOptions, extensions)),
     });
   }
 
@@ -477,13 +475,6 @@ export class McpClient implements AsyncDisposable {
   #whenOpen<T>(use: (session: ConnectedClient) => Promise<T>): Promise<T> {
     const session = this.#session;
     return session === undefined ? Promise.reject(this.#notReady()) : use(session);
-  }
-
-  /** The session side, for what only an open session asks for (a list_changed refetch). */
-  #connected(): ConnectedClient {
-    const session = this.#session;
-    if (session === undefined) throw this.#notReady();
-    return session;
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { ConnectedClient } from './connected-client.js';
+import type * as SessionCode from './connected-client.js';
 
 /**
  * The session's code: `ConnectedClient`, with the handshake of either era, the JSON-RPC peer, the
@@ -6,19 +6,12 @@ import type { ConnectedClient } from './connected-client.js';
  * `connect()`, after it has started a local server's process (see early-transport.ts), so that a
  * program importing `mcp-host/client` loads it while its server starts. One promise per process.
  */
-let sessionCode: Promise<SessionCode> | undefined;
+let sessionCode: Promise<typeof SessionCode> | undefined;
 
-export interface SessionCode {
-  ConnectedClient: typeof ConnectedClient;
-}
-
-export function loadSessionCode(): Promise<SessionCode> {
-  sessionCode ??= import('./connected-client.js').then(
-    ({ ConnectedClient }) => ({ ConnectedClient }),
-    (error: unknown) => {
-      sessionCode = undefined;
-      throw error;
-    },
-  );
+export function loadSessionCode(): Promise<typeof SessionCode> {
+  sessionCode ??= import('./connected-client.js').catch((error: unknown) => {
+    sessionCode = undefined;
+    throw error;
+  });
   return sessionCode;
 }

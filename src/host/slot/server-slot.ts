@@ -398,14 +398,19 @@ export class ServerSlot {
    * approved a held tool), and reports it. Nothing when the server is not connected, or when a
    * fresh listing came in meanwhile (it was reviewed itself).
    */
-  async reviewAgain(): Promise<void> {
-    if (this.client === undefined) return;
+  reviewAgain(): Promise<void> {
+    if (this.client === undefined) return Promise.resolve();
     const generation = this.#generation;
     const listed = this.#tools.listed;
-    const review = await this.#whileReviewing(this.#review([...listed]));
-    if (generation !== this.#generation || listed !== this.#tools.listed) return;
-    this.#tools.reviewed(review);
-    this.#toolsEmitter.fire();
+    // Counted until applied, not only until reviewed: `settled()` then means the slot offers it.
+    return this.#whileReviewing(
+      (async () => {
+        const review = await this.#review([...listed]);
+        if (generation !== this.#generation || listed !== this.#tools.listed) return;
+        this.#tools.reviewed(review);
+        this.#toolsEmitter.fire();
+      })(),
+    );
   }
 
   /**

@@ -173,8 +173,12 @@ async function bundle(entryPoints, minChunkBytes, bundled, manualChunks, extensi
       format: 'es',
       sourcemap: true,
       entryFileNames: '[name].js',
-      // Named after the chunk's main module, without esbuild's hash: stdio-transport-1a2b3c4d.js.
-      chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash:8].js`,
+      // Named after the chunk's main module, without esbuild's hash: stdio-transport-1a2b3c4d.mjs.
+      // `.mjs`, not `.js`: Node knows an .mjs file is an ES module from its name, where for a .js
+      // file it looks for the nearest package.json from the file's folder up (dist/chunks/, dist/,
+      // the package), a walk of URLs and paths per file loaded (about 3 ms over the CLI's `tools`).
+      // The entries keep `.js`: they are the paths package.json's `exports` and `bin` name.
+      chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash:8].mjs`,
       hashCharacters: 'hex',
       ...(minChunkBytes === undefined ? {} : { experimentalMinChunkSize: minChunkBytes }),
       ...(manualChunks === undefined

@@ -93,14 +93,14 @@ function loadedBy(args: string[], cwd: string): Promise<Loaded> {
         const files = new Set<string>();
         const bundled = new Set<string>();
         for (const url of urls) {
-          if (url.startsWith(distUrl) && url.endsWith('.js')) {
+          if (url.startsWith(distUrl) && /\.m?js$/.test(url)) {
             files.add(url);
             for (const module of sourceModules(fileURLToPath(url))) modules.add(module);
             for (const name of bundledPackages(fileURLToPath(url))) bundled.add(name);
           }
           const name = /[/]node_modules[/]((?:@[^/]+[/])?[^/]+)[/]/.exec(url)?.[1];
           if (name !== undefined) packages.add(name);
-          const chunk = /[/]dist[/]chunks[/]([a-z-]+)-[0-9a-f]{8}\.js$/.exec(url)?.[1];
+          const chunk = /[/]dist[/]chunks[/]([a-z-]+)-[0-9a-f]{8}\.mjs$/.exec(url)?.[1];
           if (chunk !== undefined) chunks.add(chunk);
         }
         resolve({

@@ -19,6 +19,46 @@ function held(limiter: CallLimiter, order: string[], name: string) {
   return { started, finish: () => finish() };
 }
 
+describe('CallLimiter.tryTake', () => {
+  it('takes a free slot, refuses when none is free or a call is queued, and release() frees it', async () => {
+    const limiter = new CallLimiter('alpha', 2, 4);
+    expect(limiter.tryTake()).toBe(true);
+    expect(limiter.tryTake()).toBe(true);
+    expect(limiter.inFlight).toBe(2);
+    expect(limiter.tryTake()).toBe(false);
+    expect(limiter.inFlight).toBe(2);
+    const order: string[] = [];
+    const queued = held(limiter, order, 'queued');
+    expect(limiter.queued).toBe(1);
+    limiter.release(); // the slot passes to the queued call
+    expect(order).toEqual(['queued']);
+    expect(limiter.inFlight).toBe(2);
+    limiter.release();
+    // A slot is free, and nobody waits for it.
+    expect(limiter.tryTake()).toBe(true);
+    limiter.release();
+    queued.finish();
+    expect(await queued.started).toBe('queued');
+    expect(limiter.inFlight).toBe(0);
+    await limiter.whenIdle();
+  });
+
+  it('never lets a newcomer overtake a queued call', () => {
+    const limiter = new CallLimiter('alpha', 1, 4);
+    expect(limiter.tryTake()).toBe(true);
+    const order: string[] = [];
+    const queued = held(limiter, order, 'queued');
+    expect(limiter.tryTake()).toBe(false);
+    // The freed slot passes to the queued call, not to whoever asks next.
+    limiter.release();
+    expect(order).toEqual(['queued']);
+    expect(limiter.tryTake()).toBe(false);
+    queued.finish();
+    expect(limiter.tryTake()).toBe(true);
+    limiter.release();
+  });
+});
+
 describe('CallLimiter.run', () => {
   it('starts queued calls in their order as slots come free, and refuses past the queue', async () => {
     const limiter = new CallLimiter('alpha', 1, 2);

@@ -50,16 +50,23 @@ export class CallLimiter {
   }
 
   /**
+   * Takes a slot when one is free and nobody is queued for it; the caller then owes `release()`.
+   * False when the call would have to queue (`run` queues it).
+   */
+  tryTake(): boolean {
+    if (this.#inFlight >= this.#maxInFlight || this.queued > 0) return false;
+    this.#inFlight++;
+    return true;
+  }
+
+  /**
    * Runs `start` with a slot taken: at once when one is free and nobody is queued for it, else
    * when the slot passes to it (from `release()`, synchronously: one promise per queued call, no
    * hop). Settles as what `start` returns does; fails at once with `QUEUE_FULL` over the queue's
    * limit, or with `ABORTED` when `signal` aborts while it waits.
    */
   run<T>(tool: string, signal: AbortSignal | undefined, start: () => Promise<T>): Promise<T> {
-    if (this.#inFlight < this.#maxInFlight && this.queued === 0) {
-      this.#inFlight++;
-      return start();
-    }
+    if (this.tryTake()) return start();
     if (this.queued >= this.#maxQueue) {
       return Promise.reject(
         new McpHostError(

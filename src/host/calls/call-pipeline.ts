@@ -486,6 +486,8 @@ class ServerSends {
     client: McpClient,
     mayRetry: boolean,
   ): Promise<ToolCallAnswer> {
+    // A free slot is taken at once: no closure for the queue on the hot path.
+    if (slot.limiter.tryTake()) return this.#attempt(slot, call, client, mayRetry);
     return slot.limiter.run(call.tool.originalName, call.signal, () =>
       this.#attempt(slot, call, client, mayRetry),
     );
@@ -505,10 +507,6 @@ class ServerSends {
     // Aborted also when the host gives up on this connection (a wedge), so that the call fails
     // then, not when the process is finally gone.
     const link = slot.link(client, call.signal);
-    const release = (): void => {
-      link.unlink();
-      slot.limiter.release();
-    };
     const options: CallOptions = {
       signal: link.signal,
       timeoutMs: call.timeoutMs ?? this.#callTimeoutMs,
@@ -522,11 +520,13 @@ class ServerSends {
       : client.callTool(tool, call.args, options);
     return sent.then(
       (result) => {
-        release();
+        link.unlink();
+        slot.limiter.release();
         return result;
       },
       async (caught: unknown) => {
-        release();
+        link.unlink();
+        slot.limiter.release();
         const error = lostCallError(slot, call, link, caught);
         slot.callFailed(error);
         if (!mayRetry || !mayResend(slot, call, error)) throw error;

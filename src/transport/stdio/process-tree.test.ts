@@ -46,3 +46,35 @@ describe.skipIf(process.platform !== 'linux')('pidsWithEnvMarker', () => {
     }
   });
 });
+
+describe.skipIf(process.platform !== 'linux')('listProcesses', () => {
+  it('reads the fields after a command name that holds spaces and parentheses', async () => {
+    await using guard = leakGuard();
+    // Its name, as `stat` shows it in parentheses (15 bytes at most): `123 (a) b (c) d) S 45 …`.
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        "process.title = 'a) b (c) d'; process.stdout.write('ok'); setInterval(() => {}, 1000)",
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'], detached: true },
+    );
+    guard.trackPid(child.pid);
+    try {
+      const [ready] = (await once(child.stdout, 'data')) as [Buffer];
+      expect(ready.toString()).toBe('ok');
+      const found = listProcesses().find((p) => p.pid === child.pid);
+      // detached: it leads a process group of its own.
+      expect(found).toMatchObject({ pid: child.pid, ppid: process.pid, pgid: child.pid });
+      expect(found?.state).toMatch(/^[RS]$/);
+      // Started after this process, in clock ticks since boot: the 20th field after the name.
+      expect(found?.startTime).toBeGreaterThanOrEqual(startTimeOf(process.pid)!);
+      expect(found?.startTime).toBe(startTimeOf(child.pid!));
+      const self = listProcesses().find((p) => p.pid === process.pid);
+      expect(self).toMatchObject({ ppid: process.ppid, state: 'R' });
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  });
+});

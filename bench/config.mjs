@@ -1,4 +1,5 @@
 // What the benchmark runs: the implementations, the scenarios, and the targets it reports.
+import { nearLimit } from './lib/table.mjs';
 
 /**
  * The implementations, in the order of round 0; each round rotates it by one (ABCD, BCDA, CDAB,
@@ -128,14 +129,14 @@ export const TARGETS = [
       value: (r) => r.ratio(scenario, 'callsPerSec', impl, 'raw'),
       pass: (v) => v >= 0.75,
       show: (v, r) =>
-        `${impl}/raw ${v.toFixed(2)} (${span(r.ratioRange(scenario, 'callsPerSec', impl, 'raw'))}; SDK ${r.ratio(scenario, 'callsPerSec', 'sdk', 'raw').toFixed(2)})`,
+        `${impl}/raw ${nearLimit(v, 0.75)} (${span(r.ratioRange(scenario, 'callsPerSec', impl, 'raw'))}; SDK ${r.ratio(scenario, 'callsPerSec', 'sdk', 'raw').toFixed(2)})`,
     })),
     ...['c16', 'c256'].map((scenario) => ({
       name: `${impl}: client CPU per call at ${scenario.slice(1)} in flight <= 1.5x raw`,
       value: (r) => r.ratio(scenario, 'cpuUsPerCall', impl, 'raw'),
       pass: (v) => v <= 1.5,
       show: (v, r) =>
-        `${impl}/raw ${v.toFixed(2)}x (${span(r.ratioRange(scenario, 'cpuUsPerCall', impl, 'raw'))}; ${r.median(scenario, 'cpuUsPerCall', impl).toFixed(2)} vs ${r.median(scenario, 'cpuUsPerCall', 'raw').toFixed(2)} µs; SDK ${r.ratio(scenario, 'cpuUsPerCall', 'sdk', 'raw').toFixed(2)}x)`,
+        `${impl}/raw ${nearLimit(v, 1.5)}x (${span(r.ratioRange(scenario, 'cpuUsPerCall', impl, 'raw'))}; ${r.median(scenario, 'cpuUsPerCall', impl).toFixed(2)} vs ${r.median(scenario, 'cpuUsPerCall', 'raw').toFixed(2)} µs; SDK ${r.ratio(scenario, 'cpuUsPerCall', 'sdk', 'raw').toFixed(2)}x)`,
     })),
   ]),
   ...['c16', 'c256'].map((scenario) => ({
@@ -143,7 +144,7 @@ export const TARGETS = [
     value: (r) => r.differenceRange(scenario, 'host', scenario, 'client', 'cpuUsPerCall').median,
     pass: (v) => v < 3,
     show: (v, r) =>
-      `host - client ${v.toFixed(2)} µs (${span(r.differenceRange(scenario, 'host', scenario, 'client', 'cpuUsPerCall'), 2)}; host ${r.median(scenario, 'cpuUsPerCall', 'host').toFixed(2)}, client ${r.median(scenario, 'cpuUsPerCall', 'client').toFixed(2)} µs; host/raw ${r.ratio(scenario, 'cpuUsPerCall', 'host', 'raw').toFixed(2)}x)`,
+      `host - client ${nearLimit(v, 3)} µs (${span(r.differenceRange(scenario, 'host', scenario, 'client', 'cpuUsPerCall'), 2)}; host ${r.median(scenario, 'cpuUsPerCall', 'host').toFixed(2)}, client ${r.median(scenario, 'cpuUsPerCall', 'client').toFixed(2)} µs; host/raw ${r.ratio(scenario, 'cpuUsPerCall', 'host', 'raw').toFixed(2)}x)`,
   })),
   {
     name: 'host: queueing at 256 in flight (128 behind maxInFlight 128) costs no more than the call',
@@ -201,7 +202,7 @@ export const TARGETS = [
     value: (r) => r.startupRatioRange('listMs', 'client', 'raw').median,
     pass: (v) => v <= 1.3,
     show: (v, r) =>
-      `client/raw ${v.toFixed(2)}x (${span(r.startupRatioRange('listMs', 'client', 'raw'))}; client ${r.startup('listMs', 'client').toFixed(0)} ms, raw ${r.startup('listMs', 'raw').toFixed(0)} ms, SDK ${r.startup('listMs', 'sdk').toFixed(0)} ms, host start() ${r.startup('listMs', 'host').toFixed(0)} ms)`,
+      `client/raw ${nearLimit(v, 1.3)}x (${span(r.startupRatioRange('listMs', 'client', 'raw'))}; client ${r.startup('listMs', 'client').toFixed(0)} ms, raw ${r.startup('listMs', 'raw').toFixed(0)} ms, SDK ${r.startup('listMs', 'sdk').toFixed(0)} ms, host start() ${r.startup('listMs', 'host').toFixed(0)} ms)`,
   },
   {
     name: 'client: the first listing blocks the event loop for at most 20 ms',

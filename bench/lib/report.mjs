@@ -13,7 +13,7 @@ import { renderCapacity } from './capacity.mjs';
 import { renderGateway } from './gateway.mjs';
 import { renderHost } from './host.mjs';
 import { summarize } from './summary.mjs';
-import { fixed, formatTable } from './table.mjs';
+import { fixed, formatTable, nearLimit } from './table.mjs';
 
 const SUMMARY_METRICS = [
   'p50Us',
@@ -247,7 +247,7 @@ function cliTargets(cli) {
       name: "`mcp-host --config one.json tools` within 1.5x the floor's wall time",
       value: v,
       pass: v <= 1.5,
-      detail: `cli/floor ${v.toFixed(2)}x (min-max ${min.toFixed(2)}-${max.toFixed(2)}; ${cli.cli.wallMs.median.toFixed(0)} vs ${cli.floor.wallMs.median.toFixed(0)} ms; CPU ${cli.ratio.cpuMs.median.toFixed(2)}x)`,
+      detail: `cli/floor ${nearLimit(v, 1.5)}x (min-max ${min.toFixed(2)}-${max.toFixed(2)}; ${cli.cli.wallMs.median.toFixed(0)} vs ${cli.floor.wallMs.median.toFixed(0)} ms; CPU ${cli.ratio.cpuMs.median.toFixed(2)}x)`,
     },
   ];
 }

@@ -14,4 +14,13 @@ export function fixed(value, digits) {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   });
+} /**
+ * `value` with `digits` decimals against a target `limit`, or with as many more as it takes (up to
+ * four) not to show the limit itself: 1.302 against 1.3 reads "1.302", which fails, not "1.30".
+ */
+export function nearLimit(value, limit, digits = 2) {
+  let shown = value.toFixed(digits);
+  for (let more = 1; more <= 4 && value !== limit && Number(shown) === limit; more++)
+    shown = value.toFixed(digits + more);
+  return shown;
 }

@@ -11,8 +11,14 @@ import { McpHostError } from '../errors/mcp-host-error.js';
  */
 export const MAX_CANONICAL_JSON_DEPTH = 512;
 
-/** A lone UTF-16 surrogate: with the `u` flag a well-formed pair is one code point and never matches. */
-const loneSurrogate = /\p{Cs}/u;
+/**
+ * False for a string with a lone UTF-16 surrogate (`String.prototype.isWellFormed`, ES2024, in
+ * every Node this package supports; not yet in the `lib` this project compiles with). Not the
+ * regular expression `/\p{Cs}/u`: built at load, as the bundle writes it, it costs about 0.3 ms of
+ * every program that loads this module, before its first server can answer.
+ */
+const isWellFormed = (text: string): boolean =>
+  (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /**
  * Serialises a JSON value the way RFC 8785 (JCS) prescribes, so equal data always gives equal
@@ -86,7 +92,7 @@ class Canonicaliser {
   }
 
   #string(value: string): string {
-    if (loneSurrogate.test(value)) this.fail('a string with a lone surrogate');
+    if (!isWellFormed(value)) this.fail('a string with a lone surrogate');
     return JSON.stringify(value);
   }
 

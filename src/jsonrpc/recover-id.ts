@@ -1,3 +1,5 @@
+import { McpHostError } from '../errors/mcp-host-error.js';
+import type { OversizedLine } from './line-decoder.js';
 import type { RequestId } from './message.js';
 
 const idValue = String.raw`(-?\d{1,15}|"(?:[^"\\]|\\.){0,256}")`;
@@ -71,4 +73,24 @@ function parseId(raw: string | undefined): RequestId | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The error for a message over `maxMessageBytes`, discarded unparsed (`MESSAGE_TOO_LARGE`), with
+ * the request id its edges show (`recoverRequestId`) as its `requestId`.
+ */
+export function oversizedMessageError(
+  info: OversizedLine,
+  maxMessageBytes: number,
+  serverName: string | undefined,
+): McpHostError {
+  return new McpHostError(
+    'MESSAGE_TOO_LARGE',
+    `discarded a ${info.bytes}-byte message, over the ${maxMessageBytes}-byte limit (maxMessageBytes)`,
+    {
+      serverName,
+      requestId: recoverRequestId(info.head, info.tail),
+      details: { bytes: info.bytes, maxMessageBytes },
+    },
+  );
 }

@@ -7,7 +7,7 @@ import type { ByteRingBuffer } from '../../internal/ring-buffer.js';
 import { LineDecoder, type OversizedLine } from '../../jsonrpc/line-decoder.js';
 import { LineWriter } from '../../jsonrpc/line-writer.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-import { recoverBrokenResponseId, recoverRequestId } from '../../jsonrpc/recover-id.js';
+import { oversizedMessageError, recoverBrokenResponseId } from '../../jsonrpc/recover-id.js';
 import type { TransportEvents } from '../transport-events.js';
 import type { StderrLog } from './stderr-log.js';
 import type { StdioStats } from './stdio-options.js';
@@ -125,18 +125,8 @@ export class ServerStreams {
   #onOversized(info: OversizedLine): void {
     const owner = this.#owner;
     owner.stats.oversizedMessages++;
-    const requestId = recoverRequestId(info.head, info.tail);
-    const limit = owner.maxMessageBytes;
-    const error = new McpHostError(
-      'MESSAGE_TOO_LARGE',
-      `discarded a ${info.bytes}-byte message, over the ${limit}-byte limit (maxMessageBytes)`,
-      {
-        serverName: owner.serverName,
-        requestId,
-        details: { bytes: info.bytes, maxMessageBytes: limit },
-      },
-    );
+    const error = oversizedMessageError(info, owner.maxMessageBytes, owner.serverName);
     owner.logger.warn(error.message, { server: owner.serverName });
-    owner.events.reportProblem(error, requestId, 'oversized');
+    owner.events.reportProblem(error, error.requestId, 'oversized');
   }
 }

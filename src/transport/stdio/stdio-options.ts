@@ -1,6 +1,8 @@
 import type { Logger } from '../../internal/logger.js';
-import { DEFAULT_MAX_MESSAGE_BYTES } from '../../jsonrpc/peer-options.js';
-import { DEFAULT_MAX_BUFFERED_BYTES } from '../../jsonrpc/peer-options.js';
+import {
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_MESSAGE_BYTES,
+} from '../../jsonrpc/peer-options.js';
 
 /** The defaults of `StdioTransportOptions`. */
 export const DEFAULT_STDIO_OPTIONS = Object.freeze({

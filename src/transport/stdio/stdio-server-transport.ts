@@ -88,7 +88,7 @@ export class StdioServerTransport implements Transport {
         }),
       );
     this.#state = 'starting';
-    return loadFraming().then(({ LineDecoder, LineWriter, recoverRequestId }) => {
+    return loadFraming().then(({ LineDecoder, LineWriter, oversizedMessageError }) => {
       // Closed while the framing loaded: nothing to wire.
       if (this.#state !== 'starting') return;
       this.#decoder = new LineDecoder({
@@ -96,16 +96,7 @@ export class StdioServerTransport implements Transport {
         onLine: (line) => this.#onLine(line),
         onOversized: (info) => {
           this.#discards.oversizedMessages++;
-          const requestId = recoverRequestId(info.head, info.tail);
-          const error = new McpHostError(
-            'MESSAGE_TOO_LARGE',
-            `discarded a ${info.bytes}-byte message, over the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
-            {
-              serverName: this.#peerName,
-              requestId,
-              details: { bytes: info.bytes, maxMessageBytes: this.#maxMessageBytes },
-            },
-          );
+          const error = oversizedMessageError(info, this.#maxMessageBytes, this.#peerName);
           this.#logger.warn(error.message);
           this.#events.reportProblem(error, undefined, 'oversized');
         },
@@ -254,6 +245,6 @@ function loadFraming() {
   ]).then(([decoder, writer, recover]) => ({
     LineDecoder: decoder.LineDecoder,
     LineWriter: writer.LineWriter,
-    recoverRequestId: recover.recoverRequestId,
+    oversizedMessageError: recover.oversizedMessageError,
   }));
 }

@@ -59,6 +59,8 @@ const CLIENTS = { v1: 16, v2: 16, hostLegacy: 11, hostModern: 11 } as const;
 type Kind = keyof typeof CLIENTS;
 /** What each call of the load sleeps in the backend: long enough that calls are in flight. */
 const SLEEP_MS = 250;
+/** How far HAProxy's log times and this process's clock may disagree (ms). */
+const CLOCK_SLACK_MS = 5;
 /** A bound on each call (never reached unless something hangs). */
 const CALL_TIMEOUT_MS = 15_000;
 const SLEEP_TOOL = 'mcp__calls__sleep';
@@ -104,8 +106,13 @@ const LOG_LINE =
   /\[(\d+)\/(\w{3})\/(\d+):(\d+):(\d+):(\d+)\.(\d+)\] mcp gateways\/(\S+) \S+ (-?\d+) \d+ \S+ \S+ (\S{4}) \S+ \S+ \{([^|}]*)\|([^}]*)\} \{([^}]*)\} "([^"]*)"/;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** Whether a log line can be a `tools/call` (clients of the 2025 revisions send no `Mcp-Method`). */
-const mayBeCall = (line: LogLine): boolean => line.method === 'tools/call' || line.method === '';
+/**
+ * Whether a log line can be a `tools/call`: a POST (a client's GET stream, opened again once the
+ * dead replica cut it, is not) whose `Mcp-Method` says so, or that has none (clients of the 2025
+ * revisions send none).
+ */
+const mayBeCall = (line: LogLine): boolean =>
+  line.request.startsWith('POST') && (line.method === 'tools/call' || line.method === '');
 
 function parseLog(lines: readonly string[]): LogLine[] {
   const parsed: LogLine[] = [];
@@ -483,14 +490,21 @@ describe('Done when, line 2: three gateway replicas behind HAProxy on a shared P
      * line that can be the call counts: a modern client's other requests meanwhile (its
      * `subscriptions/listen` stream, opened again once the dead replica cut it) are logged with
      * their own `Mcp-Method`.
+     *
+     * A line's time is HAProxy's clock, truncated to the millisecond, and stamps a request up to
+     * about 2 ms before this process's clock says it was sent. The client's next call begins the
+     * moment this one fails, so its line can bear a time just before this call's `endedAt`: the
+     * window ends `CLOCK_SLACK_MS` early. (A call's own line is stamped when its request
+     * arrived; one that arrived in the call's last milliseconds is left out, and the call counts
+     * as closed silently: the lenient side.)
      */
     const closedSilently = (record: CallRecord) =>
       !log.some(
         (line) =>
           line.client === record.label &&
           mayBeCall(line) &&
-          line.acceptedAt >= record.startedAt - 5 &&
-          line.acceptedAt <= record.endedAt + 5,
+          line.acceptedAt >= record.startedAt - CLOCK_SLACK_MS &&
+          line.acceptedAt < record.endedAt - CLOCK_SLACK_MS,
       );
     // Only calls in flight on it when it died failed: each began before it died, on it (its
     // backend's record of the call's tag says so; for a call that had not reached the backend

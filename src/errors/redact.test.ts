@@ -44,6 +44,20 @@ describe('Redactor', () => {
     ['key sk-abcdefghijklmnopqrstuv here', 'key <masked> here'],
     ['ghp_abcdefghijklmnopqrstuvwxyz0123', '<masked>'],
     ['AKIAABCDEFGHIJKLMNOP', '<masked>'],
+    // Each shape in other cases and forms (every pattern is skipped for text it cannot match).
+    ['PROXY-AUTHORIZATION: Basic abcd1234', 'PROXY-AUTHORIZATION: <masked>'],
+    ['Set-Cookie: sid=abc; Path=/', 'Set-Cookie: <masked>'],
+    ['Mcp-Session-Id: 0f1e2d3c', 'Mcp-Session-Id: <masked>'],
+    ['X-Auth-Token=abcdef', 'X-Auth-Token=<masked>'],
+    ['sent BEARER abcdefgh', 'sent BEARER <masked>'],
+    ['wss://token@example.com/mcp', 'wss://<masked>@example.com/mcp'],
+    ['DB_PASSWORD=hunter22', 'DB_PASSWORD=<masked>'],
+    ['{"Api-Key": "abc"}', '{"Api-Key": "<masked>"}'],
+    ['github_pat_abcdefghijklmnopqrstuvwxyz', '<masked>'],
+    ['glpat-abcdefghijklmnopqrstuvwxyz', '<masked>'],
+    ['xoxb-1234567890-abc', '<masked>'],
+    [`AIza${'a'.repeat(35)}`, '<masked>'],
+    ['eyJhbGciOiJIUzI1.eyJzdWIiOiIx.abcdefghijkl', '<masked>'],
   ])('masks credential shapes: %s', (input, expected) => {
     expect(new Redactor().redact(input)).toBe(expected);
   });

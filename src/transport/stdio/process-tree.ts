@@ -61,6 +61,47 @@ function listFromProc(): ProcessInfo[] {
   return list;
 }
 
+/**
+ * The processes started since the last call given the same `seen`, which is then every process
+ * running now and read: a process that exits leaves it (so its id, if reused, reads as new). For repeated
+ * scans of one tree: each process is read once (on Linux, a `/proc` listing and the new ones'
+ * `stat`, instead of every process's).
+ */
+export function newProcesses(seen: Set<number>): ProcessInfo[] {
+  if (!hasProc) {
+    const all = listProcesses();
+    const fresh = all.filter((p) => !seen.has(p.pid));
+    seen.clear();
+    for (const p of all) seen.add(p.pid);
+    return fresh;
+  }
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const running = new Set<number>();
+  const fresh: ProcessInfo[] = [];
+  for (const entry of entries) {
+    const code = entry.charCodeAt(0);
+    if (code < 48 || code > 57) continue;
+    const pid = Number(entry);
+    if (seen.has(pid)) {
+      running.add(pid);
+      continue;
+    }
+    // One that cannot be read (gone, or hidden) is tried again next time.
+    const info = readProcStat(pid);
+    if (info === undefined) continue;
+    running.add(pid);
+    fresh.push(info);
+  }
+  seen.clear();
+  for (const pid of running) seen.add(pid);
+  return fresh;
+}
+
 /** The buffer `readProcFile` reads into, kept between reads (a larger one is not kept). */
 const PROC_BUFFER_BYTES = 4096;
 let procBuffer: Buffer | undefined;
@@ -107,8 +148,14 @@ function readProcStat(pid: number): ProcessInfo | undefined {
   }
 }
 
-/** All descendants of `rootPid` (children, grandchildren, …) in `processes`. */
-export function descendantsOf(rootPid: number, processes: readonly ProcessInfo[]): number[] {
+/**
+ * All descendants of `ancestors` (children, grandchildren, …) in `processes`, the ancestors
+ * themselves excepted.
+ */
+export function descendantsOf(
+  ancestors: Iterable<number>,
+  processes: readonly ProcessInfo[],
+): number[] {
   const children = new Map<number, number[]>();
   for (const p of processes) {
     const list = children.get(p.ppid);
@@ -116,7 +163,7 @@ export function descendantsOf(rootPid: number, processes: readonly ProcessInfo[]
     else list.push(p.pid);
   }
   const found: number[] = [];
-  const queue = [rootPid];
+  const queue = [...ancestors];
   const seen = new Set(queue);
   while (queue.length > 0) {
     const next = children.get(queue.pop()!) ?? [];

@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { leakGuard } from '../../../test/helpers/leak-guard.js';
+import { waitUntilGone } from '../../../test/helpers/processes.js';
 import { silentLogger, type Logger } from '../../internal/logger.js';
 import { deferred } from '../../internal/wait.js';
 import { OrphanWatchdog } from './orphan-watchdog.js';
-import { ServerTree } from './server-tree.js';
+import { ServerTree, TREE_MARKER_ENV } from './server-tree.js';
 
 /** A watchdog of its own, with a way to end it and wait until it is gone. */
 function ownWatchdog(): { watchdog: OrphanWatchdog; logger: Logger; end: () => Promise<void> } {
@@ -69,4 +70,48 @@ describe.skipIf(process.platform === 'win32')('ServerTree and the orphan watchdo
         new RegExp(`^${pid}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`),
       );
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'finds members born after an earlier snapshot, one that left the group and lost its parent too',
+    async () => {
+      await using guard = leakGuard();
+      const tree = new ServerTree();
+      // On its line: a child in its group, and (through a shell that has exited when the empty
+      // line is printed) a grandchild in a session of its own, re-parented: only the tree's
+      // marker still names it.
+      const root = spawn(
+        'sh',
+        ['-c', "read _; sleep 100 & echo $!; sh -c 'setsid sleep 100 & echo $!'; echo; wait"],
+        {
+          stdio: ['pipe', 'pipe', 'ignore'],
+          detached: true,
+          env: { ...process.env, [TREE_MARKER_ENV]: tree.marker },
+        },
+      );
+      guard.trackPid(root.pid);
+      const exited = once(root, 'exit');
+      tree.setRoot(root.pid!);
+      // The first snapshot reads every process; none of the tree's but the root runs yet.
+      expect(tree.snapshot()).toEqual([]);
+
+      let output = '';
+      root.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      const printed = deferred<number[]>();
+      root.stdout.on('data', () => {
+        const lines = output.split('\n');
+        if (lines.length > 3) printed.resolve(lines.slice(0, 2).map(Number));
+      });
+      root.stdin.end('go\n');
+      const members = await printed.promise;
+      for (const pid of members) guard.trackPid(pid);
+
+      // The next snapshot reads only the processes started since: both are found.
+      expect(tree.snapshot().sort()).toEqual([...members].sort());
+      tree.signal('SIGKILL');
+      expect(await exited).toEqual([null, 'SIGKILL']);
+      expect(await waitUntilGone(members, 5000)).toEqual([]);
+      expect(tree.snapshot()).toEqual([]);
+      tree.release();
+    },
+  );
 });

@@ -4,7 +4,7 @@ import type { OrphanWatchdog } from './orphan-watchdog.js';
 import {
   descendantsOf,
   isAlive,
-  listProcesses,
+  newProcesses,
   pidsWithEnvMarker,
   signalAll,
   signalGroup,
@@ -32,6 +32,8 @@ export interface ServerTreeOptions {
 export class ServerTree {
   readonly marker = treeMarker();
   readonly #known = new Set<number>();
+  /** Every process the latest snapshot saw, members or not (see `snapshot`). */
+  readonly #seen = new Set<number>();
   #rootPid: number | undefined;
   /** The root's start (clock ticks since boot): no member of the tree started before it. */
   #since: number | undefined;
@@ -56,13 +58,21 @@ export class ServerTree {
     return this.#rootPid;
   }
 
-  /** Refreshes the set of known members; returns those still alive (root excluded). */
+  /**
+   * Refreshes the set of known members; returns those still alive (root excluded).
+   *
+   * Each process is judged once, when a snapshot first sees it: one that is not a member then
+   * never becomes one (a process cannot join a group outside its session, the server's session
+   * holds only its descendants, and the marker is inherited at birth), and a member stays one
+   * until it dies. So after the first snapshot, which reads every process, the next ones read
+   * only the processes started since (`newProcesses`): a process's parent is judged before it.
+   */
   snapshot(): number[] {
     const root = this.#rootPid;
     if (root === undefined) return [];
     if (process.platform === 'win32') return [];
-    const processes = listProcesses();
-    for (const pid of descendantsOf(root, processes)) this.#known.add(pid);
+    const processes = newProcesses(this.#seen);
+    for (const pid of descendantsOf([root, ...this.#known], processes)) this.#known.add(pid);
     for (const p of processes)
       if (p.pgid === root && p.pid !== root && p.state !== 'Z') this.#known.add(p.pid);
     for (const pid of pidsWithEnvMarker(TREE_MARKER_ENV, this.marker, processes, this.#since))

@@ -264,6 +264,10 @@ export class StdioTransport implements Transport {
   async #stopProcess(): Promise<void> {
     const exited = this.#exited.promise;
     const termGrace = this.#termGraceMs;
+    // While the server takes its EOF and exits, the tree's first snapshot reads every process of
+    // the machine (a millisecond or more): the reap after the exit then reads only those started
+    // since. After the EOF is on its way (an immediate runs after the poll phase that sends it).
+    setImmediate(() => this.#tree.snapshot());
     if (await settlesWithin(exited, this.#closeGraceMs)) return;
     this.#tree.signal('SIGTERM');
     if (await settlesWithin(exited, termGrace)) return;

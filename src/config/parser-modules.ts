@@ -9,9 +9,14 @@ import { createRequire } from 'node:module';
 import type * as Jsonc from 'jsonc-parser';
 import type * as Yaml from 'yaml';
 
-const load = createRequire(import.meta.url);
+let require: NodeJS.Require | undefined;
 let yaml: typeof Yaml | undefined;
 let jsonc: typeof Jsonc | undefined;
+
+/** `require` for this module, made on first need (making one costs a fraction of a millisecond). */
+function load(id: string): unknown {
+  return (require ??= createRequire(import.meta.url))(id);
+}
 
 /** The `yaml` package, loaded on first use. */
 export function yamlModule(): typeof Yaml {

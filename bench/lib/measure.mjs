@@ -13,7 +13,7 @@ const MEMORY20_RUNS = 3;
  * Fresh processes per implementation behind each run's timed figures (the median of them): one
  * 40-60 ms figure of a fresh process moves by several milliseconds from one process to the next.
  */
-const TIMED_SAMPLES = 3;
+const TIMED_SAMPLES = 5;
 
 /**
  * Import time, import + connect + listing, and memory (one server, and 20 in the first

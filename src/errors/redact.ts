@@ -33,7 +33,8 @@ const credentialPatterns: readonly CredentialPattern[] = [
       ),
   },
   {
-    // Bearer and Basic credentials wherever they stand (not a challenge's `realm="…"` auth-param).
+    // Bearer and Basic credentials wherever they stand (not a challenge's `realm="…"`
+    // auth-param).
     pattern: /(\b(?:bearer|basic)\s+)(?![A-Za-z0-9._~+/-]+=\s*")[A-Za-z0-9._~+/=-]{4,}/gi,
     mayMatch: (_text, lower) => lower.includes('bearer') || lower.includes('basic'),
   },

@@ -63,9 +63,9 @@ function listFromProc(): ProcessInfo[] {
 
 /**
  * The processes started since the last call given the same `seen`, which is then every process
- * running now and read: a process that exits leaves it (so its id, if reused, reads as new). For repeated
- * scans of one tree: each process is read once (on Linux, a `/proc` listing and the new ones'
- * `stat`, instead of every process's).
+ * running now and read: a process that exits leaves it (so its id, if reused, reads as new). For
+ * repeated scans of one tree: each process is read once (on Linux, a `/proc` listing and the new
+ * ones' `stat`, instead of every process's).
  */
 export function newProcesses(seen: Set<number>): ProcessInfo[] {
   if (!hasProc) {

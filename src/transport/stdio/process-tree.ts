@@ -19,7 +19,8 @@ const hasProc = process.platform === 'linux';
  * Linux, `ps` elsewhere on POSIX, nothing on Windows (where `taskkill /T` walks the tree).
  */
 export function listProcesses(): ProcessInfo[] {
-  if (hasProc) return listFromProc();
+  // On Linux: every process /proc lists, as a scan that has seen none.
+  if (hasProc) return newProcesses(new Set());
   if (process.platform === 'win32') return [];
   try {
     const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], {
@@ -42,23 +43,6 @@ export function listProcesses(): ProcessInfo[] {
   } catch {
     return [];
   }
-}
-
-function listFromProc(): ProcessInfo[] {
-  const list: ProcessInfo[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return list;
-  }
-  for (const entry of entries) {
-    const code = entry.charCodeAt(0);
-    if (code < 48 || code > 57) continue;
-    const info = readProcStat(Number(entry));
-    if (info !== undefined) list.push(info);
-  }
-  return list;
 }
 
 /**

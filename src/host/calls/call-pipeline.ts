@@ -520,13 +520,11 @@ class ServerSends {
       : client.callTool(tool, call.args, options);
     return sent.then(
       (result) => {
-        link.unlink();
-        slot.limiter.release();
+        giveBack(slot, link);
         return result;
       },
       async (caught: unknown) => {
-        link.unlink();
-        slot.limiter.release();
+        giveBack(slot, link);
         const error = lostCallError(slot, call, link, caught);
         slot.callFailed(error);
         if (!mayRetry || !mayResend(slot, call, error)) throw error;
@@ -581,4 +579,10 @@ async function runNative(tool: NativeTool, call: ToolCall): Promise<CallToolResu
       content: [{ type: 'text', text: `Tool '${tool.name}' failed: ${message}` }],
     };
   }
+}
+
+/** An attempt settled: its link to the connection goes, and its slot goes back to the limiter. */
+function giveBack(slot: ServerSlot, link: { unlink(): void }): void {
+  link.unlink();
+  slot.limiter.release();
 }

@@ -14,7 +14,9 @@ export function fixed(value, digits) {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   });
-} /**
+}
+
+/**
  * `value` with `digits` decimals against a target `limit`, or with as many more as it takes (up to
  * four) not to show the limit itself: 1.302 against 1.3 reads "1.302", which fails, not "1.30".
  */

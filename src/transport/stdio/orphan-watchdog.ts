@@ -163,10 +163,16 @@ export class OrphanWatchdog {
       this.#logger?.debug(`the orphan watchdog (pid ${child.pid}) ${how}`);
       return;
     }
-    logger.warn(
-      `the orphan watchdog (pid ${child.pid}) ${how}; starting a new one for ${this.#groups.size} server(s)`,
-    );
+    // Said once the new one is told every group (its pipe written at once): from this line on,
+    // the servers are held again.
     this.start(logger);
+    const replacement = this.pid;
+    logger.warn(
+      `the orphan watchdog (pid ${child.pid}) ${how}; ` +
+        (replacement === undefined
+          ? `${this.#groups.size} server(s) no longer held`
+          : `a new one (pid ${replacement}) holds ${this.#groups.size} server(s)`),
+    );
   }
 }
 

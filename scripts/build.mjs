@@ -54,8 +54,9 @@ const LIBRARY = {
  * uses), so that merging the library's chunks never folds a command into what every command
  * loads. Each module it loads with `import()` (a command, the runtime, the host, a transport) is a
  * chunk of its own, with what only it uses (`lazyParts`); the client's session code is one chunk;
- * the small chunks they share are merged as the library's are. `mcp-host --config one.json tools`
- * loads 20 files (42 unmerged: the loader resolves and reads each, about 10 ms of CPU in all).
+ * the small chunks they share are merged as the library's are; the quick path's modules are
+ * claimed by two chunks (QUICK_PATH). `mcp-host --config one.json tools` loads 5 files (19 without
+ * the claims, 42 unmerged: the loader resolves, reads and links each).
  */
 const CLI = { cli: 'src/cli/main.ts' };
 /**
@@ -71,6 +72,22 @@ const CLI_BUNDLED = ['commander'];
  * they use, make one chunk that is kept out of the merge (see `lazyChunk`), so that `mcp-host/client`
  * loads them while the server starts rather than at import.
  */
+/**
+ * The modules a command connecting stdio servers loads on the quick path (`tools`, `inspect`,
+ * `call`), in two chunks: what it loads before it spawns the first server (the runtime, the config
+ * loader and resolver, the stdio transport), and what it loads while that server starts (the host,
+ * the client, its session code). Each takes everything those modules load, less what the entry
+ * loads at once, even the code other commands share: Node 20's loader spends about 0.6 ms of the
+ * main thread on each file (resolve, read, link), as much as compiling 20 KB, so a command that
+ * loads one of these chunks for a part of it still loads fewer bytes' worth than the files it
+ * replaces (the quick path: 19 files before, bench/README.md, thirteenth pass).
+ */
+const QUICK_PATH = [
+  { chunk: 'quick-start', modules: ['runtime', 'stdio-transport', 'server-streams'] },
+  { chunk: 'mcp-host', modules: ['mcp-host', 'connected-client'] },
+  { chunk: 'tools', modules: ['tools'] },
+  { chunk: 'call', modules: ['call'] },
+];
 const CLIENT_SESSION = {
   entry: 'client',
   chunk: 'client-session',
@@ -111,7 +128,7 @@ await bundle(
 // chunk, loaded at once with it (not after it, when the host's first client connects), with the
 // parts of the client the two share.
 await bundle(CLI, MIN_CHUNK_BYTES, CLI_BUNDLED, (out) =>
-  lazyParts(join(out, 'cli.js'), [{ ...CLIENT_SESSION, chunk: 'mcp-host' }]),
+  lazyParts(join(out, 'cli.js'), [{ ...CLIENT_SESSION, chunk: 'mcp-host' }], QUICK_PATH),
 );
 
 /**
@@ -216,14 +233,56 @@ function lazyChunk(out, { entry, chunk, modules }, entries) {
  * gets a chunk of its own (named after it, as before the merge), holding it and what only it
  * loads; the `groups` (the client's session code) get one chunk for all their modules. So merging
  * small chunks moves no command, nor the host, into what another command loads: what is merged is
- * code several of them share.
+ * code several of them share. Then each of the `claims` takes all its modules load (see
+ * `claimed`), shared or not.
  */
-function lazyParts(entryFile, groups) {
+function lazyParts(entryFile, groups, claims = []) {
   let chunkOf;
   return (id, { getModuleInfo }) => {
-    chunkOf ??= partsOf(entryFile, groups, getModuleInfo);
+    chunkOf ??= claimed(
+      entryFile,
+      claims,
+      partsOf(entryFile, groups, getModuleInfo),
+      getModuleInfo,
+    );
     return chunkOf.get(id);
   };
+}
+
+/**
+ * `chunkOf` with each of the `claims` (in order) taking the modules its `modules` (files an
+ * `import()` reaches) load, less those the entry loads at once and those an earlier claim took.
+ */
+function claimed(entryFile, claims, chunkOf, getModuleInfo) {
+  const closure = (roots, dynamic = false) => {
+    const seen = new Set(roots);
+    for (const id of seen) {
+      const info = getModuleInfo(id);
+      const next = [
+        ...(info?.importedIds ?? []),
+        ...(dynamic ? (info?.dynamicallyImportedIds ?? []) : []),
+      ];
+      for (const other of next) if (other.startsWith('/')) seen.add(other);
+    }
+    return seen;
+  };
+  const targets = [...closure([entryFile], true)].flatMap(
+    (id) => getModuleInfo(id)?.dynamicallyImportedIds ?? [],
+  );
+  const taken = closure([entryFile]);
+  for (const { chunk, modules } of claims) {
+    const roots = modules.map((name) => {
+      const found = [...new Set(targets.filter((id) => fileOf(name).test(id)))];
+      if (found.length !== 1) throw new Error(`${chunk}: ${entryFile} does not import() ${name}`);
+      return found[0];
+    });
+    for (const id of closure(roots)) {
+      if (taken.has(id)) continue;
+      taken.add(id);
+      chunkOf.set(id, chunk);
+    }
+  }
+  return chunkOf;
 }
 
 function partsOf(entryFile, groups, getModuleInfo) {

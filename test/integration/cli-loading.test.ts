@@ -1,9 +1,10 @@
 /**
  * What the built `mcp-host` loads, read by the load recorder (test/fixtures/load-recorder: every
- * ES module resolved and every file `require`d): a command's module only when that command runs
- * (dist/ has one chunk per command module, named after it), a config's parser only for its format,
- * no config writer (src/ modules are read from each loaded file's source map), and no transport the config does not use. commander is bundled into dist/
- * (scripts/build.mjs); no package from node_modules is loaded for a well-formed JSON config.
+ * ES module resolved and every file `require`d; the src/ modules in each file loaded from dist/
+ * are read from its source map): a command's module only when that command (or one using its
+ * helpers) runs, a config's parser only for its format, no config writer, and no transport the
+ * config does not use. commander is bundled into dist/ (scripts/build.mjs); no package from
+ * node_modules is loaded for a well-formed JSON config.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -35,7 +36,7 @@ interface Loaded {
   stdout: string;
   /** npm packages, sorted. */
   packages: string[];
-  /** The command modules whose chunk was loaded, sorted. */
+  /** The command modules (src/cli/commands/<name>.ts) in the files loaded, sorted. */
   commands: string[];
   /** The named chunks loaded (a module imported on demand: runtime, mcp-host, stdio-transport...). */
   chunks: Set<string>;
@@ -107,7 +108,7 @@ function loadedBy(args: string[], cwd: string): Promise<Loaded> {
           code,
           stdout,
           packages: [...packages].sort(),
-          commands: COMMAND_MODULES.filter((name) => chunks.has(name)).sort(),
+          commands: COMMAND_MODULES.filter((name) => modules.has(`cli/commands/${name}.ts`)).sort(),
           chunks,
           modules,
           files: files.size,
@@ -147,13 +148,13 @@ describe('what mcp-host loads', () => {
     // No yaml, undici, ws, eventsource-parser; listing checks schemas without the schema engine
     // (ajv, re2js): that loads on a first call.
     expect(loaded.packages).toEqual([]);
-    expect(loaded.chunks.has('stdio-transport')).toBe(true);
+    expect(loaded.modules.has('transport/stdio/stdio-transport.ts')).toBe(true);
     for (const transport of [
-      'streamable-http-transport',
-      'legacy-sse-transport',
-      'websocket-transport',
+      'http/streamable-http-transport',
+      'http/legacy-sse-transport',
+      'websocket/websocket-transport',
     ])
-      expect(loaded.chunks.has(transport)).toBe(false);
+      expect(loaded.modules.has(`transport/${transport}.ts`)).toBe(false);
     // The dialects' readers, no dialect module (they carry the writers) and no writer; the native
     // reader only for a native file.
     const dialectModules = [...loaded.modules].filter((module) =>
@@ -175,12 +176,15 @@ describe('what mcp-host loads', () => {
     for (const writer of CONFIG_WRITERS) expect(loaded.modules.has(writer)).toBe(false);
     // Nothing of the agent layer (the agent command's chunk carries it).
     expect([...loaded.modules].filter((module) => module.startsWith('agents/'))).toEqual([]);
-    // The client's session code in the host's chunk (loaded with it, not after it), and the small
-    // chunks the commands share merged (scripts/build.mjs): 20 files at most, where it was 42
-    // (each costs the loader a resolve and a read).
+    // The client's session code in the host's chunk (loaded with it, not after it), and the quick
+    // path's modules in two chunks (QUICK_PATH, scripts/build.mjs): the entry, what it loads at
+    // once, the two, and the command's. 5 files, where it was 19, and 42 before any merging (each
+    // costs Node's loader a resolve, a read and a link).
     expect(loaded.modules.has('client/connected-client.ts')).toBe(true);
     expect(loaded.chunks.has('client-session')).toBe(false);
-    expect(loaded.files).toBeLessThanOrEqual(20);
+    expect(loaded.chunks.has('quick-start')).toBe(true);
+    expect(loaded.chunks.has('mcp-host')).toBe(true);
+    expect(loaded.files).toBe(5);
     // The quick path (src/cli/quick/): no commander, no program, no other command's code.
     expect(loaded.bundled).toEqual([]);
     expect(loaded.modules.has('cli/program.ts')).toBe(false);
@@ -199,7 +203,8 @@ describe('what mcp-host loads', () => {
     );
     expect(call.code).toBe(0);
     expect(call.stdout).toContain('hi');
-    expect(call.commands).toEqual(['call']);
+    // call finds its tool with the tools command's helpers (call.ts imports them).
+    expect(call.commands).toEqual(['call', 'tools']);
     expect(call.bundled).not.toContain('commander');
     const inspect = await loadedBy(['--config', config, 'inspect', 'sdk/echo'], dir.path);
     expect(inspect.code).toBe(0);

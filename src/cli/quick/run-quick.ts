@@ -9,15 +9,21 @@ import type { QuickCommand } from './quick-command.js';
 export async function runQuickCommand(quick: QuickCommand): Promise<void> {
   // Not the output streams: Output guards each when it first writes (after the servers spawn).
   installSignalHandlers();
+  // The command's module loads while `runCommand` loads the runtime, not after it. A failure to
+  // load is the body's to throw (and `runCommand`'s to report), never an unhandled rejection.
+  const loading = quick.command === 'call' ? import('../commands/call.js') : undefined;
+  const toolsLoading = quick.command === 'call' ? undefined : import('../commands/tools.js');
+  loading?.catch(() => {});
+  toolsLoading?.catch(() => {});
   const [first, second] = quick.args;
   await runCommand(quick.globals, async (cli) => {
     switch (quick.command) {
       case 'tools':
-        return (await import('../commands/tools.js')).tools(cli, first, quick.options);
+        return (await toolsLoading!).tools(cli, first, quick.options);
       case 'inspect':
-        return (await import('../commands/tools.js')).inspect(cli, first!);
+        return (await toolsLoading!).inspect(cli, first!);
       case 'call':
-        return (await import('../commands/call.js')).call(cli, first!, second, quick.options);
+        return (await loading!).call(cli, first!, second, quick.options);
     }
   });
 }

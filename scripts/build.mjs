@@ -20,7 +20,7 @@
 import { build } from 'esbuild';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rollup } from 'rollup';
 
@@ -55,8 +55,8 @@ const LIBRARY = {
  * loads. Each module it loads with `import()` (a command, the runtime, the host, a transport) is a
  * chunk of its own, with what only it uses (`lazyParts`); the client's session code is one chunk;
  * the small chunks they share are merged as the library's are; the quick path's modules are
- * claimed by two chunks (QUICK_PATH). `mcp-host --config one.json tools` loads 5 files (19 without
- * the claims, 42 unmerged: the loader resolves, reads and links each).
+ * claimed by a few chunks (QUICK_PATH). `mcp-host --config one.json tools` loads 8 files (19
+ * without the claims, 42 unmerged: the loader resolves, reads and links each).
  */
 const CLI = { cli: 'src/cli/main.ts' };
 /**
@@ -74,17 +74,20 @@ const CLI_BUNDLED = ['commander'];
  */
 /**
  * The modules a command connecting stdio servers loads on the quick path (`tools`, `inspect`,
- * `call`), in two chunks: what it loads before it spawns the first server (the runtime, the config
- * loader and resolver, the stdio transport), and what it loads while that server starts (the host,
- * the client, its session code). Each takes everything those modules load, less what the entry
- * loads at once, even the code other commands share: Node 20's loader spends about 0.6 ms of the
- * main thread on each file (resolve, read, link), as much as compiling 20 KB, so a command that
- * loads one of these chunks for a part of it still loads fewer bytes' worth than the files it
- * replaces (the quick path: 19 files before, bench/README.md, thirteenth pass).
+ * `call`), claimed by a few chunks (see `claimed`): what it loads before it spawns its first server
+ * (the runtime, the config loader and resolver, the stdio transport: `quick-start`), what it loads
+ * while that server starts (the host, the client and its session code: `mcp-host`), and each
+ * command's own module. Node 20's loader spends about half a millisecond of the main thread on each
+ * file besides compiling it (the 19 files `tools` loaded took 36 ms to import, the same code in one
+ * file 25), so `tools` now loads 8 (bench/README.md, thirteenth pass). A claim takes what its
+ * modules load, less what another `import()` loads at once without them: a command using one of
+ * the host's helpers must not load the whole host before its spawn. `quick-start` takes that
+ * shared code too (`shared`): every command that connects a server loads the runtime, and one that
+ * only reads the config loads a little more code in fewer files.
  */
 const QUICK_PATH = [
-  { chunk: 'quick-start', modules: ['runtime', 'stdio-transport', 'server-streams'] },
-  { chunk: 'mcp-host', modules: ['mcp-host', 'connected-client'] },
+  { chunk: 'quick-start', modules: ['runtime', 'stdio-transport'], shared: true },
+  { chunk: 'mcp-host', modules: ['mcp-host', 'connected-client', 'server-streams'] },
   { chunk: 'tools', modules: ['tools'] },
   { chunk: 'call', modules: ['call'] },
 ];
@@ -103,6 +106,13 @@ const CLIENT_SESSION = {
  * `allow-extension`): only the names their type declarations give are the package's API.
  */
 const BASE_ENTRIES = ['client', 'stdio'];
+/**
+ * What the CommonJS packages bundled into the CLI `require` (node: builtins) goes through Node's
+ * own require, made on the first call (making it costs ~0.3 ms, at load otherwise, in a chunk every
+ * command loads); a chunk that requires nothing drops it.
+ */
+const REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module';\nlet __requireMade;\nconst require = (id) => (__requireMade ??= __createRequire(import.meta.url))(id);";
 /** Library chunks smaller than this are merged into others (see above). */
 const MIN_CHUNK_BYTES = 20_000;
 /** A part of a lazy chunk under 1/SMALL_PART of its bytes is small (see `lazyMembers`). */
@@ -160,9 +170,7 @@ async function bundle(entryPoints, minChunkBytes, bundled, manualChunks, extensi
             // What the CommonJS packages `require` (node: builtins) goes through Node's own
             // require, made on the first call (making it costs ~0.3 ms, at load otherwise, in a
             // chunk every command loads); a chunk that requires nothing drops it.
-            banner: {
-              js: "import { createRequire as __createRequire } from 'node:module';\nlet __requireMade;\nconst require = (id) => (__requireMade ??= __createRequire(import.meta.url))(id);",
-            },
+            banner: { js: REQUIRE_BANNER },
           }),
       sourcemap: 'external',
       chunkNames: 'chunks/[name]-[hash]',
@@ -251,7 +259,9 @@ function lazyParts(entryFile, groups, claims = []) {
 
 /**
  * `chunkOf` with each of the `claims` (in order) taking the modules its `modules` (files an
- * `import()` reaches) load, less those the entry loads at once and those an earlier claim took.
+ * `import()` reaches) load at once, less those the entry loads at once, those an earlier claim
+ * took and, unless it is `shared`, those another `import()` target loads at once without the
+ * claim's own code (one the claim's modules never lead to: those load after the chunk anyway).
  */
 function claimed(entryFile, claims, chunkOf, getModuleInfo) {
   const closure = (roots, dynamic = false) => {
@@ -266,23 +276,47 @@ function claimed(entryFile, claims, chunkOf, getModuleInfo) {
     }
     return seen;
   };
-  const targets = [...closure([entryFile], true)].flatMap(
-    (id) => getModuleInfo(id)?.dynamicallyImportedIds ?? [],
+  const targets = new Set(
+    [...closure([entryFile], true)].flatMap(
+      (id) => getModuleInfo(id)?.dynamicallyImportedIds ?? [],
+    ),
   );
   const taken = closure([entryFile]);
-  for (const { chunk, modules } of claims) {
+  for (const { chunk, modules, shared = false } of claims) {
     const roots = modules.map((name) => {
-      const found = [...new Set(targets.filter((id) => fileOf(name).test(id)))];
+      const found = [...targets].filter((id) => fileOf(name).test(id));
       if (found.length !== 1) throw new Error(`${chunk}: ${entryFile} does not import() ${name}`);
       return found[0];
     });
+    const code = roots.flatMap((root) => codeFiles(root, getModuleInfo));
+    const after = closure(roots, true);
+    const elsewhere = new Set();
+    for (const target of shared ? [] : targets) {
+      if (after.has(target)) continue;
+      const loaded = closure([target]);
+      if (!code.some((id) => loaded.has(id))) for (const id of loaded) elsewhere.add(id);
+    }
     for (const id of closure(roots)) {
-      if (taken.has(id)) continue;
+      if (taken.has(id) || (elsewhere.has(id) && !roots.includes(id))) continue;
       taken.add(id);
       chunkOf.set(id, chunk);
     }
   }
   return chunkOf;
+}
+
+/**
+ * The esbuild files holding the code of the module `file` was made for: `file` itself, or, where
+ * esbuild moved that code into a shared chunk and left a facade (imports and exports only), the
+ * files the facade takes bindings from (it also imports, bare, every chunk those load).
+ */
+function codeFiles(file, getModuleInfo) {
+  const statements = (getModuleInfo(file)?.code ?? '')
+    .replace(REQUIRE_BANNER, '')
+    .replace(/^\s*\/\/.*$/gm, '');
+  if (!/^(?:\s*(?:import|export)\b[^;]*;)*\s*$/.test(statements)) return [file];
+  const from = statements.matchAll(/import\s*\{[^}]*\}\s*from\s*["'](\.[^"']+)["']/g);
+  return [...from].map(([, path]) => join(dirname(file), path));
 }
 
 function partsOf(entryFile, groups, getModuleInfo) {

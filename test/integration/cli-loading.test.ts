@@ -177,14 +177,15 @@ describe('what mcp-host loads', () => {
     // Nothing of the agent layer (the agent command's chunk carries it).
     expect([...loaded.modules].filter((module) => module.startsWith('agents/'))).toEqual([]);
     // The client's session code in the host's chunk (loaded with it, not after it), and the quick
-    // path's modules in two chunks (QUICK_PATH, scripts/build.mjs): the entry, what it loads at
-    // once, the two, and the command's. 5 files, where it was 19, and 42 before any merging (each
+    // path's modules claimed by a few chunks (QUICK_PATH, scripts/build.mjs): the entry, what it
+    // loads at once, the command's, what runs before the spawn, the host, and three chunks the
+    // host shares with other commands. 8 files, where it was 19, and 42 before any merging (each
     // costs Node's loader a resolve, a read and a link).
     expect(loaded.modules.has('client/connected-client.ts')).toBe(true);
     expect(loaded.chunks.has('client-session')).toBe(false);
     expect(loaded.chunks.has('quick-start')).toBe(true);
     expect(loaded.chunks.has('mcp-host')).toBe(true);
-    expect(loaded.files).toBe(5);
+    expect(loaded.files).toBeLessThanOrEqual(8);
     // The quick path (src/cli/quick/): no commander, no program, no other command's code.
     expect(loaded.bundled).toEqual([]);
     expect(loaded.modules.has('cli/program.ts')).toBe(false);
@@ -216,6 +217,21 @@ describe('what mcp-host loads', () => {
     expect(grouped.stdout).toMatch(/\bsdk\s+echo\b/);
     expect(grouped.bundled).toContain('commander');
     expect(grouped.modules.has('cli/program.ts')).toBe(true);
+  });
+
+  it('resources loads no other command, though it shares their helpers', async () => {
+    using dir = tempDir();
+    const config = join(dir.path, 'one.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { sdk: { command: process.execPath, args: [server] } } }),
+    );
+    const loaded = await loadedBy(['--config', config, 'resources'], dir.path);
+    expect(loaded.code).toBe(0);
+    // The chunks the quick path claims (call's, tools') hold no helper another command uses.
+    expect(loaded.commands).toEqual(['resources']);
+    expect(loaded.chunks.has('call')).toBe(false);
+    expect(loaded.chunks.has('tools')).toBe(false);
   });
 
   it('servers list on a YAML config loads yaml and no host', async () => {

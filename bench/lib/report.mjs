@@ -221,7 +221,7 @@ function cliText(cli) {
     fixed(side.maxRssMiB.median, 1),
   ];
   return [
-    `CLI cold start, ${cli.rounds} fresh processes each, alternating (bench/cli-probe.mjs; without ${cli.removedEnv.join(', ') || 'nothing removed'}):`,
+    `CLI cold start, ${cli.rounds} fresh processes each, alternating (bench/cli-probe.mjs${cli.removedEnv.length === 0 ? '' : `; without ${cli.removedEnv.join(', ')}`}):`,
     `  cli: ${cli.commands.cli}; floor: ${cli.commands.floor}`,
     ...(cli.config === undefined
       ? []

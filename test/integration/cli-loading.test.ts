@@ -119,6 +119,16 @@ function loadedBy(args: string[], cwd: string): Promise<Loaded> {
   });
 }
 
+/** A JSON config (Claude Desktop's shape) in `dir` with the one SDK server; its path. */
+function oneServerConfig(dir: string): string {
+  const config = join(dir, 'one.json');
+  writeFileSync(
+    config,
+    JSON.stringify({ mcpServers: { sdk: { command: process.execPath, args: [server] } } }),
+  );
+  return config;
+}
+
 beforeAll(() => ensureBuiltCli());
 
 describe('what mcp-host loads', () => {
@@ -129,18 +139,14 @@ describe('what mcp-host loads', () => {
       expect(loaded.code).toBe(0);
       expect(loaded.packages).toEqual([]);
       expect(loaded.commands).toEqual([]);
-      expect(loaded.chunks.has('runtime')).toBe(false);
+      expect(loaded.modules.has('cli/runtime.ts')).toBe(false);
       expect(loaded.bundled).toEqual(['commander']);
     }
   });
 
   it('tools on a JSON config loads its command and the stdio transport only', async () => {
     using dir = tempDir();
-    const config = join(dir.path, 'one.json');
-    writeFileSync(
-      config,
-      JSON.stringify({ mcpServers: { sdk: { command: process.execPath, args: [server] } } }),
-    );
+    const config = oneServerConfig(dir.path);
     const loaded = await loadedBy(['--config', config, 'tools'], dir.path);
     expect(loaded.code).toBe(0);
     expect(loaded.stdout).toMatch(/\bsdk\s+echo\b/);
@@ -193,11 +199,7 @@ describe('what mcp-host loads', () => {
 
   it('call and inspect take the quick path; an option it does not know, the full program', async () => {
     using dir = tempDir();
-    const config = join(dir.path, 'one.json');
-    writeFileSync(
-      config,
-      JSON.stringify({ mcpServers: { sdk: { command: process.execPath, args: [server] } } }),
-    );
+    const config = oneServerConfig(dir.path);
     const call = await loadedBy(
       ['--config', config, '--json', 'call', 'sdk/echo', '--arg', 'message=hi'],
       dir.path,
@@ -221,11 +223,7 @@ describe('what mcp-host loads', () => {
 
   it('resources loads no other command, though it shares their helpers', async () => {
     using dir = tempDir();
-    const config = join(dir.path, 'one.json');
-    writeFileSync(
-      config,
-      JSON.stringify({ mcpServers: { sdk: { command: process.execPath, args: [server] } } }),
-    );
+    const config = oneServerConfig(dir.path);
     const loaded = await loadedBy(['--config', config, 'resources'], dir.path);
     expect(loaded.code).toBe(0);
     // The chunks the quick path claims (call's, tools') hold no helper another command uses.

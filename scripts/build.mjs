@@ -53,9 +53,9 @@ const LIBRARY = {
  * The command line, an application: a graph of its own (with its own copy of the library code it
  * uses), so that merging the library's chunks never folds a command into what every command
  * loads. Each module it loads with `import()` (a command, the runtime, the host, a transport) is a
- * chunk of its own, with what only it uses (`lazyParts`); the client's session code is one chunk;
- * the small chunks they share are merged as the library's are; the quick path's modules are
- * claimed by a few chunks (QUICK_PATH). `mcp-host --config one.json tools` loads 8 files (19
+ * chunk of its own, with what only it uses (`lazyParts`); the small chunks they share are merged
+ * as the library's are; the quick path's modules are claimed by a few chunks (QUICK_PATH), the
+ * client's session code with the host. `mcp-host --config one.json tools` loads 8 files (19
  * without the claims, 42 unmerged: the loader resolves, reads and links each).
  */
 const CLI = { cli: 'src/cli/main.ts' };
@@ -66,12 +66,6 @@ const CLI = { cli: 'src/cli/main.ts' };
  * for a JSON document with a syntax error, a config writer, or a YAML file.
  */
 const CLI_BUNDLED = ['commander'];
-/**
- * The client's session code: the modules `McpClient.connect()` loads with `import()` once it has
- * started a server's process (`loadSessionCode`, src/client/session-code.ts). They, and what only
- * they use, make one chunk that is kept out of the merge (see `lazyChunk`), so that `mcp-host/client`
- * loads them while the server starts rather than at import.
- */
 /**
  * The modules a command connecting stdio servers loads on the quick path (`tools`, `inspect`,
  * `call`), claimed by a few chunks (see `claimed`): what it loads before it spawns its first server
@@ -91,6 +85,12 @@ const QUICK_PATH = [
   { chunk: 'tools', modules: ['tools'] },
   { chunk: 'call', modules: ['call'] },
 ];
+/**
+ * The client's session code: the modules `McpClient.connect()` loads with `import()` once it has
+ * started a server's process (`loadSessionCode`, src/client/session-code.ts). They, and what only
+ * they use, make one chunk that is kept out of the merge (see `lazyChunk`), so that `mcp-host/client`
+ * loads them while the server starts rather than at import.
+ */
 const CLIENT_SESSION = {
   entry: 'client',
   chunk: 'client-session',
@@ -135,10 +135,9 @@ await bundle(
   BASE_ENTRIES,
 );
 // The command line opens its clients through the host: their session code goes into the host's
-// chunk, loaded at once with it (not after it, when the host's first client connects), with the
-// parts of the client the two share.
+// chunk (QUICK_PATH), loaded at once with it (not after it, when the host's first client connects).
 await bundle(CLI, MIN_CHUNK_BYTES, CLI_BUNDLED, (out) =>
-  lazyParts(join(out, 'cli.js'), [{ ...CLIENT_SESSION, chunk: 'mcp-host' }], QUICK_PATH),
+  lazyParts(join(out, 'cli.js'), QUICK_PATH),
 );
 
 /**
@@ -167,9 +166,6 @@ async function bundle(entryPoints, minChunkBytes, bundled, manualChunks, extensi
             ),
             // A package's ESM build over its CommonJS one.
             mainFields: ['module', 'main'],
-            // What the CommonJS packages `require` (node: builtins) goes through Node's own
-            // require, made on the first call (making it costs ~0.3 ms, at load otherwise, in a
-            // chunk every command loads); a chunk that requires nothing drops it.
             banner: { js: REQUIRE_BANNER },
           }),
       sourcemap: 'external',
@@ -239,20 +235,14 @@ function lazyChunk(out, { entry, chunk, modules }, entries) {
  * rollup's `manualChunks` for a graph whose entry loads nearly everything with `import()` (the
  * CLI: each command, the runtime, the host, the transports): each module an `import()` reaches
  * gets a chunk of its own (named after it, as before the merge), holding it and what only it
- * loads; the `groups` (the client's session code) get one chunk for all their modules. So merging
- * small chunks moves no command, nor the host, into what another command loads: what is merged is
- * code several of them share. Then each of the `claims` takes all its modules load (see
- * `claimed`), shared or not.
+ * loads. So merging small chunks moves no command, nor the host, into what another command loads:
+ * what is merged is code several of them share. Then the `claims` take the modules they name and
+ * what those load (see `claimed`).
  */
-function lazyParts(entryFile, groups, claims = []) {
+function lazyParts(entryFile, claims) {
   let chunkOf;
   return (id, { getModuleInfo }) => {
-    chunkOf ??= claimed(
-      entryFile,
-      claims,
-      partsOf(entryFile, groups, getModuleInfo),
-      getModuleInfo,
-    );
+    chunkOf ??= claimed(entryFile, claims, partsOf(entryFile, getModuleInfo), getModuleInfo);
     return chunkOf.get(id);
   };
 }
@@ -264,18 +254,7 @@ function lazyParts(entryFile, groups, claims = []) {
  * claim's own code (one the claim's modules never lead to: those load after the chunk anyway).
  */
 function claimed(entryFile, claims, chunkOf, getModuleInfo) {
-  const closure = (roots, dynamic = false) => {
-    const seen = new Set(roots);
-    for (const id of seen) {
-      const info = getModuleInfo(id);
-      const next = [
-        ...(info?.importedIds ?? []),
-        ...(dynamic ? (info?.dynamicallyImportedIds ?? []) : []),
-      ];
-      for (const other of next) if (other.startsWith('/')) seen.add(other);
-    }
-    return seen;
-  };
+  const closure = (roots, dynamic) => loadedFrom(getModuleInfo, roots, dynamic);
   const targets = new Set(
     [...closure([entryFile], true)].flatMap(
       (id) => getModuleInfo(id)?.dynamicallyImportedIds ?? [],
@@ -283,11 +262,7 @@ function claimed(entryFile, claims, chunkOf, getModuleInfo) {
   );
   const taken = closure([entryFile]);
   for (const { chunk, modules, shared = false } of claims) {
-    const roots = modules.map((name) => {
-      const found = [...targets].filter((id) => fileOf(name).test(id));
-      if (found.length !== 1) throw new Error(`${chunk}: ${entryFile} does not import() ${name}`);
-      return found[0];
-    });
+    const roots = modules.map((name) => importedFile(targets, name, entryFile));
     const code = roots.flatMap((root) => codeFiles(root, getModuleInfo));
     const after = closure(roots, true);
     const elsewhere = new Set();
@@ -319,7 +294,7 @@ function codeFiles(file, getModuleInfo) {
   return [...from].map(([, path]) => join(dirname(file), path));
 }
 
-function partsOf(entryFile, groups, getModuleInfo) {
+function partsOf(entryFile, getModuleInfo) {
   const targets = new Map();
   const everything = new Set([entryFile]);
   for (const id of everything) {
@@ -331,9 +306,6 @@ function partsOf(entryFile, groups, getModuleInfo) {
       if (next.startsWith('/')) targets.set(next, chunkName(next));
     }
   }
-  for (const { chunk, modules } of groups)
-    for (const name of modules)
-      for (const id of targets.keys()) if (fileOf(name).test(id)) targets.set(id, chunk);
   // Per chunk name: the modules reached only through its targets (less what is reached without).
   const byChunk = new Map();
   for (const [id, chunk] of targets) byChunk.set(chunk, [...(byChunk.get(chunk) ?? []), id]);
@@ -374,25 +346,37 @@ function fileOf(name) {
   return new RegExp(`/${name}(-[A-Z0-9]{8})?\\.js$`);
 }
 
+/**
+ * The esbuild files `roots` load at once (with `dynamic`, through `import()` too), `roots`
+ * included; packages and builtins left out.
+ */
+function loadedFrom(getModuleInfo, roots, dynamic = false) {
+  const seen = new Set(roots);
+  for (const id of seen) {
+    const info = getModuleInfo(id);
+    const next = [
+      ...(info?.importedIds ?? []),
+      ...(dynamic ? (info?.dynamicallyImportedIds ?? []) : []),
+    ];
+    for (const other of next) if (other.startsWith('/')) seen.add(other);
+  }
+  return seen;
+}
+
+/** The one file among `targets` (what `entryFile` reaches with `import()`) made of module `name`. */
+function importedFile(targets, name, entryFile) {
+  const found = [...targets].filter((id) => fileOf(name).test(id));
+  // A module renamed or no longer imported: the list naming it is out of date.
+  if (found.length !== 1) throw new Error(`${entryFile} does not import() ${name}`);
+  return found[0];
+}
+
 function lazyMembers(out, { entry, chunk, modules }, entries, getModuleInfo) {
   const entryFile = join(out, `${entry}.js`);
-  const closure = (roots, dynamic = false) => {
-    const seen = new Set(roots);
-    for (const id of seen) {
-      const info = getModuleInfo(id);
-      for (const next of info?.importedIds ?? []) seen.add(next);
-      if (dynamic) for (const next of info?.dynamicallyImportedIds ?? []) seen.add(next);
-    }
-    return seen;
-  };
+  const closure = (roots, dynamic) => loadedFrom(getModuleInfo, roots, dynamic);
   const eager = closure([entryFile]);
   const imported = new Set([...eager].flatMap((id) => getModuleInfo(id).dynamicallyImportedIds));
-  const targets = modules.map((name) => {
-    const found = [...imported].filter((id) => fileOf(name).test(id));
-    // A module renamed or no longer imported: the list above is out of date.
-    if (found.length !== 1) throw new Error(`lazy chunk: ${entryFile} does not import() ${name}`);
-    return found[0];
-  });
+  const targets = modules.map((name) => importedFile(imported, name, entryFile));
   const members = [...closure(targets)].filter((id) => !eager.has(id) && id.startsWith('/'));
   const bytes = (ids) => ids.reduce((sum, id) => sum + (getModuleInfo(id)?.code?.length ?? 0), 0);
   // What an entry that never reaches them uses of them at once, when that is a small part of the
@@ -445,13 +429,7 @@ function baseEntries(out, names, entries) {
 
 function baseChunkOf(out, names, entries, getModuleInfo) {
   const fileOfEntry = (name) => join(out, `${name}.js`);
-  const loadedBy = (name) => {
-    const loaded = new Set([fileOfEntry(name)]);
-    for (const file of loaded)
-      for (const next of getModuleInfo(file)?.importedIds ?? [])
-        if (next.startsWith('/')) loaded.add(next);
-    return loaded;
-  };
+  const loadedBy = (name) => loadedFrom(getModuleInfo, [fileOfEntry(name)]);
   const loads = new Map(entries.map((name) => [name, loadedBy(name)]));
   const [first, ...others] = names;
   const chunkOf = new Map([...loads.get(first)].map((file) => [file, first]));

@@ -3,6 +3,8 @@
  * the same `runCommand`: commander and the other commands are not loaded.
  */
 import { installSignalHandlers, runCommand } from '../command.js';
+import type { CliRuntime } from '../runtime.js';
+import type { ExitCode } from '../exit-codes.js';
 import type { QuickCommand } from './quick-command.js';
 
 /** Runs `quick`; sets `process.exitCode`. */
@@ -11,19 +13,26 @@ export async function runQuickCommand(quick: QuickCommand): Promise<void> {
   installSignalHandlers();
   // The command's module loads while `runCommand` loads the runtime, not after it. A failure to
   // load is the body's to throw (and `runCommand`'s to report), never an unhandled rejection.
-  const loading = quick.command === 'call' ? import('../commands/call.js') : undefined;
-  const toolsLoading = quick.command === 'call' ? undefined : import('../commands/tools.js');
-  loading?.catch(() => {});
-  toolsLoading?.catch(() => {});
+  const body = commandBody(quick);
+  body.catch(() => {});
+  await runCommand(quick.globals, async (cli) => (await body)(cli));
+}
+
+/** `quick`'s command, once its module is loaded. */
+async function commandBody(quick: QuickCommand): Promise<(cli: CliRuntime) => Promise<ExitCode>> {
   const [first, second] = quick.args;
-  await runCommand(quick.globals, async (cli) => {
-    switch (quick.command) {
-      case 'tools':
-        return (await toolsLoading!).tools(cli, first, quick.options);
-      case 'inspect':
-        return (await toolsLoading!).inspect(cli, first!);
-      case 'call':
-        return (await loading!).call(cli, first!, second, quick.options);
+  switch (quick.command) {
+    case 'tools': {
+      const { tools } = await import('../commands/tools.js');
+      return (cli) => tools(cli, first, quick.options);
     }
-  });
+    case 'inspect': {
+      const { inspect } = await import('../commands/tools.js');
+      return (cli) => inspect(cli, first!);
+    }
+    case 'call': {
+      const { call } = await import('../commands/call.js');
+      return (cli) => call(cli, first!, second, quick.options);
+    }
+  }
 }

@@ -97,6 +97,17 @@ const CLIENT_SESSION = {
   modules: ['connected-client'],
 };
 /**
+ * The stdio transport's reading and writing code (the line decoder and writer), which
+ * `StdioTransport.start()` loads once it has spawned the server: one chunk of its own, like the
+ * session code, so the merge does not fold it into a chunk of code it never runs (the state store
+ * merged into it once: 15 KB more to read while the server starts), nor split it in three files.
+ */
+const STDIO_STREAMS = {
+  entry: 'stdio',
+  chunk: 'server-streams',
+  modules: ['server-streams'],
+};
+/**
  * The entries a program talking to one server imports (`mcp-host/client`, `mcp-host/stdio`): each
  * file holds its code itself, with everything it loads at once (the errors, signals and other
  * shared parts going to the first), not a facade over chunks. Node 20 reads, compiles and links
@@ -129,8 +140,9 @@ await bundle(
   [],
   (out) => {
     const session = lazyChunk(out, CLIENT_SESSION, Object.keys(LIBRARY));
+    const streams = lazyChunk(out, STDIO_STREAMS, Object.keys(LIBRARY));
     const base = baseEntries(out, BASE_ENTRIES, Object.keys(LIBRARY));
-    return (id, meta) => session(id, meta) ?? base(id, meta);
+    return (id, meta) => session(id, meta) ?? streams(id, meta) ?? base(id, meta);
   },
   BASE_ENTRIES,
 );

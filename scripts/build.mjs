@@ -234,8 +234,9 @@ async function bundle(entryPoints, minChunkBytes, bundled, manualChunks, extensi
  * small chunks cannot fold that code into a chunk the entry loads at once (which it would, the code
  * having no side effects). Other entries that use some of it (the root entry uses the JSON-RPC peer)
  * load the chunk as they load any other; but a small part of it that an entry never reaching those
- * modules loads at once (`mcp-host/config` needs an error helper the session code shares) goes to
- * `entry`'s file, so that entry does not load the whole session code for a helper.
+ * modules loads at once (`mcp-host/config` needs an error helper and SHA-256, which the session code
+ * shares) goes to a chunk of its own (`<chunk>-helpers`), so that entry does not load the whole
+ * session code for a helper, nor `entry` those helpers before it starts its server.
  */
 function lazyChunk(out, { entry, chunk, modules }, entries) {
   let members;
@@ -394,8 +395,8 @@ function lazyMembers(out, { entry, chunk, modules }, entries, getModuleInfo) {
   const members = [...closure(targets)].filter((id) => !eager.has(id) && id.startsWith('/'));
   const bytes = (ids) => ids.reduce((sum, id) => sum + (getModuleInfo(id)?.code?.length ?? 0), 0);
   // What an entry that never reaches them uses of them at once, when that is a small part of the
-  // chunk (a helper or two): it goes to the entry's file instead, so that entry does not load the
-  // session code for it.
+  // chunk (a helper or two): it goes to a chunk of helpers instead, so that entry does not load
+  // the session code for it.
   const elsewhere = new Set();
   for (const name of entries) {
     const file = join(out, `${name}.js`);
@@ -406,8 +407,8 @@ function lazyMembers(out, { entry, chunk, modules }, entries, getModuleInfo) {
     if (bytes(used) * SMALL_PART < bytes(members)) for (const id of used) elsewhere.add(id);
   }
   // Their files and what they load, less what the entry loads at once (and packages, builtins),
-  // to the chunk; the small parts used elsewhere to the entry's file (which those entries load).
-  return new Map(members.map((id) => [id, elsewhere.has(id) ? entry : chunk]));
+  // to the chunk; the small parts used elsewhere to the helpers' chunk (which the chunk loads).
+  return new Map(members.map((id) => [id, elsewhere.has(id) ? `${chunk}-helpers` : chunk]));
 }
 
 /** The `names` entries, given to rollup as chunks whose signature may be extended. */

@@ -3,13 +3,14 @@ import { McpHostError } from '../../errors/mcp-host-error.js';
 import { preview } from '../../errors/redact.js';
 import type { Logger } from '../../internal/logger.js';
 import { RateLimiter } from '../../internal/rate-limiter.js';
-import type { ByteRingBuffer } from '../../internal/ring-buffer.js';
+import type { Emitter } from '../../internal/emitter.js';
+import { ByteRingBuffer } from '../../internal/ring-buffer.js';
 import { LineDecoder, type OversizedLine } from '../../jsonrpc/line-decoder.js';
 import { LineWriter } from '../../jsonrpc/line-writer.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import { oversizedMessageError, recoverBrokenResponseId } from '../../jsonrpc/recover-id.js';
 import type { TransportEvents } from '../transport-events.js';
-import type { StderrLog } from './stderr-log.js';
+import { StderrLog } from './stderr-log.js';
 import type { StdioStats } from './stdio-options.js';
 import { readStdout } from './stdout-reader.js';
 
@@ -21,9 +22,9 @@ export interface StreamsOwner {
   readonly maxMessageBytes: number;
   readonly maxOutboundBytes: number | undefined;
   readonly events: TransportEvents;
-  /** The ring buffer of the server's stderr, and its log. */
-  readonly stderr: ByteRingBuffer;
-  readonly stderrLog: StderrLog;
+  /** How much of the server's stderr to keep (its tail), and where its lines go. */
+  readonly stderrBufferBytes: number;
+  readonly stderrLines: Emitter<string>;
   /** stdout is over: ended (`ended` true), or failed or destroyed before its end. */
   stdoutEnded(): void;
 }
@@ -38,9 +39,13 @@ export class ServerStreams {
   readonly #owner: StreamsOwner;
   readonly #writer: LineWriter;
   readonly #junkLimiter = new RateLimiter(1, 5);
+  readonly #stderr: ByteRingBuffer;
+  readonly #stderrLog: StderrLog;
 
   constructor(child: ChildProcessWithoutNullStreams, owner: StreamsOwner) {
     this.#owner = owner;
+    this.#stderr = new ByteRingBuffer(owner.stderrBufferBytes);
+    this.#stderrLog = new StderrLog(owner.logger, owner.serverName, owner.stderrLines);
     const decoder = new LineDecoder({
       maxMessageBytes: owner.maxMessageBytes,
       onLine: (line, cut) => this.#onLine(line, cut),
@@ -55,8 +60,8 @@ export class ServerStreams {
     });
     child.stderr.on('data', (chunk: Buffer) => {
       owner.stats.stderrBytes += chunk.length;
-      owner.stderr.write(chunk);
-      owner.stderrLog.push(chunk);
+      this.#stderr.write(chunk);
+      this.#stderrLog.push(chunk);
     });
     child.stderr.on('error', () => {});
     // A dead pipe (EPIPE) is not an error of ours: the exit event says what happened.
@@ -74,6 +79,16 @@ export class ServerStreams {
   /** Refuses further writes (what is buffered still goes out). */
   close(): void {
     this.#writer.close();
+  }
+
+  /** The last `maxBytes` (at most) the server wrote to stderr, as written. */
+  stderrTail(maxBytes: number): Uint8Array {
+    return this.#stderr.read(maxBytes);
+  }
+
+  /** Logs what is left of a last stderr line without its newline (the server is gone). */
+  flushStderr(): void {
+    this.#stderrLog.flush();
   }
 
   #onLine(line: string, cut: boolean): void {

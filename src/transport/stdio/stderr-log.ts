@@ -1,6 +1,6 @@
 import { aboutServer } from '../../errors/mcp-host-error.js';
 import { redact, truncate } from '../../errors/redact.js';
-import { Emitter } from '../../internal/emitter.js';
+import type { Emitter } from '../../internal/emitter.js';
 import type { Logger } from '../../internal/logger.js';
 import { RateLimiter } from '../../internal/rate-limiter.js';
 
@@ -8,7 +8,8 @@ import { RateLimiter } from '../../internal/rate-limiter.js';
 const MAX_LINE_CHARS = 4096;
 
 /**
- * Turns a server's stderr into lines: each is redacted, offered to `onLine` listeners, and
+ * Turns a server's stderr into lines: each is redacted, offered to the listeners of `lines` (the
+ * transport's `onStderrLine`, which exists before this does: made once the process runs), and
  * logged at a bounded rate (a flood costs a counter, not a log line per line).
  */
 export class StderrLog {
@@ -16,20 +17,14 @@ export class StderrLog {
   readonly #serverName: string | undefined;
   readonly #limiter = new RateLimiter(20, 50);
   readonly #emitter: Emitter<string>;
-  /** UTF-8 across chunk boundaries (a global: no `node:string_decoder` to load before a spawn). */
+  /** UTF-8 across chunk boundaries (a global: no `node:string_decoder` to load). */
   readonly #decoder = new TextDecoder();
   #partial = '';
-  readonly onLine;
 
-  constructor(
-    logger: Logger,
-    serverName: string | undefined,
-    onListenerError: (error: unknown) => void,
-  ) {
+  constructor(logger: Logger, serverName: string | undefined, lines: Emitter<string>) {
     this.#logger = logger;
     this.#serverName = serverName;
-    this.#emitter = new Emitter(onListenerError);
-    this.onLine = this.#emitter.event;
+    this.#emitter = lines;
   }
 
   push(chunk: Buffer): void {

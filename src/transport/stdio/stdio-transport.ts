@@ -3,8 +3,8 @@ import { aboutServer, McpHostError, ProcessExitedError } from '../../errors/mcp-
 import { preview, redact } from '../../errors/redact.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import { TransportEvents } from '../transport-events.js';
+import { Emitter } from '../../internal/emitter.js';
 import type { Logger } from '../../internal/logger.js';
-import { ByteRingBuffer } from '../../internal/ring-buffer.js';
 import { deferred, delay, settlesWithin } from '../../internal/wait.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { Transport, TransportDiscards, TransportState } from '../../jsonrpc/transport.js';
@@ -13,7 +13,6 @@ import { orphanWatchdog, type OrphanWatchdog } from './orphan-watchdog.js';
 import { spawnServer } from './spawn-server.js';
 import { ServerTree, TREE_MARKER_ENV } from './server-tree.js';
 import type { ServerStreams, StreamsOwner } from './server-streams.js';
-import { StderrLog } from './stderr-log.js';
 import { trackOpen, untrackOpen } from './shutdown.js';
 import {
   DEFAULT_STDIO_OPTIONS,
@@ -56,8 +55,8 @@ export class StdioTransport implements Transport {
   readonly #exitDrainMs: number;
   readonly #watchdog: OrphanWatchdog | undefined;
   readonly #tree: ServerTree;
-  readonly #stderr: ByteRingBuffer;
-  readonly #stderrLog: StderrLog;
+  /** The server's stderr lines; its buffer and log are made with its streams (server-streams.ts). */
+  readonly #stderrLines: Emitter<string>;
   readonly #envSecrets: EnvSecrets;
   readonly #events: TransportEvents;
   readonly #exited = deferred<Exit>();
@@ -91,13 +90,12 @@ export class StdioTransport implements Transport {
     this.#tree = new ServerTree({ watchdog: this.#watchdog, logger: this.#logger });
     this.#events = new TransportEvents(this.#logger, options.serverName);
     const reportListenerError = this.#events.reportListenerError;
-    this.#stderr = new ByteRingBuffer(options.stderrBufferBytes ?? defaults.stderrBufferBytes);
-    this.#stderrLog = new StderrLog(this.#logger, options.serverName, reportListenerError);
+    this.#stderrLines = new Emitter(reportListenerError);
     this.#envSecrets = new EnvSecrets(options.env, options.publicEnv);
     this.onMessage = this.#events.message.event;
     this.onProblem = this.#events.problem.event;
     this.onClose = this.#events.close.event;
-    this.onStderrLine = this.#stderrLog.onLine;
+    this.onStderrLine = this.#stderrLines.event;
   }
 
   get state(): TransportState {
@@ -111,7 +109,9 @@ export class StdioTransport implements Transport {
 
   /** The end of what the server wrote to stderr, redacted (at most `maxBytes`, default 8 KiB). */
   stderrTail(maxBytes = MAX_STDERR_TAIL_BYTES): string {
-    return redact(this.#envSecrets.mask(Buffer.from(this.#stderr.read(maxBytes)).toString('utf8')));
+    const tail = this.#streams?.stderrTail(maxBytes);
+    if (tail === undefined) return '';
+    return redact(this.#envSecrets.mask(Buffer.from(tail).toString('utf8')));
   }
 
   start(options: { signal?: AbortSignal } = {}): Promise<void> {
@@ -214,8 +214,8 @@ export class StdioTransport implements Transport {
       maxMessageBytes: this.#maxMessageBytes,
       maxOutboundBytes: this.#options.maxOutboundBytes,
       events: this.#events,
-      stderr: this.#stderr,
-      stderrLog: this.#stderrLog,
+      stderrBufferBytes: this.#options.stderrBufferBytes ?? DEFAULT_STDIO_OPTIONS.stderrBufferBytes,
+      stderrLines: this.#stderrLines,
       stdoutEnded: () => this.#stdoutEnded.resolve(),
     };
   }
@@ -314,7 +314,7 @@ export class StdioTransport implements Transport {
       child.stdout.destroy();
       child.stderr.destroy();
     }
-    this.#stderrLog.flush();
+    this.#streams?.flushStderr();
     this.#events.closed(reason);
     this.#envSecrets.release();
   }

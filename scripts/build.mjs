@@ -99,15 +99,16 @@ const CLIENT_SESSION = {
   modules: ['connected-client'],
 };
 /**
- * The stdio transport's reading and writing code (the line decoder and writer), which
- * `StdioTransport.start()` loads once it has spawned the server: one chunk of its own, like the
- * session code, so the merge does not fold it into a chunk of code it never runs (the state store
- * merged into it once: 15 KB more to read while the server starts), nor split it in three files.
+ * The stdio entry's framing code (the line decoder and writer, and what wires them to streams),
+ * which `StdioTransport.start()` loads once it has spawned the server and
+ * `StdioServerTransport.start()` when it starts: one chunk of its own, like the session code, so
+ * the merge does not fold it into a chunk of code it never runs (the state store merged into it
+ * once: 15 KB more to read while the server starts), nor split it in several files.
  */
 const STDIO_STREAMS = {
   entry: 'stdio',
   chunk: 'server-streams',
-  modules: ['server-streams'],
+  modules: ['server-streams', 'server-stdio-wiring'],
 };
 /**
  * The entries a program talking to one server imports (`mcp-host/client`, `mcp-host/stdio`): each
@@ -392,7 +393,11 @@ function lazyMembers(out, { entry, chunk, modules }, entries, getModuleInfo) {
   const eager = closure([entryFile]);
   const imported = new Set([...eager].flatMap((id) => getModuleInfo(id).dynamicallyImportedIds));
   const targets = modules.map((name) => importedFile(imported, name, entryFile));
-  const members = [...closure(targets)].filter((id) => !eager.has(id) && id.startsWith('/'));
+  // Nor what a base entry loads at once (the client's rate limiter, which the stdio streams share).
+  const base = closure(BASE_ENTRIES.map((name) => join(out, `${name}.js`)));
+  const members = [...closure(targets)].filter(
+    (id) => !eager.has(id) && !base.has(id) && id.startsWith('/'),
+  );
   const bytes = (ids) => ids.reduce((sum, id) => sum + (getModuleInfo(id)?.code?.length ?? 0), 0);
   // What an entry that never reaches them uses of them at once, when that is a small part of the
   // chunk (a helper or two): it goes to a chunk of helpers instead, so that entry does not load

@@ -1,16 +1,13 @@
 import type { Readable, Writable } from 'node:stream';
 import { McpHostError } from '../../errors/mcp-host-error.js';
-import { preview } from '../../errors/redact.js';
 import { debugLogger } from '../../internal/debug-logger.js';
 import type { Logger } from '../../internal/logger.js';
-import { RateLimiter } from '../../internal/rate-limiter.js';
 import { settlesWithin } from '../../internal/wait.js';
-import type { LineDecoder } from '../../jsonrpc/line-decoder.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../../jsonrpc/peer-options.js';
-import type { LineWriter } from '../../jsonrpc/line-writer.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { Transport, TransportDiscards, TransportState } from '../../jsonrpc/transport.js';
 import { TransportEvents } from '../transport-events.js';
+import type { ServerStdioWiring } from './server-stdio-wiring.js';
 
 /** How long `close()` waits for what was written to leave the output stream. */
 const DRAIN_MS = 2_000;
@@ -47,11 +44,10 @@ export class StdioServerTransport implements Transport {
   readonly #peerName: string | undefined;
   readonly #logger: Logger;
   readonly #events: TransportEvents;
-  readonly #junkLimiter = new RateLimiter(1, 5);
-  #discards = { junkMessages: 0, oversizedMessages: 0 };
+  readonly #discards = { junkMessages: 0, oversizedMessages: 0 };
   #state: TransportState = 'new';
-  #writer: LineWriter | undefined;
-  #decoder: LineDecoder | undefined;
+  /** The framing on the streams, once `start()` has loaded and wired it. */
+  #wiring: ServerStdioWiring | undefined;
   #closing: Promise<void> | undefined;
 
   readonly onMessage;
@@ -88,43 +84,34 @@ export class StdioServerTransport implements Transport {
         }),
       );
     this.#state = 'starting';
-    return loadFraming().then(({ LineDecoder, LineWriter, oversizedMessageError }) => {
+    return import('./server-stdio-wiring.js').then(({ ServerStdioWiring }) => {
       // Closed while the framing loaded: nothing to wire.
       if (this.#state !== 'starting') return;
-      this.#decoder = new LineDecoder({
+      this.#wiring = new ServerStdioWiring({
+        input: this.#input,
+        output: this.#output,
         maxMessageBytes: this.#maxMessageBytes,
-        onLine: (line) => this.#onLine(line),
-        onOversized: (info) => {
-          this.#discards.oversizedMessages++;
-          const error = oversizedMessageError(info, this.#maxMessageBytes, this.#peerName);
-          this.#logger.warn(error.message);
-          this.#events.reportProblem(error, undefined, 'oversized');
-        },
+        maxOutboundBytes: this.#maxOutboundBytes,
+        peerName: this.#peerName,
+        logger: this.#logger,
+        events: this.#events,
+        discards: this.#discards,
+        isOpen: () => this.#state === 'open',
+        finish: (reason) => this.#finish(reason),
       });
-      this.#writer = new LineWriter(this.#output, {
-        serverName: this.#peerName,
-        ...(this.#maxOutboundBytes === undefined
-          ? {}
-          : { maxBufferedBytes: this.#maxOutboundBytes }),
-        onError: (error) => this.#finish(this.#outputError(error)),
-      });
-      this.#input.on('data', this.#onData);
-      this.#input.once('end', this.#onEnd);
-      this.#input.on('error', this.#onInputError);
-      this.#output.on('error', this.#onOutputError);
       this.#state = 'open';
       this.#input.resume();
     });
   }
 
   send(message: JsonRpcMessage): void {
-    if (this.#state !== 'open' || this.#writer === undefined)
+    if (this.#state !== 'open' || this.#wiring === undefined)
       throw new McpHostError(
         this.#state === 'new' || this.#state === 'starting' ? 'NOT_CONNECTED' : 'CONNECTION_CLOSED',
         `cannot send: the connection is ${this.#state}`,
         { serverName: this.#peerName },
       );
-    this.#writer.write(message);
+    this.#wiring.write(message);
   }
 
   close(): Promise<void> {
@@ -140,7 +127,7 @@ export class StdioServerTransport implements Transport {
     if (this.#state === 'closed') return;
     if (this.#state === 'new') return this.#finish(undefined);
     this.#state = 'closing';
-    this.#writer?.close();
+    this.#wiring?.closeWriter();
     this.#unwire();
     if (this.#output.writableLength > 0) {
       const drained = new Promise<void>((resolve) => {
@@ -152,99 +139,19 @@ export class StdioServerTransport implements Transport {
     this.#finish(undefined);
   }
 
-  readonly #onData = (chunk: Buffer | string): void => {
-    this.#decoder?.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  };
-
-  readonly #onEnd = (): void => {
-    this.#decoder?.end();
-    this.#finish(
-      new McpHostError('CONNECTION_CLOSED', 'the input ended: the other side went away', {
-        serverName: this.#peerName,
-      }),
-    );
-  };
-
-  readonly #onInputError = (error: Error): void => {
-    this.#finish(
-      new McpHostError('CONNECTION_CLOSED', `the input failed: ${error.message}`, {
-        serverName: this.#peerName,
-        cause: error,
-      }),
-    );
-  };
-
-  readonly #onOutputError = (error: Error): void => this.#finish(this.#outputError(error));
-
-  #outputError(error: unknown): McpHostError {
-    return new McpHostError(
-      'CONNECTION_CLOSED',
-      `the output failed: ${error instanceof Error ? error.message : String(error)}`,
-      { serverName: this.#peerName, cause: error },
-    );
-  }
-
-  #onLine(line: string): void {
-    if (this.#state !== 'open') return;
-    const first = line.trimStart().charCodeAt(0);
-    let value: unknown;
-    if (first === 0x7b || first === 0x5b) {
-      try {
-        value = JSON.parse(line);
-      } catch {
-        value = undefined;
-      }
-    }
-    if (value === undefined) return this.#onJunk(line);
-    this.#events.message.fire(value);
-  }
-
-  #onJunk(line: string): void {
-    this.#discards.junkMessages++;
-    const suppressed = this.#junkLimiter.take();
-    if (suppressed < 0) return;
-    const more = suppressed > 0 ? ` (${suppressed} more since the last report)` : '';
-    const error = new McpHostError(
-      'INVALID_MESSAGE',
-      `skipped an input line that is not JSON${more}: ${preview(line, 80)}`,
-      { serverName: this.#peerName, details: { junkLines: this.#discards.junkMessages } },
-    );
-    this.#logger.warn(error.message);
-    this.#events.reportProblem(error, undefined, 'junk');
-  }
-
   #unwire(): void {
-    this.#input.off('data', this.#onData);
-    this.#input.off('end', this.#onEnd);
-    this.#input.off('error', this.#onInputError);
-    this.#input.pause();
+    if (this.#wiring === undefined) this.#input.pause();
+    else this.#wiring.unwire();
   }
 
   #finish(reason: McpHostError | undefined): void {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
-    this.#writer?.close();
+    this.#wiring?.closeWriter();
     this.#unwire();
-    this.#output.off('error', this.#onOutputError);
+    this.#wiring?.releaseOutput();
     // A write after this point (EPIPE on a closed pipe) must not become an uncaught error.
     this.#output.on('error', () => {});
     this.#events.closed(reason);
   }
-}
-
-/**
- * The line framing and what reports on it, loaded by the first `start()`: the stdio entry's
- * client side (`StdioTransport`) loads it with a server's streams, after the spawn, so importing
- * `mcp-host/stdio` compiles none of it.
- */
-function loadFraming() {
-  return Promise.all([
-    import('../../jsonrpc/line-decoder.js'),
-    import('../../jsonrpc/line-writer.js'),
-    import('../../jsonrpc/recover-id.js'),
-  ]).then(([decoder, writer, recover]) => ({
-    LineDecoder: decoder.LineDecoder,
-    LineWriter: writer.LineWriter,
-    oversizedMessageError: recover.oversizedMessageError,
-  }));
 }

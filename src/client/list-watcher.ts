@@ -22,12 +22,15 @@ export interface ListWatcherOptions<T> {
  * Turns a server's `list_changed` notifications into "what changed" events. Notifications are
  * debounced (a flood of 10,000 costs one refetch, not 10,000), at most one refetch runs at a time
  * (a notification during it schedules exactly one more), and nothing is fetched while nobody
- * listens. The last snapshot exists only to diff against; it answers nothing.
+ * listens. The last snapshot exists only to diff against; it answers nothing, and a listing that
+ * seeds it does not pay for it: its items are indexed when the next refetch diffs against them.
  */
 export class ListWatcher<T> {
   readonly #options: ListWatcherOptions<T>;
   readonly #emitter = new Emitter<ListChange<T>>();
   #snapshot: Map<string, { item: T; text: string }> | undefined;
+  /** A seeded listing not indexed yet (see `seed`). */
+  #seeded: T[] | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running = false;
   #again = false;
@@ -38,9 +41,10 @@ export class ListWatcher<T> {
     this.#options = options;
   }
 
-  /** Seeds the snapshot (after a listing the caller made anyway). */
+  /** Seeds the snapshot (after a listing the caller made anyway); indexed when first needed. */
   seed(items: T[]): void {
-    this.#snapshot = this.#index(items);
+    this.#seeded = items;
+    this.#snapshot = undefined;
   }
 
   /** A list_changed notification arrived. */
@@ -71,9 +75,10 @@ export class ListWatcher<T> {
         this.#again = false;
         const items = await this.#options.fetch();
         if (this.#closed) return;
+        const previous = this.#previous();
         const next = this.#index(items);
-        const previous = this.#snapshot ?? new Map<string, { item: T; text: string }>();
         this.#snapshot = next;
+        this.#seeded = undefined;
         const added: T[] = [];
         const changed: T[] = [];
         for (const [key, entry] of next) {
@@ -93,6 +98,12 @@ export class ListWatcher<T> {
     } finally {
       this.#running = false;
     }
+  }
+
+  /** The snapshot to diff against: the last refetch's, or the seeded listing's, indexed now. */
+  #previous(): Map<string, { item: T; text: string }> {
+    if (this.#seeded !== undefined) return this.#index(this.#seeded);
+    return this.#snapshot ?? new Map<string, { item: T; text: string }>();
   }
 
   #index(items: T[]): Map<string, { item: T; text: string }> {

@@ -11,51 +11,68 @@ import { isPlainObject, type SchemaLimits } from './schema-walk.js';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
-/** Whether a keyword's value is taken, at `depth` (the value's own), with the depth limit `max`. */
-type Rule = (value: unknown, depth: number, max: number) => boolean;
+/**
+ * Whether `key` is one of the keywords taken here with a value it takes, at `depth` (the value's
+ * own), with the depth limit `max`. One function and plain loops, not a table of small ones: the
+ * first listing runs this cold, and V8 compiles each function on its first call.
+ */
+function isPlainKeyword(key: string, value: unknown, depth: number, max: number): boolean {
+  switch (key) {
+    case 'type':
+      if (typeof value === 'string') return TYPES.has(value);
+      return isStringList(value, TYPES) && value.length > 0;
+    case 'properties':
+      if (!isPlainObject(value)) return false;
+      for (const item of Object.values(value))
+        if (!isPlainSchema(item, depth + 1, max)) return false;
+      return true;
+    case 'required':
+      return isStringList(value);
+    case 'items':
+    case 'additionalProperties':
+      return isPlainSchema(value, depth, max);
+    case 'enum':
+      return Array.isArray(value) && value.length > 0 && isJson(value, depth, max);
+    case 'const':
+    case 'default':
+      return isJson(value, depth, max);
+    case 'examples':
+      return Array.isArray(value) && isJson(value, depth, max);
+    case 'title':
+    case 'description':
+    case '$comment':
+      return typeof value === 'string';
+    case 'readOnly':
+    case 'writeOnly':
+    case 'deprecated':
+    case 'uniqueItems':
+      return typeof value === 'boolean';
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'multipleOf':
+      return typeof value === 'number' && Number.isFinite(value) && value > 0;
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+    case 'minProperties':
+    case 'maxProperties':
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+    default:
+      return false;
+  }
+}
 
-/** The keywords taken here, each with what its value must be. */
-const RULES: Readonly<Record<string, Rule>> = {
-  type: (value) =>
-    typeof value === 'string'
-      ? TYPES.has(value)
-      : Array.isArray(value) &&
-        value.length > 0 &&
-        value.every((item) => typeof item === 'string' && TYPES.has(item)) &&
-        new Set(value).size === value.length,
-  properties: (value, depth, max) =>
-    isPlainObject(value) &&
-    Object.values(value).every((item) => isPlainSchema(item, depth + 1, max)),
-  required: (value) =>
-    Array.isArray(value) &&
-    value.every((item) => typeof item === 'string') &&
-    new Set(value).size === value.length,
-  items: isPlainSchema,
-  additionalProperties: isPlainSchema,
-  enum: (value, depth, max) =>
-    Array.isArray(value) && value.length > 0 && isJson(value, depth, max),
-  const: isJson,
-  default: isJson,
-  examples: (value, depth, max) => Array.isArray(value) && isJson(value, depth, max),
-  title: isString,
-  description: isString,
-  $comment: isString,
-  readOnly: isBoolean,
-  writeOnly: isBoolean,
-  deprecated: isBoolean,
-  uniqueItems: isBoolean,
-  minimum: isFiniteNumber,
-  maximum: isFiniteNumber,
-  exclusiveMinimum: isFiniteNumber,
-  exclusiveMaximum: isFiniteNumber,
-  multipleOf: (value) => isFiniteNumber(value) && value > 0,
-  minLength: isCount,
-  maxLength: isCount,
-  minItems: isCount,
-  maxItems: isCount,
-  minProperties: isCount,
-  maxProperties: isCount,
-};
+/** An array of distinct strings (each one of `allowed`, when given). */
+function isStringList(value: unknown, allowed?: ReadonlySet<string>): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (const item of value)
+    if (typeof item !== 'string' || (allowed !== undefined && !allowed.has(item))) return false;
+  return new Set(value).size === value.length;
+}
 
 /**
  * True when `schema` is plainly usable as JSON Schema 2020-12 within `limits` (what the full check
@@ -79,11 +96,10 @@ function isPlainSchema(value: unknown, depth: number, max: number): boolean {
   if (typeof value === 'boolean') return true;
   if (!isPlainObject(value) || depth > max) return false;
   for (const key of Object.keys(value)) {
-    const rule = Object.hasOwn(RULES, key) ? RULES[key] : undefined;
     const member = value[key];
     // An object or array member is one level deeper, whatever it holds.
     if (typeof member === 'object' && member !== null && depth + 1 > max) return false;
-    if (rule === undefined || !rule(member, depth + 1, max)) return false;
+    if (!isPlainKeyword(key, member, depth + 1, max)) return false;
   }
   return true;
 }
@@ -93,22 +109,12 @@ function isJson(value: unknown, depth: number, max: number): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
   if (depth > max) return false;
-  if (Array.isArray(value)) return value.every((item) => isJson(item, depth + 1, max));
-  return isPlainObject(value) && Object.values(value).every((item) => isJson(item, depth + 1, max));
-}
-
-function isString(value: unknown): boolean {
-  return typeof value === 'string';
-}
-
-function isBoolean(value: unknown): boolean {
-  return typeof value === 'boolean';
-}
-
-function isFiniteNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
-}
-
-function isCount(value: unknown): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+  const items = Array.isArray(value)
+    ? value
+    : isPlainObject(value)
+      ? Object.values(value)
+      : undefined;
+  if (items === undefined) return false;
+  for (const item of items) if (!isJson(item, depth + 1, max)) return false;
+  return true;
 }

@@ -112,13 +112,14 @@ async function measureAndReport() {
   const leaks = [];
 
   const startupResults = await measureStartup(startupRuns, leaks);
-  // The CLI's cold start against its floor (bench/cli-probe.mjs), with the startup probes: three
+  // The CLI's cold start against its floor (bench/cli-probe.mjs), with the startup probes: five
   // pairs of fresh processes per round (a ~110 ms figure moves by 5-10 ms from one process to
-  // the next; the ratio's median over 3 pairs alone moved by 0.15 from run to run).
+  // the next; the ratio's median over 3 pairs alone moved by 0.15 from run to run, over 9 pairs
+  // by 0.08: 1.44 to 1.52 for one build).
   const cli =
     startupRuns === 0
       ? undefined
-      : await runNodeJson(here('./cli-probe.mjs'), ['--rounds', String(Math.max(9, 3 * rounds))]);
+      : await runNodeJson(here('./cli-probe.mjs'), ['--rounds', String(Math.max(15, 5 * rounds))]);
   const runs = await measureScenarios(scenarios, roundsOf, pinCpu ?? undefined, leaks);
   const hostRounds = !only.includes('host')
     ? 0

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../test/helpers/seeded-random.js';
 import { fixtureSchemas, mutatedSchemas, specSchemas } from '../../test/helpers/schema-corpus.js';
-import { isPlainUsableSchema } from './plain-schema.js';
+import { isPlainUsableSchema, plainSchemaDialect } from './plain-schema.js';
 import { prepareSchema } from './prepare-schema.js';
 import { checkSchemaShape } from './schema-shape.js';
 import type { SchemaLimits } from './schema-walk.js';
@@ -15,16 +15,24 @@ function fullCheck(schema: unknown, within: SchemaLimits = limits) {
   return prepared.ok ? checkSchemaShape(prepared) : prepared;
 }
 
-/** Whenever the quick check takes a schema, the full check finds it usable, as 2020-12. */
+/** Whenever the quick check takes a schema, the full check finds it usable, in the same dialect. */
 function expectAgreement(schema: unknown, within: SchemaLimits = limits): boolean {
-  const taken = isPlainUsableSchema(schema, within);
-  if (taken)
-    expect(fullCheck(schema, within), JSON.stringify(schema)).toEqual({
-      ok: true,
-      dialect: '2020-12',
-    });
-  return taken;
+  const dialect = plainSchemaDialect(schema, within);
+  if (dialect !== undefined)
+    expect(fullCheck(schema, within), JSON.stringify(schema)).toEqual({ ok: true, dialect });
+  return dialect !== undefined;
 }
+
+/** The root `$schema` values generated schemas carry now and then. */
+const SCHEMA_URIS = [
+  'http://json-schema.org/draft-07/schema#',
+  'http://json-schema.org/draft-07/schema',
+  'https://json-schema.org/draft/2020-12/schema',
+  'http://json-schema.org/draft-04/schema#',
+  'https://json-schema.org/draft/2019-09/schema',
+  'http://example.com/my-schema',
+  7,
+];
 
 /** How many of the first values of each keyword's list in `toolSchema` are valid and taken. */
 const VALID: Record<string, number> = {
@@ -103,6 +111,9 @@ function toolSchema(next: () => number, depth = 0, validOnly = false): unknown {
     schema.items = next() < 0.2 ? true : toolSchema(next, depth + 1, validOnly);
   if (depth < 3 && next() < 0.2)
     schema.additionalProperties = next() < 0.5 ? false : toolSchema(next, depth + 1, validOnly);
+  // A root `$schema` (validOnly: the two dialects taken here), now and then a nested one.
+  if ((depth === 0 && next() < 0.3) || (depth > 0 && next() < 0.03 && !validOnly))
+    schema.$schema = pick(validOnly ? SCHEMA_URIS.slice(0, 3) : SCHEMA_URIS);
   return schema;
 }
 
@@ -138,12 +149,40 @@ describe('isPlainUsableSchema', () => {
     expect(expectAgreement(schema)).toBe(true);
   });
 
+  it('takes the schemas zod-to-json-schema makes, as draft-07', () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { message: { type: 'string', description: 'Message to echo' } },
+      required: ['message'],
+      additionalProperties: false,
+    };
+    expect(plainSchemaDialect(schema, limits)).toBe('draft-07');
+    expect(expectAgreement(schema)).toBe(true);
+    // Every keyword taken here, under either dialect (the generated schemas leave some out).
+    for (const $schema of SCHEMA_URIS.slice(0, 3))
+      for (const [keyword, value] of Object.entries({
+        deprecated: true,
+        writeOnly: false,
+        exclusiveMaximum: 3,
+        maxLength: 2,
+        minItems: 0,
+        minProperties: 1,
+        maxProperties: 4,
+        examples: ['a'],
+        const: 'a',
+      }))
+        expect(expectAgreement({ $schema, [keyword]: value }), `${$schema} ${keyword}`).toBe(true);
+  });
+
   it('leaves everything else to the full check', () => {
     for (const schema of [
       true,
       null,
       [],
-      { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' },
+      { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' },
+      { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object' },
+      { type: 'object', properties: { a: { $schema: 'http://json-schema.org/draft-07/schema#' } } },
       { type: 'object', properties: { a: { $ref: '#/$defs/a' } }, $defs: { a: {} } },
       { type: 'string', pattern: '^a' },
       { type: 'string', format: 'uri' },

@@ -7,6 +7,7 @@
  * still cold), are where that shows. Anything else, or anything outside the limits, is left to the
  * full check, so its answers are the only ones given; a test holds the two to agreement.
  */
+import { toSchemaDialect, type SchemaDialect } from './schema-dialect.js';
 import { isPlainObject, type SchemaLimits } from './schema-walk.js';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
@@ -16,7 +17,13 @@ const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'arra
  * own), with the depth limit `max`. One function and plain loops, not a table of small ones: the
  * first listing runs this cold, and V8 compiles each function on its first call.
  */
-function isPlainKeyword(key: string, value: unknown, depth: number, max: number): boolean {
+function isPlainKeyword(
+  key: string,
+  value: unknown,
+  depth: number,
+  max: number,
+  dialect: PlainDialect,
+): boolean {
   switch (key) {
     case 'type':
       if (typeof value === 'string') return TYPES.has(value);
@@ -24,15 +31,21 @@ function isPlainKeyword(key: string, value: unknown, depth: number, max: number)
     case 'properties':
       if (!isPlainObject(value)) return false;
       for (const item of Object.values(value))
-        if (!isPlainSchema(item, depth + 1, max)) return false;
+        if (!isPlainSchema(item, depth + 1, max, dialect)) return false;
       return true;
     case 'required':
       return isStringList(value);
     case 'items':
     case 'additionalProperties':
-      return isPlainSchema(value, depth, max);
+      return isPlainSchema(value, depth, max, dialect);
     case 'enum':
-      return Array.isArray(value) && value.length > 0 && isJson(value, depth, max);
+      // Draft-07's meta-schema wants its values distinct (2020-12's does not).
+      return (
+        Array.isArray(value) &&
+        value.length > 0 &&
+        isJson(value, depth, max) &&
+        (dialect !== 'draft-07' || new Set(value.map(canonicalText)).size === value.length)
+      );
     case 'const':
     case 'default':
       return isJson(value, depth, max);
@@ -74,34 +87,71 @@ function isStringList(value: unknown, allowed?: ReadonlySet<string>): value is s
   return new Set(value).size === value.length;
 }
 
+/** The dialects a plain schema is usable as: MCP's default, and what zod-to-json-schema names. */
+export type PlainDialect = Extract<SchemaDialect, '2020-12' | 'draft-07'>;
+
 /**
- * True when `schema` is plainly usable as JSON Schema 2020-12 within `limits` (what the full check
- * would answer with `{ ok: true, dialect: '2020-12' }`); false when the full check must decide.
+ * The dialect `schema` is plainly usable as within `limits` (what the full check would answer with
+ * `{ ok: true, dialect }`), or undefined when the full check must decide. A root `$schema` may name
+ * draft-07 (servers built on zod-to-json-schema name it on every tool) or 2020-12: the keywords
+ * taken here mean the same in both.
  */
-export function isPlainUsableSchema(schema: unknown, limits: SchemaLimits): boolean {
-  if (!isPlainObject(schema)) return false;
+export function plainSchemaDialect(
+  schema: unknown,
+  limits: SchemaLimits,
+): PlainDialect | undefined {
+  if (!isPlainObject(schema)) return undefined;
+  let dialect: PlainDialect = '2020-12';
+  if (Object.hasOwn(schema, '$schema')) {
+    const named = typeof schema.$schema === 'string' ? toSchemaDialect(schema.$schema) : undefined;
+    if (named !== '2020-12' && named !== 'draft-07') return undefined;
+    dialect = named;
+  }
   let text: string;
   try {
     text = JSON.stringify(schema);
   } catch {
-    return false;
+    return undefined;
   }
   // UTF-8 takes at most 3 bytes per UTF-16 code unit: surely within the limit, or not decided here.
-  if (text.length * 3 > limits.maxBytes) return false;
-  return isPlainSchema(schema, 1, limits.maxDepth);
+  if (text.length * 3 > limits.maxBytes) return undefined;
+  return isPlainSchema(schema, 1, limits.maxDepth, dialect, true) ? dialect : undefined;
 }
 
-/** A schema (a boolean, or an object of the keywords above) at `depth` (the root is 1). */
-function isPlainSchema(value: unknown, depth: number, max: number): boolean {
+/** Whether `schema` is plainly usable (see `plainSchemaDialect`). */
+export function isPlainUsableSchema(schema: unknown, limits: SchemaLimits): boolean {
+  return plainSchemaDialect(schema, limits) !== undefined;
+}
+
+/**
+ * A schema (a boolean, or an object of the keywords above) at `depth` (the root is 1); the `root`
+ * may have a `$schema` (checked by `plainSchemaDialect`).
+ */
+function isPlainSchema(
+  value: unknown,
+  depth: number,
+  max: number,
+  dialect: PlainDialect,
+  root = false,
+): boolean {
   if (typeof value === 'boolean') return true;
   if (!isPlainObject(value) || depth > max) return false;
   for (const key of Object.keys(value)) {
+    if (root && key === '$schema') continue;
     const member = value[key];
     // An object or array member is one level deeper, whatever it holds.
     if (typeof member === 'object' && member !== null && depth + 1 > max) return false;
-    if (!isPlainKeyword(key, member, depth + 1, max)) return false;
+    if (!isPlainKeyword(key, member, depth + 1, max, dialect)) return false;
   }
   return true;
+}
+
+/** JSON text with object keys sorted: equal JSON values (as the meta-schema compares) read the same. */
+function canonicalText(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalText).join(',')}]`;
+  if (!isPlainObject(value)) return JSON.stringify(value);
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalText(value[key])}`).join(',')}}`;
 }
 
 /** JSON data (plain objects and arrays, strings, finite numbers, booleans, null) within the depth. */

@@ -1,7 +1,7 @@
 import { McpHostError } from '../errors/mcp-host-error.js';
 import { LruMap } from './lru-map.js';
 import { sha256Hex } from '../state/sha256.js';
-import { isPlainUsableSchema } from './plain-schema.js';
+import { plainSchemaDialect, type PlainDialect } from './plain-schema.js';
 import { prepareSchema } from './prepare-schema.js';
 import type { SchemaCheck } from './schema-check.js';
 import { checkSchemaShape, type SchemaShape } from './schema-shape.js';
@@ -123,10 +123,11 @@ export class SchemaValidator {
   check(schema: unknown): SchemaShape {
     const known = isObject(schema) ? this.#shapes.get(schema) : undefined;
     if (known !== undefined) return known;
-    // Most tools list a plain object schema: usable as 2020-12, said without the full walk.
-    if (isPlainUsableSchema(schema, this.options)) {
-      this.#shapes.set(schema as object, PLAIN_SHAPE);
-      return PLAIN_SHAPE;
+    // Most tools list a plain object schema (2020-12, or draft-07 from zod): said without the walk.
+    const plain = plainSchemaDialect(schema, this.options);
+    if (plain !== undefined) {
+      this.#shapes.set(schema as object, PLAIN_SHAPES[plain]);
+      return PLAIN_SHAPES[plain];
     }
     const prepared = prepareSchema(schema, this.options);
     const shape = Object.freeze(prepared.ok ? checkSchemaShape(prepared) : prepared);
@@ -153,5 +154,8 @@ function withoutUndefined(options: SchemaValidatorOptions): SchemaValidatorOptio
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
 
-/** What `check` answers for a plain schema (plain-schema.ts). */
-const PLAIN_SHAPE: SchemaShape = Object.freeze({ ok: true, dialect: '2020-12' });
+/** What `check` answers for a plain schema of each dialect (plain-schema.ts). */
+const PLAIN_SHAPES: Readonly<Record<PlainDialect, SchemaShape>> = {
+  '2020-12': Object.freeze({ ok: true, dialect: '2020-12' }),
+  'draft-07': Object.freeze({ ok: true, dialect: 'draft-07' }),
+};

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { nodeFs } from '../../internal/node-fs.js';
 
 /** One process as the operating system lists it. */
 export interface ProcessInfo {
@@ -59,9 +59,11 @@ export function newProcesses(seen: Set<number>): ProcessInfo[] {
     for (const p of all) seen.add(p.pid);
     return fresh;
   }
+  const fs = nodeFs();
+  if (fs === undefined) return [];
   let entries: string[];
   try {
-    entries = readdirSync('/proc');
+    entries = fs.readdirSync('/proc');
   } catch {
     return [];
   }
@@ -96,7 +98,9 @@ let procBuffer: Buffer | undefined;
  * snapshot, which reads every process's `stat`, spent half its time allocating.
  */
 function readProcFile(path: string): Buffer {
-  const fd = openSync(path, 'r');
+  const fs = nodeFs();
+  if (fs === undefined) throw new Error('node:fs is not loaded yet');
+  const fd = fs.openSync(path, 'r');
   try {
     let buffer = (procBuffer ??= Buffer.allocUnsafe(PROC_BUFFER_BYTES));
     let length = 0;
@@ -106,12 +110,12 @@ function readProcFile(path: string): Buffer {
         buffer.copy(larger, 0, 0, length);
         buffer = larger;
       }
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      const read = fs.readSync(fd, buffer, length, buffer.length - length, null);
       if (read === 0) return buffer.subarray(0, length);
       length += read;
     }
   } finally {
-    closeSync(fd);
+    fs.closeSync(fd);
   }
 }
 

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { statSync } from 'node:fs';
 import { McpHostError } from '../../errors/mcp-host-error.js';
 import type * as CommandProblems from './command-problem.js';
 
@@ -27,8 +26,7 @@ export async function spawnServer(
   options: SpawnServerOptions,
 ): Promise<ChildProcessWithoutNullStreams> {
   const { command, args, env, cwd } = options;
-  if (cwd !== undefined && !isDirectory(cwd))
-    throw await spawnFailed(options, 'ENOENT', () => `working directory '${cwd}' does not exist`);
+  // A missing working directory fails the spawn with ENOENT, and `spawnProblem` names it.
   const child = spawn(command, [...args], {
     cwd,
     env,
@@ -66,12 +64,4 @@ async function spawnFailed(
     serverName,
     details: { command, resolvedCommand: resolved ?? null, errno, cwd: cwd ?? process.cwd() },
   });
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

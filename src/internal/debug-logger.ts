@@ -5,6 +5,7 @@
  * `node:util` is fetched with `process.getBuiltinModule` (Node 20.16+); where that is missing, it
  * is imported on the first line logged, and the lines logged until it has loaded are written then.
  */
+import { builtin, whenBuiltin } from './builtin.js';
 import type { LogFields, Logger } from './logger.js';
 
 type Write = (format: string, ...values: unknown[]) => void;
@@ -16,12 +17,12 @@ let early: unknown[][] | undefined;
 
 function writer(): Write | undefined {
   if (write !== undefined) return write;
-  const util = process.getBuiltinModule?.('node:util') as UtilModule | undefined;
+  const util = builtin<UtilModule>('node:util');
   if (util !== undefined) return (write = util.debuglog('mcp-host'));
   if (early === undefined) {
     early = [];
-    void import('node:util').then(
-      (loaded: UtilModule) => {
+    whenBuiltin<UtilModule>('node:util').then(
+      (loaded) => {
         write = loaded.debuglog('mcp-host');
         for (const values of early ?? []) write(...(values as [string, ...unknown[]]));
         early = undefined;

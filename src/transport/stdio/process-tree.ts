@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { nodeFs } from '../../internal/node-fs.js';
+import type * as Fs from 'node:fs';
+import { builtin } from '../../internal/builtin.js';
 
 /** One process as the operating system lists it. */
 export interface ProcessInfo {
@@ -59,7 +60,7 @@ export function newProcesses(seen: Set<number>): ProcessInfo[] {
     for (const p of all) seen.add(p.pid);
     return fresh;
   }
-  const fs = nodeFs();
+  const fs = builtin<typeof Fs>('node:fs');
   if (fs === undefined) return [];
   let entries: string[];
   try {
@@ -98,7 +99,7 @@ let procBuffer: Buffer | undefined;
  * snapshot, which reads every process's `stat`, spent half its time allocating.
  */
 function readProcFile(path: string): Buffer {
-  const fs = nodeFs();
+  const fs = builtin<typeof Fs>('node:fs');
   if (fs === undefined) throw new Error('node:fs is not loaded yet');
   const fd = fs.openSync(path, 'r');
   try {

@@ -146,7 +146,11 @@ function isPlainSchema(
   return true;
 }
 
-/** JSON text with object keys sorted: equal JSON values (as the meta-schema compares) read the same. */
+/**
+ * JSON text with object keys sorted: equal JSON values (as the meta-schema compares) read the same.
+ * Not `canonicalJson` (state/canonical-json.ts): only equality matters here, and with it the
+ * session code would hold the state code `mcp-host/config` uses, which would then load it whole.
+ */
 function canonicalText(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalText).join(',')}]`;
   if (!isPlainObject(value)) return JSON.stringify(value);

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { McpHostError } from '../../errors/mcp-host-error.js';
-import type * as CommandProblems from './command-problem.js';
 
 export interface SpawnServerOptions {
   command: string;
@@ -43,24 +42,19 @@ export async function spawnServer(
     });
   } catch (error) {
     const errno = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
-    throw await spawnFailed(options, errno, (problems) =>
-      problems.spawnProblem(command, env, cwd, errno),
-    );
+    throw await spawnFailed(options, errno);
   }
   return child;
 }
 
 /** The failure to report; what explains it (command-problem.ts) loads only for a failure. */
-async function spawnFailed(
-  options: SpawnServerOptions,
-  errno: string,
-  reasonFrom: (problems: typeof CommandProblems) => string,
-): Promise<McpHostError> {
+async function spawnFailed(options: SpawnServerOptions, errno: string): Promise<McpHostError> {
   const { command, env, cwd, serverName } = options;
   const problems = await import('./command-problem.js');
+  const reason = problems.spawnProblem(command, env, cwd, errno);
   // What spawn found, executable or not: a permission error names the file it is about.
   const resolved = problems.commandPath(command, env, cwd);
-  return new McpHostError('SPAWN_FAILED', `cannot start the server: ${reasonFrom(problems)}`, {
+  return new McpHostError('SPAWN_FAILED', `cannot start the server: ${reason}`, {
     serverName,
     details: { command, resolvedCommand: resolved ?? null, errno, cwd: cwd ?? process.cwd() },
   });

@@ -8,7 +8,7 @@
  * full check, so its answers are the only ones given; a test holds the two to agreement.
  */
 import { toSchemaDialect, type SchemaDialect } from './schema-dialect.js';
-import { isPlainObject, type SchemaLimits } from './schema-walk.js';
+import { hasDuplicates, isPlainObject, type SchemaLimits } from './schema-walk.js';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
@@ -44,7 +44,7 @@ function isPlainKeyword(
         Array.isArray(value) &&
         value.length > 0 &&
         isJson(value, depth, max) &&
-        (dialect !== 'draft-07' || new Set(value.map(canonicalText)).size === value.length)
+        (dialect !== 'draft-07' || !hasDuplicates(value))
       );
     case 'const':
     case 'default':
@@ -118,11 +118,6 @@ export function plainSchemaDialect(
   return isPlainSchema(schema, 1, limits.maxDepth, dialect, true) ? dialect : undefined;
 }
 
-/** Whether `schema` is plainly usable (see `plainSchemaDialect`). */
-export function isPlainUsableSchema(schema: unknown, limits: SchemaLimits): boolean {
-  return plainSchemaDialect(schema, limits) !== undefined;
-}
-
 /**
  * A schema (a boolean, or an object of the keywords above) at `depth` (the root is 1); the `root`
  * may have a `$schema` (checked by `plainSchemaDialect`).
@@ -144,18 +139,6 @@ function isPlainSchema(
     if (!isPlainKeyword(key, member, depth + 1, max, dialect)) return false;
   }
   return true;
-}
-
-/**
- * JSON text with object keys sorted: equal JSON values (as the meta-schema compares) read the same.
- * Not `canonicalJson` (state/canonical-json.ts): only equality matters here, and with it the
- * session code would hold the state code `mcp-host/config` uses, which would then load it whole.
- */
-function canonicalText(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalText).join(',')}]`;
-  if (!isPlainObject(value)) return JSON.stringify(value);
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalText(value[key])}`).join(',')}}`;
 }
 
 /** JSON data (plain objects and arrays, strings, finite numbers, booleans, null) within the depth. */

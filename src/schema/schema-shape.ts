@@ -6,7 +6,7 @@ import { preview } from '../errors/redact.js';
 import type { PreparedSchema } from './prepare-schema.js';
 import type { SchemaProblem } from './schema-check.js';
 import type { SchemaDialect } from './schema-dialect.js';
-import { isPlainObject, rootBaseUri } from './schema-walk.js';
+import { hasDuplicates, isPlainObject, rootBaseUri } from './schema-walk.js';
 
 /** Keywords under which ajv does not take an object's `$id` as a new base on a pointer's way. */
 const SCOPE_KEEPING = new Set([
@@ -691,26 +691,4 @@ function withoutEmptyFragment(uri: string): string {
 function fragmentOf(uri: string): string {
   const hash = uri.indexOf('#');
   return hash === -1 ? '' : uri.slice(hash + 1);
-}
-
-function hasDuplicates(items: readonly unknown[]): boolean {
-  for (let i = 0; i < items.length; i++)
-    for (let j = i + 1; j < items.length; j++) if (deepEqual(items[i], items[j])) return true;
-  return false;
-}
-
-/** JSON equality, member order ignored (what ajv's `uniqueItems` and its `$id` check use). */
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((item, index) => deepEqual(item, other[index]));
-  }
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = Object.keys(left);
-  if (keys.length !== Object.keys(right).length) return false;
-  return keys.every((key) => Object.hasOwn(right, key) && deepEqual(left[key], right[key]));
 }

@@ -283,6 +283,32 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
   else target[key] = value;
 }
 
+/**
+ * Whether two of `items` are equal JSON (what a meta-schema's `uniqueItems` forbids: draft-07's
+ * `enum`). The full check and the plain one (plain-schema.ts) both ask this.
+ */
+export function hasDuplicates(items: readonly unknown[]): boolean {
+  for (let i = 0; i < items.length; i++)
+    for (let j = i + 1; j < items.length; j++) if (deepEqual(items[i], items[j])) return true;
+  return false;
+}
+
+/** JSON equality, member order ignored (what ajv's `uniqueItems` and its `$id` check use). */
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((item, index) => deepEqual(item, other[index]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  if (keys.length !== Object.keys(right).length) return false;
+  return keys.every((key) => Object.hasOwn(right, key) && deepEqual(left[key], right[key]));
+}
+
 export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';

@@ -32,7 +32,13 @@ describe('builtin', () => {
     vi.stubGlobal('process', { ...process, getBuiltinModule: undefined });
     const { builtin, whenBuiltin } = await freshBuiltin();
     expect(builtin('node:no-such-module')).toBeUndefined();
-    await expect(whenBuiltin('node:no-such-module')).rejects.toThrow();
-    await expect(whenBuiltin('node:no-such-module')).rejects.toThrow();
+    const first = whenBuiltin('node:no-such-module');
+    // While the import is under way, every caller waits on that one import.
+    expect(whenBuiltin('node:no-such-module')).toBe(first);
+    await expect(first).rejects.toThrow();
+    // A failed import is not kept: the next call is a new attempt.
+    const second = whenBuiltin('node:no-such-module');
+    expect(second).not.toBe(first);
+    await expect(second).rejects.toThrow();
   });
 });

@@ -11,19 +11,15 @@ const importing = new Map<string, Promise<unknown>>();
 
 /** The builtin module `id` (`node:fs`), or undefined while an older Node still imports it. */
 export function builtin<T>(id: string): T | undefined {
-  const known = loaded.get(id) ?? process.getBuiltinModule?.(id);
-  if (known !== undefined) {
-    loaded.set(id, known);
-    return known as T;
-  }
-  whenBuiltin(id).catch(() => {});
-  return undefined;
+  const module = known(id);
+  if (module === undefined) whenBuiltin(id).catch(() => {});
+  return module as T | undefined;
 }
 
 /** The builtin module `id`, once it has loaded (at once where `builtin` has it). */
 export function whenBuiltin<T>(id: string): Promise<T> {
-  const known = loaded.get(id) ?? process.getBuiltinModule?.(id);
-  if (known !== undefined) return Promise.resolve(known as T);
+  const module = known(id);
+  if (module !== undefined) return Promise.resolve(module as T);
   let pending = importing.get(id);
   if (pending === undefined) {
     pending = import(id).then(
@@ -39,4 +35,11 @@ export function whenBuiltin<T>(id: string): Promise<T> {
     importing.set(id, pending);
   }
   return pending as Promise<T>;
+}
+
+/** The module if it is at hand: loaded before, or handed out by `process.getBuiltinModule`. */
+function known(id: string): unknown {
+  const module = loaded.get(id) ?? process.getBuiltinModule?.(id);
+  if (module !== undefined) loaded.set(id, module);
+  return module;
 }

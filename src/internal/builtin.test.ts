@@ -10,7 +10,7 @@ async function freshBuiltin(): Promise<typeof Builtin> {
 }
 
 describe('builtin', () => {
-  afterEach(() => vi.unstubAllGlobals());
+  afterEach(() => vi.restoreAllMocks());
 
   it('hands out a module from process.getBuiltinModule at once', async () => {
     const { builtin, whenBuiltin } = await freshBuiltin();
@@ -19,8 +19,8 @@ describe('builtin', () => {
     expect(await whenBuiltin('node:fs')).toBe(module);
   });
 
-  it('without process.getBuiltinModule (Node before 20.16), answers once the import is done', async () => {
-    vi.stubGlobal('process', { ...process, getBuiltinModule: undefined });
+  it('where process.getBuiltinModule gives nothing (as on Node before 20.16), answers once the import is done', async () => {
+    vi.spyOn(process, 'getBuiltinModule').mockReturnValue(undefined);
     const { builtin, whenBuiltin } = await freshBuiltin();
     expect(builtin('node:util')).toBeUndefined();
     const module = await whenBuiltin<typeof util>('node:util');
@@ -29,7 +29,7 @@ describe('builtin', () => {
   });
 
   it('refuses a module that does not exist, and tries again on the next call', async () => {
-    vi.stubGlobal('process', { ...process, getBuiltinModule: undefined });
+    vi.spyOn(process, 'getBuiltinModule').mockReturnValue(undefined);
     const { builtin, whenBuiltin } = await freshBuiltin();
     expect(builtin('node:no-such-module')).toBeUndefined();
     const first = whenBuiltin('node:no-such-module');

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { leakGuard } from '../../../test/helpers/leak-guard.js';
 import { listProcesses, pidsWithEnvMarker, startTimeOf } from './process-tree.js';
 
@@ -76,6 +76,37 @@ describe.skipIf(process.platform !== 'linux')('listProcesses', () => {
     } finally {
       child.kill('SIGKILL');
       await once(child, 'exit');
+    }
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('isAlive', () => {
+  it('on a Node without process.getBuiltinModule, calls a live process alive before node:fs has loaded', async () => {
+    await using guard = leakGuard();
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    await once(child, 'spawn');
+    guard.trackPid(child.pid);
+    // A fresh copy of the module and of what it loads, on a Node without getBuiltinModule (it
+    // answers nothing: the same path).
+    vi.spyOn(process, 'getBuiltinModule').mockReturnValue(undefined);
+    try {
+      vi.resetModules();
+      const tree = await import('./process-tree.js');
+      const { whenBuiltin } = await import('../../internal/builtin.js');
+      // node:fs is still being imported, so /proc cannot be read: kill(0)'s answer stands.
+      expect(tree.isAlive(child.pid!)).toBe(true);
+      await whenBuiltin('node:fs');
+      // Read from /proc now: running, then gone once it has exited.
+      expect(tree.isAlive(child.pid!)).toBe(true);
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      expect(tree.isAlive(child.pid!)).toBe(false);
+    } finally {
+      vi.restoreAllMocks();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await once(child, 'exit');
+      }
     }
   });
 });

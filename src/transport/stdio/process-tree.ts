@@ -60,7 +60,7 @@ export function newProcesses(seen: Set<number>): ProcessInfo[] {
     for (const p of all) seen.add(p.pid);
     return fresh;
   }
-  const fs = builtin<typeof Fs>('node:fs');
+  const fs = procFs();
   if (fs === undefined) return [];
   let entries: string[];
   try {
@@ -94,12 +94,20 @@ const PROC_BUFFER_BYTES = 4096;
 let procBuffer: Buffer | undefined;
 
 /**
+ * `node:fs`, to read `/proc` with: undefined off Linux, or while an older Node still imports it
+ * (see internal/builtin.ts; a read then finds nothing, and the next one reads again).
+ */
+function procFs(): typeof Fs | undefined {
+  return hasProc ? builtin<typeof Fs>('node:fs') : undefined;
+}
+
+/**
  * A file of /proc, read into one reused buffer: the bytes are valid until the next read. The
  * size of these files reads as 0, so `readFileSync` allocated 64 KiB for each, and a tree's
  * snapshot, which reads every process's `stat`, spent half its time allocating.
  */
 function readProcFile(path: string): Buffer {
-  const fs = builtin<typeof Fs>('node:fs');
+  const fs = procFs();
   if (fs === undefined) throw new Error('node:fs is not loaded yet');
   const fd = fs.openSync(path, 'r');
   try {
@@ -205,7 +213,8 @@ export function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  if (!hasProc) return true;
+  // Without /proc at hand, kill(0)'s answer stands: not "gone" because it cannot be read yet.
+  if (procFs() === undefined) return true;
   const info = readProcStat(pid);
   return info !== undefined && info.state !== 'Z' && info.state !== 'X';
 }

@@ -129,7 +129,7 @@ const REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module';\nlet __requireMade;\nconst require = (id) => (__requireMade ??= __createRequire(import.meta.url))(id);";
 /** Library chunks smaller than this are merged into others (see above). */
 const MIN_CHUNK_BYTES = 20_000;
-/** A part of a lazy chunk under 1/SMALL_PART of its bytes is small (see `lazyMembers`). */
+/** A module under 1/SMALL_PART of a lazy chunk's bytes is small (see `lazyMembers`). */
 const SMALL_PART = 30;
 
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
@@ -399,17 +399,18 @@ function lazyMembers(out, { entry, chunk, modules }, entries, getModuleInfo) {
     (id) => !eager.has(id) && !base.has(id) && id.startsWith('/'),
   );
   const bytes = (ids) => ids.reduce((sum, id) => sum + (getModuleInfo(id)?.code?.length ?? 0), 0);
-  // What an entry that never reaches them uses of them at once, when that is a small part of the
-  // chunk (a helper or two): it goes to a chunk of helpers instead, so that entry does not load
-  // the session code for it.
+  // What an entry that never reaches them uses of them at once, module by module, when the module
+  // is a small part of the chunk (a helper): it goes to a chunk of helpers instead, so that entry
+  // does not load the session code for it. A large one (the JSON-RPC peer, the schema checks)
+  // stays: an entry using it loads the chunk, and the helpers do not grow into a second one.
   const elsewhere = new Set();
   for (const name of entries) {
     const file = join(out, `${name}.js`);
     const reached = closure([file], true);
     if (name === entry || targets.some((target) => reached.has(target))) continue;
     const loaded = closure([file]);
-    const used = members.filter((id) => loaded.has(id));
-    if (bytes(used) * SMALL_PART < bytes(members)) for (const id of used) elsewhere.add(id);
+    for (const id of members)
+      if (loaded.has(id) && bytes([id]) * SMALL_PART < bytes(members)) elsewhere.add(id);
   }
   // Their files and what they load, less what the entry loads at once (and packages, builtins),
   // to the chunk; the small parts used elsewhere to the helpers' chunk (which the chunk loads).

@@ -66,7 +66,7 @@ export { TOOL_CALL_CHANNEL_NAMES } from './host/observe/tracing.js';
 // ---- The client: one server, either protocol era (docs/eras.md) --------------------------------
 export { McpClient } from './client/mcp-client.js';
 export type { ToolCallParams } from './client/client-options.js';
-export type { ClientTasks } from './client/client-tasks.js';
+export type { ClientTasks } from './client/mcp-client.js';
 export { DEFAULT_CLIENT_OPTIONS } from './client/client-options.js';
 export type {
   CachedEra,

@@ -16,7 +16,7 @@ function offersTasks(session: Readonly<Session> | undefined): boolean {
   return session?.era === 'modern' && isObject(session.capabilities.extensions?.[TASKS_EXTENSION]);
 }
 
-/** What `ClientTasks` needs of its client. */
+/** What `TaskRequests` needs of its session. */
 export interface ClientTasksPort {
   readonly serverName: string | undefined;
   session(): Readonly<Session> | undefined;
@@ -30,34 +30,24 @@ export interface ClientTasksPort {
 }
 
 /**
- * The tasks of one server (the tasks extension, SEP-2663), as `McpClient.tasks`: a task is what a
- * `callTool(name, args, { task: true })` may answer instead of its result (a `CreateTaskResult`),
- * read, answered and cancelled here by its `taskId`. Each request declares the extension; a
- * server that did not declare it (`supported` false) is sent nothing
- * (`CAPABILITY_NOT_SUPPORTED`), and an id the server does not know is `TASK_NOT_FOUND`, naming it.
+ * The tasks requests of one session (the tasks extension, SEP-2663): what `McpClient.tasks` does,
+ * on the session side. Each request declares the extension; a server that did not declare it is
+ * sent nothing (`CAPABILITY_NOT_SUPPORTED`), and an id the server does not know is
+ * `TASK_NOT_FOUND`, naming it.
  */
-export class ClientTasks {
+export class TaskRequests {
   readonly #client: ClientTasksPort;
 
-  /** @internal Made by `McpClient`. */
   constructor(client: ClientTasksPort) {
     this.#client = client;
   }
 
-  /**
-   * Whether the server may answer a tool call with a task: it speaks the modern era and declared
-   * the extension. Only then does `callTool(..., { task: true })` offer it, and do these methods
-   * send anything.
-   */
+  /** Whether the session speaks the modern era and the server declared the extension. */
   get supported(): boolean {
     return offersTasks(this.#client.session());
   }
 
-  /**
-   * The task as the server has it now (`tasks/get`): its `status`, and once it is over the tool's
-   * `result` (`completed`, maybe `isError`) or the `error` (`failed`); while `input_required`,
-   * the `inputRequests` to answer with `update`.
-   */
+  /** `tasks/get`, its result checked. */
   async get(taskId: string, options: CallOptions = {}): Promise<DetailedTask> {
     const task = await this.#request<unknown>(McpMethod.TasksGet, taskId, {}, options);
     if (!isObject(task) || task.taskId !== taskId || typeof task.status !== 'string')
@@ -69,10 +59,7 @@ export class ClientTasks {
     return task as DetailedTask;
   }
 
-  /**
-   * Answers what the task waits for (`tasks/update`), by the keys of its `inputRequests` (some or
-   * all); the server acknowledges and the task goes on (the next `get` says how).
-   */
+  /** `tasks/update`. */
   async update(
     taskId: string,
     inputResponses: Record<string, unknown>,
@@ -81,7 +68,7 @@ export class ClientTasks {
     await this.#request(McpMethod.TasksUpdate, taskId, { inputResponses }, options);
   }
 
-  /** Asks the server to cancel the task (`tasks/cancel`); a finished task stays as it is. */
+  /** `tasks/cancel`. */
   async cancel(taskId: string, options: CallOptions = {}): Promise<void> {
     await this.#request(McpMethod.TasksCancel, taskId, {}, options);
   }

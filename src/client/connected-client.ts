@@ -2,9 +2,10 @@ import { JsonRpcError } from '../errors/json-rpc-error.js';
 import { aboutServer, McpHostError } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
 import type { Logger } from '../internal/logger.js';
+import { linkSignals } from '../internal/signals.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
-import type { RequestOptions } from '../jsonrpc/peer-options.js';
+import type { PeerStats, RequestOptions } from '../jsonrpc/peer-options.js';
 import { isCreateTaskResult, isObject } from '../protocol/guards.js';
 import { McpErrorCode, McpMethod } from '../protocol/methods.js';
 import type {
@@ -23,6 +24,7 @@ import type {
   Tool,
 } from '../protocol/types.js';
 import { createSchemaValidator } from '../schema/schema-validator.js';
+import { HeldTransport } from '../transport/held-transport.js';
 import {
   DEFAULT_CLIENT_OPTIONS,
   type CallOptions,
@@ -32,8 +34,9 @@ import {
   type ResourceTemplateListing,
   type ToolListing,
 } from './client-options.js';
-import { TASK_EXTENSIONS, type ClientTasks } from './client-tasks.js';
-import type { ConnectionStats } from './connection-stats.js';
+import { TASK_EXTENSIONS, TaskRequests } from './client-tasks.js';
+import type { EarlyTransport } from './early-transport.js';
+import { ConnectionStats } from './connection-stats.js';
 import { EraRequests, type RequestInput } from './era-requests.js';
 import { ListedTools } from './listed-tools.js';
 import { excludedToolError } from './tool-exclusion.js';
@@ -41,7 +44,7 @@ import { ModernSubscriptions } from './modern-subscriptions.js';
 import { openSession, type ConnectedPeer, type Session } from './open-session.js';
 import { collectPages } from './pagination.js';
 import { RemoteRequests } from './remote-requests.js';
-import type { ListFetchers, ServerEvents } from './server-events.js';
+import { ServerEvents, type ClientEmitters, type ListFetchers } from './server-events.js';
 import { ServerInput } from './server-input.js';
 import { SessionRecovery } from './session-recovery.js';
 import { tracedRequest } from './traced-request.js';
@@ -70,9 +73,8 @@ export interface ClientShell {
   readonly options: McpClientOptions;
   readonly logger: Logger;
   readonly clientInfo: Implementation;
-  readonly events: ServerEvents;
-  readonly connection: ConnectionStats;
-  readonly tasks: ClientTasks;
+  /** The client's events, fired from here (made with the client, for listeners before connect). */
+  readonly emitters: ClientEmitters;
   /** Aborted as soon as the client starts closing or loses its connection. */
   readonly closeSignal: AbortSignal;
   /** The logging level asked for (see `McpClient.setLoggingLevel`). */
@@ -95,6 +97,11 @@ export interface ClientShell {
 export class ConnectedClient {
   readonly #shell: ClientShell;
   readonly serverName: string | undefined;
+  /** `McpClient.tasks`'s requests. */
+  readonly tasks: TaskRequests;
+  /** The server's notifications as the client's events. */
+  readonly #events: ServerEvents;
+  readonly #connection: ConnectionStats;
   readonly #input: ServerInput;
   /** What the last tool listing said: usable tools, excluded ones, header parameters. */
   readonly #tools: ListedTools;
@@ -108,7 +115,7 @@ export class ConnectedClient {
   #subscriptions: Disposable[] = [];
   #listen: ModernSubscriptions | undefined;
   /** The lists `ServerEvents` refetches after a list_changed notification (not seeded). */
-  readonly fetchers: ListFetchers = {
+  readonly #fetchers: ListFetchers = {
     tools: async () => (await this.#listTools(undefined)).tools,
     resources: async () =>
       (await this.#list<Resource>(McpMethod.ResourcesList, 'resources', undefined)).items,
@@ -125,6 +132,37 @@ export class ConnectedClient {
       schemaValidator === undefined ? createSchemaValidator() : schemaValidator || undefined,
     );
     this.#input = new ServerInput(handlers ?? {}, shell.serverName);
+    this.#events = new ServerEvents(
+      shell.emitters,
+      this.#fetchers,
+      shell.options.listChangedDebounceMs ?? DEFAULT_CLIENT_OPTIONS.listChangedDebounceMs,
+      shell.logger,
+      shell.serverName,
+    );
+    this.#connection = new ConnectionStats(shell.emitters.discarded);
+    this.tasks = new TaskRequests({
+      serverName: shell.serverName,
+      session: () => this.session,
+      request: (method, params, options, extensions) =>
+        this.request(method, params, options, extensions),
+    });
+  }
+
+  /** The tasks of a client that never connected: no session, so none is supported. */
+  static tasksUnconnected(serverName: string | undefined): TaskRequests {
+    return new TaskRequests({
+      serverName,
+      session: () => undefined,
+      request: () => Promise.reject(new Error('unreachable: no session, no tasks request')),
+    });
+  }
+
+  /**
+   * What the client sent, received and discarded, over every connection of this session (see
+   * `McpClient.stats`).
+   */
+  get stats(): PeerStats {
+    return this.#connection.stats;
   }
 
   get session(): Readonly<Session> | undefined {
@@ -138,24 +176,40 @@ export class ConnectedClient {
     return this.#peer;
   }
 
-  /** Opens the session over `transport` (the client's option, or its early transport). */
+  /**
+   * Opens the session over the client's transport option, or its early transport (handed over
+   * here). The caller's `signal` or the client's close, whichever comes first, gives it up.
+   */
   async open(
-    transport: McpClientOptions['transport'],
-    signal: AbortSignal,
+    early: EarlyTransport | undefined,
+    signal: AbortSignal | undefined,
   ): Promise<Readonly<Session>> {
     const shell = this.#shell;
-    const connected = await openSession({
-      options:
-        transport === shell.options.transport ? shell.options : { ...shell.options, transport },
-      clientInfo: shell.clientInfo,
-      input: this.#input,
-      signal,
-      attach: (peer) => this.#attach(peer),
-      requestHeaders: this.#tools.requestHeaders,
-      logger: shell.logger,
-    });
-    this.#connected = connected;
-    return connected.session;
+    const { serverName, logger } = shell;
+    const transport =
+      early?.transport((hold) => new HeldTransport(hold, { serverName, logger })) ??
+      shell.options.transport;
+    // Without a caller's signal, close()'s own serves: nothing to link, nothing to unlink.
+    const linked =
+      signal === undefined
+        ? { signal: shell.closeSignal, cleanup: () => {} }
+        : linkSignals(signal, shell.closeSignal);
+    try {
+      const connected = await openSession({
+        options:
+          transport === shell.options.transport ? shell.options : { ...shell.options, transport },
+        clientInfo: shell.clientInfo,
+        input: this.#input,
+        signal: linked.signal,
+        attach: (peer) => this.#attach(peer),
+        requestHeaders: this.#tools.requestHeaders,
+        logger,
+      });
+      this.#connected = connected;
+      return connected.session;
+    } finally {
+      linked.cleanup();
+    }
   }
 
   /** The requests of the open session, and over HTTP the policy around them. */
@@ -221,9 +275,13 @@ export class ConnectedClient {
     this.#listen.start();
   }
 
-  /** Stops the `subscriptions/listen` stream (the client is closing or lost its connection). */
+  /**
+   * Stops the `subscriptions/listen` stream and the list refetches (the client is closing or lost
+   * its connection).
+   */
   stopListening(): void {
     this.#listen?.close();
+    this.#events.close();
   }
 
   /** Stops listening to the peers this client made (the client closed). */
@@ -238,8 +296,8 @@ export class ConnectedClient {
     const shell = this.#shell;
     this.#subscriptions = [
       ...this.#input.registerLegacyHandlers(peer),
-      ...shell.events.attach(peer),
-      shell.connection.attach(peer),
+      ...this.#events.attach(peer),
+      this.#connection.attach(peer),
       peer.onClose((reason) => {
         if (this.#connected?.peer === peer) shell.closed(reason);
       }),
@@ -250,7 +308,7 @@ export class ConnectedClient {
 
   async listTools(options: { signal?: AbortSignal }): Promise<ToolListing> {
     const listing = await this.#listTools(options.signal);
-    this.#shell.events.tools.seed(listing.tools);
+    this.#events.tools.seed(listing.tools);
     return listing;
   }
 
@@ -280,7 +338,7 @@ export class ConnectedClient {
     }
     // A task only where the caller accepts one and the server may answer one.
     const extensions =
-      options.task === true && this.#shell.tasks.supported ? { ...TASK_EXTENSIONS } : undefined;
+      options.task === true && this.tasks.supported ? { ...TASK_EXTENSIONS } : undefined;
     // One `.then` on the hot path; the schema check (async, lazily loaded) only for tools that
     // declare an outputSchema.
     return this.request<CallToolResult>(
@@ -343,7 +401,7 @@ export class ConnectedClient {
       'resources',
       options.signal,
     );
-    this.#shell.events.resources.seed(resources);
+    this.#events.resources.seed(resources);
     return { resources, ...hints };
   }
 
@@ -394,7 +452,7 @@ export class ConnectedClient {
       'prompts',
       options.signal,
     );
-    this.#shell.events.prompts.seed(prompts);
+    this.#events.prompts.seed(prompts);
     return { prompts, ...hints };
   }
 

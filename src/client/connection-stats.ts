@@ -1,7 +1,5 @@
-import { aboutServer } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
-import { Emitter } from '../internal/emitter.js';
-import type { Logger } from '../internal/logger.js';
+import type { Emitter } from '../internal/emitter.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import { zeroPeerStats, type DiscardEvent, type PeerStats } from '../jsonrpc/peer-options.js';
 
@@ -13,17 +11,14 @@ import { zeroPeerStats, type DiscardEvent, type PeerStats } from '../jsonrpc/pee
  */
 export class ConnectionStats {
   /** Fires for what a peer of this client threw away (see `JsonRpcPeer.onDiscarded`). */
-  readonly discarded: Emitter<DiscardEvent>;
+  readonly #discarded: Emitter<DiscardEvent>;
   /** What the peers before the current one counted. */
   #earlier: PeerStats | undefined;
   #peer: JsonRpcPeer | undefined;
 
-  constructor(logger: Logger, serverName: string | undefined) {
-    this.discarded = new Emitter((error) =>
-      logger.warn(aboutServer(serverName, 'an onDiscarded listener threw'), {
-        error: error instanceof Error ? error.message : String(error),
-      }),
-    );
+  /** `discarded`: the client's `onDiscarded` emitter. */
+  constructor(discarded: Emitter<DiscardEvent>) {
+    this.#discarded = discarded;
   }
 
   /** Counts `peer` from now on, after the peers before it, and passes its discard reports on. */
@@ -31,18 +26,13 @@ export class ConnectionStats {
     if (this.#peer !== undefined && this.#peer !== peer)
       this.#earlier = sumOf(this.#earlier, this.#peer.stats);
     this.#peer = peer;
-    return peer.onDiscarded((event) => this.discarded.fire(event));
+    return peer.onDiscarded((event) => this.#discarded.fire(event));
   }
 
   /** Every counter, summed over the client's connections (all zero before the first). */
   get stats(): PeerStats {
     const current = this.#peer?.stats ?? ZERO_STATS;
     return this.#earlier === undefined ? current : sumOf(this.#earlier, current);
-  }
-
-  /** No more reports: the client is closing. */
-  close(): void {
-    this.discarded.clear();
   }
 }
 

@@ -7,16 +7,17 @@
 import type { Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import { createTransport } from '../transport/create-transport.js';
-import { HeldTransport } from '../transport/held-transport.js';
-import { isTransportDefinition } from '../transport/transport-definition.js';
+import type { StdioDefinition } from '../transport/transport-definition.js';
+import { TransportHold } from '../transport/transport-hold.js';
 import type { McpClientOptions } from './client-options.js';
 
 export interface EarlyTransport {
   /**
-   * The session's transport option: the early transport the first time, then (a second connect
-   * of the same session, the era fallback) a fresh one, made as without a head start.
+   * The session's transport option: the early transport the first time (its hold handed over by
+   * `hand`, the session code's `HeldTransport`), then (a second connect of the same session, the
+   * era fallback) a fresh one, made as without a head start.
    */
-  transport: () => Promise<Transport> | Transport;
+  transport(hand: (hold: TransportHold) => Transport): () => Promise<Transport> | Transport;
   /** Settles once the early transport is made and, if it runs a process, starting it is under way. */
   made: Promise<unknown>;
   /** Closes the early transport unless the session took it. */
@@ -28,7 +29,7 @@ export interface EarlyTransport {
  * it early changes nothing but the time: a stdio definition, or a factory's transport that runs a
  * process (it has a `pid`) and has no fallback or request headers (which the session reads before
  * it starts a transport). Anything else is left to the session (undefined). What the early
- * transport delivers before the session listens is kept (`HeldTransport`); a failure to make or
+ * transport delivers before the session listens is kept (`TransportHold`); a failure to make or
  * start it is the session's to report, exactly as without a head start.
  */
 export function startTransportEarly(
@@ -37,31 +38,27 @@ export function startTransportEarly(
   logger: Logger,
 ): EarlyTransport | undefined {
   let again: () => Transport | Promise<Transport>;
-  let first: Promise<Transport>;
+  let first: Promise<Transport | TransportHold>;
   if (typeof transport === 'function') {
     again = transport;
     first = Promise.resolve()
       .then(transport)
-      .then((made) =>
-        runsProcess(made) ? new HeldTransport(Promise.resolve(made), { serverName, logger }) : made,
-      );
-  } else if (isTransportDefinition(transport) && transport.type === 'stdio') {
+      .then((made) => (runsProcess(made) ? new TransportHold(Promise.resolve(made)) : made));
+  } else if (isStdioDefinition(transport)) {
     const options = { ...(serverName === undefined ? {} : { serverName }), logger };
     again = () => createTransport(transport, options);
-    first = Promise.resolve(
-      new HeldTransport(again() as Promise<Transport>, { serverName, logger }),
-    );
+    first = Promise.resolve(new TransportHold(again() as Promise<Transport>));
   } else return undefined;
   first.catch(() => {});
   let claimed = false;
   return {
-    transport: () => {
+    transport: (hand) => () => {
       if (claimed) return again();
       claimed = true;
-      return first;
+      return first.then((made) => (made instanceof TransportHold ? hand(made) : made));
     },
     made: first.then(
-      (made) => (made instanceof HeldTransport ? made.launched : undefined),
+      (made) => (made instanceof TransportHold ? made.launched : undefined),
       () => undefined,
     ),
     closeIfUnclaimed: async () => {
@@ -71,6 +68,12 @@ export function startTransportEarly(
       await made?.close();
     },
   };
+}
+
+/** A stdio server's definition (not a transport instance that happens to have a `type`). */
+function isStdioDefinition(transport: McpClientOptions['transport']): transport is StdioDefinition {
+  const shape = transport as Partial<Record<'type' | 'send', unknown>>;
+  return shape.type === 'stdio' && typeof shape.send !== 'function';
 }
 
 /** A transport that runs a process, and that the session opens as it is (nothing read first). */

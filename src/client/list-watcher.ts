@@ -1,4 +1,4 @@
-import { Emitter } from '../internal/emitter.js';
+import type { Emitter } from '../internal/emitter.js';
 
 /** What changed in a list between two fetches, by key (a tool's or prompt's name, a resource's URI). */
 export interface ListChange<T> {
@@ -16,6 +16,8 @@ export interface ListWatcherOptions<T> {
   fetch: () => Promise<T[]>;
   debounceMs: number;
   onError: (error: unknown) => void;
+  /** Where the changes go: the client's `onToolsChanged` (or resources', prompts') emitter. */
+  emitter: Emitter<ListChange<T>>;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface ListWatcherOptions<T> {
  */
 export class ListWatcher<T> {
   readonly #options: ListWatcherOptions<T>;
-  readonly #emitter = new Emitter<ListChange<T>>();
+  readonly #emitter: Emitter<ListChange<T>>;
   #snapshot: Map<string, { item: T; text: string }> | undefined;
   /** A seeded listing not indexed yet (see `seed`). */
   #seeded: T[] | undefined;
@@ -35,10 +37,10 @@ export class ListWatcher<T> {
   #running = false;
   #again = false;
   #closed = false;
-  readonly onChange = this.#emitter.event;
 
   constructor(options: ListWatcherOptions<T>) {
     this.#options = options;
+    this.#emitter = options.emitter;
   }
 
   /** Seeds the snapshot (after a listing the caller made anyway); indexed when first needed. */
@@ -61,11 +63,11 @@ export class ListWatcher<T> {
     }, this.#options.debounceMs);
   }
 
+  /** No more refetches (the client's close clears its emitters). */
   close(): void {
     this.#closed = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#emitter.clear();
   }
 
   async #refetch(): Promise<void> {

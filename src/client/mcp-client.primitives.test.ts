@@ -200,6 +200,19 @@ describe('primitives', () => {
     client.notifyRootsChanged();
     expect(client.supportsSkills).toBe(false);
     expect(client.supportsSkillDirectoryRead).toBe(false);
+    // Tasks need a session that declared the extension: none before connect().
+    expect(client.tasks.supported).toBe(false);
+    for (const [method, call] of [
+      ['tasks/get', () => client.tasks.get('t1')],
+      ['tasks/update', () => client.tasks.update('t1', {})],
+      ['tasks/cancel', () => client.tasks.cancel('t1')],
+    ] as const)
+      await expect(call(), method).rejects.toMatchObject({
+        code: 'CAPABILITY_NOT_SUPPORTED',
+        serverName: 'early',
+        method,
+      });
+    expect(client.stats.requestsSent).toBe(0);
     expect(fake.methods()).toEqual([]);
     await client.close();
     await fake.close();

@@ -1,18 +1,22 @@
-import { McpHostError, withoutServerName } from '../errors/mcp-host-error.js';
+import { aboutServer, McpHostError, withoutServerName } from '../errors/mcp-host-error.js';
 import { Emitter } from '../internal/emitter.js';
 import { silentLogger, type Logger } from '../internal/logger.js';
-import { linkSignals } from '../internal/signals.js';
 import type { JsonObject } from '../jsonrpc/message.js';
-import type { PeerStats } from '../jsonrpc/peer-options.js';
+import { zeroPeerStats, type DiscardEvent, type PeerStats } from '../jsonrpc/peer-options.js';
 import type {
   CallToolResult,
   CompleteResult,
   CompletionReference,
   CreateTaskResult,
+  DetailedTask,
   GetPromptResult,
   Implementation,
   LoggingLevel,
+  LoggingMessageParams,
+  Prompt,
   ReadResourceResult,
+  Resource,
+  Tool,
 } from '../protocol/types.js';
 import type { ProtocolEra } from '../protocol/versions.js';
 import {
@@ -26,12 +30,12 @@ import {
   type ToolCallParams,
   type ToolListing,
 } from './client-options.js';
-import { ClientTasks } from './client-tasks.js';
+import type { TaskRequests } from './client-tasks.js';
 import type { ClientShell, ConnectedClient } from './connected-client.js';
-import { ConnectionStats } from './connection-stats.js';
 import { startTransportEarly } from './early-transport.js';
+import type { ListChange } from './list-watcher.js';
 import type { Session } from './open-session.js';
-import { ServerEvents } from './server-events.js';
+import type { ClientEmitters } from './server-events.js';
 import { loadSessionCode } from './session-code.js';
 import type { LoadedSkill, LoadSkillOptions, SkillFile } from './skills/load-skill.js';
 import type { SkillDirectoryPage, SkillEntry, SkillListing } from './skills/skill-entry.js';
@@ -58,8 +62,8 @@ export class McpClient implements AsyncDisposable {
   readonly #logger: Logger;
   readonly #clientInfo: Implementation;
   readonly #closeEmitter = new Emitter<McpHostError | undefined>();
-  readonly #events: ServerEvents;
-  readonly #connection: ConnectionStats;
+  /** The events below; the session side fires them (made when its code has loaded). */
+  readonly #emitters: ClientEmitters;
   #state: McpClientState = 'new';
   /**
    * The session side, from the first connect on (made with the session's code, which loads while
@@ -80,20 +84,20 @@ export class McpClient implements AsyncDisposable {
   /** Fires once when the connection is gone: with the reason, or undefined after `close()`. */
   readonly onClose = this.#closeEmitter.event;
   /** Log messages the server sends (rate-limited per server). */
-  readonly onLogMessage;
+  readonly onLogMessage: Emitter<LoggingMessageParams>['event'];
   /** A subscribed resource changed. */
-  readonly onResourceUpdated;
+  readonly onResourceUpdated: Emitter<{ uri: string }>['event'];
   /** The tool list changed: refetched after a debounce, with what was added, removed and changed. */
-  readonly onToolsChanged;
-  readonly onResourcesChanged;
-  readonly onPromptsChanged;
+  readonly onToolsChanged: Emitter<ListChange<Tool>>['event'];
+  readonly onResourcesChanged: Emitter<ListChange<Resource>>['event'];
+  readonly onPromptsChanged: Emitter<ListChange<Prompt>>['event'];
   /**
    * Something the server sent was thrown away: a response nobody waits for (an id never used, or a
    * duplicate or late answer), JSON that is not JSON-RPC, a line that is not JSON, a message over
    * `maxMessageBytes`. Reports of junk and of unknown and late responses are rate-limited; `stats`
    * counts every one.
    */
-  readonly onDiscarded;
+  readonly onDiscarded: Emitter<DiscardEvent>['event'];
 
   constructor(options: McpClientOptions) {
     this.#options = options;
@@ -101,29 +105,28 @@ export class McpClient implements AsyncDisposable {
     this.#logger = options.logger ?? silentLogger;
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_OPTIONS.clientInfo;
     this.#logLevel = options.logLevel;
-    // Refetched only after a list_changed notification, so over an open session.
-    this.#events = new ServerEvents(
-      {
-        tools: () => this.#whenOpen((session) => session.fetchers.tools()),
-        resources: () => this.#whenOpen((session) => session.fetchers.resources()),
-        prompts: () => this.#whenOpen((session) => session.fetchers.prompts()),
-      },
-      options.listChangedDebounceMs ?? DEFAULT_CLIENT_OPTIONS.listChangedDebounceMs,
-      this.#logger,
-      options.serverName,
-    );
-    this.onLogMessage = this.#events.log.event;
-    this.onResourceUpdated = this.#events.resourceUpdated.event;
-    this.onToolsChanged = this.#events.tools.onChange;
-    this.onResourcesChanged = this.#events.resources.onChange;
-    this.onPromptsChanged = this.#events.prompts.onChange;
-    this.#connection = new ConnectionStats(this.#logger, options.serverName);
-    this.onDiscarded = this.#connection.discarded.event;
+    const emitters: ClientEmitters = {
+      log: new Emitter(),
+      resourceUpdated: new Emitter(),
+      tools: new Emitter(),
+      resources: new Emitter(),
+      prompts: new Emitter(),
+      discarded: new Emitter((error) =>
+        this.#logger.warn(aboutServer(this.serverName, 'an onDiscarded listener threw'), {
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      ),
+    };
+    this.#emitters = emitters;
+    this.onLogMessage = emitters.log.event;
+    this.onResourceUpdated = emitters.resourceUpdated.event;
+    this.onToolsChanged = emitters.tools.event;
+    this.onResourcesChanged = emitters.resources.event;
+    this.onPromptsChanged = emitters.prompts.event;
+    this.onDiscarded = emitters.discarded.event;
     this.tasks = new ClientTasks({
-      serverName: options.serverName,
-      session: () => this.session,
-      request: (method, params, requestOptions, extensions) =>
-        this.#whenOpen((session) => session.request(method, params, requestOptions, extensions)),
+      supported: () => this.#session?.tasks.supported ?? false,
+      use: (work) => this.#tasks(work),
     });
   }
 
@@ -143,7 +146,7 @@ export class McpClient implements AsyncDisposable {
    * (`unknownResponses`, `lateResponses`, `invalidMessages`, `junkMessages`, `oversizedMessages`).
    */
   get stats(): PeerStats {
-    return this.#connection.stats;
+    return this.#session?.stats ?? zeroPeerStats();
   }
   /** The process id of a stdio server, when the transport has one. */
   get pid(): number | undefined {
@@ -163,26 +166,17 @@ export class McpClient implements AsyncDisposable {
         cause: this.#closeReason,
       });
     this.#state = 'connecting';
-    // The caller's signal or close(), whichever comes first, gives the connect up (without a
-    // caller's signal, close()'s own serves: nothing to link, nothing to unlink).
-    const closeSignal = this.#closeController.signal;
-    const linked =
-      signal === undefined
-        ? { signal: closeSignal, cleanup: () => {} }
-        : linkSignals(signal, closeSignal);
     // A local server's process first, then the session's code, loaded while the server starts.
-    const early = linked.signal.aborted
-      ? undefined
-      : startTransportEarly(this.#options.transport, this.serverName, this.#logger);
+    const early =
+      signal?.aborted === true || this.#closeController.signal.aborted
+        ? undefined
+        : startTransportEarly(this.#options.transport, this.serverName, this.#logger);
     try {
       await early?.made;
       const { ConnectedClient } = await loadSessionCode();
       const connected = new ConnectedClient(this.#shell());
       this.#session = connected;
-      const session = await connected.open(
-        early?.transport ?? this.#options.transport,
-        linked.signal,
-      );
+      const session = await connected.open(early, signal);
       if (this.#state !== 'connecting') {
         await connected.peer?.close();
         throw new McpHostError('CONNECTION_CLOSED', 'closed while connecting', {
@@ -207,7 +201,6 @@ export class McpClient implements AsyncDisposable {
       }
       throw error;
     } finally {
-      linked.cleanup();
       await early?.closeIfUnclaimed();
     }
   }
@@ -219,9 +212,7 @@ export class McpClient implements AsyncDisposable {
       options: this.#options,
       logger: this.#logger,
       clientInfo: this.#clientInfo,
-      events: this.#events,
-      connection: this.#connection,
-      tasks: this.tasks,
+      emitters: this.#emitters,
       closeSignal: this.#closeController.signal,
       logLevel: () => this.#logLevel,
       ready: () => this.#state === 'ready',
@@ -464,12 +455,23 @@ export class McpClient implements AsyncDisposable {
           }),
       );
     }
-    this.#events.close();
-    this.#connection.close();
+    for (const emitter of Object.values(this.#emitters) as Emitter<unknown>[]) emitter.clear();
     this.#session?.stopListening();
   }
 
   // ---- plumbing ---------------------------------------------------------------------------
+
+  /**
+   * A task request over the session side; before the first connect there is no session, so the
+   * tasks are not supported (the requests' own refusal, sending nothing).
+   */
+  #tasks<T>(work: (tasks: TaskRequests) => Promise<T>): Promise<T> {
+    const session = this.#session;
+    if (session !== undefined) return work(session.tasks);
+    return loadSessionCode().then(({ ConnectedClient }) =>
+      work(ConnectedClient.tasksUnconnected(this.serverName)),
+    );
+  }
 
   /** The work of `use` over the session side, or the refusal when there is none yet. */
   #whenOpen<T>(use: (session: ConnectedClient) => Promise<T>): Promise<T> {
@@ -492,5 +494,62 @@ export class McpClient implements AsyncDisposable {
       `the client is ${this.#state}${why}`,
       { serverName: this.serverName, cause: reason },
     );
+  }
+}
+
+/** What `ClientTasks` needs of its client. */
+interface TasksPort {
+  supported(): boolean;
+  use<T>(work: (tasks: TaskRequests) => Promise<T>): Promise<T>;
+}
+
+/**
+ * The tasks of one server (the tasks extension, SEP-2663), as `McpClient.tasks`: a task is what a
+ * `callTool(name, args, { task: true })` may answer instead of its result (a `CreateTaskResult`),
+ * read, answered and cancelled here by its `taskId`. Each request declares the extension; a
+ * server that did not declare it (`supported` false) is sent nothing
+ * (`CAPABILITY_NOT_SUPPORTED`), and an id the server does not know is `TASK_NOT_FOUND`, naming it.
+ */
+export class ClientTasks {
+  readonly #client: TasksPort;
+
+  /** @internal Made by `McpClient`. */
+  constructor(client: TasksPort) {
+    this.#client = client;
+  }
+
+  /**
+   * Whether the server may answer a tool call with a task: it speaks the modern era and declared
+   * the extension. Only then does `callTool(..., { task: true })` offer it, and do these methods
+   * send anything.
+   */
+  get supported(): boolean {
+    return this.#client.supported();
+  }
+
+  /**
+   * The task as the server has it now (`tasks/get`): its `status`, and once it is over the tool's
+   * `result` (`completed`, maybe `isError`) or the `error` (`failed`); while `input_required`,
+   * the `inputRequests` to answer with `update`.
+   */
+  get(taskId: string, options: CallOptions = {}): Promise<DetailedTask> {
+    return this.#client.use((tasks) => tasks.get(taskId, options));
+  }
+
+  /**
+   * Answers what the task waits for (`tasks/update`), by the keys of its `inputRequests` (some or
+   * all); the server acknowledges and the task goes on (the next `get` says how).
+   */
+  update(
+    taskId: string,
+    inputResponses: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<void> {
+    return this.#client.use((tasks) => tasks.update(taskId, inputResponses, options));
+  }
+
+  /** Asks the server to cancel the task (`tasks/cancel`); a finished task stays as it is. */
+  cancel(taskId: string, options: CallOptions = {}): Promise<void> {
+    return this.#client.use((tasks) => tasks.cancel(taskId, options));
   }
 }

@@ -1,8 +1,9 @@
 import { aboutServer } from '../errors/mcp-host-error.js';
 import type { Disposable } from '../internal/disposable.js';
-import { Emitter } from '../internal/emitter.js';
+import type { Emitter } from '../internal/emitter.js';
 import type { Logger } from '../internal/logger.js';
 import { RateLimiter } from '../internal/rate-limiter.js';
+import type { DiscardEvent } from '../jsonrpc/peer-options.js';
 import type { JsonRpcPeer } from '../jsonrpc/peer.js';
 import { isObject } from '../protocol/guards.js';
 import { McpMethod } from '../protocol/methods.js';
@@ -12,7 +13,21 @@ import {
   type Resource,
   type Tool,
 } from '../protocol/types.js';
-import { ListWatcher } from './list-watcher.js';
+import { ListWatcher, type ListChange } from './list-watcher.js';
+
+/**
+ * The events a client offers (`onLogMessage`, `onToolsChanged`, ...): made with the client, so
+ * that listeners subscribe before `connect()`, and fired by the session side's parts (these
+ * events, `ConnectionStats`), made when the session's code has loaded.
+ */
+export interface ClientEmitters {
+  readonly log: Emitter<LoggingMessageParams>;
+  readonly resourceUpdated: Emitter<{ uri: string }>;
+  readonly tools: Emitter<ListChange<Tool>>;
+  readonly resources: Emitter<ListChange<Resource>>;
+  readonly prompts: Emitter<ListChange<Prompt>>;
+  readonly discarded: Emitter<DiscardEvent>;
+}
 
 /** How the events refetch lists after a list_changed notification. */
 export interface ListFetchers {
@@ -31,18 +46,19 @@ export class ServerEvents {
   readonly tools: ListWatcher<Tool>;
   readonly resources: ListWatcher<Resource>;
   readonly prompts: ListWatcher<Prompt>;
-  readonly log = new Emitter<LoggingMessageParams>();
-  readonly resourceUpdated = new Emitter<{ uri: string }>();
+  readonly #emitters: ClientEmitters;
   readonly #limiter = new RateLimiter(200, 500);
   readonly #logger: Logger;
   readonly #serverName: string | undefined;
 
   constructor(
+    emitters: ClientEmitters,
     fetchers: ListFetchers,
     debounceMs: number,
     logger: Logger,
     serverName: string | undefined,
   ) {
+    this.#emitters = emitters;
     this.#logger = logger;
     this.#serverName = serverName;
     const onError = (error: unknown): void =>
@@ -55,6 +71,7 @@ export class ServerEvents {
       fetch: fetchers.tools,
       debounceMs,
       onError,
+      emitter: emitters.tools,
     });
     this.resources = new ListWatcher({
       kind: 'resources',
@@ -62,6 +79,7 @@ export class ServerEvents {
       fetch: fetchers.resources,
       debounceMs,
       onError,
+      emitter: emitters.resources,
     });
     this.prompts = new ListWatcher({
       kind: 'prompts',
@@ -69,6 +87,7 @@ export class ServerEvents {
       fetch: fetchers.prompts,
       debounceMs,
       onError,
+      emitter: emitters.prompts,
     });
   }
 
@@ -80,21 +99,20 @@ export class ServerEvents {
       peer.setNotificationHandler(McpMethod.PromptsListChanged, () => this.prompts.notify()),
       peer.setNotificationHandler(McpMethod.ResourceUpdated, (params) => {
         if (isObject(params) && typeof params.uri === 'string' && this.#allow())
-          this.resourceUpdated.fire({ uri: params.uri });
+          this.#emitters.resourceUpdated.fire({ uri: params.uri });
       }),
       peer.setNotificationHandler(McpMethod.Message, (params) => {
         if (isObject(params) && typeof params.level === 'string' && this.#allow())
-          this.log.fire(params as LoggingMessageParams);
+          this.#emitters.log.fire(params as LoggingMessageParams);
       }),
     ];
   }
 
+  /** No more refetches (the client's close clears its emitters). */
   close(): void {
     this.tools.close();
     this.resources.close();
     this.prompts.close();
-    this.log.clear();
-    this.resourceUpdated.clear();
   }
 
   #allow(): boolean {

@@ -89,9 +89,10 @@ export interface ClientShell {
 
 /**
  * The session side of `McpClient`: it opens the session (the handshake of either era) and then
- * does the client's work over it, the listings, calls, subscriptions and skills. `McpClient`
- * keeps the client's state, events and lifetime, and loads this with the session's code once a
- * local server's process is starting (see session-code.ts), so a program that imports
+ * does the client's work over it, the listings, calls, subscriptions, skills and tasks, and turns
+ * the server's notifications into the client's events. `McpClient` keeps the client's state, the
+ * emitters of its events and its lifetime, and loads this with the session's code once a local
+ * server's process is starting (see session-code.ts), so a program that imports
  * `mcp-host/client` compiles none of it before its server starts.
  */
 export class ConnectedClient {

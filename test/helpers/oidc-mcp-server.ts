@@ -15,13 +15,14 @@
  * DPoP-bound tokens), and the MCP server takes a bound token only as `Authorization: DPoP` with a
  * valid proof (signature, `htm`, `ath`) of the key the token is bound to (`jkt`).
  */
-import { createHash, createPublicKey, generateKeyPairSync, randomBytes, verify } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import Provider from 'oidc-provider';
 import { followLogin } from './oidc-interactions.js';
+import { signingJwk } from './signing-key.js';
 
 export interface OidcMcpServer extends AsyncDisposable {
   readonly issuer: string;
@@ -155,9 +156,7 @@ export async function startOidcMcpServer(
     scopes: ['openid', 'offline_access'],
     cookies: { keys: [randomBytes(32).toString('hex')] },
     jwks: {
-      keys: [
-        generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
-      ],
+      keys: [signingJwk()],
     },
     ttl: { AccessToken: 3600, RefreshToken: 86_400, Grant: 86_400, IdToken: 3600, Session: 3600 },
     findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),

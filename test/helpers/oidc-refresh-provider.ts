@@ -4,11 +4,12 @@
  * grant), refresh requests counted, and `issue()` to mint a first refresh token the way a login
  * would have (a grant with `offline_access`), without driving the interactive flow.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import Provider from 'oidc-provider';
 import type { OAuthTokens } from '../../src/auth/token-store.js';
+import { signingJwk } from './signing-key.js';
 
 export interface OidcRefreshProvider extends AsyncDisposable {
   readonly issuer: string;
@@ -41,9 +42,7 @@ export async function startOidcRefreshProvider(): Promise<OidcRefreshProvider> {
     scopes: ['openid', 'offline_access'],
     cookies: { keys: [randomBytes(32).toString('hex')] },
     jwks: {
-      keys: [
-        generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
-      ],
+      keys: [signingJwk()],
     },
     ttl: { AccessToken: 3600, RefreshToken: 86_400, Grant: 86_400, IdToken: 3600 },
     findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),

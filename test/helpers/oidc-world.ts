@@ -11,20 +11,14 @@
  * record what the device pages would (the device code's account and grant, through the provider's
  * model API).
  */
-import {
-  createHash,
-  createPublicKey,
-  generateKeyPairSync,
-  randomBytes,
-  verify,
-  type JsonWebKey,
-} from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, verify, type JsonWebKey } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import Provider from 'oidc-provider';
 import { approveDeviceCode, denyDeviceCode, followLogin } from './oidc-interactions.js';
+import { signingJwk } from './signing-key.js';
 
 export interface OidcWorldOptions {
   /** Clients registered beforehand (oidc-provider client metadata). */
@@ -133,9 +127,7 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
     scopes: ['openid', 'offline_access'],
     cookies: { keys: [randomBytes(32).toString('hex')] },
     jwks: {
-      keys: [
-        generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
-      ],
+      keys: [signingJwk()],
     },
     ttl: {
       AccessToken: 3600,

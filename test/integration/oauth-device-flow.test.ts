@@ -5,7 +5,7 @@
  * through the provider's model API), and the poll ends with tokens; with DPoP enabled at the
  * server too, the tokens come back DPoP-bound. A denial ends the poll with a typed error.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { inspect } from 'node:util';
@@ -16,6 +16,7 @@ import { leakGuard } from '../helpers/leak-guard.js';
 import { approveDeviceCode, denyDeviceCode } from '../helpers/oidc-interactions.js';
 import { MemoryTokenStore } from '../helpers/memory-token-store.js';
 import { startHttpServer, sendJson, type TestHttpServer } from '../helpers/http-test-server.js';
+import { signingJwk } from '../helpers/signing-key.js';
 
 const CLIENT_ID = 'tv-client';
 
@@ -61,9 +62,7 @@ async function startWorld(dpop: boolean): Promise<World> {
     scopes: ['openid'],
     cookies: { keys: [randomBytes(32).toString('hex')] },
     jwks: {
-      keys: [
-        generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }),
-      ],
+      keys: [signingJwk('ec')],
     },
     findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
     features: {

@@ -112,7 +112,7 @@ const STDIO_STREAMS = {
 };
 /**
  * The entries a program talking to one server imports (`mcp-host/client`, `mcp-host/stdio`): each
- * file holds its code itself, with everything it loads at once (the errors, signals and other
+ * file holds its code itself, with everything it loads at once (the errors and other
  * shared parts going to the first), not a facade over chunks. Node 20 reads, compiles and links
  * each ES module file on its own (about a millisecond a file before the server can be spawned), so
  * such a program spawns its server after 2 files, not 5. Other entries import what they share
@@ -234,9 +234,9 @@ async function bundle(entryPoints, minChunkBytes, bundled, manualChunks, extensi
  * does not load at once, go into one chunk. A manual chunk is never merged with another, so merging
  * small chunks cannot fold that code into a chunk the entry loads at once (which it would, the code
  * having no side effects). Other entries that use some of it (the root entry uses the JSON-RPC peer)
- * load the chunk as they load any other; but a small part of it that an entry never reaching those
- * modules loads at once (`mcp-host/config` needs an error helper and SHA-256, which the session code
- * shares) goes to a chunk of its own (`<chunk>-helpers`), so that entry does not load the whole
+ * load the chunk as they load any other; but each small module of it that an entry never reaching
+ * those modules loads at once (`mcp-host/config` needs an error helper and SHA-256, which the
+ * session code shares) goes to a chunk of its own (`<chunk>-helpers`), so that entry does not load the whole
  * session code for a helper, nor `entry` those helpers before it starts its server.
  */
 function lazyChunk(out, { entry, chunk, modules }, entries) {
@@ -403,14 +403,14 @@ function lazyMembers(out, { entry, chunk, modules }, entries, getModuleInfo) {
   // is a small part of the chunk (a helper): it goes to a chunk of helpers instead, so that entry
   // does not load the session code for it. A large one (the JSON-RPC peer, the schema checks)
   // stays: an entry using it loads the chunk, and the helpers do not grow into a second one.
+  const total = bytes(members);
+  const small = new Set(members.filter((id) => bytes([id]) * SMALL_PART < total));
   const elsewhere = new Set();
   for (const name of entries) {
     const file = join(out, `${name}.js`);
     const reached = closure([file], true);
     if (name === entry || targets.some((target) => reached.has(target))) continue;
-    const loaded = closure([file]);
-    for (const id of members)
-      if (loaded.has(id) && bytes([id]) * SMALL_PART < bytes(members)) elsewhere.add(id);
+    for (const id of closure([file])) if (small.has(id)) elsewhere.add(id);
   }
   // Their files and what they load, less what the entry loads at once (and packages, builtins),
   // to the chunk; the small parts used elsewhere to the helpers' chunk (which the chunk loads).

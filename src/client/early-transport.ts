@@ -7,7 +7,7 @@
 import type { Logger } from '../internal/logger.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import { createTransport } from '../transport/create-transport.js';
-import type { StdioDefinition } from '../transport/transport-definition.js';
+import { isTransportDefinition } from '../transport/transport-definition.js';
 import { TransportHold } from '../transport/transport-hold.js';
 import type { McpClientOptions } from './client-options.js';
 
@@ -44,7 +44,7 @@ export function startTransportEarly(
     first = Promise.resolve()
       .then(transport)
       .then((made) => (runsProcess(made) ? new TransportHold(Promise.resolve(made)) : made));
-  } else if (isStdioDefinition(transport)) {
+  } else if (isTransportDefinition(transport) && transport.type === 'stdio') {
     const options = { ...(serverName === undefined ? {} : { serverName }), logger };
     again = () => createTransport(transport, options);
     first = Promise.resolve(new TransportHold(again() as Promise<Transport>));
@@ -68,12 +68,6 @@ export function startTransportEarly(
       await made?.close();
     },
   };
-}
-
-/** A stdio server's definition (not a transport instance that happens to have a `type`). */
-function isStdioDefinition(transport: McpClientOptions['transport']): transport is StdioDefinition {
-  const shape = transport as Partial<Record<'type' | 'send', unknown>>;
-  return shape.type === 'stdio' && typeof shape.send !== 'function';
 }
 
 /** A transport that runs a process, and that the session opens as it is (nothing read first). */

@@ -40,14 +40,6 @@ export class HeldTransport implements Transport {
     this.onClose = this.#events.close.event;
   }
 
-  /**
-   * Settles once the transport is made and its `start()` called (a stdio server's process is
-   * spawned by then), or making it failed.
-   */
-  get launched(): Promise<void> {
-    return this.#hold.launched;
-  }
-
   get state(): TransportState {
     return this.#starting === undefined ? 'new' : (this.#hold.transport?.state ?? 'starting');
   }

@@ -28,7 +28,8 @@ export class TransportHold {
   /** The transport, started; rejects as making or starting it did. */
   readonly started: Promise<Transport>;
   #transport: Transport | undefined;
-  #held: HeldEvent[] | undefined = [];
+  /** What arrived before the handover (empty after it). */
+  readonly #held: HeldEvent[] = [];
   #listener: HoldListener | undefined;
 
   constructor(made: Promise<Transport>) {
@@ -37,7 +38,7 @@ export class TransportHold {
       // Per message: after the handover, passed straight on (no held event made).
       transport.onMessage((value) => {
         if (this.#listener !== undefined) this.#listener.message(value);
-        else this.#held?.push({ kind: 'message', value });
+        else this.#held.push({ kind: 'message', value });
       });
       transport.onProblem((value) => this.#deliver({ kind: 'problem', value }));
       transport.onClose((value) => this.#deliver({ kind: 'close', value }));
@@ -65,8 +66,7 @@ export class TransportHold {
 
   /** Gives what was kept to `listener`, in order, and from then on every event as it comes. */
   release(listener: HoldListener): void {
-    const held = this.#held ?? [];
-    this.#held = undefined;
+    const held = this.#held.splice(0);
     this.#listener = listener;
     for (const event of held) deliverTo(listener, event);
   }
@@ -79,7 +79,7 @@ export class TransportHold {
 
   #deliver(event: HeldEvent): void {
     if (this.#listener !== undefined) deliverTo(this.#listener, event);
-    else this.#held?.push(event);
+    else this.#held.push(event);
   }
 }
 
